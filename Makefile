@@ -1,0 +1,86 @@
+# ssdrev — one top-level Makefile, no recursive make.
+# ---------------------------------------------------------------- user settings
+CC      ?= cc
+PREFIX  ?= /usr/local
+BUILD   ?= build
+OPT     ?= -O2 -g
+# ------------------------------------------------------------ end user settings
+
+VERSION := 0.1.0
+WARN    := -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
+STD     := -std=c11 -D_GNU_SOURCE
+PKGS    := liburing cairo jansson libcmark-gfm
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+EXT_LIBS   := -lcmark-gfm-extensions -lcsv -lhpdf -lm -lpthread
+CFLAGS_ALL  = $(STD) $(WARN) $(OPT) -MMD -MP -I. $(PKG_CFLAGS) -DSSDREV_VERSION='"$(VERSION)"' $(CFLAGS)
+LIBS_ALL    = $(PKG_LIBS) $(EXT_LIBS)
+SAN        := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+LIB_SRC  := $(wildcard bench/*.c analyze/*.c render/*.c)
+CLI_SRC  := $(wildcard cli/*.c)
+TEST_SRC := $(wildcard tests/unit/test_*.c)
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+SLIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/san/%.o)
+SCLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/san/%.o)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/test/%)
+
+.PHONY: all deps demo test unit cli-test asan ubsan valgrind fuzz lint clean install perf
+all: deps $(BUILD)/ssdrev
+
+# ---------------------------------------------------------------- dependencies
+# Packages with a .pc file are checked with pkg-config; libcsv, libhpdf and the
+# cmark-gfm extensions ship none, so their headers are checked instead.
+deps:
+	@sh scripts/deps.sh
+
+# ---------------------------------------------------------------- library + CLI
+$(BUILD)/libssdrev.a: $(LIB_OBJ)
+	@mkdir -p $(@D); rm -f $@; ar rcs $@ $^
+$(BUILD)/ssdrev: $(CLI_OBJ) $(BUILD)/libssdrev.a
+	$(CC) $(OPT) -o $@ $(CLI_OBJ) $(BUILD)/libssdrev.a $(LIBS_ALL)
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D); $(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+# ------------------------------------------------ sanitizer build for the tests
+$(BUILD)/libssdrev-san.a: $(SLIB_OBJ)
+	@mkdir -p $(@D); rm -f $@; ar rcs $@ $^
+$(BUILD)/ssdrev-san: $(SCLI_OBJ) $(BUILD)/libssdrev-san.a
+	$(CC) $(SAN) -o $@ $(SCLI_OBJ) $(BUILD)/libssdrev-san.a $(LIBS_ALL)
+$(BUILD)/san/%.o: %.c
+	@mkdir -p $(@D); $(CC) $(CFLAGS_ALL) $(SAN) -O1 -c -o $@ $<
+$(BUILD)/test/%: tests/unit/%.c tests/unit/testlib.h $(BUILD)/libssdrev-san.a
+	@mkdir -p $(@D); $(CC) $(CFLAGS_ALL) $(SAN) -O1 -o $@ $< $(BUILD)/libssdrev-san.a $(LIBS_ALL)
+
+# ---------------------------------------------------------------- main jobs
+demo: all
+	@sh scripts/demo.sh $(BUILD)/ssdrev
+
+test: deps
+	@$(MAKE) --no-print-directory -k $(TEST_BIN) $(BUILD)/ssdrev-san $(BUILD)/ssdrev
+	@sh tests/run.sh $(BUILD)
+
+asan ubsan: test
+
+valgrind: deps
+	@$(MAKE) --no-print-directory $(BUILD)/ssdrev
+	@sh tests/valgrind.sh $(BUILD)
+
+fuzz: deps
+	@sh tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
+
+perf: all
+	@sh bench/perf/run-all.sh $(BUILD)
+
+lint:
+	cppcheck --quiet --enable=warning,performance --error-exitcode=1 -I. bench analyze render cli
+
+install: all
+	install -D -m 755 $(BUILD)/ssdrev $(DESTDIR)$(PREFIX)/bin/ssdrev
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,44 @@
+/* main.c — ssdrev's entry point: dispatches to a subcommand from the table. */
+#include <stdio.h>
+#include <string.h>
+#include "cli/cli.h"
+
+const struct cli_cmd cli_cmds[] = {
+    {"review", "run the whole review method on a target into a run archive", cmd_review},
+    {"run", "run one workload (fio-like job) and log every I/O", cmd_run},
+    {"analyze", "analyze a run archive: stats, percentiles, SLC cache, flags", cmd_analyze},
+    {"report", "render a review (Markdown, HTML, PDF) from a template and runs", cmd_report},
+    {"chart", "draw one chart (PNG or SVG) from analyzed runs", cmd_chart},
+    {"compare", "compare many run archives side by side", cmd_compare},
+    {"import", "import fio or CrystalDiskMark results into a run archive", cmd_import},
+    {"dut", "read DUT info (nvme-cli / smartctl JSON) into a summary", cmd_dut},
+    {"log", "inspect a binary I/O log (info, dump)", cmd_log},
+    {"model", "inspect a simulated drive model", cmd_model},
+    {NULL, NULL, NULL},
+};
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: ssdrev <command> [options]   (ssdrev <command> --help for details)\n\n"
+             "ssdrev %s: measure an SSD, keep the raw I/O logs, render the review.\n\ncommands:\n",
+          SSDREV_VERSION);
+  for (const struct cli_cmd *c = cli_cmds; c->name; c++) fprintf(f, "  %-9s %s\n", c->name, c->summary);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return 0;
+  }
+  if (!strcmp(argv[1], "--version")) {
+    printf("ssdrev %s\n", SSDREV_VERSION);
+    return 0;
+  }
+  for (const struct cli_cmd *c = cli_cmds; c->name; c++)
+    if (!strcmp(c->name, argv[1])) return c->run(argc - 1, argv + 1);
+  fprintf(stderr, "ssdrev: error: unknown command '%s' (see ssdrev --help)\n", argv[1]);
+  return 2;
+}

@@ -1,0 +1,111 @@
+/* util.c — option parsing and error printing shared by the subcommands. */
+#include <ctype.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+
+static int vreport(const char *cmd, int code, const char *fmt, va_list ap) {
+  fprintf(stderr, "ssdrev %s: error: ", cmd);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  return code;
+}
+
+int cli_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = vreport(cmd, 1, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = vreport(cmd, 2, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "(see ssdrev %s --help)\n", cmd);
+  return rc;
+}
+
+int cli_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out) {
+  if (!s || !*s || !isdigit((unsigned char)*s)) return -EINVAL;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || *end || v < min || v > max) return -EINVAL;
+  *out = v;
+  return 0;
+}
+
+/* Splits "12.5GiB" into a number and a unit; the number may be fractional. */
+static int split_number(const char *s, double *num, const char **unit) {
+  if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '.')) return -EINVAL;
+  errno = 0;
+  char *end;
+  double v = strtod(s, &end);
+  if (errno || end == s || v < 0) return -EINVAL;
+  *num = v;
+  *unit = end;
+  return 0;
+}
+
+int cli_parse_size(const char *s, uint64_t *out) {
+  double v;
+  const char *u;
+  if (split_number(s, &v, &u)) return -EINVAL;
+  static const struct { const char *suffix; double mult; } units[] = {
+      {"", 1}, {"b", 1}, {"k", 1024.0}, {"kib", 1024.0}, {"kb", 1e3},
+      {"m", 1048576.0}, {"mib", 1048576.0}, {"mb", 1e6},
+      {"g", 1073741824.0}, {"gib", 1073741824.0}, {"gb", 1e9},
+      {"t", 1099511627776.0}, {"tib", 1099511627776.0}, {"tb", 1e12},
+  };
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+    if (strcasecmp(u, units[i].suffix)) continue;
+    double b = v * units[i].mult;
+    if (b > 1.8e19 || b != b) return -ERANGE;
+    *out = (uint64_t)(b + 0.5);
+    return 0;
+  }
+  return -EINVAL;
+}
+
+int cli_parse_duration(const char *s, uint64_t *out_ns) {
+  double v;
+  const char *u;
+  if (split_number(s, &v, &u)) return -EINVAL;
+  static const struct { const char *suffix; double mult; } units[] = {
+      {"", 1e9}, {"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}, {"m", 60e9}, {"h", 3600e9},
+  };
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+    if (strcmp(u, units[i].suffix)) continue;
+    double ns = v * units[i].mult;
+    if (ns > 1.8e19) return -ERANGE;
+    *out_ns = (uint64_t)(ns + 0.5);
+    return 0;
+  }
+  return -EINVAL;
+}
+
+int cli_wants_help(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 1;
+  return 0;
+}
+
+static void on_stop_signal(int sig) {
+  (void)sig;
+  bench_stop_requested = 1;
+}
+
+void cli_install_signal_handlers(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+}

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Checks the Debian packages ssdrev builds and tests with; installs the missing
+# ones with apt-get when run as root, otherwise prints the exact command.
+missing=""
+need_pc() { pkg-config --exists "$1" 2>/dev/null || missing="$missing $2"; }
+need_h()  { [ -f "/usr/include/$1" ] || missing="$missing $2"; }
+need_f()  { [ -e "$1" ] || missing="$missing $2"; }
+need_cmd(){ command -v "$1" >/dev/null 2>&1 || missing="$missing $2"; }
+need_cmd pkg-config pkg-config
+need_cmd cc gcc
+need_pc liburing liburing-dev
+need_pc cairo libcairo2-dev
+need_pc jansson libjansson-dev
+need_pc libcmark-gfm libcmark-gfm-dev
+need_h cmark-gfm-core-extensions.h libcmark-gfm-extensions-dev
+need_h csv.h libcsv-dev
+need_h hpdf.h libhpdf-dev
+need_f /usr/share/fonts/truetype/nanum/NanumGothic.ttf fonts-nanum
+need_f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf fonts-dejavu-core
+need_cmd pdftoppm poppler-utils
+need_cmd fio fio
+[ -z "$missing" ] && exit 0
+# Drop duplicates while keeping order.
+missing=$(echo $missing | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')
+if [ "$(id -u)" = 0 ]; then
+  echo "deps: installing:$missing" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends $missing >/dev/null \
+    || { echo "deps: apt-get install failed for:$missing" >&2; exit 1; }
+else
+  echo "deps: missing Debian packages. Run:" >&2
+  echo "  sudo apt-get update && sudo apt-get install -y$missing" >&2
+  exit 1
+fi
