@@ -1,27 +1,167 @@
 /* analyze.h — ssdrev's analysis stage: reads run archives and logs as streams
  * and writes results (analysis.json, docs/archive.md) into the archive.
  * Library rules as in bench.h: return 0 or a negative errno, fill the
- * optional struct ssdrev_err, never print or exit. */
+ * optional struct ssdrev_err, never print or exit.
+ *
+ * Layers, bottom up:
+ *   1. exact percentiles (an accumulator with bounded memory, and helpers
+ *      over an array or a log),
+ *   2. per-test stats over one log (per op, time series, fill trace),
+ *   3. the SLC cache estimate from a fill trace (change points),
+ *   4. whole-run analysis (analysis.json), bottleneck flags, compare,
+ *   5. table / CSV output of an analysis object. */
 #ifndef SSDREV_ANALYZE_H
 #define SSDREV_ANALYZE_H
 
 #include "bench/bench.h"
 
+/* ============================================================ options */
+
 /* Default percentile list: 50, 90, 99, 99.9, 99.99, 99.999. */
 #define ANALYZE_MAX_PCTS 32
+/* A percentile resting on fewer samples at or beyond it gets a warning. */
+#define ANALYZE_PCT_MIN_SAMPLES 10
 
 struct analyze_opts {
-  double pcts[ANALYZE_MAX_PCTS]; /* percentiles to report */
+  double pcts[ANALYZE_MAX_PCTS]; /* percentiles to report, each in (0, 100] */
   unsigned npcts;                /* 0 = the default list */
   double interval_s;             /* time-series interval (default 1 s) */
   int salvage;                   /* skip corrupt log chunks */
+  unsigned threads;              /* worker threads for log passes (0 = 2) */
+  double slc_min_seg_gib;        /* SLC change points: minimum segment (0 = 2 GiB) */
+  double fill_step_gib;          /* SLC trace resolution (0 = 1/16 GiB) */
 };
 void analyze_opts_defaults(struct analyze_opts *o);
+/* Parses "50,90,99.9" into o->pcts; fails naming the bad item. */
+int analyze_parse_pcts(struct analyze_opts *o, const char *list, struct ssdrev_err *err);
+
+/* ============================================== 1. exact percentiles */
+
+/* Nearest rank: for p in (0, 100] and n samples, rank = ceil(p/100 * n)
+ * (1-based) in the sorted samples, evaluated step by step in IEEE double
+ * exactly as numpy.percentile(..., method='inverted_cdf') does, so results
+ * are identical to numpy's even where binary rounding makes them differ
+ * from exact decimal arithmetic (p = 99.9, n = 10^6 gives rank 999001). */
+uint64_t analyze_pct_rank(double p, uint64_t n);
+
+struct analyze_pct_result {
+  double p;               /* requested percentile */
+  uint64_t rank;          /* 1-based nearest rank (0 when there are no samples) */
+  uint64_t value;         /* the sample at that rank (ns for latencies) */
+  uint64_t at_or_beyond;  /* samples >= value */
+  int warn;               /* at_or_beyond < ANALYZE_PCT_MIN_SAMPLES */
+};
+
+/* An exact percentile accumulator over uint64 values. Memory is bounded
+ * (at most ~200 MiB however many values; a few MiB for realistic latencies)
+ * and independent of the number of values: values below 2^24 are counted
+ * exactly in lazily allocated blocks; larger ones on a log-linear grid that
+ * a refinement pass over the same values narrows to width 1 when a
+ * requested rank falls there. */
+struct analyze_pct;
+int analyze_pct_new(struct analyze_pct **p);
+void analyze_pct_free(struct analyze_pct *p);
+/* Adds values (pass 1). Allocation failures are remembered and reported
+ * by analyze_pct_plan. */
+void analyze_pct_add(struct analyze_pct *p, const uint64_t *v, size_t n);
+void analyze_pct_add1(struct analyze_pct *p, uint64_t v);
+/* dst += src (both in pass 1; src's internal counters are reorganized). */
+int analyze_pct_merge(struct analyze_pct *dst, struct analyze_pct *src);
+uint64_t analyze_pct_count(const struct analyze_pct *p);
+/* Sets the requested percentiles and finds their ranks. Returns 0 when all
+ * answers are exact, 1 when another pass over the same values is needed
+ * (feed every value again with analyze_pct_refine_add, then call
+ * analyze_pct_refine_end, which again returns 0, 1 or a negative errno),
+ * or a negative errno. */
+int analyze_pct_plan(struct analyze_pct *p, const double *pcts, unsigned npcts,
+                     struct ssdrev_err *err);
+void analyze_pct_refine_add(struct analyze_pct *p, const uint64_t *v, size_t n);
+int analyze_pct_refine_merge(struct analyze_pct *dst, const struct analyze_pct *src);
+int analyze_pct_refine_end(struct analyze_pct *p, struct ssdrev_err *err);
+/* After plan returned 0: the answers, in the requested order (npcts items). */
+void analyze_pct_results(const struct analyze_pct *p, struct analyze_pct_result *out);
+
+/* Exact percentiles of an array (not modified). */
+int analyze_percentiles(const uint64_t *v, size_t n, const double *pcts, unsigned npcts,
+                        struct analyze_pct_result *out, struct ssdrev_err *err);
+
+/* Latency percentiles of a log: measured (non-ramp) I/Os with status 0 of
+ * op `op` (enum bench_op) or of every op when op < 0. *n_out (optional)
+ * receives the sample count. Reads only the columns it needs, in parallel
+ * (o->threads), with as many passes as needed (one for realistic logs). */
+int analyze_log_percentiles(const char *path, int op, const struct analyze_opts *o,
+                            struct analyze_pct_result *out, uint64_t *n_out,
+                            struct ssdrev_err *err);
+
+/* =========================================== 2. per-test stats, series */
+
+enum analyze_log_want {
+  ANALYZE_WANT_SERIES = 1u << 0, /* per-interval series */
+  ANALYZE_WANT_FILL = 1u << 1,   /* per-GiB-of-offset trace + SLC estimate */
+};
+
+/* Analyzes one log: returns (new reference) an object shaped like one entry
+ * of analysis.json "tests" without the kind keys:
+ *   {"ops": {"all": STATS, "read": STATS, "write": STATS},
+ *    "series": {...}, "warnings": [...],
+ *    "fill": {"per_gib": {...}, "per_sec": {...}, "slc": {...}} (WANT_FILL),
+ *    "log": {"records", "chunks", "skipped_chunks", "truncated"}}
+ * Ops without I/O are left out ("all" is always there). */
+int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, json_t **out,
+                struct ssdrev_err *err);
+
+/* ====================================================== 3. SLC cache */
+
+struct analyze_slc_drop {
+  double at_gib, from_mb_s, to_mb_s;
+};
+#define ANALYZE_SLC_MAX_DROPS 8
+struct analyze_slc {
+  int found;              /* a sustained drop was found */
+  double cache_gib;       /* GiB written before the first sustained drop */
+  double cache_mb_s;      /* mean speed before it */
+  double post_cache_mb_s; /* mean speed of the segment after it */
+  double confidence;      /* 0..1 (docs/flags.md, "SLC estimate") */
+  unsigned ndrops;
+  struct analyze_slc_drop drops[ANALYZE_SLC_MAX_DROPS];
+  unsigned nsegments;
+};
+/* Estimates the SLC cache from a trace: gib[i] is the GiB written at the end
+ * of point i (increasing, equal steps), mb_s[i] the speed over that point.
+ * Change points by binary segmentation on the mean with a BIC-style penalty
+ * from a robust noise estimate and a minimum segment of min_seg_gib; a drop
+ * counts when a segment's mean is below 85% of the previous one. The cliff
+ * is placed inside its boundary point by the harmonic mix of the speeds. */
+int analyze_slc_estimate(const double *gib, const double *mb_s, size_t n, double min_seg_gib,
+                         struct analyze_slc *out, struct ssdrev_err *err);
+json_t *analyze_slc_to_json(const struct analyze_slc *s, double min_seg_gib);
+
+/* ========================================= 4. run, flags, compare */
 
 /* Analyzes every test of the run in DIR and writes DIR/analysis.json
  * atomically. *out (if non-NULL) receives the analysis object (caller
  * json_decref's it). */
 int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out,
                 struct ssdrev_err *err);
+
+/* Evaluates every rule of docs/flags.md on an analysis object (cdm, fill,
+ * rw_sweep, tail, temperature, tests, dut) and returns a new array of
+ * {"id", "severity", "message", "numbers"}. */
+json_t *analyze_flags(const json_t *analysis);
+
+/* Compares N analysis objects (the first is the baseline): returns a new
+ * object {"labels": [...], "rows": [{"section", "key", "metric",
+ * "values": [...], "ratios": [...]}]} with one row per CDM cell and op,
+ * tail percentile, SLC figure and test MB/s; ratios are value / baseline
+ * (null when either is missing or the baseline is 0). */
+json_t *analyze_compare(const json_t *const *analyses, size_t n, struct ssdrev_err *err);
+
+/* ======================================================== 5. output */
+
+/* Prints an analysis object as text tables (tests, CDM, fill, tail, flags). */
+int analyze_print_table(FILE *f, const json_t *analysis);
+/* Writes one CSV row per test and op (test, kind, op, ios, ..., p<N>_us)
+ * with libcsv quoting. */
+int analyze_write_csv(FILE *f, const json_t *analysis);
 
 #endif

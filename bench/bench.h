@@ -154,6 +154,10 @@ struct bench_log_chunk {
   const uint8_t *op;
   const uint8_t *flags;
   uint64_t file_offset; /* byte offset of this chunk in the file */
+  uint32_t chunk_bytes; /* header + payload bytes of this chunk on disk */
+  uint32_t col_bytes[8]; /* encoded bytes per column, in enum bench_col bit order */
+  uint64_t min_submit_ns, max_submit_ns; /* chunk summary from its header */
+  uint64_t min_lat_ns, max_lat_ns;
 };
 
 enum bench_log_open_flag {
@@ -166,7 +170,9 @@ struct bench_log_reader;
 int bench_log_open(struct bench_log_reader **r, const char *path, unsigned flags,
                    struct ssdrev_err *err);
 const struct bench_log_header *bench_log_get_header(const struct bench_log_reader *r);
-/* Decodes the next chunk's requested columns (enum bench_col mask).
+/* Decodes the next chunk's requested columns (enum bench_col mask); only
+ * those columns are checksummed. cols = 0 reads the chunk header alone (n
+ * and the summary: cheap, e.g. to split chunks among threads).
  * Returns n > 0, 0 at the end, or a negative errno: a CRC mismatch is -EBADMSG
  * with a message naming the file and byte offset (unless BENCH_LOG_SALVAGE).
  * A truncated tail is not an error: it ends the stream and is reported by
@@ -185,6 +191,15 @@ struct bench_log_stats {
   uint64_t file_bytes;
 };
 void bench_log_get_stats(const struct bench_log_reader *r, struct bench_log_stats *st);
+/* Writes a synthetic log that mimics the io_uring engine on a 4 KiB random
+ * read at QD32 over 1 GiB (batched submit and reap stamps, 50-150 us
+ * latencies with a long tail, the first 5% flagged ramp), deterministic in
+ * `seed`: a testing and benchmarking aid (`ssdrev log synth`). loop_ns is
+ * the engine's time per reap/resubmit iteration (0 = the default): longer
+ * loops reap bigger batches. */
+#define BENCH_LOG_SYNTH_LOOP_NS 10000u /* default engine loop time (batches of ~4) */
+int bench_log_synth(const char *path, uint64_t records, uint64_t seed, uint32_t loop_ns,
+                    int overwrite, struct ssdrev_err *err);
 /* Rewinds to the first chunk (for multi-pass readers). */
 int bench_log_rewind(struct bench_log_reader *r, struct ssdrev_err *err);
 void bench_log_close(struct bench_log_reader *r);
@@ -238,8 +253,12 @@ struct bench_target; /* opaque */
 /* Opens "PATH" (file or block device) or "sim:MODEL_FILE". A write to a block
  * device is refused unless destructive, and then still refused (naming why)
  * when it or a partition is mounted, is swap, has holders, or carries a
- * partition table or filesystem signature, unless force. A regular file that
- * ssdrev did not create is never overwritten without force. */
+ * partition table or filesystem signature, unless force. force overrides the
+ * signature check only: a mounted, swap or held device is always refused.
+ * A regular file that ssdrev did not create (marked with the xattr
+ * user.ssdrev.created, or a PATH.ssdrev-created sidecar where xattrs are
+ * unsupported) is never overwritten without force. Files and block devices
+ * are opened with O_DIRECT unless buffered. */
 int bench_target_open(struct bench_target **t, const char *spec,
                       const struct bench_target_opts *opts, struct ssdrev_err *err);
 void bench_target_close(struct bench_target *t);
@@ -270,6 +289,7 @@ struct bench_io {
   uint64_t submit_ns;  /* set by the runner from the engine's clock */
   uint64_t done_ns;    /* set by the engine at completion */
   int32_t status;      /* 0 or -errno, set by the engine */
+  uint8_t rec_flags;   /* runner's: enum bench_rec_flag for the log (engines ignore it) */
 };
 
 struct bench_engine; /* engine instance: ops + private state */
@@ -324,6 +344,7 @@ struct bench_job {
   int zero_buffers;       /* write zeros instead of incompressible random data */
   uint64_t max_errors;    /* stop after this many I/O errors (0 = never) */
   char engine[32];        /* "" = bench_engine_default */
+  uint64_t idle_ns;       /* idle this long before the first I/O (sim: ops->idle folds SLC; real: sleep) */
 };
 void bench_job_defaults(struct bench_job *job);
 /* Parameters as a JSON object (for the manifest and the log header). */
@@ -352,8 +373,15 @@ typedef void (*bench_progress_fn)(const struct bench_progress *p, void *arg);
  * drains in-flight I/O and finalizes the log. */
 extern volatile int bench_stop_requested;
 
-/* Runs one job on an open target and logs every I/O to log_path (may be NULL
- * for no log). Fails before any I/O on bad parameters (naming the field). */
+/* Runs one job on an open target and logs every I/O to log_path (created or
+ * replaced; NULL for no log). Fails before any I/O on bad parameters (naming
+ * the field). Each thread runs its own engine instance (a sim target folds
+ * the threads into one queue of qd x threads, keeping its clock
+ * deterministic); queue_id in the log is the thread. Time-based jobs end by
+ * the engine's clock; sequential jobs split the span between threads.
+ * On SIGINT (bench_stop_requested) it drains, finalizes the log and returns
+ * 0 with res->interrupted set; reaching max_errors returns -EIO; res is
+ * filled in every case once I/O started. */
 int bench_job_run(struct bench_target *t, const struct bench_job *job, const char *log_path,
                   bench_progress_fn progress, void *progress_arg,
                   struct bench_job_result *res, struct ssdrev_err *err);
@@ -361,34 +389,89 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
 /* ================================================== 6. the simulated drive */
 
 /* A drive model, loaded from a documented key = value file
- * (samples/models/NAME.model, docs/sim-model.md). */
+ * (samples/models/NAME.model, docs/sim-model.md). Every timing is a mechanism
+ * (NAND sense/program/erase, channel and link transfers, program suspend),
+ * not a fitted curve: queue-depth scaling, the SLC cliff and the read tail
+ * follow from them. */
+struct bench_sim_power_state {
+  double max_power_w, entry_lat_us, exit_lat_us;
+};
+#define BENCH_SIM_MAX_POWER_STATES 8
 struct bench_sim_model {
-  char name[64];
+  char name[64];              /* file name without ".model" unless `name` is set */
   char label[128];            /* e.g. "PM981 256GB" */
   uint64_t capacity_bytes;
   uint32_t lba_bytes;
-  double link_mb_s;           /* host link limit, e.g. PCIe 3.0 x4 = 3938 */
+  double link_mb_s;           /* usable host link rate, e.g. PCIe 3.0 x4 ~ 3500 */
   unsigned channels, dies_per_channel, planes;
   double channel_mt_s;        /* NAND interface, MT/s (bytes per transfer = 1) */
-  uint32_t page_bytes;
-  double t_read_us, t_prog_slc_us, t_prog_tlc_us, t_erase_us;
+  uint32_t page_bytes;        /* one plane's page */
+  unsigned bits_per_cell;     /* 3 = TLC: a block in SLC mode holds a third */
+  uint64_t block_bytes;       /* SLC-mode erase block of one die (all planes) */
+  double t_read_us;           /* sense time of the fastest page type (LSB) */
+  double t_read_step_us;      /* extra sense time per page type (CSB, MSB) */
+  double read_jitter_us;      /* ECC decode time, uniform 0..this */
+  double read_retry_prob;     /* chance a read needs a retry (re-sense + decode) */
+  double t_prog_slc_us, t_prog_tlc_us, t_erase_us;
+  double erase_jitter_pct;    /* erase time varies by +-this % */
+  double suspend_us;          /* program suspend latency seen by a read */
+  double gc_steps_per_gib;    /* GC steps per GiB written on a full drive (scaled by fill) */
+  unsigned gc_copies;         /* a GC step: this many page copies (a read slips in between) */
+  double gc_copy_us;          /* one copy, not suspendable; then the victim's erase */
   double controller_us;       /* fixed controller/firmware overhead per command */
+  double write_ack_us;        /* a write acknowledged from the DRAM buffer */
+  double write_jitter_us;     /* uniform 0..this added to write_ack_us */
+  double write_stall_prob;    /* chance a write waits for an L2P journal flush */
+  double write_stall_min_us, write_stall_max_us;
+  uint64_t write_buffer_bytes; /* DRAM write buffer: beyond it writes wait for NAND */
   double slc_max_gib, slc_min_gib;   /* dynamic SLC cache at empty / near-full */
   int slc_static_only;        /* 1 = only the static minimum exists */
   double fold_mb_s;           /* idle folding rate SLC -> TLC */
-  double gc_stall_prob, gc_stall_us; /* program/erase collisions stalling reads */
-  double error_rate;          /* injected I/O error probability */
-  uint64_t bad_lba_start, bad_lba_count; /* injected bad range (LBAs) */
-  double temp_idle_c, temp_warn_c, temp_crit_c;
-  char extra_json[1024];      /* DUT info to report (model, firmware...), JSON */
+  double error_rate;          /* injected I/O error probability per command */
+  uint64_t bad_lba_start, bad_lba_count; /* reads touching this range fail (-EIO) */
+  double temp_idle_c, temp_load_c, temp_warn_c, temp_crit_c;
+  /* DUT facts for reports (docs/archive.md "DUT summary"); "" = unknown. */
+  char dut_model[96], dut_firmware[48], dut_link[32], dut_nvme_version[16];
+  char dut_controller[64], dut_media[64];
+  struct bench_sim_power_state power_states[BENCH_SIM_MAX_POWER_STATES];
+  unsigned n_power_states;
+  char extra_json[1024];      /* the DUT summary as compact JSON text (filled by load) */
 };
+/* Parses MODEL_FILE; errors name file:line ("unknown key 'foo' at
+ * pm981.model:12"), bad numbers and missing required keys. */
 int bench_sim_model_load(struct bench_sim_model *m, const char *path, struct ssdrev_err *err);
+/* The model's DUT summary object (new reference, caller decrefs); unknown
+ * fields are absent. */
+json_t *bench_sim_model_dut(const struct bench_sim_model *m);
+/* Figures that follow from the parameters (what `ssdrev model show` prints). */
+struct bench_sim_derived {
+  unsigned dies;
+  double read_4k_us;          /* QD1 4 KiB read latency, typical (CSB page) */
+  double raw_read_iops;       /* die-parallel 4 KiB random read ceiling */
+  double raw_read_mb_s;       /* the same in MB/s */
+  double seq_read_mb_s;       /* min(link, dies x page rate, channels) */
+  double slc_write_mb_s;      /* sequential write into the SLC cache */
+  double post_cache_mb_s;     /* sequential write direct to TLC */
+  uint64_t slc_max_bytes, slc_min_bytes;
+};
+void bench_sim_model_derive(const struct bench_sim_model *m, struct bench_sim_derived *d);
 
 struct bench_sim; /* a simulated drive instance with its FTL state and virtual clock */
+/* Copies the model; the same model and seed give the same behaviour. */
 int bench_sim_new(struct bench_sim **s, const struct bench_sim_model *m, uint64_t seed,
                   struct ssdrev_err *err);
 void bench_sim_free(struct bench_sim *s);
 const struct bench_sim_model *bench_sim_get_model(const struct bench_sim *s);
+/* Virtual time in ns since the drive was created (never goes back). */
+uint64_t bench_sim_now_ns(const struct bench_sim *s);
+/* Whole-drive discard (format): unmaps every LBA and empties the SLC
+ * cache; the virtual clock keeps running. */
+void bench_sim_reset(struct bench_sim *s);
+/* Discards [off, off+len): whole 4 KiB units inside it are unmapped. */
+int bench_sim_trim(struct bench_sim *s, uint64_t off, uint64_t len);
+/* The host leaves the drive idle for idle_ns: virtual time advances and the
+ * SLC cache folds into TLC at fold_mb_s. */
+void bench_sim_idle(struct bench_sim *s, uint64_t idle_ns);
 /* Ground truth for tests and for judging the analysis. */
 struct bench_sim_truth {
   uint64_t slc_cache_bytes_now;  /* free SLC room right now */
@@ -397,11 +480,20 @@ struct bench_sim_truth {
   double post_cache_mb_s;        /* sequential write speed direct to TLC */
   uint64_t mapped_bytes;         /* LBAs currently holding data */
   double temp_c;
+  uint64_t slc_used_bytes;       /* data in SLC not yet folded */
+  uint64_t slc_cache_bytes_cap;  /* cache size allowed by the free space now */
+  uint64_t now_ns;               /* virtual clock */
 };
 void bench_sim_get_truth(const struct bench_sim *s, struct bench_sim_truth *t);
-/* Saves / restores the drive state (for resuming a review). */
+/* Saves / restores the drive state (for resuming a review). The state file
+ * names its model's capacity; loading onto another model fails. */
 int bench_sim_save(const struct bench_sim *s, const char *path, struct ssdrev_err *err);
 int bench_sim_load_state(struct bench_sim *s, const char *path, struct ssdrev_err *err);
+
+/* The engine that drives a sim target on its virtual clock (bench/sim_engine.c):
+ * submit() queues commands at the current virtual time, reap() advances the
+ * clock to the next completion. No real I/O; buffers are never touched. */
+extern const struct bench_engine_ops bench_engine_sim_ops;
 
 /* ======================================================= 7. review method */
 
@@ -419,6 +511,7 @@ struct bench_review_opts {
   int destructive, force, quiet, include_serial;
   uint64_t seed;
   unsigned passes;             /* 0 = the profile's */
+  uint64_t create_bytes;       /* file target: create it with this size if absent */
 };
 int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progress,
                      void *arg, struct ssdrev_err *err);
@@ -430,5 +523,15 @@ int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
  * JSON text, merged into the review's DUT summary object (docs/archive.md). */
 json_t *bench_dut_parse(const char *id_ctrl_json, const char *smart_log_json,
                         const char *smartctl_json, int include_serial, struct ssdrev_err *err);
+/* Collects DUT info from a block device without writing to it: for NVMe it
+ * runs `nvme id-ctrl -o json`, `nvme smart-log -o json` and `smartctl -a -j`
+ * (those installed) and reads sysfs (model, firmware, PCIe link). *raw (if
+ * non-NULL) receives {"id_ctrl": text, "smart_log": text, "smartctl": text}
+ * with what was collected (caller decrefs both). */
+json_t *bench_dut_collect(const char *dev, int include_serial, json_t **raw,
+                          struct ssdrev_err *err);
+/* Copies the fields of a user's overrides object (e.g. "controller",
+ * "media", which no tool reports) into dut. */
+void bench_dut_apply_overrides(json_t *dut, const json_t *overrides);
 
 #endif

@@ -1,7 +1,73 @@
-/* cmd_report.c — `ssdrev report` (not yet implemented). */
+/* cmd_report.c — `ssdrev report`: renders a review (Markdown, HTML, PDF)
+ * from a template and one or more analyzed runs. */
+#include <stdio.h>
+#include <string.h>
 #include "cli/cli.h"
+#include "render/render.h"
+
+#define MAX_RUNS 16
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: ssdrev report --template FILE --out DIR [options] RUN...\n\n"
+          "Renders a review from a Markdown template with {{directives}} (docs/templates.md)\n"
+          "and analyzed run archives, in the order given (run 1, 2, ...).\n\n"
+          "  -t, --template FILE   template, e.g. templates/review.en.md\n"
+          "  -o, --out DIR         output directory: review.md, review.html, review.pdf, charts/\n"
+          "  -f, --format LIST     md,html,pdf (default: all three)\n"
+          "      --dpi N           chart PNG resolution (default 300)\n"
+          "  -h, --help            this help\n");
+}
+
+/* "--opt VALUE" or "--opt=VALUE": returns the value and advances *i. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name, const char *alias) {
+  const char *a = argv[*i];
+  size_t n = strlen(name);
+  if (!strncmp(a, name, n) && a[n] == '=') return a + n + 1;
+  if (!strcmp(a, name) || (alias && !strcmp(a, alias))) {
+    if (*i + 1 >= argc) return "";
+    return argv[++*i];
+  }
+  return NULL;
+}
 
 int cmd_report(int argc, char **argv) {
-  (void)argc;
-  return cli_error(argv[0], "not implemented yet");
+  const char *cmd = "report";
+  if (cli_wants_help(argc, argv)) {
+    usage(stdout);
+    return 0;
+  }
+  const char *tmpl = NULL, *out = NULL, *fmt = "md,html,pdf";
+  const char *runs[MAX_RUNS];
+  size_t nruns = 0;
+  uint64_t dpi = 300;
+  for (int i = 1; i < argc; i++) {
+    const char *v;
+    if ((v = opt_value(argc, argv, &i, "--template", "-t"))) tmpl = v;
+    else if ((v = opt_value(argc, argv, &i, "--out", "-o"))) out = v;
+    else if ((v = opt_value(argc, argv, &i, "--format", "-f"))) fmt = v;
+    else if ((v = opt_value(argc, argv, &i, "--dpi", NULL))) {
+      if (cli_parse_uint(v, 30, 1200, &dpi) < 0) return cli_usage_error(cmd, "--dpi: give 30..1200, not '%s'", v);
+    } else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
+    else if (nruns >= MAX_RUNS) return cli_usage_error(cmd, "at most %d runs", MAX_RUNS);
+    else runs[nruns++] = argv[i];
+  }
+  if (!tmpl || !*tmpl) return cli_usage_error(cmd, "--template is required");
+  if (!out || !*out) return cli_usage_error(cmd, "--out is required");
+  if (!nruns) return cli_usage_error(cmd, "give at least one analyzed run directory");
+  struct ssdrev_err err = {{0}};
+  unsigned mask;
+  if (render_formats_parse(fmt, &mask, &err) < 0) return cli_usage_error(cmd, "--format: %s", err.msg);
+  struct render_runs rs;
+  if (render_runs_load(&rs, runs, nruns, &err) < 0) return cli_error(cmd, "%s", err.msg);
+  struct render_report_opts o = {.template_path = tmpl, .out_dir = out, .formats = mask, .dpi = (double)dpi};
+  int rc = render_report(&rs, &o, &err);
+  render_runs_release(&rs);
+  render_cleanup();
+  if (rc < 0) return cli_error(cmd, "%s", err.msg);
+  static const char *const names[] = {"review.md", "review.html", "review.pdf"};
+  for (int k = 0; k < 3; k++)
+    if (mask & (1u << k)) printf("wrote %s/%s\n", out, names[k]);
+  printf("charts in %s/charts/ (PNG and SVG)\n", out);
+  return 0;
 }

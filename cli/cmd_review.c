@@ -1,7 +1,285 @@
-/* cmd_review.c — `ssdrev review` (not yet implemented). */
+/* cmd_review.c — `ssdrev review`: the whole review method (a method file,
+ * docs/method.md) on a target into one run archive; prints the plan with an
+ * estimated duration, then a progress bar with ETA per step. Rerunning the
+ * same command resumes an interrupted review. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli/cli.h"
 
+static const char usage_text[] =
+    "usage: ssdrev review TARGET --out RUN_DIR [options]\n"
+    "\n"
+    "Runs a review method on TARGET (a regular file, a block device or sim:MODEL)\n"
+    "into the run archive RUN_DIR: purge, CrystalDiskMark-style profiles at FOB and\n"
+    "75% full, whole-drive fill, low-QD RW-ratio sweep and QD1 tail latency, with\n"
+    "the DUT info (nvme-cli / smartctl) kept beside the per-I/O logs. If RUN_DIR\n"
+    "already holds an interrupted review, the same command resumes it from the\n"
+    "first step not complete (with the archive's own method and options).\n"
+    "\n"
+    "method:\n"
+    "  --profile FILE|NAME  method file (default profiles/review.json); a bare NAME\n"
+    "                       means profiles/NAME.json (cdm-default, cdm-nvme, ...)\n"
+    "  --step ID            run only this step (again, if it is complete)\n"
+    "  --short              small regions and short measure times, for trying out\n"
+    "  --passes N           measured CDM passes: 5 as CrystalDiskMark 8 (default),\n"
+    "                       3 as CrystalDiskMark 9\n"
+    "  --seed S             seed of offsets and data (default 1)\n"
+    "  --plan               print the plan with estimated durations and exit\n"
+    "DUT:\n"
+    "  --label TEXT         drive label for reports, e.g. \"PM981 256GB\"\n"
+    "  --dut-json DIR|PFX   nvme-cli / smartctl JSON of a run made elsewhere:\n"
+    "                       DIR/id-ctrl.json, smart-log.json, smartctl.json and\n"
+    "                       overrides.json (any of them), or PFX.id-ctrl.json...\n"
+    "  --include-serial     keep the serial number (left out by default)\n"
+    "target:\n"
+    "  --create-size SIZE   create (and preallocate) a regular file of SIZE\n"
+    "  --destructive        allow writing a block device (destroys its data)\n"
+    "  --force              overwrite a file ssdrev did not create, or a device\n"
+    "                       carrying a partition table or filesystem signature\n"
+    "output:\n"
+    "  --out DIR            run archive (required)\n"
+    "  --quiet              no plan, no progress\n"
+    "\n"
+    "Exit status: 0 complete, 1 failed, 2 bad usage, 130 interrupted (rerun the\n"
+    "same command to resume).\n";
+
+enum {
+  OPT_OUT = 256, OPT_PROFILE, OPT_STEP, OPT_SHORT, OPT_PASSES, OPT_LABEL, OPT_DUTJSON,
+  OPT_DESTRUCTIVE, OPT_FORCE, OPT_SEED, OPT_QUIET, OPT_PLAN, OPT_SERIAL, OPT_CREATE,
+};
+
+static const struct option long_opts[] = {
+    {"out", required_argument, NULL, OPT_OUT},
+    {"profile", required_argument, NULL, OPT_PROFILE},
+    {"step", required_argument, NULL, OPT_STEP},
+    {"short", no_argument, NULL, OPT_SHORT},
+    {"passes", required_argument, NULL, OPT_PASSES},
+    {"label", required_argument, NULL, OPT_LABEL},
+    {"dut-json", required_argument, NULL, OPT_DUTJSON},
+    {"destructive", no_argument, NULL, OPT_DESTRUCTIVE},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+    {"plan", no_argument, NULL, OPT_PLAN},
+    {"include-serial", no_argument, NULL, OPT_SERIAL},
+    {"create-size", required_argument, NULL, OPT_CREATE},
+    {NULL, 0, NULL, 0},
+};
+
+struct review_args {
+  struct bench_review_opts o;
+  int plan_only;
+  char profile_buf[4200];
+};
+
+static int file_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+/* A bare name (no '/', no ".json") is looked up as profiles/NAME.json in the
+ * working directory, then under $SSDREV_ROOT. */
+static int resolve_profile(const char *cmd, const char *arg, char *out, size_t len) {
+  size_t n = strlen(arg);
+  int bare = !strchr(arg, '/') && !(n > 5 && !strcmp(arg + n - 5, ".json"));
+  if (!bare) {
+    snprintf(out, len, "%s", arg);
+    return 0;
+  }
+  snprintf(out, len, "profiles/%s.json", arg);
+  if (file_exists(out)) return 0;
+  const char *root = getenv("SSDREV_ROOT");
+  if (root && *root) {
+    snprintf(out, len, "%s/profiles/%s.json", root, arg);
+    if (file_exists(out)) return 0;
+  }
+  return cli_usage_error(cmd, "--profile '%s': no profiles/%s.json here%s", arg, arg,
+                         root ? " nor under $SSDREV_ROOT" : "");
+}
+
+static int parse_args(int argc, char **argv, struct review_args *a) {
+  const char *cmd = argv[0];
+  const char *profile = NULL;
+  uint64_t v;
+  a->o.seed = 1;
+  opterr = 0;
+  optind = 1;
+  int c;
+  while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+    const char *opt = argv[optind - 1];
+    switch (c) {
+    case OPT_OUT: a->o.run_dir = optarg; break;
+    case OPT_PROFILE: profile = optarg; break;
+    case OPT_STEP: a->o.only_step = optarg; break;
+    case OPT_SHORT: a->o.short_mode = 1; break;
+    case OPT_PASSES:
+      if (cli_parse_uint(optarg, 1, 100, &v)) return cli_usage_error(cmd, "--passes '%s': expected 1..100 (5 or 3)", optarg);
+      a->o.passes = (unsigned)v;
+      break;
+    case OPT_LABEL:
+      if (!*optarg) return cli_usage_error(cmd, "--label: expected a non-empty label");
+      a->o.label = optarg;
+      break;
+    case OPT_DUTJSON: a->o.dut_json_dir = optarg; break;
+    case OPT_DESTRUCTIVE: a->o.destructive = 1; break;
+    case OPT_FORCE: a->o.force = 1; break;
+    case OPT_SEED:
+      if (cli_parse_uint(optarg, 0, INT64_MAX, &a->o.seed)) return cli_usage_error(cmd, "--seed '%s': expected an integer", optarg);
+      break;
+    case OPT_QUIET: a->o.quiet = 1; break;
+    case OPT_PLAN: a->plan_only = 1; break;
+    case OPT_SERIAL: a->o.include_serial = 1; break;
+    case OPT_CREATE:
+      if (cli_parse_size(optarg, &a->o.create_bytes) || !a->o.create_bytes)
+        return cli_usage_error(cmd, "--create-size '%s': expected a size above 0", optarg);
+      break;
+    case ':': return cli_usage_error(cmd, "option '%s' needs a value", opt);
+    default: return cli_usage_error(cmd, "unknown option '%s'", opt);
+    }
+  }
+  if (optind >= argc) return cli_usage_error(cmd, "no TARGET given");
+  if (optind + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
+  a->o.target_spec = argv[optind];
+  if (!a->o.run_dir && !a->plan_only) return cli_usage_error(cmd, "--out RUN_DIR is required");
+  int rc = resolve_profile(cmd, profile ? profile : "review", a->profile_buf, sizeof a->profile_buf);
+  if (rc) return rc;
+  a->o.profile_path = a->profile_buf;
+  return 0;
+}
+
+/* ----------------------------------------------------------------- progress */
+
+struct progress_state {
+  int tty;
+};
+
+static void fmt_eta(double s, char *buf, size_t len) {
+  if (s < 0) {
+    snprintf(buf, len, "--");
+    return;
+  }
+  unsigned t = (unsigned)ceil(s);
+  if (t >= 3600) snprintf(buf, len, "%uh%02um", t / 3600, t % 3600 / 60);
+  else if (t >= 60) snprintf(buf, len, "%um%02us", t / 60, t % 60);
+  else snprintf(buf, len, "%us", t);
+}
+
+static void on_progress(const struct bench_progress *p, void *arg) {
+  struct progress_state *ps = arg;
+  if (p->fraction >= 1.0) {
+    /* a step ended: keep one line per step */
+    fprintf(stderr, "%s%s\n", ps->tty ? "\r\033[K" : "", p->phase);
+    fflush(stderr);
+    return;
+  }
+  if (!ps->tty) return;
+  char bar[21], eta[32];
+  int fill = (int)(p->fraction * 20 + 0.5);
+  for (int i = 0; i < 20; i++) bar[i] = i < fill ? '#' : '.';
+  bar[20] = 0;
+  fmt_eta(p->eta_s, eta, sizeof eta);
+  fprintf(stderr, "\r\033[K%-48.48s [%s] %3.0f%% ETA %-7s %8.1f MB/s", p->phase, bar,
+          p->fraction * 100, eta, p->mb_s);
+  fflush(stderr);
+}
+
+/* ----------------------------------------------------------------- summary */
+
+static void print_warnings(const json_t *m) {
+  size_t i, k;
+  json_t *t, *w;
+  json_array_foreach(json_object_get(m, "tests"), i, t) {
+    json_array_foreach(json_object_get(t, "warnings"), k, w)
+        fprintf(stderr, "warning: %s: %s\n", json_string_value(json_object_get(t, "name")),
+                json_string_value(w));
+  }
+}
+
+/* A CrystalDiskMark-style table from the measured passes: the best MB/s
+ * (decimal) over the passes, IOPS = MB/s x 10^6 / block, as CDM reports. */
+static void print_cdm(const json_t *m) {
+  json_t *best = json_object(); /* "state|cell|op" -> [mb_s, block] */
+  json_t *order = json_array();
+  size_t i;
+  json_t *t;
+  json_array_foreach(json_object_get(m, "tests"), i, t) {
+    const char *kind = json_string_value(json_object_get(t, "kind"));
+    if (!kind || strcmp(kind, "cdm") || json_integer_value(json_object_get(t, "pass")) < 1) continue;
+    char key[160];
+    snprintf(key, sizeof key, "%s|%s|%s", json_string_value(json_object_get(t, "state")),
+             json_string_value(json_object_get(t, "cell")), json_string_value(json_object_get(t, "op")));
+    double mb = json_number_value(json_object_get(json_object_get(t, "result"), "mb_s"));
+    double blk = json_number_value(json_object_get(json_object_get(t, "params"), "block_bytes"));
+    json_t *cur = json_object_get(best, key);
+    if (!cur) {
+      json_object_set_new(best, key, json_pack("[f, f]", mb, blk));
+      json_array_append_new(order, json_string(key));
+    } else if (mb > json_real_value(json_array_get(cur, 0))) {
+      json_array_set_new(cur, 0, json_real(mb));
+    }
+  }
+  if (json_array_size(order)) printf("\nCrystalDiskMark-style results (max over passes):\n");
+  json_array_foreach(order, i, t) {
+    const char *key = json_string_value(t);
+    json_t *v = json_object_get(best, key);
+    char state[32], cell[48], op[16];
+    const char *a = strchr(key, '|'), *b = a ? strchr(a + 1, '|') : NULL;
+    if (!a || !b) continue;
+    snprintf(state, sizeof state, "%.*s", (int)(a - key), key);
+    snprintf(cell, sizeof cell, "%.*s", (int)(b - a - 1), a + 1);
+    snprintf(op, sizeof op, "%s", b + 1);
+    double mb = json_real_value(json_array_get(v, 0)), blk = json_real_value(json_array_get(v, 1));
+    printf("  %-4s %-14s %-5s %10.2f MB/s %12.2f IOPS\n", state, cell, op, mb,
+           blk > 0 ? mb * 1e6 / blk : 0.0);
+  }
+  json_decref(best);
+  json_decref(order);
+}
+
+static void print_summary(const char *dir) {
+  struct bench_run *run = NULL;
+  struct ssdrev_err err = {{0}};
+  if (bench_run_open(&run, dir, &err)) return;
+  print_warnings(run->manifest);
+  print_cdm(run->manifest);
+  printf("\nrun archive: %s (%zu tests); next: ssdrev analyze %s\n", dir,
+         json_array_size(json_object_get(run->manifest, "tests")), dir);
+  bench_run_free(run);
+}
+
 int cmd_review(int argc, char **argv) {
-  (void)argc;
-  return cli_error(argv[0], "not implemented yet");
+  const char *cmd = argv[0];
+  if (cli_wants_help(argc, argv)) {
+    fputs(usage_text, stdout);
+    return 0;
+  }
+  struct review_args a;
+  memset(&a, 0, sizeof a);
+  int rc = parse_args(argc, argv, &a);
+  if (rc) return rc;
+  struct ssdrev_err err = {{0}};
+  if (!a.o.quiet || a.plan_only) {
+    static char plan[16384];
+    if (bench_review_plan(&a.o, plan, sizeof plan, &err)) return cli_error(cmd, "%s", err.msg);
+    fputs(plan, stdout);
+    fflush(stdout);
+    if (a.plan_only) return 0;
+  }
+  cli_install_signal_handlers();
+  struct progress_state ps = {.tty = isatty(STDERR_FILENO)};
+  rc = bench_review_run(&a.o, a.o.quiet ? NULL : on_progress, &ps, &err);
+  if (ps.tty && !a.o.quiet) fputs("\r\033[K", stderr);
+  if (rc == -EINTR || bench_stop_requested) {
+    fprintf(stderr, "ssdrev %s: interrupted: %s; rerun the same command to resume\n", cmd,
+            err.msg[0] ? err.msg : "stopped");
+    return 130;
+  }
+  if (rc) return cli_error(cmd, "%s", err.msg);
+  if (!a.o.quiet) print_summary(a.o.run_dir);
+  return 0;
 }

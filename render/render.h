@@ -1,9 +1,124 @@
 /* render.h — ssdrev's renderer: Cairo charts and Markdown / HTML / PDF
  * reviews from templates (docs/templates.md). Reads analyzed run archives
- * (analysis.json) through analyze.h's types. Library rules as in bench.h. */
+ * (analysis.json + manifest.json, docs/archive.md). Library rules as in
+ * bench.h: functions return 0 or a negative errno and fill the optional
+ * struct ssdrev_err; they never print or exit. Every output file is written
+ * atomically (temporary file + rename). */
 #ifndef SSDREV_RENDER_H
 #define SSDREV_RENDER_H
 
 #include "analyze/analyze.h"
+
+/* ============================================================== the runs */
+
+/* One analyzed run. Run i of a set always gets palette colour i, so the same
+ * drive has the same colour in every chart of a report. */
+struct render_run {
+  char dir[4096];
+  char label[128];   /* analysis "label", else manifest "label", else the dir name */
+  int simulated;     /* analysis or manifest says "simulated": true */
+  json_t *analysis;  /* analysis.json (owned) */
+  json_t *manifest;  /* manifest.json (owned; NULL when the archive has none) */
+};
+
+struct render_runs {
+  struct render_run *v; /* n runs in the order given (owned) */
+  size_t n;
+};
+
+/* Loads DIR/analysis.json (required; the error says to run `ssdrev analyze`)
+ * and DIR/manifest.json (optional) for each of the n directories. On failure
+ * nothing is left allocated. Release with render_runs_release. */
+int render_runs_load(struct render_runs *rs, const char *const *dirs, size_t n,
+                     struct ssdrev_err *err);
+void render_runs_release(struct render_runs *rs);
+/* Finds a run by label, or by 1-based index written as "1", "2"...; NULL if none. */
+const struct render_run *render_runs_find(const struct render_runs *rs, const char *which);
+/* The palette colour of run i (r, g, b in 0..1). */
+void render_palette(size_t i, double rgb[3]);
+
+/* ============================================================== charts */
+
+struct render_chart_opts {
+  const char *drive;   /* a label or 1-based index; NULL or "all" = every run */
+  const char *state;   /* CDM state, "FOB" or "75%"; NULL = "FOB" */
+  const char *op;      /* bars: "read" (default) or "write" */
+  const char *test;    /* latency / hist: test name; NULL = the first tail test */
+  const char *workload; /* latency / hist: tail workload ("read", "mix70", "write") */
+  double dpi;          /* PNG resolution; 0 = 300 */
+  double width_in;     /* 0 = 6.5 in (1950 px at 300 dpi) */
+  double height_in;    /* 0 = the kind's default */
+};
+void render_chart_opts_defaults(struct render_chart_opts *o);
+
+struct render_chart_kind_info {
+  const char *name;
+  const char *summary;
+};
+/* The chart kinds, terminated by a {NULL, NULL} entry (for --help). */
+const struct render_chart_kind_info *render_chart_kinds(void);
+int render_chart_kind_exists(const char *kind);
+
+/* Draws chart KIND from the runs into PATH; the format follows the
+ * extension: .png (at o->dpi) or .svg. Fails naming the kind or the missing
+ * analysis section (e.g. "run 'X' has no fill trace"). */
+int render_chart_file(const struct render_runs *rs, const char *kind,
+                      const struct render_chart_opts *o, const char *path,
+                      struct ssdrev_err *err);
+
+/* ============================================================ templates */
+
+/* Expands the template text (TEMPLATE_NAME is used in error messages as
+ * "NAME:LINE") into Markdown. Chart directives draw PNG+SVG files into
+ * CHART_DIR (created when needed; NULL = charts are not drawn, only linked)
+ * and link them as CHART_REL/NAME.png. All directives are checked before
+ * any chart is drawn, so a bad template writes nothing. *md_out is malloc'd
+ * (caller frees). */
+int render_template_expand(const struct render_runs *rs, const char *template_name,
+                           const char *text, const char *chart_dir, const char *chart_rel,
+                           double dpi, char **md_out, struct ssdrev_err *err);
+
+/* ============================================================== outputs */
+
+enum render_format_bit {
+  RENDER_FMT_MD = 1u << 0,
+  RENDER_FMT_HTML = 1u << 1,
+  RENDER_FMT_PDF = 1u << 2,
+};
+/* Parses "md,html,pdf" (any subset, any order) into a mask. */
+int render_formats_parse(const char *list, unsigned *mask, struct ssdrev_err *err);
+
+/* Document metadata for HTML <title> and the PDF info dictionary. */
+struct render_doc_meta {
+  const char *title;    /* NULL = the first heading of the document */
+  const char *subject;  /* may be NULL */
+  const char *base_dir; /* directory that relative image links resolve against */
+};
+
+/* Markdown -> a standalone HTML page (cmark-gfm with the table extension,
+ * embedded print-friendly CSS). *html is malloc'd. */
+int render_md_to_html(const char *md, const struct render_doc_meta *meta, char **html,
+                      struct ssdrev_err *err);
+/* Markdown -> PDF written atomically to PATH (libharu; embedded DejaVu Sans
+ * and NanumGothic with per-character fallback, outline per heading, page
+ * numbers, tables, PNG images). */
+int render_md_to_pdf(const char *md, const struct render_doc_meta *meta, const char *path,
+                     struct ssdrev_err *err);
+
+struct render_report_opts {
+  const char *template_path;
+  const char *out_dir;  /* created if needed; gets review.{md,html,pdf}, charts/ */
+  unsigned formats;     /* RENDER_FMT_* mask; 0 = all three */
+  double dpi;           /* chart PNG resolution; 0 = 300 */
+};
+/* Renders the review: expands the template, then writes each asked format.
+ * On a template error nothing is written. */
+int render_report(const struct render_runs *rs, const struct render_report_opts *o,
+                  struct ssdrev_err *err);
+
+/* Releases the process-wide font caches cairo keeps (and the fontconfig
+ * patterns they hold), for leak checkers; call once before exit, after the
+ * last render call. */
+void render_cleanup(void);
 
 #endif

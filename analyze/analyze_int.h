@@ -1,0 +1,59 @@
+/* analyze_int.h — private to analyze/: windowed bins for series and the
+ * fill trace, small JSON helpers. */
+#ifndef SSDREV_ANALYZE_INT_H
+#define SSDREV_ANALYZE_INT_H
+
+#include "analyze/analyze.h"
+
+/* ---------------------------------------------------------------- bins */
+
+/* A coarse log-linear latency histogram: 32 sub-buckets per power of two,
+ * exact below 32; the midpoint of a bucket is within 1.6% of any value in
+ * it. Used for per-interval percentiles only (the STATS percentiles are
+ * exact, pct.c). */
+#define BINS_HIST_N 1920u
+/* Bins open at once: a record keyed further back than this is counted in
+ * the oldest open bin (logs are written in completion order, so this only
+ * happens to stragglers). */
+#define BINS_WINDOW 8u
+
+struct bin_acc {
+  uint64_t ios, bytes, lat_sum_ns;
+  uint64_t first_submit_ns, last_done_ns;
+  uint32_t hist[BINS_HIST_N];
+};
+
+/* One closed bin. */
+struct bin_out {
+  uint64_t key;
+  uint64_t ios, bytes;
+  double lat_mean_ns, p50_ns, p99_ns;
+  uint64_t first_submit_ns, last_done_ns;
+};
+
+struct bins {
+  int started;
+  uint64_t base, max_key; /* oldest open key; largest key seen */
+  struct bin_acc win[BINS_WINDOW];
+  struct bin_out *out;    /* closed bins, keys base0, base0+1, ... */
+  size_t nout, capout;
+  uint64_t late;          /* records counted in a later bin than their key */
+  int enomem;
+};
+
+void bins_init(struct bins *b);
+void bins_release(struct bins *b);
+void bins_add(struct bins *b, uint64_t key, uint64_t lat_ns, uint64_t bytes, uint64_t submit_ns,
+              uint64_t done_ns);
+/* Closes every open bin; returns -ENOMEM if an allocation ever failed. */
+int bins_finish(struct bins *b);
+
+/* ---------------------------------------------------------------- json */
+/* Rounds to `digits` decimals so analysis.json stays readable. */
+double an_round(double v, int digits);
+json_t *an_real(double v, int digits);
+/* Number (integer or real) of o[key] or `dflt`. */
+double an_num(const json_t *o, const char *key, double dflt);
+const char *an_str(const json_t *o, const char *key);
+
+#endif

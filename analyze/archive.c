@@ -1,0 +1,352 @@
+/* archive.c — analyze_run: every test of a run archive through analyze_log,
+ * then the review-level aggregates (CDM table, fill/SLC, RW sweep, tail,
+ * temperature), the flags, and DIR/analysis.json written atomically. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze/analyze_int.h"
+
+/* Manifest test keys that are not copied into the analysis entry. */
+static const char *const skip_keys[] = {"name", "params", "log", "result", "start", "end", "samples", NULL};
+
+static int skipped(const char *k) {
+  for (const char *const *s = skip_keys; *s; s++)
+    if (!strcmp(*s, k)) return 1;
+  return 0;
+}
+
+static const json_t *all_stats(const json_t *entry, const char *op) {
+  return json_object_get(json_object_get(entry, "ops"), op);
+}
+
+/* Block size of a test: params.block_bytes, else parsed from a CDM cell
+ * name ("RND4K", "SEQ1M", "SEQ128K"); 0 when unknown. */
+static double block_bytes(const json_t *test) {
+  double b = an_num(json_object_get(test, "params"), "block_bytes", 0);
+  if (b > 0) return b;
+  const char *cell = an_str(test, "cell");
+  if (!cell) return 0;
+  const char *p = cell;
+  while (*p && (*p < '0' || *p > '9')) p++;
+  char *end;
+  double v = strtod(p, &end);
+  if (end == p) return 0;
+  if (*end == 'K') return v * 1024;
+  if (*end == 'M') return v * 1048576;
+  return 0;
+}
+
+/* ------------------------------------------------------------- CDM table */
+
+struct cdm_cell {
+  const char *state, *profile, *cell;
+  json_t *row;
+};
+
+/* Folds one pass into row[op]: max MB/s, min mean latency, pass count. */
+static void cdm_fold(json_t *row, const char *op, double mb_s, double lat_us, double bs, double iops_in) {
+  json_t *o = json_object_get(row, op);
+  if (!o) {
+    o = json_object();
+    json_object_set_new(o, "mb_s", json_real(-1));
+    json_object_set_new(o, "iops", json_real(0));
+    json_object_set_new(o, "lat_us", json_real(-1));
+    json_object_set_new(o, "passes", json_integer(0));
+    json_object_set_new(row, op, o);
+  }
+  double cur = an_num(o, "mb_s", -1), lat = an_num(o, "lat_us", -1);
+  if (mb_s > cur) {
+    json_object_set_new(o, "mb_s", an_real(mb_s, 2));
+    /* IOPS as CrystalDiskMark: MB/s * 1e6 / block size */
+    double iops = bs > 0 ? mb_s * 1e6 / bs : iops_in;
+    json_object_set_new(o, "iops", an_real(iops, 2));
+  }
+  if (lat_us >= 0 && (lat < 0 || lat_us < lat)) json_object_set_new(o, "lat_us", an_real(lat_us, 2));
+  json_object_set_new(o, "passes", json_integer(json_integer_value(json_object_get(o, "passes")) + 1));
+}
+
+static void cdm_add(json_t *cdm, const json_t *test, const json_t *entry) {
+  const char *state = an_str(test, "state"), *profile = an_str(test, "profile"), *cell = an_str(test, "cell"),
+             *op = an_str(test, "op");
+  if (!cell || !op) return;
+  if (!state) state = "FOB";
+  if (!profile) profile = "default";
+  /* pass 0 is CrystalDiskMark's discarded preparing run */
+  const json_t *pass = json_object_get(test, "pass");
+  if (json_is_integer(pass) && json_integer_value(pass) < 1) return;
+  double mb_s, lat_us, iops = 0;
+  const json_t *sum = json_object_get(test, "summary");
+  const json_t *st = all_stats(entry, "all");
+  if (st) {
+    mb_s = an_num(st, "mb_s", 0);
+    lat_us = an_num(st, "lat_mean_us", -1);
+  } else if (sum) {
+    mb_s = an_num(sum, "mb_s", 0);
+    lat_us = an_num(sum, "lat_us", -1);
+    iops = an_num(sum, "iops", 0);
+  } else {
+    return;
+  }
+  size_t i;
+  json_t *row = NULL, *r;
+  json_array_foreach(cdm, i, r) {
+    if (!strcmp(an_str(r, "state"), state) && !strcmp(an_str(r, "profile"), profile) &&
+        !strcmp(an_str(r, "cell"), cell)) {
+      row = r;
+      break;
+    }
+  }
+  if (!row) {
+    row = json_object();
+    json_object_set_new(row, "state", json_string(state));
+    json_object_set_new(row, "profile", json_string(profile));
+    json_object_set_new(row, "cell", json_string(cell));
+    json_array_append_new(cdm, row);
+  }
+  cdm_fold(row, op, mb_s, lat_us, block_bytes(test), iops);
+}
+
+/* ----------------------------------------------------------- other parts */
+
+static json_t *pct_object(const json_t *stats) {
+  json_t *o = json_object();
+  size_t i;
+  json_t *e;
+  json_array_foreach(json_object_get(stats, "pct"), i, e) {
+    char key[48];
+    snprintf(key, sizeof key, "p%g_us", an_num(e, "p", 0));
+    json_object_set(o, key, json_object_get(e, "lat_us"));
+  }
+  json_object_set(o, "ios", json_object_get(stats, "ios"));
+  json_object_set(o, "mean_us", json_object_get(stats, "lat_mean_us"));
+  json_object_set(o, "max_us", json_object_get(stats, "lat_max_us"));
+  return o;
+}
+
+static void tail_add(json_t *tail, const json_t *test, const json_t *entry) {
+  const char *w = an_str(test, "workload");
+  const json_t *st = all_stats(entry, "all");
+  if (!w || !st) return;
+  json_t *o = pct_object(st);
+  /* a mix also gets its read and write tails */
+  const json_t *rd = all_stats(entry, "read"), *wr = all_stats(entry, "write");
+  if (rd && wr) {
+    json_object_set_new(o, "read", pct_object(rd));
+    json_object_set_new(o, "write", pct_object(wr));
+  }
+  json_object_set_new(tail, w, o);
+}
+
+static int cmp_points(const void *a, const void *b) {
+  double x = an_num(*(json_t *const *)a, "read_pct", 0), y = an_num(*(json_t *const *)b, "read_pct", 0);
+  return x < y ? -1 : x > y;
+}
+
+static void sweep_add(json_t *sweep, const json_t *test, const json_t *entry) {
+  const json_t *st = all_stats(entry, "all");
+  if (!st) return;
+  json_int_t qd = (json_int_t)an_num(test, "qd", an_num(json_object_get(test, "params"), "qd", 1));
+  size_t i;
+  json_t *g = NULL, *x;
+  json_array_foreach(sweep, i, x) {
+    if (json_integer_value(json_object_get(x, "qd")) == qd) g = x;
+  }
+  if (!g) {
+    g = json_object();
+    json_object_set_new(g, "qd", json_integer(qd));
+    json_object_set_new(g, "points", json_array());
+    json_array_append_new(sweep, g);
+  }
+  json_t *p = json_object();
+  json_object_set_new(p, "read_pct", json_real(an_num(test, "read_pct", an_num(json_object_get(test, "params"), "read_pct", 0))));
+  json_object_set(p, "mb_s", json_object_get(st, "mb_s"));
+  json_object_set(p, "iops", json_object_get(st, "iops"));
+  const json_t *rd = all_stats(entry, "read"), *wr = all_stats(entry, "write");
+  json_object_set_new(p, "read_lat_us", rd ? json_deep_copy(json_object_get(rd, "lat_mean_us")) : json_null());
+  json_object_set_new(p, "write_lat_us", wr ? json_deep_copy(json_object_get(wr, "lat_mean_us")) : json_null());
+  json_object_set_new(p, "lat_us", json_deep_copy(json_object_get(st, "lat_mean_us")));
+  json_array_append_new(json_object_get(g, "points"), p);
+}
+
+static void sweep_sort(json_t *sweep) {
+  size_t i;
+  json_t *g;
+  json_array_foreach(sweep, i, g) {
+    json_t *pts = json_object_get(g, "points");
+    size_t n = json_array_size(pts);
+    json_t **v = calloc(n ? n : 1, sizeof *v);
+    if (!v) return;
+    for (size_t k = 0; k < n; k++) v[k] = json_incref(json_array_get(pts, k));
+    qsort(v, n, sizeof *v, cmp_points);
+    json_array_clear(pts);
+    for (size_t k = 0; k < n; k++) json_array_append_new(pts, v[k]);
+    free(v);
+  }
+}
+
+static void fill_add(json_t *out, const json_t *test, const json_t *entry) {
+  const json_t *f = json_object_get(entry, "fill");
+  if (!f) return;
+  const char *phase = an_str(test, "phase");
+  if (!phase) phase = "empty";
+  json_t *fill = json_object_get(out, "fill");
+  if (!fill) {
+    fill = json_object();
+    json_object_set_new(out, "fill", fill);
+  }
+  const json_t *slc = json_object_get(f, "slc");
+  json_t *s = json_object_get(fill, "slc");
+  if (!s) {
+    s = json_object();
+    json_object_set_new(fill, "slc", s);
+  }
+  if (!strcmp(phase, "near_full")) {
+    if (json_object_get(fill, "near_full")) return;
+    json_t *nf = json_object();
+    json_object_set_new(nf, "test", json_string(an_str(test, "name") ? an_str(test, "name") : ""));
+    json_object_set(nf, "per_gib", json_object_get(f, "per_gib"));
+    json_object_set(nf, "slc", json_object_get(f, "slc"));
+    json_object_set_new(fill, "near_full", nf);
+    if (slc && json_is_true(json_object_get(slc, "found"))) {
+      json_object_set(s, "min_gib", json_object_get(slc, "cache_gib"));
+      json_object_set(s, "min_confidence", json_object_get(slc, "confidence"));
+    }
+    return;
+  }
+  if (json_object_get(fill, "phase")) return; /* the first empty-drive fill wins */
+  json_object_set_new(fill, "phase", json_string(phase));
+  json_object_set_new(fill, "test", json_string(an_str(test, "name") ? an_str(test, "name") : ""));
+  json_object_set(fill, "per_gib", json_object_get(f, "per_gib"));
+  json_object_set(fill, "trace", json_object_get(f, "trace"));
+  const json_t *ser = json_object_get(entry, "series");
+  json_t *ps = json_object();
+  json_object_set(ps, "t_s", json_object_get(ser, "t_s"));
+  json_object_set(ps, "mb_s", json_object_get(ser, "mb_s"));
+  json_object_set_new(fill, "per_sec", ps);
+  if (slc) {
+    json_object_set_new(s, "found", json_deep_copy(json_object_get(slc, "found")));
+    json_object_set(s, "max_gib", json_object_get(slc, "cache_gib"));
+    json_object_set(s, "cache_mb_s", json_object_get(slc, "cache_mb_s"));
+    json_object_set(s, "post_cache_mb_s", json_object_get(slc, "post_cache_mb_s"));
+    json_object_set(s, "drops", json_object_get(slc, "drops"));
+    json_object_set(s, "confidence", json_object_get(slc, "confidence"));
+    json_object_set(s, "method", json_object_get(slc, "method"));
+  }
+}
+
+static void temperature_add(json_t *out, const json_t *test) {
+  json_t *t = json_array(), *c = json_array();
+  size_t i;
+  json_t *s;
+  json_array_foreach(json_object_get(test, "samples"), i, s) {
+    if (json_array_size(s) < 2) continue;
+    json_array_append(t, json_array_get(s, 0));
+    json_array_append(c, json_array_get(s, 1));
+  }
+  json_t *o = json_object();
+  json_object_set_new(o, "t_s", t);
+  json_object_set_new(o, "c", c);
+  json_object_set_new(out, "temperature", o);
+}
+
+/* Analyzes one test into a new entry (never fails the run: a missing or
+ * unreadable log becomes an "error" in the entry). */
+static json_t *test_entry(const struct bench_run *run, const json_t *test, const struct analyze_opts *o) {
+  json_t *entry = json_object();
+  const char *k;
+  json_t *v;
+  json_object_foreach((json_t *)test, k, v) {
+    if (!skipped(k)) json_object_set(entry, k, v);
+  }
+  double bs = block_bytes(test);
+  if (bs > 0) json_object_set_new(entry, "block_bytes", json_integer((json_int_t)bs));
+  const char *log = an_str(test, "log"), *kind = an_str(test, "kind");
+  if (!log) return entry;
+  struct analyze_opts lo = *o;
+  unsigned want = ANALYZE_WANT_SERIES;
+  if (kind && !strcmp(kind, "fill_drive")) {
+    want |= ANALYZE_WANT_FILL;
+    const char *phase = an_str(test, "phase");
+    /* a nearly full drive has a cache of about 2 GiB: a 2 GiB minimum
+     * segment would hide it, so the near-full trace uses 0.5 GiB */
+    if (!lo.slc_min_seg_gib) lo.slc_min_seg_gib = phase && !strcmp(phase, "near_full") ? 0.5 : 2.0;
+  }
+  json_t *res = NULL;
+  struct ssdrev_err e = {{0}};
+  int rc = analyze_log(bench_run_path(run, log), &lo, want, &res, &e);
+  if (rc) {
+    json_object_set_new(entry, "error", json_string(e.msg[0] ? e.msg : "cannot analyze the log"));
+    return entry;
+  }
+  json_object_update(entry, res);
+  json_decref(res);
+  return entry;
+}
+
+int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, struct ssdrev_err *err) {
+  struct analyze_opts dflt;
+  if (!o || !o->npcts) {
+    if (o) dflt = *o;
+    else memset(&dflt, 0, sizeof dflt);
+    struct analyze_opts d;
+    analyze_opts_defaults(&d);
+    memcpy(dflt.pcts, d.pcts, sizeof d.pcts);
+    dflt.npcts = d.npcts;
+    if (!(dflt.interval_s > 0)) dflt.interval_s = 1;
+    o = &dflt;
+  }
+  if (out) *out = NULL;
+  struct bench_run *run;
+  int rc = bench_run_open(&run, dir, err);
+  if (rc) return rc;
+  const json_t *m = run->manifest;
+  json_t *a = json_object();
+  json_object_set_new(a, "format", json_string("ssdrev-analysis"));
+  json_object_set_new(a, "format_version", json_integer(1));
+  json_object_set_new(a, "tool", json_pack("{s:s, s:s}", "name", "ssdrev", "version", SSDREV_VERSION));
+  if (an_str(m, "label")) json_object_set(a, "label", json_object_get(m, "label"));
+  json_object_set_new(a, "simulated", json_boolean(json_is_true(json_object_get(m, "simulated"))));
+  if (json_object_get(m, "dut")) json_object_set(a, "dut", json_object_get(m, "dut"));
+  if (json_object_get(m, "target")) json_object_set(a, "target", json_object_get(m, "target"));
+  if (json_object_get(m, "source")) json_object_set(a, "source", json_object_get(m, "source"));
+  json_t *pl = json_array();
+  for (unsigned i = 0; i < o->npcts; i++) json_array_append_new(pl, json_real(o->pcts[i]));
+  json_object_set_new(a, "percentiles", pl);
+  json_t *tests = json_object(), *cdm = json_array(), *sweep = json_array(), *tail = json_object();
+  size_t i;
+  json_t *t;
+  json_array_foreach(json_object_get(m, "tests"), i, t) {
+    const char *name = an_str(t, "name"), *kind = an_str(t, "kind"), *status = an_str(t, "status");
+    if (!kind) kind = "job";
+    if (!strcmp(kind, "temperature")) {
+      temperature_add(a, t);
+      continue;
+    }
+    json_t *entry = test_entry(run, t, o);
+    if (!json_object_get(entry, "kind")) json_object_set_new(entry, "kind", json_string(kind));
+    int usable = !json_object_get(entry, "error") && !(status && !strcmp(status, "failed"));
+    if (usable) {
+      if (!strcmp(kind, "cdm")) cdm_add(cdm, t, entry);
+      else if (!strcmp(kind, "tail")) tail_add(tail, t, entry);
+      else if (!strcmp(kind, "rw_sweep")) sweep_add(sweep, t, entry);
+      else if (!strcmp(kind, "fill_drive")) fill_add(a, t, entry);
+    }
+    json_object_set_new(tests, name, entry);
+  }
+  sweep_sort(sweep);
+  json_object_set_new(a, "tests", tests);
+  json_object_set_new(a, "cdm", cdm);
+  json_object_set_new(a, "rw_sweep", sweep);
+  json_object_set_new(a, "tail", tail);
+  json_object_set_new(a, "flags", analyze_flags(a));
+  rc = ssdrev_write_json_atomic(bench_run_path(run, "analysis.json"), a, err);
+  bench_run_free(run);
+  if (rc) {
+    json_decref(a);
+    return rc;
+  }
+  if (out) *out = a;
+  else json_decref(a);
+  return 0;
+}

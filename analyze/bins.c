@@ -1,0 +1,107 @@
+/* bins.c — windowed bins: records keyed by time interval or by offset step,
+ * accumulated in a small window of open bins that close in key order, so
+ * memory holds the window plus one small summary per closed bin. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze/analyze_int.h"
+
+static inline unsigned hist_idx(uint64_t v) {
+  if (v < 32) return (unsigned)v;
+  unsigned e = 63u - (unsigned)__builtin_clzll(v);
+  return 32u + (e - 5u) * 32u + ((unsigned)(v >> (e - 5u)) & 31u);
+}
+/* Midpoint of a bucket. */
+static double hist_mid(unsigned i) {
+  if (i < 32) return i;
+  unsigned e = (i - 32u) / 32u + 5u, s = (i - 32u) % 32u;
+  double lo = ldexp(1.0, (int)e) + (double)s * ldexp(1.0, (int)e - 5);
+  return lo + ldexp(1.0, (int)e - 5) / 2.0 - 0.5;
+}
+static double hist_pct(const uint32_t *h, uint64_t n, double p) {
+  uint64_t rank = analyze_pct_rank(p, n), cum = 0;
+  if (!n) return 0;
+  for (unsigned i = 0; i < BINS_HIST_N; i++) {
+    cum += h[i];
+    if (cum >= rank) return hist_mid(i);
+  }
+  return 0;
+}
+
+void bins_init(struct bins *b) { memset(b, 0, sizeof *b); }
+void bins_release(struct bins *b) {
+  free(b->out);
+  b->out = NULL;
+  b->nout = b->capout = 0;
+}
+
+static void close_one(struct bins *b) {
+  struct bin_acc *a = &b->win[b->base % BINS_WINDOW];
+  if (b->nout == b->capout) {
+    size_t cap = b->capout ? b->capout * 2 : 256;
+    struct bin_out *o = realloc(b->out, cap * sizeof *o);
+    if (!o) {
+      b->enomem = 1;
+      memset(a, 0, sizeof *a);
+      b->base++;
+      return;
+    }
+    b->out = o;
+    b->capout = cap;
+  }
+  struct bin_out *o = &b->out[b->nout++];
+  o->key = b->base;
+  o->ios = a->ios;
+  o->bytes = a->bytes;
+  o->lat_mean_ns = a->ios ? (double)a->lat_sum_ns / (double)a->ios : 0;
+  o->p50_ns = hist_pct(a->hist, a->ios, 50);
+  o->p99_ns = hist_pct(a->hist, a->ios, 99);
+  o->first_submit_ns = a->first_submit_ns;
+  o->last_done_ns = a->last_done_ns;
+  memset(a, 0, sizeof *a);
+  b->base++;
+}
+
+void bins_add(struct bins *b, uint64_t key, uint64_t lat_ns, uint64_t bytes, uint64_t submit_ns,
+              uint64_t done_ns) {
+  if (!b->started) {
+    b->started = 1;
+    b->base = key;
+    b->max_key = key;
+  }
+  if (key < b->base) {
+    key = b->base;
+    b->late++;
+  }
+  while (key >= b->base + BINS_WINDOW) close_one(b);
+  if (key > b->max_key) b->max_key = key;
+  struct bin_acc *a = &b->win[key % BINS_WINDOW];
+  if (!a->ios || submit_ns < a->first_submit_ns) a->first_submit_ns = submit_ns;
+  if (done_ns > a->last_done_ns) a->last_done_ns = done_ns;
+  a->ios++;
+  a->bytes += bytes;
+  a->lat_sum_ns += lat_ns;
+  a->hist[hist_idx(lat_ns)]++;
+}
+
+int bins_finish(struct bins *b) {
+  if (b->started)
+    while (b->base <= b->max_key) close_one(b);
+  return b->enomem ? -ENOMEM : 0;
+}
+
+double an_round(double v, int digits) {
+  double m = pow(10, digits);
+  if (!isfinite(v)) return 0;
+  return round(v * m) / m;
+}
+json_t *an_real(double v, int digits) { return json_real(an_round(v, digits)); }
+double an_num(const json_t *o, const char *key, double dflt) {
+  const json_t *v = json_object_get(o, key);
+  return json_is_number(v) ? json_number_value(v) : dflt;
+}
+const char *an_str(const json_t *o, const char *key) {
+  const json_t *v = json_object_get(o, key);
+  return json_is_string(v) ? json_string_value(v) : NULL;
+}

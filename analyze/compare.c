@@ -1,0 +1,119 @@
+/* compare.c — N analysis objects side by side: one row per comparable
+ * figure, its value in each run and the ratio to the first (baseline). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "analyze/analyze_int.h"
+
+struct cmp {
+  size_t n;      /* runs */
+  json_t *rows;  /* array of rows, in first-seen order */
+  json_t *index; /* "section|key|metric" -> row (borrowed) */
+};
+
+static void put(struct cmp *c, size_t run, const char *section, const char *key, const char *metric,
+                const json_t *v) {
+  if (!json_is_number(v)) return;
+  char id[512];
+  snprintf(id, sizeof id, "%s|%s|%s", section, key, metric);
+  json_t *row = json_object_get(c->index, id);
+  if (!row) {
+    row = json_object();
+    json_object_set_new(row, "section", json_string(section));
+    json_object_set_new(row, "key", json_string(key));
+    json_object_set_new(row, "metric", json_string(metric));
+    json_t *vals = json_array();
+    for (size_t i = 0; i < c->n; i++) json_array_append_new(vals, json_null());
+    json_object_set_new(row, "values", vals);
+    json_array_append_new(c->rows, row);
+    json_object_set(c->index, id, row);
+  }
+  json_array_set(json_object_get(row, "values"), run, (json_t *)v);
+}
+
+static void add_run(struct cmp *c, size_t r, const json_t *a) {
+  static const char *const ops[] = {"read", "write", "mix"};
+  size_t i, k;
+  json_t *row, *g, *p;
+  json_array_foreach(json_object_get(a, "cdm"), i, row) {
+    char key[256];
+    snprintf(key, sizeof key, "%s %s %s", an_str(row, "state") ? an_str(row, "state") : "",
+             an_str(row, "profile") ? an_str(row, "profile") : "", an_str(row, "cell") ? an_str(row, "cell") : "");
+    for (unsigned o = 0; o < 3; o++) {
+      const json_t *x = json_object_get(row, ops[o]);
+      if (!x) continue;
+      char m[64];
+      snprintf(m, sizeof m, "%s mb_s", ops[o]);
+      put(c, r, "cdm", key, m, json_object_get(x, "mb_s"));
+      snprintf(m, sizeof m, "%s lat_us", ops[o]);
+      put(c, r, "cdm", key, m, json_object_get(x, "lat_us"));
+    }
+  }
+  const char *w, *mk;
+  json_t *t, *v;
+  json_object_foreach((json_t *)json_object_get(a, "tail"), w, t) {
+    json_object_foreach(t, mk, v) {
+      if (mk[0] == 'p' && json_is_number(v)) put(c, r, "tail", w, mk, v);
+    }
+  }
+  const json_t *slc = json_object_get(json_object_get(a, "fill"), "slc");
+  static const char *const sk[] = {"max_gib", "min_gib", "cache_mb_s", "post_cache_mb_s"};
+  for (unsigned s = 0; s < 4; s++) put(c, r, "fill", "slc", sk[s], json_object_get(slc, sk[s]));
+  json_array_foreach(json_object_get(a, "rw_sweep"), i, g) {
+    char key[64];
+    snprintf(key, sizeof key, "QD%lld", (long long)json_integer_value(json_object_get(g, "qd")));
+    json_array_foreach(json_object_get(g, "points"), k, p) {
+      char m[64];
+      snprintf(m, sizeof m, "read %g%% mb_s", an_num(p, "read_pct", 0));
+      put(c, r, "rw_sweep", key, m, json_object_get(p, "mb_s"));
+    }
+  }
+  const char *name;
+  json_object_foreach((json_t *)json_object_get(a, "tests"), name, t) {
+    const char *kind = an_str(t, "kind");
+    if (kind && strcmp(kind, "job")) continue; /* review tests are in the sections above */
+    const json_t *all = json_object_get(json_object_get(t, "ops"), "all");
+    put(c, r, "tests", name, "mb_s", json_object_get(all, "mb_s"));
+    put(c, r, "tests", name, "iops", json_object_get(all, "iops"));
+    put(c, r, "tests", name, "lat_mean_us", json_object_get(all, "lat_mean_us"));
+  }
+}
+
+json_t *analyze_compare(const json_t *const *analyses, size_t n, struct ssdrev_err *err) {
+  if (n < 1) {
+    ssdrev_fail(err, -EINVAL, "nothing to compare (no analyses)");
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++) {
+    const char *f = an_str(analyses[i], "format");
+    if (!f || strcmp(f, "ssdrev-analysis")) {
+      ssdrev_fail(err, -EINVAL, "input %zu is not an ssdrev analysis (\"format\" is not \"ssdrev-analysis\")", i + 1);
+      return NULL;
+    }
+  }
+  struct cmp c = {.n = n, .rows = json_array(), .index = json_object()};
+  json_t *labels = json_array();
+  for (size_t i = 0; i < n; i++) {
+    const char *l = an_str(analyses[i], "label");
+    json_array_append_new(labels, l ? json_string(l) : json_sprintf("run %zu", i + 1));
+    add_run(&c, i, analyses[i]);
+  }
+  size_t i;
+  json_t *row;
+  json_array_foreach(c.rows, i, row) {
+    const json_t *vals = json_object_get(row, "values");
+    double base = json_is_number(json_array_get(vals, 0)) ? json_number_value(json_array_get(vals, 0)) : 0;
+    json_t *ratios = json_array();
+    for (size_t k = 0; k < n; k++) {
+      const json_t *v = json_array_get(vals, k);
+      if (base != 0 && json_is_number(v)) json_array_append_new(ratios, an_real(json_number_value(v) / base, 4));
+      else json_array_append_new(ratios, json_null());
+    }
+    json_object_set_new(row, "ratios", ratios);
+  }
+  json_decref(c.index);
+  json_t *out = json_object();
+  json_object_set_new(out, "labels", labels);
+  json_object_set_new(out, "rows", c.rows);
+  return out;
+}

@@ -1,0 +1,278 @@
+/* flags.c — bottleneck flags: a table of rules, each documented in
+ * docs/flags.md, each naming the numbers that fired it. A rule reads the
+ * analysis object only and appends zero or more flags. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze/analyze_int.h"
+
+/* Thresholds (docs/flags.md). */
+#define RND_PLATEAU_MB_S 600.0   /* RND4K Q32 read on a low-capacity SKU */
+#define LOW_CAPACITY_GB 512.0
+#define FULL_VS_FOB_MIN 0.8
+#define SLOW_POST_CACHE_RATIO 0.3
+#define TAIL_BLOWUP_RATIO 10.0
+#define SWEEP_DIP_RATIO 0.8
+#define THERMAL_MARGIN_C 2.0
+#define THERMAL_DROP_RATIO 0.7
+#define LINK_BOUND_RATIO 0.9
+
+typedef void (*rule_fn)(const json_t *a, json_t *flags);
+struct rule {
+  const char *id;
+  rule_fn fn;
+};
+
+static void add_flag(json_t *flags, const char *id, const char *severity, json_t *numbers, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void add_flag(json_t *flags, const char *id, const char *severity, json_t *numbers, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  json_t *f = json_object();
+  json_object_set_new(f, "id", json_string(id));
+  json_object_set_new(f, "severity", json_string(severity));
+  json_object_set_new(f, "message", json_string(msg));
+  json_object_set_new(f, "numbers", numbers);
+  json_array_append_new(flags, f);
+}
+
+static double capacity_gb(const json_t *a) {
+  double b = an_num(json_object_get(a, "dut"), "capacity_bytes", 0);
+  if (b <= 0) b = an_num(json_object_get(a, "target"), "size_bytes", 0);
+  return b / 1e9;
+}
+
+static double cdm_mb_s(const json_t *row, const char *op) {
+  return an_num(json_object_get(row, op), "mb_s", -1);
+}
+
+static void rule_rnd_plateau(const json_t *a, json_t *flags) {
+  double cap = capacity_gb(a);
+  size_t i;
+  json_t *row;
+  json_array_foreach(json_object_get(a, "cdm"), i, row) {
+    const char *cell = an_str(row, "cell");
+    if (!cell || strncmp(cell, "RND4K Q32", 9)) continue;
+    double mb = cdm_mb_s(row, "read");
+    if (mb < 0 || mb >= RND_PLATEAU_MB_S || cap <= 0 || cap > LOW_CAPACITY_GB) continue;
+    add_flag(flags, "rnd_read_plateau", "warn",
+             json_pack("{s:f, s:f, s:s, s:s}", "mb_s", an_round(mb, 1), "capacity_gb", an_round(cap, 0), "cell",
+                       cell, "state", an_str(row, "state") ? an_str(row, "state") : ""),
+             "%s read %.0f MB/s < %.0f MB/s on a %.0f GB drive (%s): few dies, queue depth does not help",
+             cell, mb, RND_PLATEAU_MB_S, cap, an_str(row, "state") ? an_str(row, "state") : "");
+  }
+}
+
+static void rule_fob_vs_full(const json_t *a, json_t *flags) {
+  static const char *const ops[] = {"read", "write", "mix"};
+  const json_t *cdm = json_object_get(a, "cdm");
+  size_t i, j;
+  json_t *fob, *full;
+  json_array_foreach(cdm, i, fob) {
+    if (strcmp(an_str(fob, "state") ? an_str(fob, "state") : "", "FOB")) continue;
+    json_array_foreach(cdm, j, full) {
+      const char *st = an_str(full, "state");
+      if (!st || !strcmp(st, "FOB") || strcmp(an_str(full, "cell"), an_str(fob, "cell")) ||
+          strcmp(an_str(full, "profile"), an_str(fob, "profile")))
+        continue;
+      for (unsigned k = 0; k < 3; k++) {
+        double x = cdm_mb_s(fob, ops[k]), y = cdm_mb_s(full, ops[k]);
+        if (x <= 0 || y < 0 || y >= FULL_VS_FOB_MIN * x) continue;
+        add_flag(flags, "fob_vs_full", "warn",
+                 json_pack("{s:s, s:s, s:s, s:f, s:f, s:f}", "cell", an_str(fob, "cell"), "op", ops[k], "state", st,
+                           "fob_mb_s", an_round(x, 1), "full_mb_s", an_round(y, 1), "ratio", an_round(y / x, 3)),
+                 "%s %s at %s: %.0f MB/s is %.2fx of FOB %.0f MB/s (< %.1fx)", an_str(fob, "cell"), ops[k], st, y,
+                 y / x, x, FULL_VS_FOB_MIN);
+      }
+    }
+  }
+}
+
+static void rule_write_cliff(const json_t *a, json_t *flags) {
+  const json_t *s = json_object_get(json_object_get(a, "fill"), "slc");
+  if (!s || !json_is_true(json_object_get(s, "found"))) return;
+  double at = an_num(s, "max_gib", 0), v1 = an_num(s, "cache_mb_s", 0), v2 = an_num(s, "post_cache_mb_s", 0);
+  add_flag(flags, "write_cliff", "info",
+           json_pack("{s:f, s:f, s:f, s:f}", "at_gib", at, "cache_mb_s", v1, "post_cache_mb_s", v2, "confidence",
+                     an_num(s, "confidence", 0)),
+           "write cliff after %.1f GiB: %.0f MB/s in the SLC cache, %.0f MB/s after", at, v1, v2);
+  if (v1 > 0 && v2 < SLOW_POST_CACHE_RATIO * v1)
+    add_flag(flags, "slow_post_cache", "warn",
+             json_pack("{s:f, s:f, s:f}", "cache_mb_s", v1, "post_cache_mb_s", v2, "ratio", an_round(v2 / v1, 3)),
+             "post-cache write speed %.0f MB/s is %.2fx of the cached %.0f MB/s (< %.1fx)", v2, v2 / v1, v1,
+             SLOW_POST_CACHE_RATIO);
+}
+
+/* The value of percentile p in a tail object ("p99.99_us"), or -1. */
+static double tail_p(const json_t *t, double p) {
+  char key[48];
+  snprintf(key, sizeof key, "p%g_us", p);
+  return an_num(t, key, -1);
+}
+
+static void rule_tail_blowup(const json_t *a, json_t *flags) {
+  const char *w;
+  json_t *t;
+  json_object_foreach((json_t *)json_object_get(a, "tail"), w, t) {
+    if (strncmp(w, "mix", 3)) continue;
+    double p50 = tail_p(t, 50), hi = tail_p(t, 99.99), php = 99.99;
+    if (hi < 0) hi = tail_p(t, 99.9), php = 99.9;
+    if (p50 <= 0 || hi < 0 || hi / p50 <= TAIL_BLOWUP_RATIO) continue;
+    add_flag(flags, "tail_blowup", "warn",
+             json_pack("{s:s, s:f, s:f, s:f, s:f}", "workload", w, "p50_us", p50, "p", php, "p_us", hi, "ratio",
+                       an_round(hi / p50, 2)),
+             "%s tail: p%g %.1f us is %.1fx the median %.1f us (> %.0fx)", w, php, hi, hi / p50, p50,
+             TAIL_BLOWUP_RATIO);
+  }
+}
+
+static void rule_sweep_dip(const json_t *a, json_t *flags) {
+  size_t i, k;
+  json_t *g, *p;
+  json_array_foreach(json_object_get(a, "rw_sweep"), i, g) {
+    const json_t *pts = json_object_get(g, "points");
+    size_t n = json_array_size(pts);
+    if (n < 3) continue;
+    double e0 = an_num(json_array_get(pts, 0), "mb_s", 0), e1 = an_num(json_array_get(pts, n - 1), "mb_s", 0);
+    double lo = e0 < e1 ? e0 : e1, worst = -1, at = 0;
+    json_array_foreach(pts, k, p) {
+      if (k == 0 || k == n - 1) continue;
+      double v = an_num(p, "mb_s", 0);
+      if (worst < 0 || v < worst) worst = v, at = an_num(p, "read_pct", 0);
+    }
+    if (lo <= 0 || worst >= SWEEP_DIP_RATIO * lo) continue;
+    json_int_t qd = json_integer_value(json_object_get(g, "qd"));
+    add_flag(flags, "rw_sweep_dip", "warn",
+             json_pack("{s:I, s:f, s:f, s:f, s:f}", "qd", qd, "read_pct", at, "mb_s", worst, "ends_min_mb_s", lo,
+                       "ratio", an_round(worst / lo, 3)),
+             "RW-ratio sweep QD%lld dips to %.1f MB/s at %.0f%% reads, %.2fx of the slower pure workload (%.1f MB/s)",
+             (long long)qd, worst, at, worst / lo, lo);
+  }
+}
+
+/* A sustained drop in a test's series: some 5-interval mean below 0.7x the
+ * median interval. Returns the ratio (or 1). */
+static double series_drop(const json_t *ser) {
+  const json_t *mb = json_object_get(ser, "mb_s");
+  size_t n = json_array_size(mb);
+  if (n < 10) return 1;
+  double *v = calloc(n, sizeof *v);
+  if (!v) return 1;
+  for (size_t i = 0; i < n; i++) v[i] = json_number_value(json_array_get(mb, i));
+  double *s = calloc(n, sizeof *s);
+  if (!s) {
+    free(v);
+    return 1;
+  }
+  memcpy(s, v, n * sizeof *s);
+  for (size_t i = 1; i < n; i++) /* insertion sort: series are short */
+    for (size_t j = i; j > 0 && s[j - 1] > s[j]; j--) {
+      double t = s[j];
+      s[j] = s[j - 1];
+      s[j - 1] = t;
+    }
+  double med = s[n / 2], worst = 1;
+  /* the last interval is partial and excluded */
+  for (size_t i = 0; i + 5 < n; i++) {
+    double m = (v[i] + v[i + 1] + v[i + 2] + v[i + 3] + v[i + 4]) / 5;
+    if (med > 0 && m / med < worst) worst = m / med;
+  }
+  free(v);
+  free(s);
+  return worst;
+}
+
+static void rule_thermal(const json_t *a, json_t *flags) {
+  const json_t *temp = json_object_get(json_object_get(a, "temperature"), "c");
+  double warn = an_num(json_object_get(a, "dut"), "warn_temp_c", 0), maxc = -1000;
+  size_t i;
+  json_t *v;
+  json_array_foreach(temp, i, v) if (json_number_value(v) > maxc) maxc = json_number_value(v);
+  if (warn <= 0 || maxc < warn - THERMAL_MARGIN_C) return;
+  const char *name, *worst_name = NULL;
+  json_t *t;
+  double worst = 1;
+  json_object_foreach((json_t *)json_object_get(a, "tests"), name, t) {
+    const char *kind = an_str(t, "kind");
+    if (kind && !strcmp(kind, "fill_drive")) continue; /* its drop is the SLC cliff */
+    double d = series_drop(json_object_get(t, "series"));
+    if (d < worst) worst = d, worst_name = name;
+  }
+  if (worst < THERMAL_DROP_RATIO)
+    add_flag(flags, "thermal_throttle", "warn",
+             json_pack("{s:f, s:f, s:s, s:f}", "max_c", maxc, "warn_c", warn, "test", worst_name, "drop_ratio",
+                       an_round(worst, 3)),
+             "throughput fell to %.2fx of its median in %s while the drive reached %.0f C (warning %.0f C)", worst,
+             worst_name, maxc, warn);
+  else
+    add_flag(flags, "thermal_near_warn", "info", json_pack("{s:f, s:f}", "max_c", maxc, "warn_c", warn),
+             "the drive reached %.0f C, within %.0f C of its warning temperature %.0f C, without a throughput drop",
+             maxc, THERMAL_MARGIN_C, warn);
+}
+
+/* Usable host-link bandwidth in MB/s from "PCIe 3.0 x4" (after encoding). */
+static double link_mb_s(const char *link) {
+  static const double per_lane[] = {0, 250, 500, 984.6, 1969.2, 3938.5, 7877};
+  unsigned gen = 0, lanes = 0;
+  const char *p = link ? strstr(link, "PCIe ") : NULL;
+  if (!p) return 0;
+  p += 5;
+  gen = (unsigned)strtoul(p, NULL, 10);
+  const char *x = strchr(p, 'x');
+  if (x) lanes = (unsigned)strtoul(x + 1, NULL, 10);
+  if (gen < 1 || gen > 6 || !lanes) return 0;
+  return per_lane[gen] * lanes;
+}
+
+static void rule_link_bound(const json_t *a, json_t *flags) {
+  const char *link = an_str(json_object_get(a, "dut"), "link");
+  double lim = link_mb_s(link), best = 0;
+  const char *cell = NULL, *op = NULL;
+  if (lim <= 0) return;
+  size_t i;
+  json_t *row;
+  json_array_foreach(json_object_get(a, "cdm"), i, row) {
+    static const char *const ops[] = {"read", "write"};
+    for (unsigned k = 0; k < 2; k++)
+      if (cdm_mb_s(row, ops[k]) > best) best = cdm_mb_s(row, ops[k]), cell = an_str(row, "cell"), op = ops[k];
+  }
+  if (best < LINK_BOUND_RATIO * lim) return;
+  add_flag(flags, "link_bound", "info",
+           json_pack("{s:f, s:f, s:s, s:s, s:s}", "mb_s", best, "link_mb_s", an_round(lim, 1), "link", link, "cell",
+                     cell, "op", op),
+           "%s %s %.0f MB/s is %.0f%% of the %s link (%.0f MB/s): the host link, not the drive, is the limit", cell,
+           op, best, 100 * best / lim, link, lim);
+}
+
+static void rule_io_errors(const json_t *a, json_t *flags) {
+  const char *name;
+  json_t *t;
+  json_object_foreach((json_t *)json_object_get(a, "tests"), name, t) {
+    double e = an_num(json_object_get(json_object_get(t, "ops"), "all"), "errors", 0);
+    if (e > 0)
+      add_flag(flags, "io_errors", "error", json_pack("{s:s, s:f}", "test", name, "errors", e),
+               "%s: %.0f I/O errors (excluded from the latency figures)", name, e);
+    if (an_str(t, "error"))
+      add_flag(flags, "log_unreadable", "error", json_pack("{s:s}", "test", name), "%s: %s", name,
+               an_str(t, "error"));
+  }
+}
+
+static const struct rule rules[] = {
+    {"rnd_read_plateau", rule_rnd_plateau}, {"fob_vs_full", rule_fob_vs_full},
+    {"write_cliff", rule_write_cliff},      {"tail_blowup", rule_tail_blowup},
+    {"rw_sweep_dip", rule_sweep_dip},       {"thermal_throttle", rule_thermal},
+    {"link_bound", rule_link_bound},        {"io_errors", rule_io_errors},
+    {NULL, NULL},
+};
+
+json_t *analyze_flags(const json_t *analysis) {
+  json_t *flags = json_array();
+  for (const struct rule *r = rules; r->fn; r++) r->fn(analysis, flags);
+  return flags;
+}

@@ -1,0 +1,436 @@
+/* import_fio.c — fio JSON / json+ output (local, or client/server with
+ * "client_stats" from several hosts) into a run archive: one test of kind
+ * "job" per fio job and host, with the job's per-I/O latency log (from
+ * write_lat_log with log_avg_msec=0) converted to an ssdrev binary log. */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "bench/import_int.h"
+
+/* The percentiles computed from json+ bins (analyze's default list). */
+static const double fio_pcts[] = {50, 90, 99, 99.9, 99.99, 99.999};
+static const char *const fio_ddirs[] = {"read", "write", "trim"};
+
+json_t *bench_fio_json_load(const char *path, struct ssdrev_err *err) {
+  char *text;
+  size_t len;
+  if (ssdrev_read_file(path, &text, &len, 0, err)) return NULL;
+  /* fio prints warnings (and "<host>" lines in client mode) before the JSON */
+  size_t off = 0;
+  int skipped = 0;
+  while (off < len && text[off] != '{') {
+    const char *nl = memchr(text + off, '\n', len - off);
+    if (!nl) {
+      off = len;
+      break;
+    }
+    off = (size_t)(nl - text) + 1;
+    skipped++;
+  }
+  if (off >= len) {
+    free(text);
+    ssdrev_fail(err, -EINVAL,
+                "no fio JSON in '%s': no line starts with '{' (run fio with --output-format=json+)", path);
+    return NULL;
+  }
+  json_error_t je;
+  json_t *j = json_loadb(text + off, len - off, 0, &je);
+  free(text);
+  if (!j) {
+    ssdrev_fail(err, -EINVAL, "cannot parse fio JSON '%s' line %d column %d: %s", path,
+                je.line + skipped, je.column, je.text);
+    return NULL;
+  }
+  if (!json_is_object(j) || !(json_is_array(json_object_get(j, "jobs")) ||
+                              json_is_array(json_object_get(j, "client_stats")))) {
+    json_decref(j);
+    ssdrev_fail(err, -EINVAL, "'%s' is not fio JSON output: no \"jobs\" or \"client_stats\" array", path);
+    return NULL;
+  }
+  return j;
+}
+
+struct fio_bin {
+  uint64_t lat_ns, count;
+};
+
+static int bin_cmp(const void *a, const void *b) {
+  const struct fio_bin *x = a, *y = b;
+  return x->lat_ns < y->lat_ns ? -1 : x->lat_ns > y->lat_ns;
+}
+
+json_t *bench_fio_bins_percentiles(const json_t *bins, const double *pcts, unsigned npcts) {
+  size_t n = json_object_size(bins);
+  if (!json_is_object(bins) || !n) return NULL;
+  struct fio_bin *b = calloc(n, sizeof *b);
+  if (!b) return NULL;
+  size_t k = 0;
+  uint64_t total = 0;
+  const char *key;
+  json_t *v;
+  json_object_foreach((json_t *)bins, key, v) {
+    char *end;
+    unsigned long long lat = strtoull(key, &end, 10);
+    if (*end || !json_is_integer(v) || json_integer_value(v) < 0) continue;
+    b[k].lat_ns = lat;
+    b[k].count = (uint64_t)json_integer_value(v);
+    total += b[k++].count;
+  }
+  if (!total) {
+    free(b);
+    return NULL;
+  }
+  qsort(b, k, sizeof *b, bin_cmp);
+  json_t *out = json_array();
+  for (unsigned i = 0; i < npcts; i++) {
+    /* nearest rank, as numpy's inverted_cdf: the first value whose
+     * cumulative count reaches p% of the samples */
+    double want = pcts[i] / 100.0 * (double)total;
+    uint64_t rank = (uint64_t)ceil(want - 1e-9 * want);
+    if (rank < 1) rank = 1;
+    uint64_t cum = 0;
+    size_t j = 0;
+    for (; j < k; j++) {
+      cum += b[j].count;
+      if (cum >= rank) break;
+    }
+    if (j == k) j = k - 1;
+    json_t *e = json_object();
+    json_object_set_new(e, "p", json_real(pcts[i]));
+    json_object_set_new(e, "lat_ns", json_integer((json_int_t)b[j].lat_ns));
+    json_object_set_new(e, "lat_us", json_real((double)b[j].lat_ns / 1e3));
+    json_object_set_new(e, "bucketed", json_true());
+    json_array_append_new(out, e);
+  }
+  free(b);
+  return out;
+}
+
+/* fio's own percentile list ("percentile": {"99.000000": ns}); also bucketed,
+ * since fio computes it from the same histogram. */
+static json_t *fio_listed_percentiles(const json_t *pct) {
+  if (!json_is_object(pct) || !json_object_size(pct)) return NULL;
+  json_t *out = json_array();
+  const char *key;
+  json_t *v;
+  json_object_foreach((json_t *)pct, key, v) {
+    json_t *e = json_object();
+    json_object_set_new(e, "p", json_real(strtod(key, NULL)));
+    json_object_set(e, "lat_ns", v);
+    json_object_set_new(e, "lat_us", json_real(json_number_value(v) / 1e3));
+    json_object_set_new(e, "bucketed", json_true());
+    json_array_append_new(out, e);
+  }
+  return out;
+}
+
+static const char *opt(const json_t *opts, const char *key) {
+  return json_string_value(json_object_get(opts, key));
+}
+
+/* fio sizes: "4k", "128KiB", "1m", "4096"; k/m/g are binary (kb_base=1024).
+ * Only the first of "4k,64k" or "4k-16k" is taken. */
+static uint64_t fio_size(const char *s, uint64_t dflt) {
+  if (!s) return dflt;
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || v < 0) return dflt;
+  double mult = 1;
+  switch (*end) {
+  case 'k': case 'K': mult = 1024.0; break;
+  case 'm': case 'M': mult = 1048576.0; break;
+  case 'g': case 'G': mult = 1073741824.0; break;
+  case 't': case 'T': mult = 1099511627776.0; break;
+  default: break;
+  }
+  return (uint64_t)(v * mult + 0.5);
+}
+
+static uint64_t opt_uint(const json_t *opts, const char *key, uint64_t dflt) {
+  const char *s = opt(opts, key);
+  if (!s) return dflt;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  return end == s ? dflt : v;
+}
+
+/* The job's parameters in the shape of bench_job_to_json, from fio options. */
+static json_t *fio_params(const json_t *opts) {
+  const char *rw = opt(opts, "rw");
+  if (!rw) rw = opt(opts, "readwrite");
+  if (!rw) rw = "read";
+  int mixed = !strncmp(rw, "rw", 2) || !strncmp(rw, "readwrite", 9) || !strncmp(rw, "randrw", 6);
+  int reads = !strncmp(rw, "read", 4) || !strncmp(rw, "randread", 8);
+  uint64_t read_pct = reads ? 100 : 0;
+  if (mixed) {
+    read_pct = opt(opts, "rwmixread") ? opt_uint(opts, "rwmixread", 50)
+               : opt(opts, "rwmixwrite") ? 100 - opt_uint(opts, "rwmixwrite", 50) : 50;
+  }
+  json_t *p = json_object();
+  json_object_set_new(p, "pattern", json_string(!strncmp(rw, "rand", 4) ? "rand" : "seq"));
+  json_object_set_new(p, "read_pct", json_integer((json_int_t)read_pct));
+  const char *bs = opt(opts, "bs");
+  if (!bs) bs = opt(opts, "blocksize");
+  json_object_set_new(p, "block_bytes", json_integer((json_int_t)fio_size(bs, 4096)));
+  json_object_set_new(p, "qd", json_integer((json_int_t)opt_uint(opts, "iodepth", 1)));
+  json_object_set_new(p, "threads", json_integer(1)); /* numjobs clones are separate jobs */
+  json_object_set_new(p, "offset_bytes", json_integer((json_int_t)fio_size(opt(opts, "offset"), 0)));
+  json_object_set_new(p, "span_bytes", json_integer((json_int_t)fio_size(opt(opts, "size"), 0)));
+  /* runtime and ramp_time are seconds unless suffixed */
+  const char *rt = opt(opts, "runtime");
+  if (rt && json_object_get(opts, "time_based"))
+    json_object_set_new(p, "measure_ns", json_integer((json_int_t)(strtod(rt, NULL) * 1e9)));
+  const char *ramp = opt(opts, "ramp_time");
+  if (ramp) json_object_set_new(p, "ramp_ns", json_integer((json_int_t)(strtod(ramp, NULL) * 1e9)));
+  char engine[64];
+  snprintf(engine, sizeof engine, "fio:%s", opt(opts, "ioengine") ? opt(opts, "ioengine") : "psync");
+  json_object_set_new(p, "engine", json_string(engine));
+  return p;
+}
+
+/* Summary of one job entry: totals and per-direction stats with bucketed
+ * percentiles. Fills the test's "result" and "fio" keys. */
+static void fio_summarize(json_t *test, const json_t *job, const json_t *opts, uint64_t *ios_out) {
+  json_t *ops = json_object();
+  uint64_t ios = 0, bytes = 0;
+  double bw = 0, iops = 0, lat_sum = 0;
+  for (unsigned d = 0; d < 3; d++) {
+    const json_t *s = json_object_get(job, fio_ddirs[d]);
+    uint64_t n = (uint64_t)json_integer_value(json_object_get(s, "total_ios"));
+    if (!n) continue;
+    const json_t *clat = json_object_get(s, "clat_ns");
+    const json_t *lat = json_object_get(s, "lat_ns");
+    json_t *o = json_object();
+    json_object_set_new(o, "ios", json_integer((json_int_t)n));
+    json_object_set(o, "bytes", json_object_get(s, "io_bytes"));
+    json_object_set_new(o, "mb_s", json_real(json_number_value(json_object_get(s, "bw_bytes")) / 1e6));
+    json_object_set(o, "iops", json_object_get(s, "iops"));
+    json_object_set(o, "runtime_ms", json_object_get(s, "runtime"));
+    json_object_set(o, "lat_mean_ns", json_object_get(lat, "mean"));
+    json_object_set(o, "clat_mean_ns", json_object_get(clat, "mean"));
+    json_object_set(o, "clat_min_ns", json_object_get(clat, "min"));
+    json_object_set(o, "clat_max_ns", json_object_get(clat, "max"));
+    json_t *pct = bench_fio_bins_percentiles(json_object_get(clat, "bins"), fio_pcts,
+                                             sizeof fio_pcts / sizeof fio_pcts[0]);
+    const char *src = "json+ bins";
+    if (!pct) {
+      pct = fio_listed_percentiles(json_object_get(clat, "percentile"));
+      src = "fio percentile list";
+    }
+    if (pct) {
+      json_object_set_new(o, "clat_pct", pct);
+      json_object_set_new(o, "clat_pct_source", json_string(src));
+    }
+    json_object_set_new(ops, fio_ddirs[d], o);
+    ios += n;
+    bytes += (uint64_t)json_integer_value(json_object_get(s, "io_bytes"));
+    bw += json_number_value(json_object_get(s, "bw_bytes"));
+    iops += json_number_value(json_object_get(s, "iops"));
+    double mean = json_number_value(json_object_get(lat, "mean"));
+    if (mean <= 0) mean = json_number_value(json_object_get(clat, "mean"));
+    lat_sum += mean * (double)n;
+  }
+  uint64_t runtime_ms = (uint64_t)json_integer_value(json_object_get(job, "job_runtime"));
+  json_t *r = json_object();
+  json_object_set_new(r, "ios", json_integer((json_int_t)ios));
+  json_object_set_new(r, "bytes", json_integer((json_int_t)bytes));
+  json_object_set_new(r, "errors", json_integer(0)); /* fio logs completed I/Os only */
+  json_object_set_new(r, "elapsed_ns", json_integer((json_int_t)(runtime_ms * 1000000ull)));
+  json_object_set_new(r, "mb_s", json_real(bw / 1e6));
+  json_object_set_new(r, "iops", json_real(iops));
+  json_object_set_new(r, "mean_lat_ns", json_real(ios ? lat_sum / (double)ios : 0));
+  json_object_set_new(test, "result", r);
+  json_t *f = json_object();
+  json_object_set(f, "jobname", json_object_get(job, "jobname"));
+  if (json_object_get(job, "hostname")) json_object_set(f, "hostname", json_object_get(job, "hostname"));
+  if (json_object_get(job, "port")) json_object_set(f, "port", json_object_get(job, "port"));
+  json_object_set(f, "groupid", json_object_get(job, "groupid"));
+  json_object_set(f, "error", json_object_get(job, "error"));
+  json_object_set_new(f, "job_runtime_ms", json_integer((json_int_t)runtime_ms));
+  json_object_set(f, "options", (json_t *)opts);
+  json_object_set_new(f, "ops", ops);
+  json_object_set_new(test, "fio", f);
+  /* tests without a log still carry a summary (docs/archive.md) */
+  json_t *s = json_object();
+  json_object_set_new(s, "mb_s", json_real(bw / 1e6));
+  json_object_set_new(s, "iops", json_real(iops));
+  json_object_set_new(s, "lat_us", json_real(ios ? lat_sum / (double)ios / 1e3 : 0));
+  json_object_set_new(test, "summary", s);
+  *ios_out = ios;
+}
+
+static int file_nonempty(const char *path) {
+  struct stat st;
+  return !stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+/* Finds the job's latency log: PREFIX_{lat,clat}.N.log (or PREFIX_lat.log with
+ * per_job_logs=0), with ".HOST" appended for client/server runs. */
+static int find_log(const struct bench_import_opts *o, const char *json_dir, const json_t *opts,
+                    unsigned thread_no, const char *host, char *out, size_t len, const char **kind) {
+  const char *prefix = opt(opts, "write_lat_log");
+  if (!prefix) return 0;
+  static const char *const kinds_auto[] = {"lat", "clat"};
+  const char *const *kinds = kinds_auto;
+  size_t nkinds = 2;
+  if (o->lat == BENCH_FIO_LAT_TOTAL) nkinds = 1;
+  if (o->lat == BENCH_FIO_LAT_CLAT) kinds = kinds_auto + 1, nkinds = 1;
+  const char *dirs[2] = {o->log_dir ? o->log_dir : json_dir, o->log_dir ? NULL : "."};
+  int per_job = !opt(opts, "per_job_logs") || strcmp(opt(opts, "per_job_logs"), "0");
+  for (size_t k = 0; k < nkinds; k++) {
+    for (size_t d = 0; d < 2; d++) {
+      if (!dirs[d] || (prefix[0] == '/' && d > 0)) continue;
+      char num[24] = "";
+      if (per_job) snprintf(num, sizeof num, ".%u", thread_no);
+      int n = snprintf(out, len, "%s%s%s_%s%s.log%s%s", prefix[0] == '/' ? "" : dirs[d],
+                       prefix[0] == '/' ? "" : "/", prefix, kinds[k], num, host ? "." : "",
+                       host ? host : "");
+      if (n > 0 && (size_t)n < len && file_nonempty(out)) {
+        *kind = kinds[k];
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+static int import_job_log(struct bench_run *run, json_t *test, const char *name, const char *log_path,
+                          const char *lat_kind, const json_t *opts, const struct bench_import_opts *o,
+                          uint64_t start_unix_ns, uint64_t fio_ios, const char *input,
+                          struct bench_import_result *res, struct ssdrev_err *err) {
+  char rel[512];
+  snprintf(rel, sizeof rel, "logs/%s.ssdlog", name);
+  char *params = json_dumps(json_object_get(test, "params"), JSON_COMPACT);
+  struct bench_log_writer *w;
+  int rc = bench_log_writer_open(&w, bench_run_path(run, rel), BENCH_CLOCK_IMPORTED, start_unix_ns,
+                                 params, 0, err);
+  free(params);
+  if (rc) return rc;
+  struct bench_fio_log_fmt fmt = {.has_offset = o->log_offset, .queue_id = 0};
+  if (fmt.has_offset < 0 && opt(opts, "log_offset")) fmt.has_offset = strcmp(opt(opts, "log_offset"), "0") != 0;
+  struct bench_fio_log_stats st;
+  rc = bench_fio_log_import(log_path, &fmt, w, &st, err);
+  struct ssdrev_err cerr = {{0}};
+  int crc = bench_log_writer_close(w, rc ? &cerr : err);
+  if (!rc) rc = crc;
+  if (rc) {
+    remove(bench_run_path(run, rel));
+    return rc;
+  }
+  char abs[PATH_MAX];
+  json_object_set_new(test, "log", json_string(rel));
+  json_t *ls = json_object();
+  json_object_set_new(ls, "file", json_string(realpath(log_path, abs) ? abs : log_path));
+  json_object_set_new(ls, "kind", json_string(lat_kind));
+  json_object_set_new(ls, "columns", json_integer(st.columns));
+  json_object_set_new(ls, "records", json_integer((json_int_t)st.lines));
+  json_object_set_new(ls, "submit_clamped", json_integer((json_int_t)st.clamped));
+  json_object_set_new(ls, "time_resolution_ns", json_integer(1000000));
+  json_object_set_new(test, "log_source", ls);
+  json_object_del(test, "summary"); /* the log is the source of truth now */
+  res->logs++;
+  res->log_ios += st.lines;
+  if (st.lines != fio_ios)
+    import_warn(run, res, "'%s' job %s: log '%s' holds %llu I/Os, fio counted %llu (fio %s)", input, name,
+                log_path, (unsigned long long)st.lines, (unsigned long long)fio_ios,
+                st.lines < fio_ios ? "dropped samples; client/server runs may lose the log's tail"
+                                   : "counted fewer than it logged");
+  return 0;
+}
+
+int bench_import_fio(const char *input, const struct bench_import_opts *o,
+                     struct bench_import_result *res, struct ssdrev_err *err) {
+  memset(res, 0, sizeof *res);
+  json_t *root = bench_fio_json_load(input, err);
+  if (!root) return -EINVAL;
+  json_t *jobs = json_object_get(root, "client_stats");
+  int client_mode = json_is_array(jobs);
+  if (!client_mode) jobs = json_object_get(root, "jobs");
+  const json_t *gopts = json_object_get(root, "global options");
+  char dirbuf[PATH_MAX];
+  snprintf(dirbuf, sizeof dirbuf, "%s", input);
+  const char *json_dir = dirname(dirbuf);
+  /* the target: what the first job ran on */
+  char spec[600] = "fio";
+  json_t *first = json_array_get(jobs, 0);
+  const char *fname = opt(json_object_get(first, "job options"), "filename");
+  if (!fname) fname = opt(gopts, "filename");
+  if (fname) snprintf(spec, sizeof spec, "fio:%s", fname);
+  struct bench_run *run;
+  int rc = import_run_create(&run, o, "fio", input, spec, err);
+  if (rc) {
+    json_decref(root);
+    return rc;
+  }
+  json_t *src = json_object_get(run->manifest, "source");
+  json_object_set(src, "fio_version", json_object_get(root, "fio version"));
+  json_object_set_new(src, "client_server", json_boolean(client_mode));
+  json_t *hosts = json_object(); /* hostname -> jobs seen (thread numbers) */
+  uint64_t ts_ms = json_object_get(root, "timestamp_ms")
+                       ? (uint64_t)json_integer_value(json_object_get(root, "timestamp_ms"))
+                       : (uint64_t)json_integer_value(json_object_get(root, "timestamp")) * 1000u;
+  size_t i;
+  json_t *job;
+  json_array_foreach(jobs, i, job) {
+    const char *jobname = json_string_value(json_object_get(job, "jobname"));
+    /* client mode appends an aggregate over hosts; it has no options */
+    if (!jobname || (client_mode && !json_object_get(job, "job options") && !strcmp(jobname, "All clients")))
+      continue;
+    const char *host = client_mode ? json_string_value(json_object_get(job, "hostname")) : NULL;
+    const char *hkey = host ? host : "";
+    json_int_t thread_no = json_integer_value(json_object_get(hosts, hkey)) + 1;
+    json_object_set_new(hosts, hkey, json_integer(thread_no));
+    json_t *opts = json_is_object(gopts) ? json_deep_copy(gopts) : json_object();
+    json_object_update(opts, json_object_get(job, "job options"));
+    char raw[400], name[420];
+    if (host) snprintf(raw, sizeof raw, "fio.%s.%s.%lld", host, jobname, (long long)thread_no);
+    else snprintf(raw, sizeof raw, "fio.%s.%lld", jobname, (long long)thread_no);
+    import_safe_name(name, sizeof name, raw);
+    json_t *test = bench_run_add_test(run, name, fio_params(opts), NULL);
+    json_object_set_new(test, "kind", json_string("job"));
+    json_object_set_new(test, "step", json_string("fio"));
+    if (o->state) json_object_set_new(test, "state", json_string(o->state));
+    uint64_t fio_ios;
+    fio_summarize(test, job, opts, &fio_ios);
+    uint64_t runtime_ms = (uint64_t)json_integer_value(json_object_get(job, "job_runtime"));
+    /* fio stamps its output at the end; the start is about runtime earlier */
+    uint64_t start_unix_ns = (ts_ms > runtime_ms ? ts_ms - runtime_ms : 0) * 1000000ull;
+    char log_path[PATH_MAX];
+    const char *lat_kind = NULL;
+    const char *avg = opt(opts, "log_avg_msec");
+    if (o->no_logs) {
+      /* summary only, by request */
+    } else if (opt(opts, "write_lat_log") && avg && strcmp(avg, "0")) {
+      import_warn(run, res, "'%s' job %s: log_avg_msec=%s logs averages, not single I/Os; log not imported",
+                  input, name, avg);
+    } else if (find_log(o, json_dir, opts, (unsigned)thread_no, host, log_path, sizeof log_path, &lat_kind)) {
+      rc = import_job_log(run, test, name, log_path, lat_kind, opts, o, start_unix_ns, fio_ios, input, res,
+                          err);
+    } else if (opt(opts, "write_lat_log")) {
+      import_warn(run, res, "'%s' job %s: no latency log %s_lat.%lld.log%s%s found (see --logs)", input, name,
+                  opt(opts, "write_lat_log"), (long long)thread_no, host ? "." : "", host ? host : "");
+    }
+    json_decref(opts);
+    if (rc) break;
+    const json_t *jerr = json_object_get(job, "error");
+    bench_run_end_test(test, json_integer_value(jerr) ? "failed" : "complete");
+    res->tests++;
+  }
+  json_t *hl = json_array();
+  const char *hk;
+  json_t *hv;
+  json_object_foreach(hosts, hk, hv) if (*hk) json_array_append_new(hl, json_string(hk));
+  json_object_set_new(src, "hosts", hl);
+  json_decref(hosts);
+  if (!rc && !res->tests) rc = ssdrev_fail(err, -EINVAL, "no fio jobs in '%s'", input);
+  if (!rc) json_object_set_new(json_object_get(run->manifest, "steps"), "fio", json_string("complete"));
+  int src_rc = bench_run_save(run, rc ? NULL : err);
+  if (!rc) rc = src_rc;
+  bench_run_free(run);
+  json_decref(root);
+  return rc;
+}

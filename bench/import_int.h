@@ -1,0 +1,19 @@
+/* import_int.h — helpers shared by the importers (private to bench/import*.c). */
+#ifndef SSDREV_BENCH_IMPORT_INT_H
+#define SSDREV_BENCH_IMPORT_INT_H
+
+#include "bench/import.h"
+
+/* Copies s into out, replacing every byte outside [A-Za-z0-9._-] with '_',
+ * so it can name a log file. */
+void import_safe_name(char *out, size_t len, const char *s);
+/* Creates the archive and records source (kind, absolute file), label, DUT
+ * model/firmware and fill state from the options. target_spec may be NULL. */
+int import_run_create(struct bench_run **run, const struct bench_import_opts *o,
+                      const char *kind, const char *input, const char *target_spec,
+                      struct ssdrev_err *err);
+/* Appends a warning to the manifest's "import_warnings" and counts it. */
+void import_warn(struct bench_run *run, struct bench_import_result *res, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

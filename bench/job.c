@@ -1,0 +1,509 @@
+/* job.c — the job runner: keeps `qd` I/Os in flight per thread through an
+ * engine, stamps times from the engine's clock (one read per submit batch,
+ * one per reap batch), logs every completion in batches, reports progress
+ * and stops cleanly on a signal, an error limit or the end of the job.
+ * Nothing on the hot path allocates or makes a syscall besides the engine's. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "bench/bench.h"
+#include "bench/job_int.h"
+#include "bench/target_int.h"
+
+volatile int bench_stop_requested;
+
+#define JOB_PROGRESS_NS 250000000ull
+
+/* A barrier that can be broken: when a thread cannot be started, the ones
+ * already waiting are released instead of waiting forever. */
+struct job_gate {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  unsigned need, arrived, generation;
+};
+
+static void gate_init(struct job_gate *g, unsigned need) {
+  pthread_mutex_init(&g->mu, NULL);
+  pthread_cond_init(&g->cv, NULL);
+  g->need = need, g->arrived = 0, g->generation = 0;
+}
+
+static void gate_wait(struct job_gate *g) {
+  pthread_mutex_lock(&g->mu);
+  unsigned gen = g->generation;
+  if (++g->arrived >= g->need) {
+    g->arrived = 0;
+    g->generation++;
+    pthread_cond_broadcast(&g->cv);
+  } else {
+    while (gen == g->generation) pthread_cond_wait(&g->cv, &g->mu);
+  }
+  pthread_mutex_unlock(&g->mu);
+}
+
+/* Lowers the count to the threads that really exist. */
+static void gate_shrink(struct job_gate *g, unsigned need) {
+  pthread_mutex_lock(&g->mu);
+  g->need = need;
+  if (g->arrived >= need) {
+    g->arrived = 0;
+    g->generation++;
+    pthread_cond_broadcast(&g->cv);
+  }
+  pthread_mutex_unlock(&g->mu);
+}
+
+static void gate_destroy(struct job_gate *g) {
+  pthread_mutex_destroy(&g->mu);
+  pthread_cond_destroy(&g->cv);
+}
+
+/* State shared by the job's threads. */
+struct job_shared {
+  const struct bench_job *job;
+  struct bench_target *t;
+  const struct bench_engine_ops *ops;
+  struct bench_log_writer *log;
+  unsigned nworkers;
+  unsigned qd;                  /* per worker (qd x threads when folded) */
+  int no_data;                  /* the engine ignores buffer contents (sim) */
+  uint64_t region_off, region_len; /* the whole region, aligned */
+  uint64_t limit_bytes;         /* size-based: bytes to move in all (0 = time-based) */
+  uint64_t t0_ns, ramp_end_ns, end_ns; /* engine clock; end_ns = 0 when size-based */
+  struct job_gate gate;
+  atomic_int stop;              /* 1: stop submitting (error limit, fatal error) */
+  atomic_int setup_failed;
+  atomic_uint_fast64_t claimed_bytes; /* size-based claims */
+  atomic_uint_fast64_t claimed_ios;   /* max_ios claims */
+  atomic_uint_fast64_t errors;
+  atomic_uint_fast64_t done_bytes;    /* all completed bytes, for progress */
+  atomic_uint_fast64_t done_ios;
+  bench_progress_fn progress;
+  void *progress_arg;
+};
+
+struct job_worker {
+  struct job_shared *sh;
+  pthread_t tid;
+  unsigned id;
+  struct bench_engine e;
+  int engine_ready;
+  void **bufs;
+  struct bench_io *ios;
+  struct bench_io **freeq, **batch, **done;
+  unsigned nfree;
+  uint8_t *read_dirty;       /* buffer last served a read: refill before a write */
+  struct bench_rec *recs;
+  struct job_rng rng;
+  uint64_t reg_off, reg_len, seq_next; /* this worker's region (sequential) */
+  int seq_pass_done;
+  uint64_t write_counter;
+  /* measured results */
+  uint64_t m_ios, m_bytes, lat_sum_ns, first_submit_ns, last_done_ns;
+  int rc;
+  struct ssdrev_err err;
+};
+
+static void worker_free(struct job_worker *w) {
+  if (w->engine_ready) w->sh->ops->cleanup(&w->e);
+  w->engine_ready = 0;
+  if (w->bufs)
+    for (unsigned i = 0; i < w->sh->qd; i++) free(w->bufs[i]);
+  free(w->bufs);
+  free(w->ios);
+  free(w->freeq);
+  free(w->batch);
+  free(w->done);
+  free(w->read_dirty);
+  free(w->recs);
+}
+
+static int worker_alloc(struct job_worker *w) {
+  const struct job_shared *sh = w->sh;
+  unsigned qd = sh->qd;
+  size_t bs = sh->job->block_bytes;
+  w->bufs = calloc(qd, sizeof *w->bufs);
+  w->ios = calloc(qd, sizeof *w->ios);
+  w->freeq = calloc(qd, sizeof *w->freeq);
+  w->batch = calloc(qd, sizeof *w->batch);
+  w->done = calloc(qd, sizeof *w->done);
+  w->read_dirty = calloc(qd, 1);
+  w->recs = calloc(qd, sizeof *w->recs);
+  if (!w->bufs || !w->ios || !w->freeq || !w->batch || !w->done || !w->read_dirty || !w->recs)
+    return ssdrev_fail(&w->err, -ENOMEM, "out of memory for %u I/O slots", qd);
+  for (unsigned i = 0; i < qd; i++) {
+    /* 4 KiB alignment satisfies O_DIRECT on every logical block size. */
+    if (posix_memalign(&w->bufs[i], 4096, bs)) {
+      w->bufs[i] = NULL;
+      return ssdrev_fail(&w->err, -ENOMEM, "out of memory for %u buffers of %zu bytes", qd, bs);
+    }
+    if (sh->job->zero_buffers || sh->no_data) memset(w->bufs[i], 0, bs);
+    else job_fill_random(&w->rng, w->bufs[i], bs);
+    w->ios[i].buf = w->bufs[i];
+    w->ios[i].buf_index = i;
+    w->ios[i].len_bytes = (uint32_t)bs;
+    /* Folded threads (sim) keep their thread number as the queue id. */
+    w->ios[i].queue_id = (uint16_t)(sh->nworkers == 1 && sh->job->threads > 1 ? i / sh->job->qd : w->id);
+    w->freeq[i] = &w->ios[i];
+  }
+  w->nfree = qd;
+  return 0;
+}
+
+/* Decides whether one more I/O may start; fills its op and offset. */
+static int next_io(struct job_worker *w, struct bench_io *io, uint64_t now, int *ramp) {
+  struct job_shared *sh = w->sh;
+  const struct bench_job *job = sh->job;
+  uint64_t bs = job->block_bytes;
+  *ramp = 0;
+  if (sh->end_ns) {
+    if (now >= sh->end_ns) return 0;
+    *ramp = now < sh->ramp_end_ns;
+  } else if (job->pattern == BENCH_SEQ && !job->size_bytes) {
+    if (w->seq_next + bs > w->reg_len) return 0; /* one pass over this worker's part */
+  } else if (atomic_fetch_add_explicit(&sh->claimed_bytes, bs, memory_order_relaxed) >= sh->limit_bytes) {
+    return 0;
+  }
+  if (job->max_ios && !*ramp &&
+      atomic_fetch_add_explicit(&sh->claimed_ios, 1, memory_order_relaxed) >= job->max_ios)
+    return 0;
+  if (job->pattern == BENCH_SEQ) {
+    if (w->seq_next + bs > w->reg_len) w->seq_next = 0; /* time- or size-based: wrap */
+    io->offset_bytes = w->reg_off + w->seq_next;
+    w->seq_next += bs;
+  } else {
+    io->offset_bytes = w->reg_off + job_rng_below(&w->rng, w->reg_len / bs) * bs;
+  }
+  if (job->read_pct >= 100) io->op = BENCH_OP_READ;
+  else if (job->read_pct == 0) io->op = BENCH_OP_WRITE;
+  else io->op = job_rng_below(&w->rng, 100) < job->read_pct ? BENCH_OP_READ : BENCH_OP_WRITE;
+  if (io->op == BENCH_OP_WRITE && !job->zero_buffers && !sh->no_data) {
+    if (w->read_dirty[io->buf_index]) job_fill_random(&w->rng, io->buf, io->len_bytes);
+    job_refresh(&w->rng, io->buf, io->len_bytes, ++w->write_counter);
+  }
+  w->read_dirty[io->buf_index] = io->op == BENCH_OP_READ;
+  return 1;
+}
+
+static void report_progress(struct job_worker *w, uint64_t now, uint64_t *last_ns, uint64_t *last_bytes,
+                            uint64_t *last_ios) {
+  struct job_shared *sh = w->sh;
+  uint64_t bytes = atomic_load_explicit(&sh->done_bytes, memory_order_relaxed);
+  uint64_t ios = atomic_load_explicit(&sh->done_ios, memory_order_relaxed);
+  double dt = (double)(now - *last_ns) / 1e9;
+  struct bench_progress p = {.phase = "measure", .fraction = -1, .eta_s = -1};
+  if (dt > 0) {
+    p.mb_s = (double)(bytes - *last_bytes) / dt / 1e6;
+    p.iops = (double)(ios - *last_ios) / dt;
+  }
+  if (sh->end_ns) {
+    if (now < sh->ramp_end_ns) p.phase = "ramp";
+    p.fraction = (double)(now - sh->t0_ns) / (double)(sh->end_ns - sh->t0_ns);
+    p.eta_s = now < sh->end_ns ? (double)(sh->end_ns - now) / 1e9 : 0;
+  } else {
+    uint64_t total = sh->limit_bytes ? sh->limit_bytes : sh->region_len;
+    p.phase = "run";
+    p.fraction = total ? (double)bytes / (double)total : -1;
+    double rate = (double)bytes / ((double)(now - sh->t0_ns) / 1e9);
+    if (rate > 0 && total > bytes) p.eta_s = (double)(total - bytes) / rate;
+  }
+  if (p.fraction > 1) p.fraction = 1;
+  sh->progress(&p, sh->progress_arg);
+  *last_ns = now, *last_bytes = bytes, *last_ios = ios;
+}
+
+static void job_loop(struct job_worker *w) {
+  struct job_shared *sh = w->sh;
+  const struct bench_job *job = sh->job;
+  struct bench_engine *e = &w->e;
+  const struct bench_engine_ops *ops = sh->ops;
+  unsigned qd = sh->qd, inflight = 0;
+  int submitting = 1;
+  uint64_t next_progress = sh->t0_ns + JOB_PROGRESS_NS, pr_ns = sh->t0_ns, pr_bytes = 0, pr_ios = 0;
+  uint64_t now = sh->t0_ns;
+  w->first_submit_ns = 0;
+  while (1) {
+    if (submitting && (bench_stop_requested || atomic_load_explicit(&sh->stop, memory_order_relaxed)))
+      submitting = 0;
+    if (submitting && w->nfree) {
+      now = ops->now_ns(e); /* one clock read per batch */
+      unsigned n = 0;
+      while (w->nfree) {
+        struct bench_io *io = w->freeq[w->nfree - 1];
+        int ramp;
+        if (!next_io(w, io, now, &ramp)) {
+          submitting = 0;
+          break;
+        }
+        io->submit_ns = now;
+        io->status = 0;
+        io->rec_flags = ramp ? BENCH_REC_RAMP : 0;
+        w->batch[n++] = io;
+        w->nfree--;
+      }
+      unsigned off = 0;
+      while (off < n) {
+        int got = ops->submit(e, w->batch + off, n - off);
+        if (got < 0) {
+          w->rc = ssdrev_fail(&w->err, got, "cannot submit I/O to '%s': %s", bench_target_spec(sh->t), strerror(-got));
+          atomic_store(&sh->stop, 1);
+          /* Slots not accepted go back to the free list. */
+          for (unsigned i = off; i < n; i++) w->freeq[w->nfree++] = w->batch[i];
+          n = off;
+          submitting = 0;
+          break;
+        }
+        off += (unsigned)got;
+        inflight += (unsigned)got;
+        if (off < n) {
+          if (got == 0) break; /* engine full: reap first, resubmit below */
+          /* Synchronous engines take one at a time: restamp the rest. */
+          now = ops->now_ns(e);
+          for (unsigned i = off; i < n; i++) w->batch[i]->submit_ns = now;
+        }
+      }
+      for (unsigned i = off; i < n; i++) {
+        /* Not accepted: give the slot back; the next batch retries. */
+        w->freeq[w->nfree++] = w->batch[i];
+      }
+    }
+    if (!inflight) break;
+    int got = ops->reap(e, w->done, 1, qd);
+    if (got < 0) {
+      w->rc = ssdrev_fail(&w->err, got, "cannot reap I/O from '%s': %s", bench_target_spec(sh->t), strerror(-got));
+      atomic_store(&sh->stop, 1);
+      break;
+    }
+    uint64_t errs = 0, bytes = 0;
+    for (int i = 0; i < got; i++) {
+      struct bench_io *io = w->done[i];
+      int ramp = io->rec_flags & BENCH_REC_RAMP;
+      uint64_t lat = io->done_ns > io->submit_ns ? io->done_ns - io->submit_ns : 0;
+      struct bench_rec *r = &w->recs[i];
+      r->submit_ns = io->submit_ns - sh->t0_ns;
+      r->lat_ns = lat;
+      r->offset_bytes = io->offset_bytes;
+      r->len_bytes = io->len_bytes;
+      r->status = io->status;
+      r->queue_id = io->queue_id;
+      r->op = io->op;
+      r->flags = io->rec_flags;
+      if (io->status < 0) {
+        errs++;
+      } else {
+        bytes += io->len_bytes;
+        if (!ramp) {
+          w->m_ios++;
+          w->m_bytes += io->len_bytes;
+          w->lat_sum_ns += lat;
+          if (!w->first_submit_ns || io->submit_ns < w->first_submit_ns) w->first_submit_ns = io->submit_ns;
+          if (io->done_ns > w->last_done_ns) w->last_done_ns = io->done_ns;
+        }
+      }
+      w->freeq[w->nfree++] = io;
+    }
+    inflight -= (unsigned)got;
+    if (sh->log && got > 0) {
+      int rc = bench_log_append(sh->log, w->recs, (size_t)got, &w->err);
+      if (rc < 0) {
+        w->rc = rc;
+        atomic_store(&sh->stop, 1);
+      }
+    }
+    atomic_fetch_add_explicit(&sh->done_bytes, bytes, memory_order_relaxed);
+    atomic_fetch_add_explicit(&sh->done_ios, (uint64_t)got, memory_order_relaxed);
+    if (errs) {
+      uint64_t total = atomic_fetch_add(&sh->errors, errs) + errs;
+      if (job->max_errors && total >= job->max_errors) atomic_store(&sh->stop, 1);
+    }
+    if (w->id == 0 && sh->progress && now >= next_progress) {
+      report_progress(w, now, &pr_ns, &pr_bytes, &pr_ios);
+      next_progress = now + JOB_PROGRESS_NS;
+    }
+  }
+}
+
+static void idle_before(struct job_worker *w) {
+  uint64_t ns = w->sh->job->idle_ns;
+  if (!ns) return;
+  if (w->sh->ops->idle) {
+    w->sh->ops->idle(&w->e, ns);
+    return;
+  }
+  struct timespec ts = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
+  while (nanosleep(&ts, &ts) && errno == EINTR && !bench_stop_requested) {
+  }
+}
+
+static void *worker_main(void *arg) {
+  struct job_worker *w = arg;
+  struct job_shared *sh = w->sh;
+  w->rc = worker_alloc(w);
+  if (!w->rc) {
+    w->e.ops = sh->ops;
+    w->rc = sh->ops->setup(&w->e, sh->t, sh->qd, w->bufs, sh->qd, sh->job->block_bytes, &w->err);
+    w->engine_ready = w->rc == 0;
+  }
+  if (w->rc) atomic_store(&sh->setup_failed, 1);
+  /* All engines ready before the clock starts, so threads share one t0. */
+  if (sh->nworkers > 1) gate_wait(&sh->gate);
+  if (w->id == 0 && !atomic_load(&sh->setup_failed)) {
+    idle_before(w);
+    sh->t0_ns = sh->ops->now_ns(&w->e);
+    if (sh->job->measure_ns) {
+      sh->ramp_end_ns = sh->t0_ns + sh->job->ramp_ns;
+      sh->end_ns = sh->ramp_end_ns + sh->job->measure_ns;
+    }
+  }
+  if (sh->nworkers > 1) gate_wait(&sh->gate);
+  if (!atomic_load(&sh->setup_failed)) job_loop(w);
+  if (w->engine_ready) sh->ops->cleanup(&w->e);
+  w->engine_ready = 0;
+  return NULL;
+}
+
+/* Checks the job against the target before any I/O; names the bad field. */
+static int validate(const struct bench_job *job, struct bench_target *t, struct ssdrev_err *err) {
+  uint64_t size = bench_target_size_bytes(t), lba = bench_target_lba_bytes(t);
+  if (!job->block_bytes || job->block_bytes > (64u << 20))
+    return ssdrev_fail(err, -EINVAL, "job '%s': block size %u is out of range (1 B .. 64 MiB)", job->name, job->block_bytes);
+  if (lba && bench_target_get_kind(t) != BENCH_TARGET_FILE && job->block_bytes % lba)
+    return ssdrev_fail(err, -EINVAL, "job '%s': block size %u is not a multiple of the %llu-byte logical block",
+                       job->name, job->block_bytes, (unsigned long long)lba);
+  if (bench_target_is_direct(t) && job->block_bytes % 512)
+    return ssdrev_fail(err, -EINVAL, "job '%s': block size %u is not a multiple of 512 (needed by O_DIRECT)", job->name, job->block_bytes);
+  if (bench_target_is_direct(t) && job->offset_bytes % 512)
+    return ssdrev_fail(err, -EINVAL, "job '%s': offset %llu is not a multiple of 512 (needed by O_DIRECT)", job->name,
+                       (unsigned long long)job->offset_bytes);
+  if (!job->qd || job->qd > 4096) return ssdrev_fail(err, -EINVAL, "job '%s': queue depth %u is out of range (1..4096)", job->name, job->qd);
+  if (!job->threads || job->threads > 256) return ssdrev_fail(err, -EINVAL, "job '%s': threads %u is out of range (1..256)", job->name, job->threads);
+  if (job->read_pct > 100) return ssdrev_fail(err, -EINVAL, "job '%s': read percentage %u is over 100", job->name, job->read_pct);
+  if (job->offset_bytes >= size)
+    return ssdrev_fail(err, -EINVAL, "job '%s': offset %llu is beyond the target's %llu bytes", job->name,
+                       (unsigned long long)job->offset_bytes, (unsigned long long)size);
+  uint64_t span = job->span_bytes ? job->span_bytes : size - job->offset_bytes;
+  if (span > size - job->offset_bytes)
+    return ssdrev_fail(err, -EINVAL, "job '%s': offset + span (%llu + %llu) is beyond the target's %llu bytes", job->name,
+                       (unsigned long long)job->offset_bytes, (unsigned long long)span, (unsigned long long)size);
+  uint64_t per_thread = job->pattern == BENCH_SEQ ? span / job->threads : span;
+  if (per_thread < job->block_bytes)
+    return ssdrev_fail(err, -EINVAL, "job '%s': span %llu is smaller than one block per thread", job->name, (unsigned long long)span);
+  if (job->read_pct < 100 && !bench_target_writable(t) && bench_target_get_kind(t) != BENCH_TARGET_SIM)
+    return ssdrev_fail(err, -EPERM, "job '%s' writes, but target '%s' was opened read-only", job->name, bench_target_spec(t));
+  return 0;
+}
+
+int bench_job_run(struct bench_target *t, const struct bench_job *job, const char *log_path,
+                  bench_progress_fn progress, void *progress_arg, struct bench_job_result *res,
+                  struct ssdrev_err *err) {
+  struct bench_job_result local;
+  if (!res) res = &local;
+  memset(res, 0, sizeof *res);
+  int rc = validate(job, t, err);
+  if (rc) return rc;
+  const struct bench_engine_ops *ops = job->engine[0] ? bench_engine_find(job->engine) : bench_engine_default(t);
+  if (!ops && job->engine[0])
+    return ssdrev_fail(err, -EINVAL, "job '%s': unknown engine '%s' (io_uring, psync, sim)", job->name, job->engine);
+  if (!ops) return ssdrev_fail(err, -ENOSYS, "job '%s': no engine can drive '%s'", job->name, bench_target_spec(t));
+  snprintf(res->engine, sizeof res->engine, "%s", ops->name);
+
+  struct job_shared *sh = calloc(1, sizeof *sh);
+  if (!sh) return ssdrev_fail(err, -ENOMEM, "out of memory");
+  sh->job = job, sh->t = t, sh->ops = ops, sh->progress = progress, sh->progress_arg = progress_arg;
+  /* A simulated drive has one virtual clock: drive it from one thread. */
+  int fold = bench_target_get_kind(t) == BENCH_TARGET_SIM;
+  sh->nworkers = fold ? 1 : job->threads;
+  sh->qd = fold ? job->qd * job->threads : job->qd;
+  sh->no_data = fold; /* the simulated drive never looks at the data */
+  uint64_t bs = job->block_bytes;
+  sh->region_off = job->offset_bytes;
+  sh->region_len = (job->span_bytes ? job->span_bytes : bench_target_size_bytes(t) - job->offset_bytes) / bs * bs;
+  if (!job->measure_ns) sh->limit_bytes = job->size_bytes ? job->size_bytes : sh->region_len;
+
+  struct job_worker *ws = calloc(sh->nworkers, sizeof *ws);
+  if (!ws) {
+    free(sh);
+    return ssdrev_fail(err, -ENOMEM, "out of memory");
+  }
+  uint64_t part = job->pattern == BENCH_SEQ ? sh->region_len / bs / sh->nworkers * bs : sh->region_len;
+  for (unsigned i = 0; i < sh->nworkers; i++) {
+    ws[i].sh = sh;
+    ws[i].id = i;
+    job_rng_seed(&ws[i].rng, job->seed * 0x100000001b3ull + i);
+    ws[i].reg_off = sh->region_off + (job->pattern == BENCH_SEQ ? part * i : 0);
+    ws[i].reg_len = part;
+  }
+
+  if (log_path) {
+    json_t *params = bench_job_to_json(job);
+    char *pj = params ? json_dumps(params, JSON_COMPACT) : NULL;
+    json_decref(params);
+    struct timespec rt;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    rc = bench_log_writer_open(&sh->log, log_path, fold ? BENCH_CLOCK_VIRTUAL : BENCH_CLOCK_MONOTONIC,
+                               (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec, pj, 1, err);
+    free(pj);
+    if (rc) {
+      free(ws);
+      free(sh);
+      return rc;
+    }
+  }
+
+  if (sh->nworkers > 1) gate_init(&sh->gate, sh->nworkers);
+  unsigned started = 1;
+  for (unsigned i = 1; i < sh->nworkers; i++) {
+    if (pthread_create(&ws[i].tid, NULL, worker_main, &ws[i])) break;
+    started++;
+  }
+  if (started < sh->nworkers) {
+    /* Cannot start every thread: fail the job before any I/O and release
+     * the threads already waiting at the gate. */
+    atomic_store(&sh->setup_failed, 1);
+    rc = ssdrev_fail(err, -EAGAIN, "job '%s': cannot start %u threads", job->name, sh->nworkers);
+    gate_shrink(&sh->gate, started);
+  }
+  worker_main(&ws[0]);
+  for (unsigned i = 1; i < started; i++) pthread_join(ws[i].tid, NULL);
+  if (sh->nworkers > 1) gate_destroy(&sh->gate);
+
+  /* Results: the measured window runs from the first measured submit to the
+   * last measured completion over all threads. */
+  uint64_t first = 0, last = 0, lat_sum = 0;
+  for (unsigned i = 0; i < sh->nworkers; i++) {
+    struct job_worker *w = &ws[i];
+    if (!rc && w->rc) {
+      rc = w->rc;
+      if (err) *err = w->err;
+    }
+    res->ios += w->m_ios, res->bytes += w->m_bytes, lat_sum += w->lat_sum_ns;
+    if (w->m_ios && (!first || w->first_submit_ns < first)) first = w->first_submit_ns;
+    if (w->last_done_ns > last) last = w->last_done_ns;
+    worker_free(w);
+  }
+  res->errors = atomic_load(&sh->errors);
+  res->elapsed_ns = last > first ? last - first : 0;
+  if (res->elapsed_ns) {
+    res->mb_s = (double)res->bytes / ((double)res->elapsed_ns / 1e9) / 1e6;
+    res->iops = (double)res->ios / ((double)res->elapsed_ns / 1e9);
+  }
+  res->mean_lat_ns = res->ios ? (double)lat_sum / (double)res->ios : 0;
+  res->interrupted = bench_stop_requested != 0;
+  if (sh->log) {
+    struct ssdrev_err lerr = {{0}};
+    int lrc = bench_log_writer_close(sh->log, &lerr);
+    if (lrc && !rc) {
+      rc = lrc;
+      if (err) *err = lerr;
+    }
+  }
+  if (!rc && job->max_errors && res->errors >= job->max_errors)
+    rc = ssdrev_fail(err, -EIO, "job '%s': stopped after %llu I/O errors (max errors %llu)", job->name,
+                     (unsigned long long)res->errors, (unsigned long long)job->max_errors);
+  free(ws);
+  free(sh);
+  return rc;
+}

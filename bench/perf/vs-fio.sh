@@ -1,0 +1,108 @@
+#!/bin/sh
+# vs-fio.sh — ssdrev's engines side by side with fio on the same jobs, on a
+# loop device over a file in /dev/shm (RAM: the device is never the limit,
+# so the tools' own overheads show). Runs the tools alternately, prints each
+# run and the medians and ratios. Needs root (losetup); installs fio from
+# Debian when missing.
+#
+# usage: bench/perf/vs-fio.sh [SSDREV_BINARY] [ROUNDS] [SECONDS]
+#   env: CASES="rr32 qd1 cdm rss"   which groups to run (default: all)
+set -eu
+SSDREV=${1:-build/ssdrev}
+ROUNDS=${2:-5}
+SECS=${3:-5}
+CASES=${CASES:-"rr32 qd1 cdm rss"}
+[ -x "$SSDREV" ] || { echo "vs-fio: no ssdrev binary at $SSDREV (make first)" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "vs-fio: needs root for losetup" >&2; exit 1; }
+if ! command -v fio >/dev/null 2>&1; then
+  apt-get install -y fio >/dev/null
+fi
+W=$(mktemp -d /tmp/vs-fio.XXXXXX)
+IMG=/dev/shm/ssdrev-vs-fio.$$.img
+LOOP=""
+cleanup() {
+  [ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null || true
+  rm -f "$IMG"; rm -rf "$W"
+}
+trap cleanup EXIT INT TERM
+truncate -s 2G "$IMG"
+# Fill the backing file so reads hit real pages, not holes.
+dd if=/dev/urandom of="$IMG" bs=1M count=2048 conv=notrunc status=none
+LOOP=$(losetup -f --show "$IMG")
+echo "vs-fio: $(date -u +%FT%TZ) $(uname -r) $(nproc) cores, $("$SSDREV" --version), $(fio --version), loop $LOOP over $IMG"
+
+median() { sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+# fio_job NAME RW BS QD THREADS [MIX] -> prints "IOPS MEANLAT_NS"
+fio_job() {
+  _rw=$2; _mix=""
+  [ -n "${6:-}" ] && _mix="--rwmixread=$6"
+  fio --name="$1" --filename="$LOOP" --rw="$_rw" $_mix --bs="$3" --iodepth="$4" --numjobs="$5" \
+      --ioengine=io_uring --direct=1 --size=1G --time_based --runtime="$SECS" --group_reporting \
+      --output-format=json --output="$W/fio.json" >/dev/null
+  python3 -c '
+import json,sys
+j=json.load(open(sys.argv[1]))["jobs"][0]
+io=j["read"]["total_ios"]+j["write"]["total_ios"]
+iops=j["read"]["iops"]+j["write"]["iops"]
+lat=(j["read"]["lat_ns"]["mean"]*j["read"]["total_ios"]+j["write"]["lat_ns"]["mean"]*j["write"]["total_ios"])/max(io,1)
+print("%.0f %.0f" % (iops, lat))' "$W/fio.json"
+}
+
+# ssd_job NAME RW BS QD THREADS [MIX] [--no-log] -> prints "IOPS MEANLAT_NS"
+ssd_job() {
+  _mix=""
+  [ -n "${6:-}" ] && _mix="--rwmixread $6"
+  rm -rf "$W/run"
+  "$SSDREV" run "$LOOP" --out "$W/run" --rw "$2" $_mix --bs "$3" --iodepth "$4" --threads "$5" \
+      --size 1G --runtime "${SECS}s" --engine io_uring --destructive --force --quiet ${7:-} >"$W/ssd.txt"
+  python3 -c '
+import json,sys
+t=json.load(open(sys.argv[1]))["tests"][-1]["result"]
+print("%.0f %.0f" % (t["iops"], t["mean_lat_ns"]))' "$W/run/manifest.json"
+}
+
+# compare LABEL RW BS QD THREADS [MIX]: alternates fio, ssdrev (log), ssdrev (no log)
+compare() {
+  : >"$W/f"; : >"$W/s"; : >"$W/n"; : >"$W/fl"; : >"$W/sl"
+  i=0
+  while [ $i -lt "$ROUNDS" ]; do
+    set -- "$@"
+    r=$(fio_job "$@"); echo "$r" | cut -d' ' -f1 >>"$W/f"; echo "$r" | cut -d' ' -f2 >>"$W/fl"
+    r=$(ssd_job "$@"); echo "$r" | cut -d' ' -f1 >>"$W/s"; echo "$r" | cut -d' ' -f2 >>"$W/sl"
+    r=$(ssd_job "$2" "$2" "$3" "$4" "$5" "${6:-}" --no-log); echo "$r" | cut -d' ' -f1 >>"$W/n"
+    i=$((i+1))
+  done
+  f=$(median <"$W/f"); s=$(median <"$W/s"); n=$(median <"$W/n"); fl=$(median <"$W/fl"); sl=$(median <"$W/sl")
+  printf '%-22s fio %9.0f IOPS %8.2f us | ssdrev+log %9.0f IOPS %8.2f us | ssdrev nolog %9.0f | ssdrev/fio %.3f  lat %.3f  log cost %+.1f%%\n' \
+    "$1" "$f" "$(echo "$fl" | awk '{print $1/1000}')" "$s" "$(echo "$sl" | awk '{print $1/1000}')" "$n" \
+    "$(echo "$s $f" | awk '{print $1/$2}')" "$(echo "$sl $fl" | awk '{print $1/$2}')" \
+    "$(echo "$s $n" | awk '{print ($1/$2-1)*100}')"
+  echo "  runs fio: $(tr '\n' ' ' <"$W/f")"
+  echo "  runs ssdrev+log: $(tr '\n' ' ' <"$W/s")"
+  echo "  runs ssdrev nolog: $(tr '\n' ' ' <"$W/n")"
+}
+
+for c in $CASES; do
+  case $c in
+  rr32) compare "RND4K Q32T1 read" randread 4k 32 1 ;;
+  qd1) compare "RND4K Q1T1 read" randread 4k 1 1 ;;
+  cdm)
+    compare "SEQ1M Q8T1 read" read 1M 8 1
+    compare "SEQ1M Q8T1 write" write 1M 8 1
+    compare "SEQ1M Q1T1 read" read 1M 1 1
+    compare "SEQ1M Q1T1 write" write 1M 1 1
+    compare "RND4K Q32T1 write" randwrite 4k 32 1
+    compare "RND4K Q1T1 write" randwrite 4k 1 1
+    compare "RND4K Q32T16 read" randread 4k 32 16
+    ;;
+  rss)
+    for t in 5 50; do
+      rm -rf "$W/run"
+      /usr/bin/time -f '%M' -o "$W/rss" "$SSDREV" run "$LOOP" --out "$W/run" --rw randread --bs 4k \
+          --iodepth 32 --size 1G --runtime "${t}s" --engine io_uring --destructive --force --quiet >/dev/null
+      echo "peak RSS, ${t}s RND4K Q32T1 read with log: $(cat "$W/rss") KiB, log $(du -k "$W/run/logs" | tail -1 | cut -f1) KiB"
+    done
+    ;;
+  esac
+done

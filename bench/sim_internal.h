@@ -1,0 +1,102 @@
+/* sim_internal.h — private to bench/sim*.c (and their unit tests): the
+ * simulated drive's state and the timing core the sim engine calls.
+ *
+ * The drive is a reservation model: every command is timed when it is
+ * submitted, in submission order, against per-resource "busy until" clocks
+ * (dies, channels, the host link, the DRAM write buffer). Because virtual time
+ * only moves forward and commands arrive in time order, this is exactly FIFO
+ * queueing at each resource, and needs no event loop. */
+#ifndef SSDREV_SIM_INTERNAL_H
+#define SSDREV_SIM_INTERNAL_H
+
+#include "bench/bench.h"
+
+#define SIM_UNIT_BYTES 4096u /* FTL mapping granularity */
+
+struct sim_die {
+  uint64_t read_until;  /* end of the last read reserved on this die */
+  uint64_t prog_from;   /* start of the current program chain */
+  uint64_t prog_until;  /* end of the queued programs (pushed by reads) */
+  uint64_t erase_from, erase_until; /* last GC step or erase: cannot be suspended */
+  uint64_t copy_until;  /* GC: copies run from erase_from to here, then the erase */
+  uint64_t block_fill;  /* bytes programmed into the open block */
+};
+
+/* A shared transfer resource (host link, NAND channel) as a fluid queue:
+ * transfers are timed by their ready time against the backlog, so a
+ * transfer reserved for later never blocks one that is ready earlier. */
+struct sim_fluid {
+  uint64_t t;       /* time of the last update */
+  uint64_t backlog; /* ns of transfers still queued at t */
+};
+
+/* One program unit handed to the NAND, whose buffer space frees at end_ns. */
+struct sim_flush {
+  uint64_t end_ns;
+  uint64_t bytes;
+};
+
+/* Scalar state, saved verbatim by bench_sim_save. */
+struct sim_state {
+  uint64_t now_ns;
+  uint64_t rng;
+  struct sim_fluid link_rd;  /* host link, device to host */
+  struct sim_fluid link_wr;  /* host link, host to device (full duplex) */
+  uint64_t slc_used_bytes;   /* data sitting in SLC, not yet folded */
+  uint64_t mapped_units;     /* 4 KiB units holding data */
+  uint64_t buf_used_bytes;   /* write buffer: dispatched-unfinished + pending */
+  uint64_t pending_bytes;    /* accepted, not yet a full program unit */
+  uint64_t pending_ready_ns; /* when the last pending byte arrived */
+  uint64_t next_die;         /* write point, round robin over dies */
+  uint64_t ring_head, ring_count;
+  uint64_t busy_ns_acc;      /* die time used since the last thermal step */
+  uint64_t thermal_at_ns;
+  double temp_c;
+};
+
+struct bench_sim {
+  struct bench_sim_model m;
+  uint64_t seed;
+  /* derived constants, in ns and bytes */
+  unsigned ndies;
+  uint64_t ctrl_ns, t_read_ns[3], read_jitter_ns, retry_thresh;
+  uint64_t prog_slc_ns, prog_tlc_ns, erase_ns, erase_jitter_ns, suspend_ns;
+  uint64_t gc_copy_ns, gc_thresh_slc, gc_thresh_tlc; /* GC step per program unit */
+  uint64_t ack_ns, ack_jitter_ns, stall_thresh, stall_min_ns, stall_span_ns;
+  uint64_t error_thresh;
+  double ch_ns_per_byte, link_ns_per_byte;
+  uint64_t slc_unit_bytes, tlc_unit_bytes; /* one multi-plane program (SLC is also the read stripe) */
+  uint64_t slc_unit_xfer_ns, tlc_unit_xfer_ns;
+  uint64_t slc_max_bytes, slc_min_bytes, buf_cap_bytes;
+  uint64_t bad_start_bytes, bad_end_bytes;
+  uint64_t units;            /* capacity in 4 KiB units */
+  /* state */
+  struct sim_state st;
+  struct sim_die *dies;
+  struct sim_fluid *chan;    /* per NAND channel */
+  struct sim_flush *ring;    /* FIFO of program units in flight */
+  uint64_t ring_cap;
+  uint64_t *map;             /* bitmap of mapped 4 KiB units */
+};
+
+/* Times one command arriving at virtual time now_ns; returns its completion
+ * time and sets *status (0 or -EIO). Never touches data. */
+uint64_t sim_io(struct bench_sim *s, uint64_t now_ns, unsigned op, uint64_t off,
+                uint32_t len, int32_t *status);
+/* Advances the virtual clock (never backwards). */
+void sim_advance(struct bench_sim *s, uint64_t now_ns);
+
+/* FTL map (sim_ftl.c): a bitmap of mapped 4 KiB units, word-at-a-time. */
+void sim_map_set(struct bench_sim *s, uint64_t off, uint64_t len);
+void sim_map_clear(struct bench_sim *s, uint64_t off, uint64_t len);
+int sim_map_any(const struct bench_sim *s, uint64_t off, uint64_t len);
+uint64_t sim_map_words(const struct bench_sim *s);
+/* The SLC room the free space allows now (dynamic part shrinks as it fills). */
+uint64_t sim_slc_cap(const struct bench_sim *s);
+
+/* The engine bound straight to a drive, without a bench_target (unit tests
+ * and bench/perf/sim-speed drive the ops this way). */
+int sim_engine_attach(struct bench_engine *e, struct bench_sim *s, unsigned qd,
+                      struct ssdrev_err *err);
+
+#endif

@@ -1,0 +1,371 @@
+/* canvas.c — the chart surface (PNG or SVG, drawn in points), nice ticks,
+ * axes, lines, markers and legends shared by every chart kind. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cairo-svg.h>
+#include "render/render_int.h"
+
+/* ------------------------------------------------------------- numbers */
+
+double rc_nice_step(double lo, double hi, int max_ticks) {
+  double span = hi - lo;
+  if (!(span > 0) || max_ticks < 1) return 1;
+  double raw = span / max_ticks;
+  double mag = pow(10, floor(log10(raw)));
+  double f = raw / mag;
+  /* the smallest of 1, 2, 5, 10 x mag not below the raw step */
+  double nice = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10;
+  return nice * mag;
+}
+
+void rc_fmt_tick(char *buf, size_t len, double v, double step) {
+  int dec = 0;
+  if (step > 0 && step < 1) dec = (int)ceil(-log10(step) - 1e-9);
+  if (dec > 6) dec = 6;
+  if (fabs(v) < step * 1e-6) v = 0; /* no "-0" */
+  snprintf(buf, len, "%.*f", dec, v);
+}
+
+void rc_range(const double *v, size_t n, double *lo, double *hi, int from_zero) {
+  double a = INFINITY, b = -INFINITY;
+  for (size_t i = 0; i < n; i++) {
+    if (!isfinite(v[i])) continue;
+    if (v[i] < a) a = v[i];
+    if (v[i] > b) b = v[i];
+  }
+  if (!isfinite(a)) a = 0, b = 1;
+  if (from_zero && a > 0) a = 0;
+  if (b <= a) b = a + 1;
+  b += (b - a) * 0.05; /* headroom for the top line */
+  double step = rc_nice_step(a, b, 6);
+  *lo = floor(a / step) * step;
+  *hi = ceil(b / step) * step;
+}
+
+/* --------------------------------------------------------------- output */
+
+static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int len) {
+  FILE *f = closure;
+  return fwrite(data, 1, len, f) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+int rc_canvas_begin(struct rc_canvas *c, const char *path, double w_in, double h_in, double dpi,
+                    struct ssdrev_err *err) {
+  memset(c, 0, sizeof *c);
+  const char *dot = strrchr(path, '.');
+  if (!dot || (strcmp(dot, ".png") && strcmp(dot, ".svg")))
+    return ssdrev_fail(err, -EINVAL, "cannot tell the chart format of '%s': name it .png or .svg", path);
+  c->svg = !strcmp(dot, ".svg");
+  c->w_pt = w_in * 72;
+  c->h_pt = h_in * 72;
+  int rc = ssdrev_atomic_open(&c->out, path, err);
+  if (rc < 0) return rc;
+  c->out_open = 1;
+  if (c->svg) {
+    c->surface = cairo_svg_surface_create_for_stream(write_stream, c->out.f, c->w_pt, c->h_pt);
+  } else {
+    int wpx = (int)lround(w_in * dpi), hpx = (int)lround(h_in * dpi);
+    c->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, wpx, hpx);
+  }
+  if (cairo_surface_status(c->surface) != CAIRO_STATUS_SUCCESS) {
+    rc_canvas_abort(c);
+    return ssdrev_fail(err, -ENOMEM, "cannot create a chart surface for '%s'", path);
+  }
+  c->cr = cairo_create(c->surface);
+  if (!c->svg) cairo_scale(c->cr, dpi / 72.0, dpi / 72.0);
+  cairo_set_source_rgb(c->cr, 1, 1, 1);
+  cairo_paint(c->cr);
+  cairo_set_line_join(c->cr, CAIRO_LINE_JOIN_ROUND);
+  return 0;
+}
+
+void rc_canvas_abort(struct rc_canvas *c) {
+  if (c->cr) cairo_destroy(c->cr);
+  if (c->surface) {
+    cairo_surface_finish(c->surface);
+    cairo_surface_destroy(c->surface);
+  }
+  if (c->out_open) ssdrev_atomic_abort(&c->out);
+  memset(c, 0, sizeof *c);
+}
+
+int rc_canvas_end(struct rc_canvas *c, struct ssdrev_err *err) {
+  cairo_status_t st = cairo_status(c->cr);
+  if (st == CAIRO_STATUS_SUCCESS && !c->svg)
+    st = cairo_surface_write_to_png_stream(c->surface, write_stream, c->out.f);
+  cairo_destroy(c->cr);
+  c->cr = NULL;
+  cairo_surface_finish(c->surface); /* SVG: writes the document now */
+  if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(c->surface);
+  cairo_surface_destroy(c->surface);
+  c->surface = NULL;
+  if (st != CAIRO_STATUS_SUCCESS) {
+    ssdrev_fail(err, -EIO, "cannot write chart '%s': %s", c->out.path, cairo_status_to_string(st));
+    rc_canvas_abort(c);
+    return -EIO;
+  }
+  c->out_open = 0;
+  return ssdrev_atomic_commit(&c->out, err);
+}
+
+/* ----------------------------------------------------------------- text */
+
+static int has_hangul(const char *s) {
+  const unsigned char *u = (const unsigned char *)s;
+  for (; *u; u++) {
+    /* U+1100..U+11FF, U+3130..U+318F, U+AC00..U+D7AF start with E1 84-87, E3 84-86, EA-ED */
+    if (u[0] == 0xE1 && u[1] >= 0x84 && u[1] <= 0x87) return 1;
+    if (u[0] == 0xE3 && u[1] >= 0x84 && u[1] <= 0x86) return 1;
+    if (u[0] >= 0xEA && u[0] <= 0xED) return 1;
+  }
+  return 0;
+}
+
+static void set_font(cairo_t *cr, const char *s, double size_pt, int bold) {
+  cairo_select_font_face(cr, has_hangul(s) ? "NanumGothic" : "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+                         bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr, size_pt);
+}
+
+double rc_text_width(cairo_t *cr, const char *s, double size_pt, int bold) {
+  cairo_text_extents_t te;
+  set_font(cr, s, size_pt, bold);
+  cairo_text_extents(cr, s, &te);
+  return te.x_advance;
+}
+
+double rc_text(cairo_t *cr, double x, double y, const char *s, double size_pt, int bold,
+               enum rc_align align) {
+  double w = rc_text_width(cr, s, size_pt, bold);
+  double x0 = align == RC_CENTER ? x - w / 2 : align == RC_RIGHT ? x - w : x;
+  cairo_move_to(cr, x0, y);
+  cairo_show_text(cr, s);
+  return w;
+}
+
+/* ----------------------------------------------------------------- axes */
+
+static double axis_pos(const struct rc_axis *a, double v) {
+  switch (a->scale) {
+  case RC_LOG:
+    return log10(v > 0 ? v : 1e-12);
+  case RC_NINES:
+    return -log10(1 - (v < 99.99999 ? v : 99.99999) / 100);
+  default:
+    return v;
+  }
+}
+
+double rc_px(const struct rc_plot *p, double v) {
+  double a = axis_pos(&p->x, p->x.lo), b = axis_pos(&p->x, p->x.hi);
+  return p->x0 + (axis_pos(&p->x, v) - a) / (b - a) * (p->x1 - p->x0);
+}
+
+double rc_py(const struct rc_plot *p, double v) {
+  double a = axis_pos(&p->y, p->y.lo), b = axis_pos(&p->y, p->y.hi);
+  return p->y1 - (axis_pos(&p->y, v) - a) / (b - a) * (p->y1 - p->y0);
+}
+
+/* Tick values of an axis; returns how many were written (<= max). */
+static size_t axis_ticks(const struct rc_axis *a, double *t, char (*lab)[32], size_t max, int many) {
+  size_t n = 0;
+  if (a->scale == RC_NINES) {
+    static const double nines[] = {0, 50, 90, 99, 99.9, 99.99, 99.999, 99.9999};
+    for (size_t i = 0; i < sizeof nines / sizeof nines[0] && n < max; i++) {
+      if (nines[i] < a->lo - 1e-9 || nines[i] > a->hi + 1e-9) continue;
+      t[n] = nines[i];
+      snprintf(lab[n++], 32, "%g", nines[i]);
+    }
+    return n;
+  }
+  if (a->scale == RC_LOG) {
+    int k0 = (int)floor(log10(a->lo)), k1 = (int)ceil(log10(a->hi));
+    /* a few decades: 1-2-5 in each; many: decades only */
+    static const double m125[] = {1, 2, 5};
+    int per = k1 - k0 <= 3 ? 3 : 1;
+    for (int k = k0; k <= k1; k++)
+      for (int j = 0; j < per && n < max; j++) {
+        double v = m125[j] * pow(10, k);
+        if (v < a->lo * 0.999 || v > a->hi * 1.001) continue;
+        t[n] = v;
+        rc_fmt_tick(lab[n++], 32, v, v >= 1 ? 1 : v);
+      }
+    return n;
+  }
+  double step = rc_nice_step(a->lo, a->hi, many ? 10 : 6);
+  for (double v = ceil(a->lo / step - 1e-9) * step; v <= a->hi + step * 1e-6 && n < max; v += step) {
+    t[n] = v;
+    rc_fmt_tick(lab[n++], 32, v, step);
+  }
+  return n;
+}
+
+void rc_plot_frame(struct rc_canvas *c, struct rc_plot *p, const char *title) {
+  cairo_t *cr = c->cr;
+  const double tick_pt = 8, lab_pt = 9, title_pt = 11;
+  /* y tick labels decide the left margin */
+  double yt[64], xt[64];
+  char ylab[64][32], xlab[64][32];
+  size_t ny = axis_ticks(&p->y, yt, ylab, 64, 0);
+  double wmax = 0;
+  for (size_t i = 0; i < ny; i++) {
+    double w = rc_text_width(cr, ylab[i], tick_pt, 0);
+    if (w > wmax) wmax = w;
+  }
+  p->x0 = 10 + lab_pt + 6 + wmax + 5;
+  p->x1 = c->w_pt - 14;
+  p->y0 = title && *title ? 10 + title_pt + 12 : 12;
+  p->y1 = c->h_pt - (10 + lab_pt + 6 + tick_pt + 4);
+  size_t nx = p->no_xticks ? 0 : axis_ticks(&p->x, xt, xlab, 64, p->x1 - p->x0 > 400);
+
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  if (title && *title) rc_text(cr, (p->x0 + p->x1) / 2, 10 + title_pt, title, title_pt, 1, RC_CENTER);
+
+  /* grid */
+  cairo_set_line_width(cr, 0.4);
+  cairo_set_source_rgb(cr, 0.86, 0.86, 0.86);
+  for (size_t i = 0; i < ny; i++) {
+    double y = rc_py(p, yt[i]);
+    cairo_move_to(cr, p->x0, y);
+    cairo_line_to(cr, p->x1, y);
+  }
+  for (size_t i = 0; i < nx; i++) {
+    double x = rc_px(p, xt[i]);
+    cairo_move_to(cr, x, p->y0);
+    cairo_line_to(cr, x, p->y1);
+  }
+  cairo_stroke(cr);
+
+  /* frame and tick labels */
+  cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+  cairo_set_line_width(cr, 0.8);
+  cairo_rectangle(cr, p->x0, p->y0, p->x1 - p->x0, p->y1 - p->y0);
+  cairo_stroke(cr);
+  for (size_t i = 0; i < ny; i++)
+    rc_text(cr, p->x0 - 4, rc_py(p, yt[i]) + tick_pt * 0.35, ylab[i], tick_pt, 0, RC_RIGHT);
+  for (size_t i = 0; i < nx; i++)
+    rc_text(cr, rc_px(p, xt[i]), p->y1 + 4 + tick_pt, xlab[i], tick_pt, 0, RC_CENTER);
+
+  if (p->x.label) rc_text(cr, (p->x0 + p->x1) / 2, c->h_pt - 8, p->x.label, lab_pt, 0, RC_CENTER);
+  if (p->y.label) {
+    cairo_save(cr);
+    cairo_translate(cr, 8 + lab_pt, (p->y0 + p->y1) / 2);
+    cairo_rotate(cr, -M_PI / 2);
+    rc_text(cr, 0, 0, p->y.label, lab_pt, 0, RC_CENTER);
+    cairo_restore(cr);
+  }
+}
+
+void rc_polyline(cairo_t *cr, const struct rc_plot *p, const double *x, const double *y, size_t n,
+                 const double rgb[3], double width_pt, int dashed) {
+  cairo_save(cr);
+  cairo_rectangle(cr, p->x0, p->y0, p->x1 - p->x0, p->y1 - p->y0);
+  cairo_clip(cr);
+  cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+  cairo_set_line_width(cr, width_pt);
+  if (dashed == 1) {
+    static const double d[] = {4, 2.5};
+    cairo_set_dash(cr, d, 2, 0);
+  } else if (dashed == 2) {
+    static const double d[] = {1.2, 1.8};
+    cairo_set_dash(cr, d, 2, 0);
+  }
+  int pen = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!isfinite(x[i]) || !isfinite(y[i])) {
+      pen = 0;
+      continue;
+    }
+    double px = rc_px(p, x[i]), py = rc_py(p, y[i]);
+    if (pen) cairo_line_to(cr, px, py);
+    else cairo_move_to(cr, px, py);
+    pen = 1;
+  }
+  cairo_stroke(cr);
+  cairo_restore(cr);
+}
+
+static void marker_path(cairo_t *cr, double x, double y, int shape) {
+  const double r = 2.3;
+  switch (shape % 3) {
+  case 0:
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, x, y, r, 0, 2 * M_PI);
+    break;
+  case 1:
+    cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r);
+    break;
+  default:
+    cairo_move_to(cr, x, y - r * 1.2);
+    cairo_line_to(cr, x + r * 1.1, y + r * 0.9);
+    cairo_line_to(cr, x - r * 1.1, y + r * 0.9);
+    cairo_close_path(cr);
+  }
+}
+
+void rc_marker(cairo_t *cr, const struct rc_plot *p, double x, double y, const double rgb[3],
+               int shape) {
+  if (shape < 0) return;
+  cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+  marker_path(cr, rc_px(p, x), rc_py(p, y), shape);
+  cairo_fill(cr);
+}
+
+void rc_legend(cairo_t *cr, const struct rc_plot *p, const struct rc_legend_item *it, size_t n,
+               int left) {
+  if (!n) return;
+  const double fs = 8, row = 11, sw = 18;
+  double wmax = 0;
+  for (size_t i = 0; i < n; i++) {
+    double w = rc_text_width(cr, it[i].text, fs, 0);
+    if (w > wmax) wmax = w;
+  }
+  double bw = 6 + sw + 4 + wmax + 6, bh = 4 + row * n + 2;
+  double bx = left ? p->x0 + 6 : p->x1 - 6 - bw, by = p->y0 + 6;
+  cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
+  cairo_rectangle(cr, bx, by, bw, bh);
+  cairo_fill_preserve(cr);
+  cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
+  cairo_set_line_width(cr, 0.5);
+  cairo_stroke(cr);
+  for (size_t i = 0; i < n; i++) {
+    double y = by + 4 + row * i + row / 2;
+    cairo_save(cr);
+    cairo_set_source_rgb(cr, it[i].rgb[0], it[i].rgb[1], it[i].rgb[2]);
+    cairo_set_line_width(cr, 1.6);
+    if (it[i].dashed == 1) {
+      static const double d[] = {4, 2.5};
+      cairo_set_dash(cr, d, 2, 0);
+    } else if (it[i].dashed == 2) {
+      static const double d[] = {1.2, 1.8};
+      cairo_set_dash(cr, d, 2, 0);
+    }
+    cairo_move_to(cr, bx + 6, y);
+    cairo_line_to(cr, bx + 6 + sw, y);
+    cairo_stroke(cr);
+    cairo_restore(cr);
+    if (it[i].shape >= 0) {
+      cairo_set_source_rgb(cr, it[i].rgb[0], it[i].rgb[1], it[i].rgb[2]);
+      marker_path(cr, bx + 6 + sw / 2, y, it[i].shape);
+      cairo_fill(cr);
+    }
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+    rc_text(cr, bx + 6 + sw + 4, y + fs * 0.35, it[i].text, fs, 0, RC_LEFT);
+  }
+}
+
+void render_cleanup(void) {
+  cairo_debug_reset_static_data();
+}
+
+/* cairo's toy font API initialises fontconfig, whose configuration parser
+ * keeps a few hundred bytes until FcFini (which needs -lfontconfig, not in
+ * the link line): tell LeakSanitizer it is not ours. Only sanitizer builds
+ * ever call this hook. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) { return "leak:libfontconfig.so\n"; }
+/* ...and keep its report of used suppressions out of test output. */
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void) { return "print_suppressions=0"; }

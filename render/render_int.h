@@ -1,0 +1,151 @@
+/* render_int.h — private to render/: analysis lookups, the chart canvas and
+ * the small text buffer shared by the template, table and output code. */
+#ifndef SSDREV_RENDER_INT_H
+#define SSDREV_RENDER_INT_H
+
+#include <cairo.h>
+#include <cmark-gfm.h>
+#include "render/render.h"
+
+/* ------------------------------------------------------------ text buffer */
+
+/* A growable NUL-terminated string; a failed allocation sets `oom` and
+ * later appends do nothing, so callers check once at the end. */
+struct rbuf {
+  char *s;
+  size_t len, cap;
+  int oom;
+};
+void rbuf_puts(struct rbuf *b, const char *s);
+void rbuf_putn(struct rbuf *b, const char *s, size_t n);
+void rbuf_printf(struct rbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends S escaped for a GFM table cell ('|' and newlines). */
+void rbuf_cell(struct rbuf *b, const char *s);
+void rbuf_free(struct rbuf *b);
+
+/* ---------------------------------------------------------- data lookups */
+
+/* Number at KEY of object O, or dflt when absent / not a number. */
+double rd_num(const json_t *o, const char *key, double dflt);
+const char *rd_str(const json_t *o, const char *key, const char *dflt);
+/* Dotted path into ROOT; keys may themselves contain dots ("p99.9_us"): at
+ * each level the longest key that matches wins. Array elements by number. */
+json_t *rd_path(json_t *root, const char *path);
+/* Latency in µs of tail workload W ("read", "mix70", "write") at percentile
+ * P for run R: from analysis.tail.W ("p99.9_us" style keys or a "pct" list),
+ * else from the tail test's ops.all.pct. 0 on success, -ENOENT if absent. */
+int rd_tail_us(const struct render_run *r, const char *w, double p, double *out_us);
+/* Every percentile known for tail workload W of run R, sorted ascending.
+ * Returns the count (<= max). */
+size_t rd_tail_curve(const struct render_run *r, const char *w, double *p, double *lat_us,
+                     size_t max);
+/* The analysis test object of kind "tail" whose workload is W, or NULL. */
+json_t *rd_tail_test(const struct render_run *r, const char *w);
+/* CDM cells of run R in STATE, in analysis order (borrowed array items). */
+size_t rd_cdm_cells(const struct render_run *r, const char *state, json_t **cells, size_t max);
+
+/* The three tail workloads, their table headers and chart legends. */
+struct rd_workload {
+  const char *id;
+  const char *title;
+};
+extern const struct rd_workload rd_workloads[3];
+
+/* -------------------------------------------------------------- numbers */
+
+/* A "nice" tick step (1, 2 or 5 x 10^k) giving at most about max_ticks
+ * ticks over [lo, hi]. */
+double rc_nice_step(double lo, double hi, int max_ticks);
+/* Formats v with just enough decimals for step (e.g. 0.5 -> "2.5"). */
+void rc_fmt_tick(char *buf, size_t len, double v, double step);
+
+/* --------------------------------------------------------------- canvas */
+
+/* A chart surface measured in points (1/72 in) whatever the output. */
+struct rc_canvas {
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  double w_pt, h_pt;
+  int svg;             /* else PNG */
+  struct ssdrev_atomic out;
+  int out_open;
+};
+int rc_canvas_begin(struct rc_canvas *c, const char *path, double w_in, double h_in,
+                    double dpi, struct ssdrev_err *err);
+/* Writes the file (atomically) and frees the canvas. */
+int rc_canvas_end(struct rc_canvas *c, struct ssdrev_err *err);
+void rc_canvas_abort(struct rc_canvas *c);
+
+enum rc_align { RC_LEFT = 0, RC_CENTER = 1, RC_RIGHT = 2 };
+/* Draws UTF-8 text with its baseline at y, aligned on x; NanumGothic when
+ * the text holds Hangul, else DejaVu Sans. Returns the width drawn. */
+double rc_text(cairo_t *cr, double x, double y, const char *s, double size_pt, int bold,
+               enum rc_align align);
+double rc_text_width(cairo_t *cr, const char *s, double size_pt, int bold);
+
+/* An axis: linear or log10, or the "nines" percentile axis (values are
+ * percentiles; position = -log10(1 - p/100)). */
+enum rc_scale { RC_LINEAR = 0, RC_LOG = 1, RC_NINES = 2 };
+struct rc_axis {
+  double lo, hi;
+  enum rc_scale scale;
+  const char *label;
+};
+struct rc_plot {
+  double x0, y0, x1, y1; /* plot area in pt: left, top, right, bottom */
+  struct rc_axis x, y;
+  int no_xticks;         /* categories: the chart labels x itself */
+};
+/* Lays out the plot area in a canvas below a title and draws title, grid,
+ * ticks and axis labels. */
+void rc_plot_frame(struct rc_canvas *c, struct rc_plot *p, const char *title);
+double rc_px(const struct rc_plot *p, double v);
+double rc_py(const struct rc_plot *p, double v);
+/* Polyline of n points in data units, clipped to the plot area. */
+void rc_polyline(cairo_t *cr, const struct rc_plot *p, const double *x, const double *y, size_t n,
+                 const double rgb[3], double width_pt, int dashed);
+void rc_marker(cairo_t *cr, const struct rc_plot *p, double x, double y, const double rgb[3],
+               int shape);
+
+struct rc_legend_item {
+  char text[160];
+  double rgb[3];
+  int dashed;
+  int shape; /* marker shape, -1 = none */
+};
+/* A legend box in the plot's upper-right (or upper-left) corner. */
+void rc_legend(cairo_t *cr, const struct rc_plot *p, const struct rc_legend_item *it, size_t n,
+               int left);
+
+/* The chart kind draws one drive per chart (drive=all makes one each). */
+int render_chart_kind_one_drive(const char *kind);
+
+/* Computes [lo, hi] of data, padded and rounded to the nice step. */
+void rc_range(const double *v, size_t n, double *lo, double *hi, int from_zero);
+
+/* Parses MD with the GFM extensions (table, strikethrough, autolink). The
+ * caller frees the root (cmark_node_free) and *parser_out. NULL on OOM. */
+cmark_node *render_md_parse(const char *md, cmark_parser **parser_out);
+
+/* ------------------------------------------------------- directive args */
+
+/* The key=value arguments a directive may carry (NULL = not given). */
+struct rt_args {
+  const char *drive, *state, *op, *workload, *test, *lang, *fmt, *caption, *name, *height;
+};
+
+/* Checks that chart KIND can be drawn from the runs with O (the same checks
+ * as render_chart_file, without writing anything). */
+int render_chart_check(const struct render_runs *rs, const char *kind, const struct render_chart_opts *o,
+                       struct ssdrev_err *err);
+
+/* Table kinds (tables.c): appends a GFM table (or several, one per drive) to
+ * OUT, or when OUT is NULL only checks the data. */
+int rt_table_exists(const char *kind);
+const char *rt_table_kind_list(void);
+int rt_table(const struct render_runs *rs, const char *kind, const struct rt_args *a, struct rbuf *out,
+             struct ssdrev_err *err);
+/* The runs a drive= argument selects: one, or all for NULL / "all". */
+size_t rt_select(const struct render_runs *rs, const char *drive, const struct render_run **sel, size_t max);
+
+#endif

@@ -1,0 +1,85 @@
+/* report.c — `ssdrev report`'s engine: expands the template once into
+ * Markdown, then hands it to each asked output format (a table). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "render/render_int.h"
+
+struct out_format {
+  const char *name;
+  unsigned bit;
+  const char *file; /* in the output directory */
+  int (*write)(const char *md, const struct render_doc_meta *meta, const char *path, struct ssdrev_err *err);
+};
+
+static int write_md(const char *md, const struct render_doc_meta *meta, const char *path, struct ssdrev_err *err) {
+  (void)meta;
+  return ssdrev_write_file_atomic(path, md, strlen(md), err);
+}
+
+static int write_html(const char *md, const struct render_doc_meta *meta, const char *path, struct ssdrev_err *err) {
+  char *html = NULL;
+  int rc = render_md_to_html(md, meta, &html, err);
+  if (rc < 0) return rc;
+  rc = ssdrev_write_file_atomic(path, html, strlen(html), err);
+  free(html);
+  return rc;
+}
+
+static const struct out_format formats[] = {
+    {"md", RENDER_FMT_MD, "review.md", write_md},
+    {"html", RENDER_FMT_HTML, "review.html", write_html},
+    {"pdf", RENDER_FMT_PDF, "review.pdf", render_md_to_pdf},
+};
+#define NFORMATS (sizeof formats / sizeof formats[0])
+
+int render_formats_parse(const char *list, unsigned *mask, struct ssdrev_err *err) {
+  *mask = 0;
+  const char *p = list;
+  while (*p) {
+    size_t len = strcspn(p, ",");
+    int found = 0;
+    for (size_t i = 0; i < NFORMATS; i++)
+      if (strlen(formats[i].name) == len && !strncmp(formats[i].name, p, len)) {
+        *mask |= formats[i].bit;
+        found = 1;
+      }
+    if (!found) return ssdrev_fail(err, -EINVAL, "unknown format '%.*s' (give md, html, pdf)", (int)len, p);
+    p += len;
+    if (*p == ',') p++;
+  }
+  if (!*mask) return ssdrev_fail(err, -EINVAL, "no format given (give md, html, pdf)");
+  return 0;
+}
+
+int render_report(const struct render_runs *rs, const struct render_report_opts *o, struct ssdrev_err *err) {
+  char *text = NULL;
+  size_t len = 0;
+  int rc = ssdrev_read_file(o->template_path, &text, &len, 16u << 20, err);
+  if (rc < 0) return rc;
+  if (memchr(text, 0, len)) {
+    free(text);
+    return ssdrev_fail(err, -EINVAL, "template '%s' holds a NUL byte: not a text file", o->template_path);
+  }
+  char charts[4200];
+  snprintf(charts, sizeof charts, "%s/charts", o->out_dir);
+  char *md = NULL;
+  /* the checking pass runs before anything (the output dir included) is made */
+  rc = render_template_expand(rs, o->template_path, text, NULL, "charts", o->dpi, &md, err);
+  free(md);
+  md = NULL;
+  if (rc == 0) rc = ssdrev_mkdirs(o->out_dir, err);
+  if (rc == 0) rc = render_template_expand(rs, o->template_path, text, charts, "charts", o->dpi, &md, err);
+  free(text);
+  if (rc < 0) return rc;
+  struct render_doc_meta meta = {.title = NULL, .subject = "SSD review", .base_dir = o->out_dir};
+  unsigned mask = o->formats ? o->formats : RENDER_FMT_MD | RENDER_FMT_HTML | RENDER_FMT_PDF;
+  for (size_t i = 0; i < NFORMATS && rc == 0; i++) {
+    if (!(mask & formats[i].bit)) continue;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", o->out_dir, formats[i].file);
+    rc = formats[i].write(md, &meta, path, err);
+  }
+  free(md);
+  return rc;
+}

@@ -1,0 +1,32 @@
+#!/bin/sh
+# chart_kinds: `ssdrev chart` draws every kind as PNG (300 dpi = 1950 px
+# wide) and SVG; bad usage exits 2 naming the option; missing data exits 1.
+set -u
+: "${SSDREV:?set SSDREV to the ssdrev binary}"
+T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX) || exit 1
+trap 'rm -rf "$T"' EXIT
+fail() { echo "chart_kinds: $*" >&2; exit 1; }
+D=tests/data/analysis
+"$SSDREV" chart fill "$D/pm981" "$D/pm981a" --out "$T/fill.png" >/dev/null || fail "fill png"
+# PNG IHDR width at offset 16 (big-endian): 1950 = 0x0000079e
+w=$(od -An -tx1 -j16 -N4 "$T/fill.png" | tr -d ' \n')
+[ "$w" = "0000079e" ] || fail "fill.png width is 0x$w, want 1950 px"
+for k in cdm fill_latency rw_ratio tail latency bars; do
+  "$SSDREV" chart "$k" "$D/pm981" "$D/pm981a" --drive 2 --dpi 72 --out "$T/$k.png" >/dev/null || fail "$k png"
+  "$SSDREV" chart "$k" "$D/pm981" "$D/pm981a" --drive 2 --out "$T/$k.svg" >/dev/null || fail "$k svg"
+  head -c 200 "$T/$k.svg" | grep -q "<svg" || fail "$k.svg is not SVG"
+done
+"$SSDREV" chart cdm "$D/pm981" --state 75% --out "$T/c75.svg" >/dev/null || fail "cdm 75%"
+"$SSDREV" chart nosuch "$D/pm981" --out "$T/x.png" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "nosuch" "$T/err" || fail "unknown kind: exit $rc"
+"$SSDREV" chart fill "$D/pm981" --out "$T/x.jpg" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q -- "--out" "$T/err" || fail "bad extension: exit $rc"
+"$SSDREV" chart fill "$D/pm981" --out "$T/x.png" --dpi 5 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q -- "--dpi" "$T/err" || fail "bad dpi: exit $rc"
+"$SSDREV" chart cdm "$D/pm981" "$D/pm981a" --out "$T/x.png" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "draws one drive" "$T/err" || fail "cdm over two drives: exit $rc"
+"$SSDREV" chart hist "$D/pm981" --out "$T/h.png" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "histogram" "$T/err" || fail "hist without a log: exit $rc"
+[ ! -e "$T/x.png" ] && [ ! -e "$T/h.png" ] || fail "a failed chart left a file"
+"$SSDREV" chart --help | grep -q "rw_ratio" || fail "--help lists no kinds"
+exit 0

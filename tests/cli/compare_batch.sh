@@ -1,0 +1,62 @@
+#!/bin/sh
+# ssdrev compare over a folder: runs are analyzed in parallel, grouped by
+# model / firmware / fill state with medians and ratios to the baseline;
+# bad archives are reported and skipped; no usable archive is an error.
+set -u
+T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+R=${SSDREV_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+C=$R/samples/cdm
+F="$T/fleet"
+mkdir -p "$F"
+imp() { "$SSDREV" import "$@" >/dev/null 2>"$T/e" || fail "import $*: $(cat "$T/e")"; }
+imp cdm "$C/pm981-fob-cdm8.txt" --out "$F/01-pm981-fob" --model PM981 --firmware 1L2QEXD7
+imp cdm "$C/pm981-fob-cdm8.txt" --out "$F/02-pm981-fob-again" --model PM981 --firmware 1L2QEXD7
+imp cdm "$C/pm981-75pct-cdm8-mix.txt" --out "$F/03-pm981-75" --model PM981 --firmware 1L2QEXD7
+imp cdm "$C/pm981a-fob-cdm9-nvme.txt" --out "$F/04-pm981a" --model PM981a --firmware EXH7201Q
+imp fio "$R/samples/fio/small.json" --out "$F/05-fio" --model PM981a --firmware EXH7201Q --state FOB
+# a second PM981 FOB run, 10% faster in SEQ1M Q8T1 read: the group median moves
+sed 's/3531.284 MB\/s/3884.412 MB\/s/' "$C/pm981-fob-cdm8.txt" >"$T/faster.txt"
+imp cdm "$T/faster.txt" --out "$F/06-pm981-fob-fast" --model PM981 --firmware 1L2QEXD7
+mkdir "$F/07-broken" && printf '{"format": "ssdrev-run", "format_version": 1, "tests": [' >"$F/07-broken/manifest.json"
+mkdir "$F/08-not-a-run"
+"$SSDREV" compare "$F" --out "$T/out" --jobs 2 --format md,csv >"$T/o" 2>"$T/e"
+rc=$?
+[ $rc -eq 0 ] || fail "compare exit $rc: $(cat "$T/e")"
+grep -q "skipping '$F/07-broken'" "$T/e" || fail "broken archive not reported: $(cat "$T/e")"
+grep -q "skipping '$F/08-not-a-run'" "$T/e" || fail "non-run not reported: $(cat "$T/e")"
+grep -q "compared 6 runs in 3 groups" "$T/o" || fail "summary: $(cat "$T/o")"
+[ -s "$T/out/compare.md" ] && [ -s "$T/out/compare.csv" ] && [ -s "$T/out/runs.csv" ] || fail "outputs missing"
+ls "$T/out/charts/"*.png >/dev/null 2>&1 || fail "no charts"
+[ -s "$F/05-fio/analysis.json" ] || fail "the fio run was not analyzed"
+grep -q "(baseline)" "$T/out/compare.md" || fail "no baseline in the Markdown"
+/usr/bin/python3 - "$T/out" <<'PY' || exit 1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/compare.csv")))
+def get(key, metric, model, state):
+    r = [x for x in rows if x["key"] == key and x["metric"] == metric and x["model"] == model and x["state"] == state]
+    if len(r) != 1: sys.exit("want one row for %s %s %s %s, got %s" % (key, metric, model, state, r))
+    return r[0]
+g = get("FOB default SEQ1M Q8T1", "read mb_s", "PM981", "FOB")
+# three FOB runs: 3531.284, 3531.284, 3884.412 -> median 3531.284
+assert g["n"] == "3" and abs(float(g["median"]) - 3531.284) < 0.01 and abs(float(g["max"]) - 3884.412) < 0.01, g
+assert float(g["ratio"]) == 1.0, g
+a = get("FOB nvme SEQ1M Q8T1", "read mb_s", "PM981a", "FOB")
+assert abs(float(a["median"]) - 3562.818) < 0.01, a
+runs = list(csv.DictReader(open(sys.argv[1] + "/runs.csv")))
+assert len(runs) == 6 and {r["group"] for r in runs} == {"G1", "G2", "G3"}, runs
+PY
+# an unknown baseline is an error; a named one becomes the ratio base
+"$SSDREV" compare "$F" --out "$T/out2" --baseline nope >/dev/null 2>"$T/e"
+[ $? -eq 1 ] && grep -q "baseline 'nope'" "$T/e" || fail "bad baseline: $(cat "$T/e")"
+"$SSDREV" compare "$F" --out "$T/out3" --format csv --baseline 06-pm981-fob-fast >/dev/null 2>"$T/e" || fail "baseline by name"
+grep -q '"G1"' "$T/out3/compare.csv" || fail "no groups in csv"
+# nothing usable: exit 1 with a clear error
+"$SSDREV" compare "$F/07-broken" "$F/08-not-a-run" --out "$T/out4" >/dev/null 2>"$T/e"
+[ $? -eq 1 ] && grep -q "no usable run archive" "$T/e" || fail "no usable archive: $(cat "$T/e")"
+"$SSDREV" compare "$F" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "missing --out must exit 2"
+"$SSDREV" compare "$F" --out "$T/o5" --format xls >/dev/null 2>&1
+[ $? -eq 2 ] || fail "bad --format must exit 2"
+echo ok

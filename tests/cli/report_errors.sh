@@ -1,0 +1,33 @@
+#!/bin/sh
+# report_errors: a bad directive fails with file:line, exit 1 and leaves no
+# output behind; usage errors exit 2 naming the option; --help exits 0.
+set -u
+: "${SSDREV:?set SSDREV to the ssdrev binary}"
+T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX) || exit 1
+trap 'rm -rf "$T"' EXIT
+fail() { echo "report_errors: $*" >&2; exit 1; }
+D=tests/data/analysis
+printf '# Title\n\n{{chart fill}}\nText {{tabel tail}} more.\n' >"$T/bad.md"
+"$SSDREV" report -t "$T/bad.md" -o "$T/out" "$D/pm981" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] || fail "bad directive: exit $rc, want 1"
+grep -q "bad.md:4:" "$T/err" || fail "error does not name bad.md:4: $(cat "$T/err")"
+grep -q "tabel" "$T/err" || fail "error does not name the directive"
+[ ! -e "$T/out" ] || fail "output left behind: $(ls -R "$T/out")"
+printf '{{value fill.slc.max_gib fmt=%%n}}\n' >"$T/fmt.md"
+"$SSDREV" report -t "$T/fmt.md" -o "$T/out" "$D/pm981" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "fmt.md:1:" "$T/err" || fail "bad fmt not rejected (exit $rc)"
+"$SSDREV" report -t "$T/fmt.md" "$D/pm981" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "ssdrev report: error: --out" "$T/err" || fail "missing --out: exit $rc"
+"$SSDREV" report -t "$T/fmt.md" -o "$T/o" --format md,docx "$D/pm981" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "docx" "$T/err" || fail "bad --format: exit $rc"
+"$SSDREV" report -t templates/review.en.md -o "$T/o" "$T/nonexistent" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "analysis.json" "$T/err" || fail "missing run: exit $rc"
+"$SSDREV" report --help >"$T/help" || fail "--help exit $?"
+grep -q "usage: ssdrev report" "$T/help" || fail "--help text"
+# a good English report, Markdown only: no HTML/PDF written
+"$SSDREV" report -t templates/review.en.md -o "$T/en" -f md --dpi 60 "$D/pm981" "$D/pm981a" >/dev/null 2>"$T/err" \
+  || fail "en report: $(cat "$T/err")"
+[ -s "$T/en/review.md" ] && [ ! -e "$T/en/review.pdf" ] && [ ! -e "$T/en/review.html" ] || fail "--format md wrote other files"
+grep -q "^> \*\*Simulated results:\*\*" "$T/en/review.md" || fail "no simulated notice"
+grep -q "largest and smallest SLC caches are about 11 GiB and" "$T/en/review.md" || fail "value directive in prose"
+exit 0

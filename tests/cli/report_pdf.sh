@@ -1,0 +1,40 @@
+#!/bin/sh
+# report_pdf: `ssdrev report` renders the Korean template over the two
+# fixture runs into Markdown, HTML and PDF; the PDF opens, holds every tail
+# and CDM value, has one outline entry per section and every page converts.
+set -u
+: "${SSDREV:?set SSDREV to the ssdrev binary}"
+T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX) || exit 1
+trap 'rm -rf "$T"' EXIT
+fail() { echo "report_pdf: $*" >&2; exit 1; }
+D=tests/data/analysis
+"$SSDREV" report --template templates/review.ko.md --out "$T/out" --dpi 100 "$D/pm981" "$D/pm981a" >"$T/stdout" 2>"$T/stderr" \
+  || { cat "$T/stderr" >&2; fail "report exited $?"; }
+for f in review.md review.html review.pdf charts/fill.png charts/fill.svg charts/tail.png charts/cdm-fob-d1.png; do
+  [ -s "$T/out/$f" ] || fail "missing $f"
+done
+grep -q "review.pdf" "$T/stdout" || fail "stdout does not say where the PDF is"
+pdfinfo "$T/out/review.pdf" >"$T/info" 2>/dev/null || fail "pdfinfo cannot open the PDF"
+pages=$(sed -n 's/^Pages: *//p' "$T/info")
+[ "${pages:-0}" -ge 4 ] || fail "only ${pages:-0} pages"
+grep -q "^Title: *삼성의 불사조" "$T/info" || fail "no document title: $(cat "$T/info")"
+pdftotext -layout "$T/out/review.pdf" "$T/text.txt" 2>/dev/null || fail "pdftotext failed"
+# every value of both tail tables and of the DUT and CDM tables
+for v in 93.50 92.81 13.90 98.47 107.02 16.71 99.88 281.94 24.43 148.68 2285.65 25.86 174.15 3095.47 28.21 \
+         90.51 89.96 13.77 95.41 101.49 16.49 98.95 242.49 24.19 159.01 2481.42 25.61 186.64 3329.26 51.92 \
+         3412.57 1455.21 548.22 44.71 3541.08 1612.44 583.61 131.25 "0.0760W" "8000µs" "81 °C" "85 °C" \
+         "MZVLB256HBHQ-00000" "EXH7201Q" "11.2 GiB" "시뮬레이션" "병목현상"; do
+  grep -q -- "$v" "$T/text.txt" || fail "PDF text lacks '$v'"
+done
+grep -q "| 90% | 93.50 µs | 92.81 µs | 13.90 µs |" "$T/out/review.md" || fail "markdown tail table row"
+grep -q "](charts/fill.png)" "$T/out/review.md" || fail "markdown image link"
+grep -q "<table>" "$T/out/review.html" || fail "HTML has no table"
+grep -q '<img src="charts/tail.png"' "$T/out/review.html" || fail "HTML has no chart image"
+# the outline: one bookmark per section, in Korean too
+for s in "Appearance" "DUT Summary" "Tail Latency" "Closing"; do
+  grep -q "$s" "$T/text.txt" || fail "section $s missing"
+done
+pdftoppm -r 20 -png "$T/out/review.pdf" "$T/pg" 2>/dev/null || fail "pdftoppm failed"
+n=$(ls "$T"/pg-*.png 2>/dev/null | wc -l)
+[ "$n" -eq "$pages" ] || fail "$n of $pages pages converted"
+exit 0

@@ -1,0 +1,41 @@
+#!/bin/sh
+# `ssdrev review --short` on the PM981 sim: the plan with an estimate comes
+# first, every step completes, the archive holds the DUT of the model, the
+# exact method, logs of every kind and the CDM-style summary; a step marked
+# interrupted in the manifest is the only one a rerun runs (resume).
+set -u
+fail() { echo "review_sim_short: $*" >&2; exit 1; }
+S=${SSDREV:?SSDREV must point at the ssdrev binary}
+R=${SSDREV_ROOT:-.}
+D=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
+trap 'rm -rf "$D"' EXIT INT TERM
+
+out=$("$S" review "sim:$R/samples/models/pm981-256.model" --profile "$R/profiles/review.json" \
+      --out "$D/run" --short --label "PM981 256GB" --seed 5 2>"$D/err") || fail "review failed: $(cat "$D/err")"
+echo "$out" | head -1 | grep -q "^method 'review'" || fail "plan not printed first: $out"
+echo "$out" | grep -q "estimated total" || fail "no estimated total in the plan"
+echo "$out" | grep -q "FOB  RND4K Q32T1    read" || fail "no CDM summary: $out"
+grep -q "\[7/7\] tail done" "$D/err" || fail "no per-step progress lines: $(cat "$D/err")"
+grep -q "warning: tail.read: p99.999" "$D/err" || fail "short tail run not warned about p99.999"
+M="$D/run/manifest.json"
+for s in purge cdm_fob fill75 cdm_75 fill_drive rw_sweep tail; do
+  grep -q "\"$s\": \"complete\"" "$M" || fail "step $s not complete"
+done
+grep -q '"simulated": true' "$M" || fail "sim run not marked simulated"
+grep -q '"model": "SAMSUNG MZVLB256HAHQ-000L7"' "$M" || fail "sim model DUT missing"
+grep -q '"format": "ssdrev-method"' "$M" || fail "method file not recorded"
+for k in cdm prefill fill_drive rw_sweep tail temperature; do
+  grep -q "\"kind\": \"$k\"" "$M" || fail "no test of kind $k"
+done
+[ -s "$D/run/logs/cdm_fob.SEQ1M_Q8T1.read.p1.ssdlog" ] || fail "CDM pass log missing"
+[ -s "$D/run/logs/fill_drive.empty.ssdlog" ] || fail "fill log missing"
+
+# resume: pretend the tail step was interrupted; only it reruns
+sed 's/"tail": "complete"/"tail": "interrupted"/' "$M" > "$M.x" && mv "$M.x" "$M"
+"$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/run" --quiet 2>"$D/err2" || fail "resume failed: $(cat "$D/err2")"
+grep -q '"tail": "complete"' "$M" || fail "tail not complete after resume"
+n=$(grep -c '"log": "logs/tail.read.ssdlog"' "$M")
+[ "$n" = 1 ] || fail "resume duplicated tail.read ($n entries)"
+out=$("$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/run" --plan) || fail "plan of a finished run failed"
+echo "$out" | grep -q "(complete)" || fail "plan does not mark complete steps: $out"
+exit 0

@@ -1,0 +1,24 @@
+#!/bin/sh
+# `ssdrev review` usage: --help exits 0, bad options and arguments exit 2
+# naming the option, an unknown step or method file exits non-zero naming it.
+set -u
+fail() { echo "review_usage: $*" >&2; exit 1; }
+S=${SSDREV:?SSDREV must point at the ssdrev binary}
+R=${SSDREV_ROOT:-.}
+D=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
+trap 'rm -rf "$D"' EXIT INT TERM
+"$S" review --help | grep -q "usage: ssdrev review" || fail "--help"
+err=$("$S" review sim:x --out "$D/r" --passes 0 2>&1); [ $? -eq 2 ] || fail "--passes 0 not exit 2"
+echo "$err" | grep -q -- "--passes" || fail "error does not name --passes: $err"
+err=$("$S" review sim:x --out "$D/r" --frobnicate 2>&1); [ $? -eq 2 ] || fail "unknown option not exit 2"
+echo "$err" | grep -q -- "--frobnicate" || fail "error does not name the option"
+err=$("$S" review sim:x 2>&1); [ $? -eq 2 ] || fail "missing --out not exit 2"
+err=$("$S" review "sim:$R/samples/models/pm981-256.model" --profile nosuch --out "$D/r" 2>&1); [ $? -eq 2 ] || fail "unknown profile name not exit 2"
+echo "$err" | grep -q "nosuch" || fail "error does not name the profile"
+err=$("$S" review "sim:$R/samples/models/pm981-256.model" --profile "$R/profiles/review.json" --step nope --out "$D/r" 2>&1); [ $? -eq 1 ] || fail "unknown step not exit 1"
+echo "$err" | grep -q "no step 'nope'" || fail "error does not name the step: $err"
+printf '{"format": "ssdrev-method", "format_version": 1, "steps": [{"id": "t", "kind": "tail", "ioz": 3}]}\n' > "$D/bad.json"
+err=$("$S" review "sim:$R/samples/models/pm981-256.model" --profile "$D/bad.json" --out "$D/r" 2>&1); [ $? -eq 1 ] || fail "bad method not exit 1"
+echo "$err" | grep -q "unknown key 'ioz'" || fail "error does not name the key: $err"
+[ -e "$D/r" ] && fail "a failed start left a run directory"
+exit 0

@@ -1,0 +1,63 @@
+#!/bin/sh
+# ssdrev run on a regular file: archive, manifest, log, appended tests,
+# summary, usage errors and the file-overwrite rule.
+set -u
+D=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
+trap 'rm -rf "$D"' EXIT INT TERM
+fail() { echo "run_basic: $*" >&2; exit 1; }
+S=${SSDREV:?SSDREV must point at the ssdrev binary}
+
+"$S" run --help | grep -q -- '--rwmixread' || fail "--help does not list --rwmixread"
+
+out=$("$S" run "$D/t.img" --create-size 8M --out "$D/run" --rw randrw --rwmixread 70 --runtime 200ms --iodepth 4 --quiet) \
+  || fail "first run failed"
+echo "$out" | grep -q 'IOPS=' || fail "no IOPS in the summary: $out"
+echo "$out" | grep -q 'MiB/s' || fail "no MiB/s in the summary: $out"
+[ -s "$D/run/logs/job.ssdlog" ] || fail "no log written"
+python3 - "$D/run/manifest.json" <<'PY' || fail "manifest check failed"
+import json, sys
+m = json.load(open(sys.argv[1]))
+t = m["tests"][0]
+assert m["target"]["kind"] == "file" and m["target"]["size_bytes"] == 8 << 20, m["target"]
+assert m["simulated"] is False
+assert t["name"] == "job" and t["status"] == "complete" and t["kind"] == "job", t
+assert t["log"] == "logs/job.ssdlog"
+p = t["params"]
+assert p["pattern"] == "rand" and p["read_pct"] == 70 and p["qd"] == 4 and p["measure_ns"] == 200000000, p
+assert p["engine"] in ("io_uring", "psync")
+r = t["result"]
+assert r["ios"] > 0 and r["errors"] == 0 and r["iops"] > 0 and r["mb_s"] > 0, r
+assert abs(r["bytes"] - r["ios"] * 4096) == 0
+PY
+
+# A second run appends job.2; a size-based sequential fill moves exactly the span.
+"$S" run "$D/t.img" --out "$D/run" --rw write --bs 64k --runtime 0 --quiet --no-log >/dev/null || fail "second run failed"
+python3 - "$D/run/manifest.json" <<'PY' || fail "appended test check failed"
+import json, sys
+t = json.load(open(sys.argv[1]))["tests"]
+assert [x["name"] for x in t] == ["job", "job.2"], t
+assert "log" not in t[1]
+assert t[1]["result"]["bytes"] == 8 << 20, t[1]["result"]
+PY
+[ ! -e "$D/run/logs/job.2.ssdlog" ] || fail "--no-log wrote a log"
+"$S" run "$D/t.img" --out "$D/run" --name job --quiet >/dev/null 2>&1 && fail "a duplicate --name was accepted"
+
+# Usage errors exit 2 and name the option.
+for bad in "--bs 0" "--bs 4q" "--rw sideways" "--iodepth 0" "--rwmixread 101" "--runtime fast" "--engine spdk" "--bogus"; do
+  # shellcheck disable=SC2086
+  err=$("$S" run "$D/t.img" --out "$D/x" $bad 2>&1 >/dev/null); rc=$?
+  [ $rc -eq 2 ] || fail "'$bad' exited $rc, not 2"
+  opt=${bad%% *}
+  echo "$err" | grep -q -- "$opt" || fail "'$bad': error does not name $opt: $err"
+done
+"$S" run "$D/t.img" 2>/dev/null; [ $? -eq 2 ] || fail "missing --out did not exit 2"
+
+# A file ssdrev did not create is not written without --force.
+printf 'keep me' >"$D/mine.img"
+truncate -s 1M "$D/mine.img"
+err=$("$S" run "$D/mine.img" --out "$D/run2" --rw write --runtime 0 --quiet 2>&1); rc=$?
+[ $rc -eq 1 ] || fail "writing a foreign file exited $rc, not 1"
+echo "$err" | grep -q "did not create" || fail "no reason given: $err"
+head -c 7 "$D/mine.img" | grep -q 'keep me' || fail "the foreign file was modified"
+"$S" run "$D/mine.img" --out "$D/run2" --rw write --runtime 0 --quiet --force >/dev/null || fail "--force did not allow the write"
+exit 0

@@ -1,0 +1,48 @@
+/* fuzz_fio.c — the fio JSON importer (bench/import_fio.c, through the
+ * importer table as `ssdrev import fio` calls it) on arbitrary JSON: a run
+ * archive is created for every input and removed after. The log directory
+ * holds two fixed latency logs (prefix "fz", jobs 1 and 2), so inputs that
+ * say write_lat_log=fz also go through the log conversion. An archive that
+ * imports must then open with bench_run_open. */
+#include "tests/fuzz/fuzz.h"
+#include "bench/import.h"
+
+static int fuzz_fio_one(const uint8_t *data, size_t size) {
+  static int ready;
+  if (!ready) {
+    mkdir(fuzz_path("fiologs"), 0700);
+    static const char lat1[] = "1, 52000, 0, 4096, 0\n2, 61000, 1, 4096, 0\n3, 48000, 0, 4096, 0\n";
+    static const char clat2[] = "5, 52000, 0, 131072, 1048576, 0\n9, 61000, 1, 131072, 0, 0\n";
+    fuzz_write("fiologs/fz_lat.1.log", (const uint8_t *)lat1, sizeof lat1 - 1);
+    fuzz_write("fiologs/fz_clat.2.log", (const uint8_t *)clat2, sizeof clat2 - 1);
+    ready = 1;
+  }
+  const char *in = fuzz_write("fio.json", data, size);
+  fuzz_rm("out");
+  struct bench_import_opts o;
+  bench_import_opts_defaults(&o);
+  o.out_dir = fuzz_path("out");
+  o.log_dir = fuzz_path("fiologs");
+  o.label = "fuzz";
+  struct bench_import_result res;
+  struct ssdrev_err err = {{0}};
+  const struct bench_importer *imp = bench_importer_find("fio");
+  if (!imp) abort();
+  int rc = imp->import(in, &o, &res, &err);
+  fuzz_check_err(&err);
+  if (rc) {
+    if (!err.msg[0]) abort();
+    return 0;
+  }
+  if (res.logs > res.tests) abort();
+  struct bench_run *run;
+  if (bench_run_open(&run, o.out_dir, &err)) {
+    fprintf(stderr, "fuzz_fio: imported archive does not open: %s\n", err.msg);
+    abort();
+  }
+  if (json_array_size(json_object_get(run->manifest, "tests")) != res.tests) abort();
+  bench_run_free(run);
+  return 0;
+}
+
+FUZZ_ENTRY(fuzz_fio_one)

@@ -1,0 +1,115 @@
+/* test_analyze_sim.c — the SLC estimate against the simulated drive's ground
+ * truth: a whole-drive sequential fill on every shipped model, then a
+ * rewrite of the full drive for the smallest cache. */
+#include <dirent.h>
+#include <errno.h>
+#include "analyze/analyze.h"
+#include "tests/unit/testlib.h"
+
+#define GIB 1073741824.0
+
+static const char *models_dir(void) {
+  static char d[4200];
+  const char *root = getenv("SSDREV_ROOT");
+  snprintf(d, sizeof d, "%s/samples/models", root ? root : ".");
+  return d;
+}
+
+/* Writes `bytes` sequentially (128 KiB, QD8) from offset 0 into log. */
+static int seq_fill(struct bench_target *t, uint64_t bytes, const char *log) {
+  struct bench_job job;
+  struct bench_job_result res;
+  struct ssdrev_err e = {{0}};
+  bench_job_defaults(&job);
+  snprintf(job.name, sizeof job.name, "fill");
+  job.pattern = BENCH_SEQ;
+  job.read_pct = 0;
+  job.block_bytes = 128 * 1024;
+  job.qd = 8;
+  job.threads = 1;
+  job.offset_bytes = 0;
+  job.span_bytes = bytes;
+  job.size_bytes = bytes;
+  job.measure_ns = 0;
+  int rc = bench_job_run(t, &job, log, NULL, NULL, &res, &e);
+  if (rc) fprintf(stderr, "    %s\n", e.msg);
+  return rc;
+}
+
+static double an_num_test(const json_t *o, const char *k) {
+  const json_t *v = json_object_get(o, k);
+  return json_is_number(v) ? json_number_value(v) : -1;
+}
+
+static const json_t *slc_of(const json_t *res) { return json_object_get(json_object_get(res, "fill"), "slc"); }
+
+static void check_model(const char *file, int *testlib_failed) {
+  char spec[4400];
+  snprintf(spec, sizeof spec, "sim:%s/%s", models_dir(), file);
+  struct bench_target_opts to = {0};
+  to.write_intent = 1;
+  to.seed = 7;
+  struct bench_target *t;
+  struct ssdrev_err e = {{0}};
+  if (bench_target_open(&t, spec, &to, &e)) {
+    fprintf(stderr, "    %s\n", e.msg);
+    CHECK(0);
+    return;
+  }
+  struct bench_sim *sim = bench_target_sim(t);
+  REQUIRE(sim != NULL);
+  struct bench_sim_truth tr;
+  bench_sim_get_truth(sim, &tr);
+  uint64_t cap = bench_target_size_bytes(t) / (128 * 1024) * (128 * 1024);
+  const char *log1 = test_path("empty.ssdlog"), *log2 = test_path("near_full.ssdlog");
+  remove(log1);
+  remove(log2);
+  REQUIRE(seq_fill(t, cap, log1) == 0);
+  struct bench_sim_truth tr2;
+  bench_sim_get_truth(sim, &tr2);
+  /* a rewrite of a full drive after a minute idle (the static cache folds
+   * free): only the static cache is left */
+  bench_sim_idle(sim, UINT64_C(60000000000));
+  uint64_t nf = (uint64_t)(tr.slc_cache_bytes_min * 6) / (128 * 1024) * (128 * 1024);
+  REQUIRE(seq_fill(t, nf, log2) == 0);
+  bench_target_close(t);
+
+  struct analyze_opts o;
+  analyze_opts_defaults(&o);
+  json_t *r1 = NULL, *r2 = NULL;
+  o.slc_min_seg_gib = 2.0;
+  REQUIRE(analyze_log(log1, &o, ANALYZE_WANT_FILL, &r1, &e) == 0);
+  o.slc_min_seg_gib = 0.5;
+  REQUIRE(analyze_log(log2, &o, ANALYZE_WANT_FILL, &r2, &e) == 0);
+  const json_t *s1 = slc_of(r1), *s2 = slc_of(r2);
+  if (getenv("AN_DEBUG")) {
+    json_dumpf(json_object_get(json_object_get(r2, "fill"), "trace"), stderr, JSON_COMPACT);
+    json_dumpf(s2, stderr, JSON_COMPACT);
+  }
+  double want_max = (double)tr.slc_cache_bytes_max / GIB, want_min = (double)tr.slc_cache_bytes_min / GIB;
+  double got_max = an_num_test(s1, "cache_gib"), got_min = an_num_test(s2, "cache_gib");
+  double got_post = an_num_test(s1, "post_cache_mb_s");
+  fprintf(stderr, "    %s: max %.3f GiB (truth %.3f), min %.3f GiB (truth %.3f), post %.1f MB/s (truth %.1f)\n",
+          file, got_max, want_max, got_min, want_min, got_post, tr.post_cache_mb_s);
+  CHECK(json_is_true(json_object_get(s1, "found")));
+  CHECK_NEAR(got_max, want_max, 0.05 * want_max);
+  CHECK_NEAR(got_min, want_min, 0.05 * want_min);
+  CHECK_NEAR(got_post, tr.post_cache_mb_s, 0.05 * tr.post_cache_mb_s);
+  json_decref(r1);
+  json_decref(r2);
+}
+
+TEST("The SLC estimate is within 5% of the ground truth on every shipped model") {
+  DIR *d = opendir(models_dir());
+  REQUIRE(d != NULL);
+  struct dirent *de;
+  int n = 0;
+  while ((de = readdir(d)) != NULL) {
+    size_t l = strlen(de->d_name);
+    if (l < 7 || strcmp(de->d_name + l - 6, ".model")) continue;
+    check_model(de->d_name, testlib_failed);
+    n++;
+  }
+  closedir(d);
+  CHECK(n >= 1);
+}

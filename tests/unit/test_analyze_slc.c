@@ -1,0 +1,109 @@
+/* test_analyze_slc.c — the SLC cache estimate on synthetic fill traces with
+ * known cliffs, clean and noisy. */
+#include <math.h>
+#include "analyze/analyze.h"
+#include "tests/unit/testlib.h"
+
+static uint64_t rs = 0x9E3779B97F4A7C15ull;
+static double urand(void) {
+  rs ^= rs << 13;
+  rs ^= rs >> 7;
+  rs ^= rs << 17;
+  return (double)(rs >> 11) / 9007199254740992.0;
+}
+static double gauss(void) {
+  double u = urand(), v = urand();
+  return sqrt(-2 * log(u + 1e-300)) * cos(2 * M_PI * v);
+}
+
+/* A sequential fill of `total` GiB sampled every `step` GiB: cache_gib at
+ * v1 MB/s, then v2 (and v3 after fold_gib when > 0); the point holding the
+ * cliff gets the time-weighted mix, as a real per-step measurement would.
+ * noise: relative sd; spikes: share of points at a third of the speed. */
+static size_t trace(double total, double step, double cache_gib, double v1, double v2, double fold_gib, double v3,
+                    double noise, double spikes, double *gib, double *mb) {
+  size_t n = (size_t)(total / step);
+  for (size_t i = 0; i < n; i++) {
+    double a = i * step, b = a + step, t = 0;
+    /* time = sum over the parts of [a, b) at each speed */
+    double edges[3] = {cache_gib, fold_gib > 0 ? fold_gib : 1e9, 1e9};
+    double speeds[3] = {v1, v2, v3};
+    double lo = a;
+    for (int k = 0; k < 3 && lo < b; k++) {
+      double hi = b < edges[k] ? b : edges[k];
+      if (hi > lo) {
+        t += (hi - lo) / speeds[k];
+        lo = hi;
+      }
+    }
+    double v = step / t;
+    v *= 1 + noise * gauss();
+    if (spikes > 0 && urand() < spikes) v /= 3;
+    gib[i] = b;
+    mb[i] = v;
+  }
+  return n;
+}
+
+static double g[20000], m[20000];
+
+TEST("A clean cliff at 11.2 GiB is found within 5% with both speeds") {
+  size_t n = trace(238, 1.0 / 16, 11.2, 1450, 780, 0, 0, 0, 0, g, m);
+  struct analyze_slc s;
+  REQUIRE(analyze_slc_estimate(g, m, n, 2.0, &s, NULL) == 0);
+  REQUIRE(s.found);
+  CHECK_NEAR(s.cache_gib, 11.2, 0.05 * 11.2);
+  CHECK_NEAR(s.cache_mb_s, 1450, 0.05 * 1450);
+  CHECK_NEAR(s.post_cache_mb_s, 780, 0.05 * 780);
+  CHECK(s.confidence > 0.9);
+}
+
+TEST("A noisy trace (10% noise, 2% spikes) still gives the cliff within 5%") {
+  for (int seed = 1; seed <= 5; seed++) {
+    rs = 0x1234567ull * (uint64_t)seed;
+    size_t n = trace(238, 1.0 / 16, 11.2, 1450, 780, 0, 0, 0.10, 0.02, g, m);
+    struct analyze_slc s;
+    REQUIRE(analyze_slc_estimate(g, m, n, 2.0, &s, NULL) == 0);
+    REQUIRE(s.found);
+    CHECK_NEAR(s.cache_gib, 11.2, 0.05 * 11.2);
+    CHECK_NEAR(s.post_cache_mb_s, 780, 0.05 * 780 + 1);
+  }
+}
+
+TEST("A second drop (folding) is listed after the cache cliff") {
+  size_t n = trace(238, 1.0 / 16, 30, 3000, 1500, 120, 600, 0.03, 0, g, m);
+  struct analyze_slc s;
+  REQUIRE(analyze_slc_estimate(g, m, n, 2.0, &s, NULL) == 0);
+  REQUIRE(s.found);
+  CHECK_NEAR(s.cache_gib, 30, 1.5);
+  CHECK(s.ndrops == 2);
+  CHECK_NEAR(s.drops[1].at_gib, 120, 6);
+  CHECK_NEAR(s.drops[1].to_mb_s, 600, 30);
+}
+
+TEST("A flat trace has no cliff and zero confidence") {
+  size_t n = trace(100, 1.0 / 16, 1e6, 1000, 1000, 0, 0, 0.05, 0, g, m);
+  struct analyze_slc s;
+  REQUIRE(analyze_slc_estimate(g, m, n, 2.0, &s, NULL) == 0);
+  CHECK(!s.found);
+  CHECK(s.confidence == 0);
+}
+
+TEST("A small near-full cache of 2 GiB is found with a 0.5 GiB minimum segment") {
+  size_t n = trace(20, 1.0 / 16, 2.1, 1400, 800, 0, 0, 0.05, 0, g, m);
+  struct analyze_slc s;
+  REQUIRE(analyze_slc_estimate(g, m, n, 0.5, &s, NULL) == 0);
+  REQUIRE(s.found);
+  CHECK_NEAR(s.cache_gib, 2.1, 0.05 * 2.1);
+}
+
+TEST("A trace too short or not increasing is refused with a message") {
+  double gg[3] = {1, 2, 3}, mm[3] = {1, 1, 1};
+  struct analyze_slc s;
+  struct ssdrev_err e = {{0}};
+  CHECK(analyze_slc_estimate(gg, mm, 3, 2.0, &s, &e) < 0);
+  CHECK_CONTAINS(e.msg, "too short");
+  double g2[5] = {1, 1, 1, 1, 1}, m2[5] = {1, 1, 1, 1, 1};
+  CHECK(analyze_slc_estimate(g2, m2, 5, 2.0, &s, &e) < 0);
+  CHECK_CONTAINS(e.msg, "increase");
+}

@@ -1,0 +1,321 @@
+/* test_import.c — importers (bench/import*.c): CrystalDiskMark text, fio
+ * latency logs, fio JSON and json+ bins, and a real fio run imported. */
+#include <errno.h>
+#include <math.h>
+#include <unistd.h>
+#include "tests/unit/testlib.h"
+#include "bench/import.h"
+
+static const char cdm8[] =
+    "\xEF\xBB\xBF------------------------------------------------------------------------------\r\n"
+    "CrystalDiskMark 8.0.4 x64 (C) 2007-2021 hiyohiyo\r\n"
+    "                                  Crystal Dew World: https://crystalmark.info/\r\n"
+    "------------------------------------------------------------------------------\r\n"
+    "* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]\r\n"
+    "* KB = 1000 bytes, KiB = 1024 bytes\r\n\r\n"
+    "[Read]\r\n"
+    "  SEQ    1MiB (Q=  8, T= 1):  3531.284 MB/s [   3367.7 IOPS] <  2373.63 us>\r\n"
+    "  SEQ    1MiB (Q=  1, T= 1):  2270.405 MB/s [   2165.2 IOPS] <   461.60 us>\r\n"
+    "  RND    4KiB (Q= 32, T= 1):   541.950 MB/s [ 132312.0 IOPS] <   241.41 us>\r\n"
+    "  RND    4KiB (Q=  1, T= 1):    47.617 MB/s [  11625.2 IOPS] <    85.82 us>\r\n\r\n"
+    "[Write]\r\n"
+    "  SEQ    1MiB (Q=  8, T= 1):  1455.108 MB/s [   1387.7 IOPS] <  5741.80 us>\r\n"
+    "  RND    4KiB (Q=  1, T= 1):   166.021 MB/s [  40532.5 IOPS] <    24.55 us>\r\n\r\n"
+    "[Mix] Read 70%/Write 30%\r\n"
+    "  RND    4KiB (Q=  1, T= 1):    55.308 MB/s [  13503.0 IOPS] <    73.90 us>\r\n\r\n"
+    "Profile: Default\r\n"
+    "   Test: 1 GiB (x5) [C: 45% (106/237GiB)]\r\n"
+    "   Mode: [Admin]\r\n"
+    "   Time: Measure 5 sec / Interval 5 sec \r\n"
+    "   Date: 2021/06/05 20:00:18\r\n"
+    "     OS: Windows 10 Professional [10.0 Build 19043] (x64)\r\n"
+    "Comment: PM981 FOB\r\n";
+
+static const json_t *cell(const json_t *sum, const char *op, const char *name) {
+  size_t i;
+  json_t *c;
+  json_array_foreach(json_object_get(sum, "cells"), i, c) {
+    if (!strcmp(json_string_value(json_object_get(c, "op")), op) &&
+        !strcmp(json_string_value(json_object_get(c, "cell")), name))
+      return c;
+  }
+  return NULL;
+}
+
+TEST("A CrystalDiskMark 8 text with BOM and CRLF yields every cell with MB/s, IOPS and latency") {
+  struct ssdrev_err err = {{0}};
+  json_t *s = bench_cdm_parse(cdm8, sizeof cdm8 - 1, "cdm8.txt", &err);
+  REQUIRE(s != NULL);
+  CHECK(json_array_size(json_object_get(s, "cells")) == 7);
+  const json_t *c = cell(s, "read", "SEQ1M Q8T1");
+  REQUIRE(c != NULL);
+  CHECK_NEAR(json_number_value(json_object_get(c, "mb_s")), 3531.284, 1e-9);
+  CHECK_NEAR(json_number_value(json_object_get(c, "iops")), 3367.7, 1e-9);
+  CHECK_NEAR(json_number_value(json_object_get(c, "lat_us")), 2373.63, 1e-9);
+  CHECK(json_integer_value(json_object_get(c, "block_bytes")) == 1048576);
+  c = cell(s, "read", "RND4K Q32T1");
+  REQUIRE(c != NULL);
+  CHECK(json_integer_value(json_object_get(c, "qd")) == 32);
+  CHECK_STR(json_string_value(json_object_get(c, "pattern")), "rand");
+  c = cell(s, "mix", "RND4K Q1T1");
+  REQUIRE(c != NULL);
+  CHECK_NEAR(json_number_value(json_object_get(c, "mb_s")), 55.308, 1e-9);
+  CHECK_STR(json_string_value(json_object_get(s, "version")), "8.0.4 x64");
+  CHECK_STR(json_string_value(json_object_get(s, "profile")), "Default");
+  CHECK_STR(json_string_value(json_object_get(s, "test")), "1 GiB (x5) [C: 45% (106/237GiB)]");
+  CHECK_STR(json_string_value(json_object_get(s, "time")), "Measure 5 sec / Interval 5 sec");
+  CHECK_STR(json_string_value(json_object_get(s, "comment")), "PM981 FOB");
+  CHECK_STR(json_string_value(json_object_get(s, "mix")), "Read 70%/Write 30%");
+  CHECK_STR(json_string_value(json_object_get(s, "os")), "Windows 10 Professional [10.0 Build 19043] (x64)");
+  json_decref(s);
+}
+
+TEST("CrystalDiskMark 7 spelling and NVMe cells parse to SEQ128K Q32T1 and RND4K Q32T16") {
+  static const char t[] =
+      "CrystalDiskMark 7.0.0 x64 (C) 2007-2019 hiyohiyo\n[Read]\n"
+      "Sequential 1MiB (Q=  8, T= 1):  3479.532 MB/s [   3318.3 IOPS] <  2407.40 us>\n"
+      "  SEQ  128KiB (Q= 32, T= 1):  7429.732 MB/s [  56684.4 IOPS] <   546.67 us>\n"
+      "    Random 4KiB (Q= 32, T=16):  4094.649 MB/s [ 999670.2 IOPS] <   494.56 us>\n\n"
+      "Profile: Default\n";
+  struct ssdrev_err err = {{0}};
+  json_t *s = bench_cdm_parse(t, sizeof t - 1, "cdm7.txt", &err);
+  REQUIRE(s != NULL);
+  CHECK(cell(s, "read", "SEQ1M Q8T1") != NULL);
+  CHECK(cell(s, "read", "SEQ128K Q32T1") != NULL);
+  const json_t *c = cell(s, "read", "RND4K Q32T16");
+  REQUIRE(c != NULL);
+  CHECK(json_integer_value(json_object_get(c, "threads")) == 16);
+  CHECK_NEAR(json_number_value(json_object_get(c, "iops")), 999670.2, 1e-6);
+  json_decref(s);
+}
+
+TEST("A malformed CrystalDiskMark result line fails naming the file and line") {
+  static const char t[] = "[Read]\n  SEQ    1MiB (Q=  8, T= 1):  3531.284 MB/s\n  SEQ    1MiB (Q=  x):  fast\n";
+  struct ssdrev_err err = {{0}};
+  CHECK(bench_cdm_parse(t, sizeof t - 1, "bad.txt", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "bad.txt");
+  CHECK_CONTAINS(err.msg, "line 3");
+}
+
+TEST("A text without CrystalDiskMark results is refused") {
+  static const char t[] = "hello\r\nProfile: Default\r\n";
+  struct ssdrev_err err = {{0}};
+  CHECK(bench_cdm_parse(t, sizeof t - 1, "empty.txt", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "no CrystalDiskMark results in 'empty.txt'");
+}
+
+static int write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f) return -1;
+  fputs(text, f);
+  return fclose(f);
+}
+
+TEST("json+ bins give nearest-rank percentiles marked as bucketed") {
+  json_t *bins = json_pack("{s:i, s:i, s:i, s:i}", "1000", 50, "2000", 40, "3000", 9, "9000", 1);
+  double p[] = {50, 90, 99, 99.9, 100};
+  json_t *pct = bench_fio_bins_percentiles(bins, p, 5);
+  REQUIRE(pct != NULL);
+  CHECK(json_integer_value(json_object_get(json_array_get(pct, 0), "lat_ns")) == 1000);
+  CHECK(json_integer_value(json_object_get(json_array_get(pct, 1), "lat_ns")) == 2000);
+  CHECK(json_integer_value(json_object_get(json_array_get(pct, 2), "lat_ns")) == 3000);
+  CHECK(json_integer_value(json_object_get(json_array_get(pct, 3), "lat_ns")) == 9000);
+  CHECK(json_integer_value(json_object_get(json_array_get(pct, 4), "lat_ns")) == 9000);
+  CHECK(json_is_true(json_object_get(json_array_get(pct, 0), "bucketed")));
+  json_decref(pct);
+  json_decref(bins);
+  json_t *empty = json_object();
+  CHECK(bench_fio_bins_percentiles(empty, p, 5) == NULL);
+  json_decref(empty);
+}
+
+/* Imports a log text into a fresh ssdlog and reads the records back. */
+static int roundtrip(const char *name, const char *text, int has_offset, struct bench_rec *out, size_t max,
+                     struct bench_fio_log_stats *st, struct ssdrev_err *err) {
+  char src[600], dst[620];
+  snprintf(src, sizeof src, "%s", test_path(name));
+  snprintf(dst, sizeof dst, "%s.ssdlog", src);
+  if (write_text(src, text)) return -EIO;
+  unlink(dst);
+  struct bench_log_writer *w;
+  int rc = bench_log_writer_open(&w, dst, BENCH_CLOCK_IMPORTED, 0, NULL, 0, err);
+  if (rc) return rc;
+  struct bench_fio_log_fmt fmt = {.has_offset = has_offset};
+  rc = bench_fio_log_import(src, &fmt, w, st, err);
+  int crc = bench_log_writer_close(w, err);
+  if (rc || crc) return rc ? rc : crc;
+  struct bench_log_reader *r;
+  rc = bench_log_open(&r, dst, 0, err);
+  if (rc) return rc;
+  if (bench_log_get_header(r)->clock_source != BENCH_CLOCK_IMPORTED) {
+    bench_log_close(r);
+    return -EPROTO; /* fails the caller's count check */
+  }
+  size_t n = 0;
+  while (n < max && (rc = bench_log_next(r, &out[n], err)) == 1) n++;
+  bench_log_close(r);
+  return rc < 0 ? rc : (int)n;
+}
+
+TEST("A fio 3.33 log with offsets converts to records with submit = time - latency") {
+  struct ssdrev_err err = {{0}};
+  struct bench_rec r[8];
+  struct bench_fio_log_stats st;
+  int n = roundtrip("off.log",
+                    "1, 382731, 0, 4096, 1011712, 0\n"
+                    "5, 2000, 1, 8192, 4096, 0\n"
+                    "7, 1500, 2, 4096, 0, 0\n",
+                    -1, r, 8, &st, &err);
+  REQUIRE(n == 3);
+  CHECK_EQ_U64(st.columns, 6);
+  CHECK_EQ_U64(r[0].lat_ns, 382731);
+  CHECK_EQ_U64(r[0].submit_ns, 1000000 - 382731);
+  CHECK_EQ_U64(r[0].offset_bytes, 1011712);
+  CHECK_EQ_U64(r[1].op, BENCH_OP_WRITE);
+  CHECK_EQ_U64(r[1].len_bytes, 8192);
+  CHECK_EQ_U64(r[1].submit_ns, 5000000 - 2000);
+  CHECK_EQ_U64(r[2].op, BENCH_OP_TRIM);
+  CHECK_EQ_U64(st.by_op[0], 1);
+  CHECK_EQ_U64(st.bytes, 4096 + 8192 + 4096);
+}
+
+TEST("A 5-column fio log's last column is the priority, hex or not, never an offset") {
+  struct ssdrev_err err = {{0}};
+  struct bench_rec r[4];
+  struct bench_fio_log_stats st;
+  int n = roundtrip("prio.log", "0, 226027, 0, 4096, 0x0000\n10, 88322, 0, 4096, 0x0004\n", -1, r, 4, &st, &err);
+  REQUIRE(n == 2);
+  CHECK_EQ_U64(r[1].offset_bytes, 0);
+  /* time 0 ms with a 226 us latency: the submit time cannot be negative */
+  CHECK_EQ_U64(r[0].submit_ns, 0);
+  CHECK_EQ_U64(st.clamped, 1);
+  CHECK_EQ_U64(r[1].submit_ns, 10000000 - 88322);
+}
+
+TEST("A fio log with a bad line fails naming the file and the line") {
+  struct ssdrev_err err = {{0}};
+  struct bench_rec r[4];
+  struct bench_fio_log_stats st;
+  int n = roundtrip("bad.log", "1, 100, 0, 4096, 0\n2, fast, 0, 4096, 0\n", -1, r, 4, &st, &err);
+  CHECK(n == -EINVAL);
+  CHECK_CONTAINS(err.msg, "bad.log");
+  CHECK_CONTAINS(err.msg, "line 2");
+  n = roundtrip("short.log", "1, 100\n", -1, r, 4, &st, &err);
+  CHECK(n == -EINVAL);
+  CHECK_CONTAINS(err.msg, "line 1");
+  n = roundtrip("ddir.log", "1, 100, 7, 4096, 0\n", -1, r, 4, &st, &err);
+  CHECK(n == -EINVAL);
+  CHECK_CONTAINS(err.msg, "ddir");
+}
+
+TEST("fio JSON after warning lines loads; garbage fails naming the file") {
+  struct ssdrev_err err = {{0}};
+  REQUIRE(write_text(test_path("w.json"), "fio: warning: something\n<host> note\n{\"jobs\": []}\n") == 0);
+  json_t *j = bench_fio_json_load(test_path("w.json"), &err);
+  CHECK(j != NULL);
+  json_decref(j);
+  REQUIRE(write_text(test_path("g.json"), "no json here\n") == 0);
+  CHECK(bench_fio_json_load(test_path("g.json"), &err) == NULL);
+  CHECK_CONTAINS(err.msg, "g.json");
+  REQUIRE(write_text(test_path("t.json"), "warn\n{\"jobs\": [1,\n") == 0);
+  CHECK(bench_fio_json_load(test_path("t.json"), &err) == NULL);
+  CHECK_CONTAINS(err.msg, "line 3");
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+TEST("A real fio json+ run with per-I/O logs imports every I/O with exact latencies") {
+  char cmd[2048];
+  const char *d = test_tmpdir();
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && fio --name=rr --filename=fio.dat --size=16M --ioengine=psync --rw=randrw "
+           "--rwmixread=70 --bs=4k --number_ios=2000 --output-format=json+ --output=fio.json "
+           "--write_lat_log=lg --log_avg_msec=0 --log_offset=1 >/dev/null 2>&1",
+           d);
+  REQUIRE(system(cmd) == 0);
+  struct ssdrev_err err = {{0}};
+  struct bench_import_opts o;
+  bench_import_opts_defaults(&o);
+  o.out_dir = test_path("fiorun");
+  o.state = "FOB";
+  struct bench_import_result res;
+  int rc = bench_importer_find("fio")->import(test_path("fio.json"), &o, &res, &err);
+  if (rc) fprintf(stderr, "    %s\n", err.msg);
+  REQUIRE(rc == 0);
+  CHECK(res.tests == 1 && res.logs == 1);
+  CHECK(res.warnings == 0);
+  json_t *fj = bench_fio_json_load(test_path("fio.json"), &err);
+  REQUIRE(fj != NULL);
+  json_t *job = json_array_get(json_object_get(fj, "jobs"), 0);
+  uint64_t total = (uint64_t)(json_integer_value(json_object_get(json_object_get(job, "read"), "total_ios")) +
+                              json_integer_value(json_object_get(json_object_get(job, "write"), "total_ios")));
+  json_decref(fj);
+  CHECK_EQ_U64(res.log_ios, total);
+  struct bench_run *run;
+  REQUIRE(bench_run_open(&run, o.out_dir, &err) == 0);
+  json_t *t = bench_run_find_test(run, "fio.rr.1");
+  REQUIRE(t != NULL);
+  CHECK_STR(json_string_value(json_object_get(t, "kind")), "job");
+  CHECK_STR(json_string_value(json_object_get(json_object_get(run->manifest, "source"), "kind")), "fio");
+  CHECK(json_integer_value(json_object_get(json_object_get(t, "params"), "read_pct")) == 70);
+  json_t *pct = json_object_get(json_object_get(json_object_get(json_object_get(t, "fio"), "ops"), "read"), "clat_pct");
+  CHECK(json_is_true(json_object_get(json_array_get(pct, 0), "bucketed")));
+  /* the log's latencies, sorted, equal the fio lat log's values, sorted */
+  struct bench_log_reader *r;
+  REQUIRE(bench_log_open(&r, bench_run_path(run, json_string_value(json_object_get(t, "log"))), 0, &err) == 0);
+  uint64_t *a = calloc(total + 1, sizeof *a), *b = calloc(total + 1, sizeof *b);
+  REQUIRE(a && b);
+  size_t na = 0, nb = 0;
+  struct bench_rec rec;
+  while (na <= total && bench_log_next(r, &rec, &err) == 1) a[na++] = rec.lat_ns;
+  bench_log_close(r);
+  FILE *f = fopen(test_path("lg_lat.1.log"), "r");
+  REQUIRE(f != NULL);
+  char line[256];
+  while (nb <= total && fgets(line, sizeof line, f)) {
+    char *p = strchr(line, ',');
+    if (p) b[nb++] = strtoull(p + 1, NULL, 10);
+  }
+  fclose(f);
+  CHECK_EQ_U64(na, total);
+  CHECK_EQ_U64(nb, total);
+  qsort(a, na, sizeof *a, cmp_u64);
+  qsort(b, nb, sizeof *b, cmp_u64);
+  CHECK(na == nb && !memcmp(a, b, na * sizeof *a));
+  free(a);
+  free(b);
+  bench_run_free(run);
+}
+
+TEST("A CrystalDiskMark import makes a cdm test per cell with a summary and no log") {
+  struct ssdrev_err err = {{0}};
+  REQUIRE(write_text(test_path("cdm.txt"), cdm8) == 0);
+  struct bench_import_opts o;
+  bench_import_opts_defaults(&o);
+  o.out_dir = test_path("cdmrun");
+  o.model = "SAMSUNG MZVLB256HAHQ-000L7";
+  struct bench_import_result res;
+  REQUIRE(bench_importer_find("cdm")->import(test_path("cdm.txt"), &o, &res, &err) == 0);
+  CHECK(res.tests == 7);
+  struct bench_run *run;
+  REQUIRE(bench_run_open(&run, o.out_dir, &err) == 0);
+  json_t *t = bench_run_find_test(run, "cdm.SEQ1M_Q8T1.read");
+  REQUIRE(t != NULL);
+  CHECK_STR(json_string_value(json_object_get(t, "kind")), "cdm");
+  CHECK_STR(json_string_value(json_object_get(t, "cell")), "SEQ1M Q8T1");
+  CHECK_STR(json_string_value(json_object_get(t, "state")), "FOB");
+  CHECK_STR(json_string_value(json_object_get(t, "profile")), "default");
+  CHECK(json_object_get(t, "log") == NULL);
+  CHECK_NEAR(json_number_value(json_object_get(json_object_get(t, "summary"), "mb_s")), 3531.284, 1e-9);
+  t = bench_run_find_test(run, "cdm.RND4K_Q1T1.mix");
+  REQUIRE(t != NULL);
+  CHECK(json_integer_value(json_object_get(json_object_get(t, "params"), "read_pct")) == 70);
+  CHECK_STR(json_string_value(json_object_get(run->manifest, "label")), "PM981 FOB");
+  CHECK_STR(json_string_value(json_object_get(json_object_get(run->manifest, "dut"), "model")),
+            "SAMSUNG MZVLB256HAHQ-000L7");
+  CHECK_STR(json_string_value(json_object_get(json_object_get(run->manifest, "source"), "kind")), "cdm");
+  bench_run_free(run);
+}

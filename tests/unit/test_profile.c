@@ -1,0 +1,134 @@
+/* test_profile.c — method files: the shipped ones load, short mode and
+ * --passes apply, mistakes are refused naming the file and key. */
+#include <errno.h>
+#include <stdlib.h>
+#include "bench/review_int.h"
+#include "tests/unit/testlib.h"
+
+static const char *repo(const char *rel) {
+  static char bufs[4][512];
+  static int i;
+  char *b = bufs[i++ & 3];
+  const char *root = getenv("SSDREV_ROOT");
+  snprintf(b, 512, "%s/%s", root ? root : ".", rel);
+  return b;
+}
+
+static int load_text(struct review_profile *p, const char *text, int short_mode, struct ssdrev_err *err) {
+  json_error_t je;
+  json_t *root = json_loads(text, 0, &je);
+  if (!root) return -999;
+  int rc = review_profile_from_json(p, root, "test.json", short_mode, 0, err);
+  json_decref(root);
+  return rc;
+}
+
+TEST("The reference method loads with its seven steps in the review's order") {
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  int rc = review_profile_load(&p, repo("profiles/review.json"), 0, 0, &err);
+  if (rc) fprintf(stderr, "    %s\n", err.msg);
+  REQUIRE(rc == 0);
+  CHECK_EQ_U64(p.nsteps, 7);
+  static const char *const ids[] = {"purge", "cdm_fob", "fill75", "cdm_75", "fill_drive", "rw_sweep", "tail"};
+  for (unsigned i = 0; i < 7 && i < p.nsteps; i++) CHECK_STR(p.steps[i].id, ids[i]);
+  CHECK_EQ_U64(p.set.passes, 5);
+  CHECK_NEAR(p.set.measure_s, 5, 0);
+  CHECK_NEAR(p.set.interval_s, 5, 0);
+  CHECK_EQ_U64(p.set.region_bytes, 1ull << 30);
+  const struct review_step *cdm = review_profile_step(&p, "cdm_fob");
+  REQUIRE(cdm);
+  CHECK_EQ_U64(cdm->ncells, 4);
+  CHECK_STR(cdm->cells[0].name, "SEQ1M Q8T1");
+  CHECK_EQ_U64(cdm->cells[0].block_bytes, 1048576);
+  CHECK_EQ_U64(cdm->cells[0].qd, 8);
+  CHECK(cdm->cells[2].pattern == BENCH_RAND);
+  CHECK_EQ_U64(cdm->cells[2].qd, 32);
+  CHECK_EQ_U64(cdm->cells[3].block_bytes, 4096);
+  CHECK_STR(review_profile_step(&p, "cdm_75")->state, "75%");
+  const struct review_step *tail = review_profile_step(&p, "tail");
+  CHECK_EQ_U64(tail->ios, 1000000);
+  const struct review_step *sw = review_profile_step(&p, "rw_sweep");
+  CHECK_EQ_U64(sw->nqds, 3);
+  CHECK_EQ_U64(sw->qds[2], 4);
+  review_profile_free(&p);
+}
+
+TEST("The CDM NVMe profile has RND4K Q32T16 with 16 threads") {
+  struct review_profile p;
+  REQUIRE(review_profile_load(&p, repo("profiles/cdm-nvme.json"), 0, 0, NULL) == 0);
+  const struct review_step *s = review_profile_step(&p, "cdm");
+  REQUIRE(s);
+  CHECK_EQ_U64(s->ncells, 4);
+  CHECK_STR(s->cells[1].name, "SEQ128K Q32T1");
+  CHECK_EQ_U64(s->cells[1].block_bytes, 131072);
+  CHECK_EQ_U64(s->cells[2].threads, 16);
+  CHECK_EQ_U64(s->cells[2].qd, 32);
+  review_profile_free(&p);
+  const char *others[] = {"profiles/cdm-default.json", "profiles/cdm-peak.json", "profiles/cdm-real.json"};
+  for (int i = 0; i < 3; i++) {
+    struct ssdrev_err err = {{0}};
+    int rc = review_profile_load(&p, repo(others[i]), 0, 0, &err);
+    if (rc) fprintf(stderr, "    %s\n", err.msg);
+    CHECK(rc == 0);
+    review_profile_free(&p);
+  }
+}
+
+TEST("Short mode and --passes 3 override the method's settings") {
+  struct review_profile p;
+  REQUIRE(review_profile_load(&p, repo("profiles/review.json"), 1, 3, NULL) == 0);
+  CHECK_EQ_U64(p.set.passes, 3);
+  CHECK(p.set.measure_s < 1);
+  CHECK(p.set.region_bytes < (1ull << 30));
+  CHECK(p.set.fill_max_bytes > 0);
+  CHECK(p.set.tail_ios > 0 && p.set.tail_ios < 1000000);
+  review_profile_free(&p);
+}
+
+TEST("A mistyped key is refused naming the file, the step and the key") {
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  const char *t = "{\"format\":\"ssdrev-method\",\"format_version\":1,\"steps\":["
+                  "{\"id\":\"a\",\"kind\":\"tail\",\"iox\":5}]}";
+  CHECK(load_text(&p, t, 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "test.json");
+  CHECK_CONTAINS(err.msg, "step 'a'");
+  CHECK_CONTAINS(err.msg, "'iox'");
+}
+
+TEST("Unknown kinds, bad cells, duplicate ids and a wrong format are refused") {
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"steps\":[{\"id\":\"a\",\"kind\":\"dance\"}]}", 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "unknown kind 'dance'");
+  CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"steps\":[{\"id\":\"a\",\"kind\":\"cdm\",\"cells\":[\"SEQ1X Q8T1\"]}]}", 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "SEQ1X Q8T1");
+  CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"},{\"id\":\"a\",\"kind\":\"purge\"}]}", 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "duplicate");
+  CHECK(load_text(&p, "{\"format\":\"fio\",\"format_version\":1,\"steps\":[]}", 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "ssdrev-method");
+  CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"steps\":[{\"id\":\"a\",\"kind\":\"rw_sweep\",\"read_pct_step\":7}]}", 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "divide 100");
+}
+
+TEST("Sizes parse as binary units and plain bytes") {
+  uint64_t v = 0;
+  CHECK(review_parse_size("1GiB", &v) == 0 && v == (1ull << 30));
+  CHECK(review_parse_size("128KiB", &v) == 0 && v == 131072);
+  CHECK(review_parse_size("4k", &v) == 0 && v == 4096);
+  CHECK(review_parse_size("512", &v) == 0 && v == 512);
+  CHECK(review_parse_size("12 parsecs", &v) != 0);
+  CHECK(review_parse_size("-1", &v) != 0);
+}
+
+TEST("Estimates follow the method: a CDM step at 5 passes is 4 x 2 x 6 x 10 s plus the region") {
+  struct review_profile p;
+  REQUIRE(review_profile_load(&p, repo("profiles/review.json"), 0, 0, NULL) == 0);
+  const struct review_step *s = review_profile_step(&p, "cdm_fob");
+  double e = s->kind->estimate_s(&p, s, 256060514304ull);
+  CHECK_NEAR(e, 480 + 1073741824.0 / 1e9, 0.01);
+  const struct review_step *t = review_profile_step(&p, "tail");
+  CHECK_NEAR(t->kind->estimate_s(&p, t, 256060514304ull), 3e6 / 15000, 0.01);
+  review_profile_free(&p);
+}

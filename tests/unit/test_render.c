@@ -1,0 +1,282 @@
+/* test_render.c — the renderer: ticks, lookups, template directives and
+ * their errors, tables, HTML and PDF outputs (fixtures: tests/data/analysis). */
+#include <errno.h>
+#include <math.h>
+#include <sys/stat.h>
+#include "render/render_int.h"
+#include "tests/unit/testlib.h"
+
+static const char *const fixture_dirs[] = {"tests/data/analysis/pm981", "tests/data/analysis/pm981a"};
+
+static int load(struct render_runs *rs) {
+  struct ssdrev_err err = {{0}};
+  int rc = render_runs_load(rs, fixture_dirs, 2, &err);
+  if (rc < 0) fprintf(stderr, "    %s\n", err.msg);
+  return rc;
+}
+
+static char *expand(const struct render_runs *rs, const char *text, struct ssdrev_err *err) {
+  char *md = NULL;
+  if (render_template_expand(rs, "t.md", text, NULL, "charts", 300, &md, err) < 0) return NULL;
+  return md;
+}
+
+static int file_exists(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && st.st_size > 0;
+}
+
+TEST("Nice tick steps are 1, 2 or 5 times a power of ten") {
+  CHECK_NEAR(rc_nice_step(0, 100, 5), 20, 1e-9);
+  CHECK_NEAR(rc_nice_step(0, 3600, 6), 1000, 1e-9);
+  CHECK_NEAR(rc_nice_step(0, 1, 5), 0.2, 1e-12);
+  CHECK_NEAR(rc_nice_step(0, 238, 6), 50, 1e-9);
+  char b[32];
+  rc_fmt_tick(b, sizeof b, 2.5, 0.5);
+  CHECK_STR(b, "2.5");
+  rc_fmt_tick(b, sizeof b, 1500, 500);
+  CHECK_STR(b, "1500");
+}
+
+TEST("A dotted path finds keys that contain dots themselves") {
+  json_error_t je;
+  json_t *j = json_loads("{\"tail\":{\"read\":{\"p99.9_us\":99.88}},\"cdm\":[{\"x\":1},{\"x\":2}]}", 0, &je);
+  REQUIRE(j);
+  CHECK_NEAR(json_number_value(rd_path(j, "tail.read.p99.9_us")), 99.88, 1e-9);
+  CHECK_NEAR(json_number_value(rd_path(j, "cdm.1.x")), 2, 1e-9);
+  CHECK(rd_path(j, "tail.read.p99.99_us") == NULL);
+  CHECK(rd_path(j, "cdm.7.x") == NULL);
+  json_decref(j);
+}
+
+TEST("Runs load with labels from the analysis and are found by label or number") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  CHECK_STR(rs.v[0].label, "PM981 256GB");
+  CHECK(rs.v[1].simulated);
+  CHECK(render_runs_find(&rs, "PM981a 256GB") == &rs.v[1]);
+  CHECK(render_runs_find(&rs, "1") == &rs.v[0]);
+  CHECK(render_runs_find(&rs, "3") == NULL);
+  double us = 0;
+  CHECK(rd_tail_us(&rs.v[0], "mix70", 99.99, &us) == 0);
+  CHECK_NEAR(us, 2285.65, 1e-9);
+  render_runs_release(&rs);
+}
+
+TEST("A run without analysis.json fails with a message naming the directory") {
+  struct render_runs rs;
+  struct ssdrev_err err = {{0}};
+  const char *dirs[] = {test_tmpdir()};
+  CHECK(render_runs_load(&rs, dirs, 1, &err) < 0);
+  CHECK_CONTAINS(err.msg, test_tmpdir());
+  CHECK_CONTAINS(err.msg, "ssdrev analyze");
+}
+
+TEST("Prose around directives passes through byte for byte") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  const char *t = "# Title  with  spaces\n\nSLC: **{{value fill.slc.max_gib fmt=%.1f}} GiB** — 끝.\n"
+                  "Drive: {{label drive=2}}; literal \\{{value x}}.\n```\n{{not a directive}}\n```\n";
+  char *md = expand(&rs, t, &err);
+  REQUIRE(md);
+  CHECK_STR(md, "# Title  with  spaces\n\nSLC: **11.2 GiB** — 끝.\nDrive: PM981a 256GB; literal {{value x}}.\n"
+                "```\n{{not a directive}}\n```\n");
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("An unknown directive is an error naming the template file and line") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  CHECK(expand(&rs, "a\nb\nc {{frobnicate}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "t.md:3:");
+  CHECK_CONTAINS(err.msg, "frobnicate");
+  render_runs_release(&rs);
+}
+
+TEST("Bad directive arguments are errors naming file, line and argument") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  CHECK(expand(&rs, "{{chart nosuchkind}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "t.md:1: unknown chart kind 'nosuchkind'");
+  CHECK(expand(&rs, "\n{{table tail colour=red}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "t.md:2:");
+  CHECK_CONTAINS(err.msg, "colour=");
+  CHECK(expand(&rs, "{{value fill.slc.max_gib fmt=%s}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "fmt=%s");
+  CHECK(expand(&rs, "{{value fill.slc.max_gib fmt=%f%f}}\n", &err) == NULL);
+  CHECK(expand(&rs, "{{value fill.nothing}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "fill.nothing");
+  CHECK(expand(&rs, "{{table cdm drive=9}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "drive=9");
+  CHECK(expand(&rs, "{{chart cdm state=50%}}\n", &err) == NULL);
+  CHECK(expand(&rs, "x {{label\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "t.md:1:");
+  render_runs_release(&rs);
+}
+
+TEST("The tail table holds the reference review's values with units") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  char *md = expand(&rs, "{{table tail drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "| Percentile | RND Read | RND Read 70% | RND Write |");
+  CHECK_CONTAINS(md, "| 90% | 93.50 µs | 92.81 µs | 13.90 µs |");
+  CHECK_CONTAINS(md, "| 99.999% | 174.15 µs | 3095.47 µs | 28.21 µs |");
+  free(md);
+  md = expand(&rs, "{{table tail}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "**PM981a 256GB**");
+  CHECK_CONTAINS(md, "| 99.999% | 186.64 µs | 3329.26 µs | 51.92 µs |");
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("The DUT summary table follows the review's layout, power states included") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  char *md = expand(&rs, "{{dut drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "| SAMSUNG MZVLB256HAHQ-000L7 [PM981 256GB] | | | |");
+  CHECK_CONTAINS(md, "| Link | PCIe 3.0 x4 | NVMe Version | NVMe 1.2 |");
+  CHECK_CONTAINS(md, "| Controller | Samsung Phoenix | Warning Temp | 81 °C |");
+  CHECK_CONTAINS(md, "| PS3 | 0.0760W | 210µs | 1200µs |");
+  CHECK_CONTAINS(md, "| PS0 | 7.02W | 0µs | 0µs |");
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("CDM, SLC, sweep and flag tables carry the analysis numbers") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  char *md = expand(&rs, "{{table cdm drive=2 state=FOB}}\n{{table slc}}\n{{table rw_sweep drive=1}}\n"
+                         "{{flags}}\n{{table cdm_compare op=write}}\n{{simulated_notice}}\n",
+                    &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "| SEQ1M Q8T1 | 3541.08 | 1612.44 |");
+  CHECK_CONTAINS(md, "| PM981 256GB | 11.2 GiB | 2.1 GiB | 1450 MB/s | 780 MB/s | 0.93 |");
+  CHECK_CONTAINS(md, "| Read share | QD1 [MB/s] | QD2 [MB/s] | QD4 [MB/s] |");
+  CHECK_CONTAINS(md, "RND4K Q32T1 read 548 MB/s < 600 MB/s");
+  CHECK_CONTAINS(md, "| RND4K Q1T1 | 118.36 | 131.25 |");
+  CHECK_CONTAINS(md, "> **Simulated results:**");
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("A chart directive over a one-drive kind draws one chart per drive") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  char *md = NULL;
+  const char *dir = test_path("charts-a");
+  REQUIRE(render_template_expand(&rs, "t.md", "{{chart cdm state=75%}}\n{{chart fill caption=\"Fill [all]\"}}\n",
+                                 dir, "charts", 72, &md, &err) == 0);
+  CHECK_CONTAINS(md, "](charts/cdm-75-d1.png)");
+  CHECK_CONTAINS(md, "](charts/cdm-75-d2.png)");
+  CHECK_CONTAINS(md, "![Fill \\[all\\]](charts/fill.png)");
+  char p[600];
+  snprintf(p, sizeof p, "%s/cdm-75-d2.svg", dir);
+  CHECK(file_exists(p));
+  snprintf(p, sizeof p, "%s/fill.png", dir);
+  CHECK(file_exists(p));
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("A template error draws no chart at all") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  char *md = NULL;
+  const char *dir = test_path("charts-b");
+  CHECK(render_template_expand(&rs, "t.md", "{{chart fill}}\n{{bogus}}\n", dir, "charts", 72, &md, &err) < 0);
+  CHECK_CONTAINS(err.msg, "t.md:2:");
+  struct stat st;
+  CHECK(stat(dir, &st) != 0);
+  render_runs_release(&rs);
+}
+
+TEST("Every chart kind draws a PNG of the asked size and an SVG") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  for (const struct render_chart_kind_info *k = render_chart_kinds(); k->name; k++) {
+    if (!strcmp(k->name, "hist")) continue; /* needs a raw log; see the CLI test */
+    struct render_chart_opts o;
+    render_chart_opts_defaults(&o);
+    o.drive = render_chart_kind_one_drive(k->name) ? "2" : NULL;
+    o.dpi = 100;
+    struct ssdrev_err err = {{0}};
+    char png[300], svg[300];
+    snprintf(png, sizeof png, "%s", test_path(k->name));
+    snprintf(svg, sizeof svg, "%s.svg", png);
+    strncat(png, ".png", sizeof png - strlen(png) - 1);
+    int rc = render_chart_file(&rs, k->name, &o, png, &err);
+    if (rc < 0) fprintf(stderr, "    %s: %s\n", k->name, err.msg);
+    CHECK(rc == 0);
+    CHECK(render_chart_file(&rs, k->name, &o, svg, &err) == 0);
+    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+    CHECK(cairo_surface_status(s) == CAIRO_STATUS_SUCCESS);
+    CHECK(cairo_image_surface_get_width(s) == 650);
+    cairo_surface_destroy(s);
+  }
+  render_runs_release(&rs);
+}
+
+TEST("A chart with missing data fails naming the run and writes no file") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  json_object_del(rs.v[1].analysis, "fill");
+  struct ssdrev_err err = {{0}};
+  const char *out = test_path("nofill.png");
+  CHECK(render_chart_file(&rs, "fill", NULL, out, &err) == -ENOENT);
+  CHECK_CONTAINS(err.msg, "PM981a 256GB");
+  CHECK(!file_exists(out));
+  CHECK(render_chart_file(&rs, "cdm", NULL, test_path("x.png"), &err) == -EINVAL); /* which drive? */
+  CHECK(render_chart_file(&rs, "tail", NULL, test_path("x.jpg"), &err) == -EINVAL);
+  render_runs_release(&rs);
+}
+
+TEST("Output formats parse from a list and reject unknown names") {
+  unsigned m = 0;
+  struct ssdrev_err err = {{0}};
+  CHECK(render_formats_parse("pdf,md", &m, &err) == 0);
+  CHECK(m == (RENDER_FMT_PDF | RENDER_FMT_MD));
+  CHECK(render_formats_parse("md,docx", &m, &err) < 0);
+  CHECK_CONTAINS(err.msg, "docx");
+}
+
+TEST("HTML renders GFM tables and a title from the first heading") {
+  char *html = NULL;
+  struct ssdrev_err err = {{0}};
+  REQUIRE(render_md_to_html("# Rev <1>\n\n| a | b |\n| --- | ---: |\n| 1 | 93.50 µs |\n", NULL, &html, &err) == 0);
+  CHECK_CONTAINS(html, "<title>Rev &lt;1&gt;</title>");
+  CHECK_CONTAINS(html, "<table>");
+  CHECK_CONTAINS(html, "<td align=\"right\">93.50 µs</td>");
+  CHECK_CONTAINS(html, "charset=\"utf-8\"");
+  free(html);
+}
+
+TEST("A PDF is written with Hangul, µ and ° text and a missing image fails cleanly") {
+  struct ssdrev_err err = {{0}};
+  const char *out = test_path("t.pdf");
+  const char *md = "# 제목 Title\n\n본문 93.50 µs at 81 °C ≥ 1.\n\n## Two\n\n| a | b |\n| --- | --- |\n| 가 | 2 |\n\n"
+                   "- item\n- 항목\n\n> quote\n\n```\ncode\n```\n";
+  REQUIRE(render_md_to_pdf(md, NULL, out, &err) == 0);
+  char *buf = NULL;
+  size_t len = 0;
+  REQUIRE(ssdrev_read_file(out, &buf, &len, 0, &err) == 0);
+  CHECK(len > 1000 && !memcmp(buf, "%PDF-", 5));
+  CHECK(memmem(buf, len, "/Outlines", 9) != NULL);
+  CHECK(memmem(buf, len, "FontFile2", 9) != NULL); /* embedded TrueType */
+  free(buf);
+  const char *out2 = test_path("t2.pdf");
+  CHECK(render_md_to_pdf("# x\n\n![c](nope/missing.png)\n", NULL, out2, &err) < 0);
+  CHECK_CONTAINS(err.msg, "missing.png");
+  CHECK(!file_exists(out2));
+}

@@ -1,0 +1,225 @@
+/* test_review.c — the whole method in short mode on a simulated drive and
+ * on a temporary file: every step completes, the archive holds the test
+ * kinds and keys of docs/archive.md, an interrupted review resumes from the
+ * step it stopped in, --step reruns one step, and the plan has an ETA. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench/review_int.h"
+#include "tests/unit/testlib.h"
+
+static const char *repo(const char *rel) {
+  static char bufs[4][512];
+  static int i;
+  char *b = bufs[i++ & 3];
+  const char *root = getenv("SSDREV_ROOT");
+  snprintf(b, 512, "%s/%s", root ? root : ".", rel);
+  return b;
+}
+
+static char sim_spec[600];
+
+static void opts_sim(struct bench_review_opts *o, const char *dir) {
+  memset(o, 0, sizeof *o);
+  snprintf(sim_spec, sizeof sim_spec, "sim:%s", repo("samples/models/pm981-256.model"));
+  o->target_spec = sim_spec;
+  o->profile_path = repo("profiles/review.json");
+  o->run_dir = dir;
+  o->short_mode = 1;
+  o->seed = 7;
+  o->label = "PM981 256GB";
+}
+
+static json_t *manifest(const char *dir) {
+  char p[600];
+  snprintf(p, sizeof p, "%s/manifest.json", dir);
+  return ssdrev_load_json(p, NULL);
+}
+
+static size_t count_kind(const json_t *m, const char *kind, const char *key, const char *val) {
+  size_t n = 0, i;
+  json_t *t;
+  json_array_foreach(json_object_get(m, "tests"), i, t) {
+    const char *k = json_string_value(json_object_get(t, "kind"));
+    if (!k || strcmp(k, kind)) continue;
+    if (key) {
+      const char *v = json_string_value(json_object_get(t, key));
+      if (!v || strcmp(v, val)) continue;
+    }
+    n++;
+  }
+  return n;
+}
+
+static int all_complete(const json_t *m) {
+  size_t i;
+  json_t *t;
+  json_array_foreach(json_object_get(m, "tests"), i, t) {
+    const char *s = json_string_value(json_object_get(t, "status"));
+    if (!s || strcmp(s, "complete")) return 0;
+    const char *log = json_string_value(json_object_get(t, "log"));
+    if (log) {
+      char p[1024];
+      snprintf(p, sizeof p, "%s", log);
+      (void)p;
+    }
+  }
+  return 1;
+}
+
+TEST("A short review on the PM981 sim completes every step with the archive's kinds and keys") {
+  struct bench_review_opts o;
+  const char *dir = test_path("sim-run");
+  opts_sim(&o, dir);
+  struct ssdrev_err err = {{0}};
+  int rc = bench_review_run(&o, NULL, NULL, &err);
+  if (rc) fprintf(stderr, "    %s\n", err.msg);
+  REQUIRE(rc == 0);
+  json_t *m = manifest(dir);
+  REQUIRE(m);
+  const char *steps[] = {"purge", "cdm_fob", "fill75", "cdm_75", "fill_drive", "rw_sweep", "tail"};
+  for (int i = 0; i < 7; i++)
+    CHECK_STR(json_string_value(json_object_get(json_object_get(m, "steps"), steps[i])), "complete");
+  CHECK(json_is_true(json_object_get(m, "simulated")));
+  CHECK_STR(json_string_value(json_object_get(m, "label")), "PM981 256GB");
+  CHECK_STR(json_string_value(json_object_get(json_object_get(m, "profile"), "name")), "review");
+  CHECK_EQ_U64(json_integer_value(json_object_get(json_object_get(m, "method"), "passes")), 1);
+  CHECK(json_is_object(json_object_get(m, "dut")));
+  CHECK(json_integer_value(json_object_get(json_object_get(m, "dut"), "capacity_bytes")) > 0);
+  /* 4 cells x 2 ops x (1 preparing + 1 measured pass) per CDM state */
+  CHECK_EQ_U64(count_kind(m, "cdm", "state", "FOB"), 16);
+  CHECK_EQ_U64(count_kind(m, "cdm", "state", "75%"), 16);
+  CHECK_EQ_U64(count_kind(m, "fill_drive", "phase", "empty"), 1);
+  CHECK_EQ_U64(count_kind(m, "fill_drive", "phase", "near_full"), 1);
+  CHECK_EQ_U64(count_kind(m, "rw_sweep", NULL, NULL), 33);
+  CHECK_EQ_U64(count_kind(m, "tail", NULL, NULL), 3);
+  CHECK(count_kind(m, "prefill", NULL, NULL) >= 1);
+  CHECK(count_kind(m, "temperature", NULL, NULL) >= 1);
+  CHECK(all_complete(m));
+  /* the tail tests in short mode are too short for p99.999: warned */
+  json_t *tail = NULL;
+  size_t i;
+  json_t *t;
+  json_array_foreach(json_object_get(m, "tests"), i, t)
+    if (!strcmp(json_string_value(json_object_get(t, "name")), "tail.read")) tail = t;
+  REQUIRE(tail);
+  CHECK_EQ_U64(json_integer_value(json_object_get(json_object_get(tail, "result"), "ios")), 5000);
+  CHECK(json_array_size(json_object_get(tail, "warnings")) > 0);
+  char logp[700];
+  snprintf(logp, sizeof logp, "%s/logs/tail.read.ssdlog", dir);
+  CHECK(access(logp, R_OK) == 0);
+  snprintf(logp, sizeof logp, "%s/sim-state.bin", dir);
+  CHECK(access(logp, R_OK) == 0);
+  json_decref(m);
+}
+
+static void stop_in_cdm_75(const struct bench_progress *p, void *arg) {
+  int *seen = arg;
+  if (strstr(p->phase, "cdm_75.RND4K")) {
+    (*seen)++;
+    bench_stop_requested = 1;
+  }
+}
+
+TEST("An interrupted review resumes from the interrupted step and keeps the completed ones") {
+  struct bench_review_opts o;
+  const char *dir = test_path("sim-resume");
+  opts_sim(&o, dir);
+  int seen = 0;
+  struct ssdrev_err err = {{0}};
+  int rc = bench_review_run(&o, stop_in_cdm_75, &seen, &err);
+  bench_stop_requested = 0;
+  CHECK(rc == -EINTR);
+  CHECK(seen > 0);
+  json_t *m = manifest(dir);
+  REQUIRE(m);
+  CHECK_STR(json_string_value(json_object_get(json_object_get(m, "steps"), "cdm_75")), "interrupted");
+  CHECK_STR(json_string_value(json_object_get(json_object_get(m, "steps"), "fill75")), "complete");
+  CHECK(json_object_get(json_object_get(m, "steps"), "tail") == NULL);
+  const char *fob_end = json_string_value(json_object_get(json_array_get(json_object_get(m, "tests"), 0), "end"));
+  char fob_end_copy[64];
+  snprintf(fob_end_copy, sizeof fob_end_copy, "%s", fob_end ? fob_end : "");
+  size_t fob_tests = count_kind(m, "cdm", "state", "FOB");
+  json_decref(m);
+  /* the second run passes no short mode: the archive's own options win */
+  o.short_mode = 0;
+  rc = bench_review_run(&o, NULL, NULL, &err);
+  if (rc) fprintf(stderr, "    %s\n", err.msg);
+  REQUIRE(rc == 0);
+  m = manifest(dir);
+  REQUIRE(m);
+  CHECK_STR(json_string_value(json_object_get(json_object_get(m, "steps"), "cdm_75")), "complete");
+  CHECK_STR(json_string_value(json_object_get(json_object_get(m, "steps"), "tail")), "complete");
+  CHECK_EQ_U64(count_kind(m, "cdm", "state", "FOB"), fob_tests);
+  CHECK_EQ_U64(count_kind(m, "cdm", "state", "75%"), 16); /* no duplicates of the interrupted try */
+  CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(m, "tests"), 0), "end")), fob_end_copy);
+  CHECK(all_complete(m));
+  json_decref(m);
+}
+
+TEST("--step reruns one step alone and leaves the others as they were") {
+  struct bench_review_opts o;
+  const char *dir = test_path("sim-step");
+  opts_sim(&o, dir);
+  o.only_step = "tail";
+  struct ssdrev_err err = {{0}};
+  REQUIRE(bench_review_run(&o, NULL, NULL, &err) == 0);
+  json_t *m = manifest(dir);
+  REQUIRE(m);
+  CHECK_EQ_U64(json_object_size(json_object_get(m, "steps")), 1);
+  CHECK_EQ_U64(count_kind(m, "tail", NULL, NULL), 3);
+  json_decref(m);
+  REQUIRE(bench_review_run(&o, NULL, NULL, &err) == 0); /* again: replaced, not appended */
+  m = manifest(dir);
+  CHECK_EQ_U64(count_kind(m, "tail", NULL, NULL), 3);
+  json_decref(m);
+  o.only_step = "nope";
+  CHECK(bench_review_run(&o, NULL, NULL, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "no step 'nope'");
+}
+
+TEST("The plan lists every step with an estimate and a total") {
+  struct bench_review_opts o;
+  opts_sim(&o, test_path("never-created"));
+  o.short_mode = 0;
+  char buf[8192];
+  struct ssdrev_err err = {{0}};
+  int rc = bench_review_plan(&o, buf, sizeof buf, &err);
+  if (rc) fprintf(stderr, "    %s\n", err.msg);
+  REQUIRE(rc == 0);
+  CHECK_CONTAINS(buf, "cdm_fob");
+  CHECK_CONTAINS(buf, "fill_drive");
+  CHECK_CONTAINS(buf, "estimated total");
+  CHECK_CONTAINS(buf, "CrystalDiskMark 8");
+  CHECK(access(test_path("never-created"), F_OK) != 0);
+}
+
+TEST("A short review runs end to end on a temporary file and records the DUT JSON given") {
+  struct bench_review_opts o;
+  memset(&o, 0, sizeof o);
+  const char *dir = test_path("file-run");
+  o.target_spec = test_path("disk.img");
+  o.create_bytes = 96ull << 20;
+  o.profile_path = repo("profiles/review.json");
+  o.run_dir = dir;
+  o.short_mode = 1;
+  o.seed = 3;
+  o.dut_json_dir = repo("samples/dut/pm981-256");
+  struct ssdrev_err err = {{0}};
+  int rc = bench_review_run(&o, NULL, NULL, &err);
+  if (rc) fprintf(stderr, "    %s\n", err.msg);
+  REQUIRE(rc == 0);
+  json_t *m = manifest(dir);
+  REQUIRE(m);
+  CHECK(json_is_false(json_object_get(m, "simulated")));
+  CHECK_STR(json_string_value(json_object_get(json_object_get(m, "steps"), "tail")), "complete");
+  json_t *dut = json_object_get(m, "dut");
+  CHECK_STR(json_string_value(json_object_get(dut, "model")), "SAMSUNG MZVLB256HAHQ-000L7");
+  CHECK_STR(json_string_value(json_object_get(json_object_get(dut, "raw"), "id_ctrl")), "dut/id-ctrl.json");
+  char p[700];
+  snprintf(p, sizeof p, "%s/dut/smartctl.json", dir);
+  CHECK(access(p, R_OK) == 0);
+  CHECK(all_complete(m));
+  json_decref(m);
+}
