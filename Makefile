@@ -9,7 +9,7 @@ OPT     ?= -O2 -g
 VERSION := 0.1.0
 WARN    := -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
 STD     := -std=c11 -D_GNU_SOURCE
-PKGS    := liburing cairo jansson libcmark-gfm
+PKGS    := liburing cairo jansson libcmark-gfm fontconfig
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 EXT_LIBS   := -lcmark-gfm-extensions -lcsv -lhpdf -lm -lpthread

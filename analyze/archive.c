@@ -235,19 +235,32 @@ static void fill_add(json_t *out, const json_t *test, const json_t *entry) {
   }
 }
 
+/* Temperature tests (one per review step) are joined into one series, each
+ * step's samples shifted to start where the previous step's ended; the
+ * per-step series are kept under "steps". */
 static void temperature_add(json_t *out, const json_t *test) {
-  json_t *t = json_array(), *c = json_array();
+  json_t *o = json_object_get(out, "temperature");
+  if (!o) {
+    o = json_pack("{s:[], s:[], s:{}}", "t_s", "c", "steps");
+    json_object_set_new(out, "temperature", o);
+  }
+  json_t *t = json_object_get(o, "t_s"), *c = json_object_get(o, "c");
+  size_t nt = json_array_size(t);
+  double off = nt ? json_number_value(json_array_get(t, nt - 1)) : 0;
+  json_t *st = json_pack("{s:[], s:[]}", "t_s", "c");
   size_t i;
   json_t *s;
   json_array_foreach(json_object_get(test, "samples"), i, s) {
-    if (json_array_size(s) < 2) continue;
-    json_array_append(t, json_array_get(s, 0));
+    if (json_array_size(s) < 2 || !json_is_number(json_array_get(s, 0)) || !json_is_number(json_array_get(s, 1)))
+      continue;
+    double ts = json_number_value(json_array_get(s, 0));
+    json_array_append_new(t, an_real(off + ts, 3));
     json_array_append(c, json_array_get(s, 1));
+    json_array_append_new(json_object_get(st, "t_s"), an_real(ts, 3));
+    json_array_append(json_object_get(st, "c"), json_array_get(s, 1));
   }
-  json_t *o = json_object();
-  json_object_set_new(o, "t_s", t);
-  json_object_set_new(o, "c", c);
-  json_object_set_new(out, "temperature", o);
+  const char *key = an_str(test, "step") ? an_str(test, "step") : an_str(test, "name");
+  json_object_set_new(json_object_get(o, "steps"), key ? key : "?", st);
 }
 
 /* Analyzes one test into a new entry (never fails the run: a missing or

@@ -12,7 +12,7 @@
 #define RND_PLATEAU_MB_S 600.0   /* RND4K Q32 read on a low-capacity SKU */
 #define LOW_CAPACITY_GB 512.0
 #define FULL_VS_FOB_MIN 0.8
-#define SLOW_POST_CACHE_RATIO 0.3
+#define SLOW_POST_CACHE_RATIO 0.25
 #define TAIL_BLOWUP_RATIO 10.0
 #define SWEEP_DIP_RATIO 0.8
 #define THERMAL_MARGIN_C 2.0
@@ -192,7 +192,9 @@ static void rule_thermal(const json_t *a, json_t *flags) {
   double warn = an_num(json_object_get(a, "dut"), "warn_temp_c", 0), maxc = -1000;
   size_t i;
   json_t *v;
-  json_array_foreach(temp, i, v) if (json_number_value(v) > maxc) maxc = json_number_value(v);
+  json_array_foreach(temp, i, v) {
+    if (json_number_value(v) > maxc) maxc = json_number_value(v);
+  }
   if (warn <= 0 || maxc < warn - THERMAL_MARGIN_C) return;
   const char *name, *worst_name = NULL;
   json_t *t;

@@ -34,8 +34,12 @@ int analyze_print_table(FILE *f, const json_t *a) {
     if (sum)
       fprintf(f, "  imported: %.2f MB/s %.2f IOPS %.2f us\n", an_num(sum, "mb_s", 0), an_num(sum, "iops", 0),
               an_num(sum, "lat_us", 0));
-    json_object_foreach(json_object_get(t, "ops"), op, s) print_stats(f, op, s);
-    json_array_foreach(json_object_get(t, "warnings"), i, e) fprintf(f, "  warning: %s\n", json_string_value(e));
+    json_object_foreach(json_object_get(t, "ops"), op, s) {
+      print_stats(f, op, s);
+    }
+    json_array_foreach(json_object_get(t, "warnings"), i, e) {
+      fprintf(f, "  warning: %s\n", json_string_value(e));
+    }
   }
   const json_t *cdm = json_object_get(a, "cdm");
   if (json_array_size(cdm)) {
@@ -64,22 +68,28 @@ int analyze_print_table(FILE *f, const json_t *a) {
   json_object_foreach((json_t *)json_object_get(a, "tail"), w, t) {
     fprintf(f, "tail %-6s", w);
     const char *k;
-    json_object_foreach(t, k, e) if (k[0] == 'p' && json_is_number(e)) fprintf(f, " %s=%.2f", k, json_number_value(e));
+    json_object_foreach(t, k, e) {
+      if (k[0] == 'p' && json_is_number(e)) fprintf(f, " %s=%.2f", k, json_number_value(e));
+    }
     fprintf(f, "\n");
   }
   const json_t *flags = json_object_get(a, "flags");
   if (json_array_size(flags)) fprintf(f, "\nflags:\n");
-  json_array_foreach(flags, i, e) fprintf(f, "  [%s] %s: %s\n", an_str(e, "severity"), an_str(e, "id"), an_str(e, "message"));
+  json_array_foreach(flags, i, e) {
+    fprintf(f, "  [%s] %s: %s\n", an_str(e, "severity"), an_str(e, "id"), an_str(e, "message"));
+  }
   return ferror(f) ? -EIO : 0;
 }
 
+/* Quotes (libcsv) only fields that need it, so numbers stay bare. */
 static void csv_field(FILE *f, const char *s, int last) {
-  csv_fwrite(f, s, strlen(s));
+  if (strpbrk(s, ",\"\r\n") || (*s == ' ' || (*s && s[strlen(s) - 1] == ' '))) csv_fwrite(f, s, strlen(s));
+  else fputs(s, f);
   fputc(last ? '\n' : ',', f);
 }
 static void csv_num(FILE *f, double v, int last) {
   char b[64];
-  snprintf(b, sizeof b, "%.6g", v);
+  snprintf(b, sizeof b, "%.12g", v);
   csv_field(f, b, last);
 }
 

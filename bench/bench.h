@@ -49,6 +49,11 @@ int ssdrev_atomic_open(struct ssdrev_atomic *a, const char *path, struct ssdrev_
 int ssdrev_atomic_commit(struct ssdrev_atomic *a, struct ssdrev_err *err);
 /* Closes and removes the temporary file; PATH is untouched. */
 void ssdrev_atomic_abort(struct ssdrev_atomic *a);
+/* For regenerable outputs (a report and its charts): while on, commits in
+ * this thread skip the fsync. The rename still makes each file appear whole
+ * or not at all after a crash of the process; only a power loss can lose
+ * one, and it is made again by rerunning the command. */
+void ssdrev_atomic_defer_sync(int on);
 /* Writes a whole buffer to PATH atomically. */
 int ssdrev_write_file_atomic(const char *path, const void *data, size_t len, struct ssdrev_err *err);
 /* Writes a JSON value to PATH atomically (indented, keys in insertion order). */

@@ -58,12 +58,16 @@ int ssdrev_atomic_open(struct ssdrev_atomic *a, const char *path, struct ssdrev_
   return 0;
 }
 
+static _Thread_local int defer_sync;
+
+void ssdrev_atomic_defer_sync(int on) { defer_sync = on; }
+
 int ssdrev_atomic_commit(struct ssdrev_atomic *a, struct ssdrev_err *err) {
   if (!a->f) return ssdrev_fail(err, -EINVAL, "output '%s' is not open", a->path);
   int e = 0;
   if (ferror(a->f)) e = errno ? errno : EIO;
   if (!e && fflush(a->f)) e = errno;
-  if (!e && fsync(fileno(a->f))) e = errno;
+  if (!e && !defer_sync && fsync(fileno(a->f))) e = errno;
   if (fclose(a->f) && !e) e = errno;
   a->f = NULL;
   if (!e && rename(a->tmp, a->path)) e = errno;

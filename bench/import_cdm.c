@@ -270,7 +270,9 @@ int bench_import_cdm(const char *input, const struct bench_import_opts *o,
   json_t *src = json_object_get(run->manifest, "source");
   const char *k;
   json_t *v;
-  json_object_foreach(sum, k, v) if (strcmp(k, "cells")) json_object_set(src, k, v);
+  json_object_foreach(sum, k, v) {
+    if (strcmp(k, "cells")) json_object_set(src, k, v);
+  }
   uint64_t span_bytes;
   unsigned passes;
   parse_test_line(json_string_value(json_object_get(sum, "test")), &span_bytes, &passes);

@@ -370,6 +370,7 @@ int bench_import_fio(const char *input, const struct bench_import_opts *o,
   json_object_set(src, "fio_version", json_object_get(root, "fio version"));
   json_object_set_new(src, "client_server", json_boolean(client_mode));
   json_t *hosts = json_object(); /* hostname -> jobs seen (thread numbers) */
+  json_t *used_logs = json_object(); /* log paths already imported */
   uint64_t ts_ms = json_object_get(root, "timestamp_ms")
                        ? (uint64_t)json_integer_value(json_object_get(root, "timestamp_ms"))
                        : (uint64_t)json_integer_value(json_object_get(root, "timestamp")) * 1000u;
@@ -407,7 +408,13 @@ int bench_import_fio(const char *input, const struct bench_import_opts *o,
     } else if (opt(opts, "write_lat_log") && avg && strcmp(avg, "0")) {
       import_warn(run, res, "'%s' job %s: log_avg_msec=%s logs averages, not single I/Os; log not imported",
                   input, name, avg);
-    } else if (find_log(o, json_dir, opts, (unsigned)thread_no, host, log_path, sizeof log_path, &lat_kind)) {
+    } else if (find_log(o, json_dir, opts, (unsigned)thread_no, host, log_path, sizeof log_path, &lat_kind) &&
+               json_object_get(used_logs, log_path)) {
+      /* per_job_logs=0: one log for every job, kept by the first */
+      import_warn(run, res, "'%s' job %s: log '%s' is shared (per_job_logs=0) and was imported into an "
+                  "earlier job", input, name, log_path);
+    } else if (lat_kind) {
+      json_object_set_new(used_logs, log_path, json_true());
       rc = import_job_log(run, test, name, log_path, lat_kind, opts, o, start_unix_ns, fio_ios, input, res,
                           err);
     } else if (opt(opts, "write_lat_log")) {
@@ -423,9 +430,12 @@ int bench_import_fio(const char *input, const struct bench_import_opts *o,
   json_t *hl = json_array();
   const char *hk;
   json_t *hv;
-  json_object_foreach(hosts, hk, hv) if (*hk) json_array_append_new(hl, json_string(hk));
+  json_object_foreach(hosts, hk, hv) {
+    if (*hk) json_array_append_new(hl, json_string(hk));
+  }
   json_object_set_new(src, "hosts", hl);
   json_decref(hosts);
+  json_decref(used_logs);
   if (!rc && !res->tests) rc = ssdrev_fail(err, -EINVAL, "no fio jobs in '%s'", input);
   if (!rc) json_object_set_new(json_object_get(run->manifest, "steps"), "fio", json_string("complete"));
   int src_rc = bench_run_save(run, rc ? NULL : err);

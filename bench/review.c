@@ -274,6 +274,23 @@ static int fill_new_manifest(struct review_ctx *c, struct ssdrev_err *err) {
   return bench_run_save(c->run, err);
 }
 
+/* Bad --dut-json input fails before the archive exists, so a corrected
+ * command can use the same --out. */
+static int check_dut_json(const struct bench_review_opts *o, struct ssdrev_err *err) {
+  char *t[3];
+  json_t *ov = NULL;
+  int rc = bench_dut_read_files(o->dut_json_dir, &t[0], &t[1], &t[2], &ov, err);
+  if (rc) return rc;
+  if (t[0] || t[1] || t[2]) {
+    json_t *d = bench_dut_parse(t[0], t[1], t[2], 0, err);
+    if (!d) rc = -EINVAL;
+    json_decref(d);
+  }
+  for (int i = 0; i < 3; i++) free(t[i]);
+  json_decref(ov);
+  return rc;
+}
+
 int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progress, void *arg,
                      struct ssdrev_err *err) {
   if (!o || !o->target_spec || !o->run_dir)
@@ -302,6 +319,7 @@ int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progre
   c.lba_bytes = bench_target_lba_bytes(c.t);
   c.is_sim = bench_target_get_kind(c.t) == BENCH_TARGET_SIM;
   if (!resume) {
+    if (o->dut_json_dir && (rc = check_dut_json(o, err))) goto out;
     if ((rc = bench_run_create(&c.run, o->run_dir, o->target_spec, err))) goto out;
     if ((rc = fill_new_manifest(&c, err))) goto out;
   } else if (c.is_sim && access(bench_run_path(c.run, "sim-state.bin"), F_OK) == 0) {

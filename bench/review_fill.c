@@ -42,7 +42,7 @@ const struct review_kind review_kind_purge = {
 
 /* ------------------------------------------------------- prefill, fill_drive */
 
-static const char *const fill_keys[] = {"fill_pct", "block", "qd", "near_full_bytes", NULL};
+static const char *const fill_keys[] = {"fill_pct", "block", "qd", "near_full_bytes", "near_full_idle_s", NULL};
 
 static int fill_parse(struct review_step *s, const json_t *obj, const struct review_profile *p,
                       const char *where, struct ssdrev_err *err) {
@@ -57,6 +57,10 @@ static int fill_parse(struct review_step *s, const json_t *obj, const struct rev
   if (!rc) rc = review_json_size(obj, "block", &block, where, err);
   if (!rc) rc = review_json_uint(obj, "qd", 1, 1024, &s->qds[0], where, err);
   if (!rc) rc = review_json_size(obj, "near_full_bytes", &s->near_full_bytes, where, err);
+  /* A drive folds its SLC into TLC only when idle: without a pause the
+   * rewrite of a just-filled drive would find no cache at all. */
+  s->near_full_idle_s = 60;
+  if (!rc) rc = review_json_num(obj, "near_full_idle_s", 0, 86400, &s->near_full_idle_s, where, err);
   if (rc) return rc;
   if (block < 4096 || block > (16u << 20) || block % 4096)
     return ssdrev_fail(err, -EINVAL, "%s: 'block' must be a multiple of 4 KiB up to 16 MiB", where);
@@ -84,7 +88,8 @@ static double fill_estimate(const struct review_profile *p, const struct review_
                             uint64_t cap) {
   double w = p->set.plan_write_mb_s * 1e6;
   double t = (double)fill_bytes(p, s, cap) / w;
-  if (s->kind == &review_kind_fill_drive) t += 2 + (double)near_full_bytes(p, s, cap) / w;
+  if (s->kind == &review_kind_fill_drive)
+    t += 2 + s->near_full_idle_s + (double)near_full_bytes(p, s, cap) / w;
   return t;
 }
 
@@ -102,7 +107,7 @@ static void fill_describe(const struct review_profile *p, const struct review_st
 }
 
 static int fill_job(struct review_ctx *c, const struct review_step *s, const char *suffix,
-                    uint64_t bytes, json_t *extra, struct ssdrev_err *err) {
+                    uint64_t bytes, uint64_t idle_ns, json_t *extra, struct ssdrev_err *err) {
   char name[160];
   snprintf(name, sizeof name, "%s.%s", s->id, suffix);
   struct bench_job job;
@@ -115,6 +120,7 @@ static int fill_job(struct review_ctx *c, const struct review_step *s, const cha
   job.offset_bytes = 0;
   job.span_bytes = bytes;
   job.size_bytes = bytes; /* size-based: exactly one pass */
+  job.idle_ns = idle_ns;
   return review_run_job(c, name, s->kind->name, extra, &job,
                         (double)bytes / (c->prof->set.plan_write_mb_s * 1e6), &res, err);
 }
@@ -122,7 +128,7 @@ static int fill_job(struct review_ctx *c, const struct review_step *s, const cha
 static int prefill_run(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err) {
   uint64_t b = fill_bytes(c->prof, s, c->cap_bytes);
   if (b == 0) return ssdrev_fail(err, -ENOSPC, "step '%s': nothing to fill on this target", s->id);
-  return fill_job(c, s, "fill", b, json_pack("{s:f}", "fill_pct", s->fill_pct), err);
+  return fill_job(c, s, "fill", b, 0, json_pack("{s:f}", "fill_pct", s->fill_pct), err);
 }
 
 static int fill_drive_run(struct review_ctx *c, const struct review_step *s,
@@ -131,13 +137,14 @@ static int fill_drive_run(struct review_ctx *c, const struct review_step *s,
   if (rc) return rc;
   uint64_t b = fill_bytes(c->prof, s, c->cap_bytes);
   if (b == 0) return ssdrev_fail(err, -ENOSPC, "step '%s': nothing to fill on this target", s->id);
-  rc = fill_job(c, s, "empty", b, json_pack("{s:s}", "phase", "empty"), err);
+  rc = fill_job(c, s, "empty", b, 0, json_pack("{s:s}", "phase", "empty"), err);
   if (rc) return rc;
   uint64_t nf = near_full_bytes(c->prof, s, c->cap_bytes);
   if (!nf) return 0;
-  /* The drive is now (nearly) full: only the static SLC part is left, so
-   * this rewrite shows the smallest cache. */
-  return fill_job(c, s, "near_full", nf, json_pack("{s:s}", "phase", "near_full"), err);
+  /* The drive is now full: after an idle pause only the static SLC part
+   * comes back, so this rewrite shows the smallest cache. */
+  uint64_t idle_ns = c->prof->set.fill_max_bytes ? 0 : (uint64_t)(s->near_full_idle_s * 1e9);
+  return fill_job(c, s, "near_full", nf, idle_ns, json_pack("{s:s}", "phase", "near_full"), err);
 }
 
 const struct review_kind review_kind_prefill = {

@@ -60,6 +60,7 @@ struct review_step {
   double fill_pct;
   uint32_t block_bytes;
   uint64_t near_full_bytes;   /* fill_drive: rewrite this much of a full drive */
+  double near_full_idle_s;    /* fill_drive: idle before that rewrite, so the drive folds its SLC */
   /* rw_sweep, tail */
   unsigned qds[REVIEW_MAX_QDS], nqds;
   unsigned read_pct_step;

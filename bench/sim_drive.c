@@ -43,6 +43,11 @@ static inline uint64_t fluid_take(struct sim_fluid *f, uint64_t r, uint64_t x) {
   return r + f->backlog;
 }
 
+/* log2(v) when v is a power of two > 1, else 0 (the slow path divides). */
+static unsigned pow2_shift(uint64_t v) {
+  return v > 1 && !(v & (v - 1)) ? (unsigned)__builtin_ctzll(v) : 0;
+}
+
 static void derive_constants(struct bench_sim *s) {
   const struct bench_sim_model *m = &s->m;
   s->ndies = m->channels * m->dies_per_channel;
@@ -75,6 +80,10 @@ static void derive_constants(struct bench_sim *s) {
   s->bad_end_bytes = s->bad_start_bytes + m->bad_lba_count * m->lba_bytes;
   s->units = m->capacity_bytes / SIM_UNIT_BYTES;
   s->ring_cap = s->buf_cap_bytes / s->slc_unit_bytes + 2;
+  s->stripe_shift = pow2_shift(s->slc_unit_bytes);
+  s->die_shift = pow2_shift(s->ndies);
+  s->die_mask = s->die_shift || s->ndies == 1 ? s->ndies - 1 : 0;
+  s->dpc_shift = pow2_shift(m->dies_per_channel);
   s->gc_thresh_slc = prob_thresh(m->gc_steps_per_gib * (double)s->slc_unit_bytes / 1073741824.0);
   s->gc_thresh_tlc = prob_thresh(m->gc_steps_per_gib * (double)s->tlc_unit_bytes / 1073741824.0);
 }
@@ -102,7 +111,8 @@ int bench_sim_new(struct bench_sim **out, const struct bench_sim_model *m, uint6
   /* calloc of a large bitmap maps zero pages lazily: an empty drive costs
    * no memory until written. */
   s->map = calloc(sim_map_words(s), sizeof *s->map);
-  if (!s->dies || !s->chan || !s->ring || !s->map) {
+  s->region = calloc(sim_map_regions(s), 1);
+  if (!s->dies || !s->chan || !s->ring || !s->map || !s->region) {
     bench_sim_free(s);
     return ssdrev_fail(err, -ENOMEM, "cannot create simulated drive '%s': out of memory for the FTL map",
                        m->name);
@@ -118,6 +128,7 @@ void bench_sim_free(struct bench_sim *s) {
   free(s->chan);
   free(s->ring);
   free(s->map);
+  free(s->region);
   free(s);
 }
 
@@ -149,6 +160,7 @@ void bench_sim_idle(struct bench_sim *s, uint64_t idle_ns) {
 
 void bench_sim_reset(struct bench_sim *s) {
   memset(s->map, 0, sim_map_words(s) * sizeof *s->map);
+  memset(s->region, SIM_REGION_EMPTY, sim_map_regions(s));
   s->st.mapped_units = 0;
   s->st.slc_used_bytes = 0;
   s->st.pending_bytes = 0;
@@ -171,10 +183,12 @@ int bench_sim_trim(struct bench_sim *s, uint64_t off, uint64_t len) {
  * next sense overlaps this transfer. Returns when the data is in the
  * controller. */
 static uint64_t read_unit(struct bench_sim *s, uint64_t t0, uint64_t unit, uint64_t bytes) {
-  unsigned die = (unsigned)(unit % s->ndies);
+  /* Divisions are slow on the hot path: shift when the geometry allows. */
+  int p2 = s->die_mask || s->ndies == 1;
+  unsigned die = (unsigned)(p2 ? unit & s->die_mask : unit % s->ndies);
   struct sim_die *d = &s->dies[die];
   /* Page type (LSB/CSB/MSB) sets how many read levels are sensed. */
-  unsigned type = (unsigned)((unit / s->ndies) % 3);
+  unsigned type = (unsigned)((p2 ? unit >> s->die_shift : unit / s->ndies) % 3);
   uint64_t sense = s->t_read_ns[type] + rnd_upto(s, s->read_jitter_ns);
   if (s->retry_thresh && rnd(s) < s->retry_thresh) /* ECC failed: re-sense with shifted levels */
     sense += s->t_read_ns[type] + rnd_upto(s, s->read_jitter_ns);
@@ -200,7 +214,8 @@ static uint64_t read_unit(struct bench_sim *s, uint64_t t0, uint64_t unit, uint6
   d->read_until = se;
   if (collided) d->prog_until += se - st;
   s->st.busy_ns_acc += sense;
-  return fluid_take(&s->chan[die / s->m.dies_per_channel], se, (uint64_t)(bytes * s->ch_ns_per_byte));
+  unsigned ch = s->m.dies_per_channel == 1 ? die : s->dpc_shift ? die >> s->dpc_shift : die / s->m.dies_per_channel;
+  return fluid_take(&s->chan[ch], se, (uint64_t)(bytes * s->ch_ns_per_byte));
 }
 
 static uint64_t do_read(struct bench_sim *s, uint64_t now, uint64_t off, uint32_t len, int32_t *status) {
@@ -210,7 +225,9 @@ static uint64_t do_read(struct bench_sim *s, uint64_t now, uint64_t off, uint32_
     return t0 + SIM_BAD_READ_RETRIES * s->t_read_ns[2];
   }
   uint64_t ub = s->slc_unit_bytes;
-  for (uint64_t u = off / ub, last = (off + len - 1) / ub; u <= last; u++) {
+  uint64_t first = s->stripe_shift ? off >> s->stripe_shift : off / ub;
+  uint64_t last = s->stripe_shift ? (off + len - 1) >> s->stripe_shift : (off + len - 1) / ub;
+  for (uint64_t u = first; u <= last; u++) {
     uint64_t a = max64(off, u * ub), b = off + len < (u + 1) * ub ? off + len : (u + 1) * ub;
     /* Unmapped LBAs read as zeros from the controller, without the NAND. */
     if (!sim_map_any(s, a, b - a)) continue;
@@ -417,5 +434,6 @@ int bench_sim_load_state(struct bench_sim *s, const char *path, struct ssdrev_er
   memcpy(s->ring, p, s->ring_cap * sizeof *s->ring), p += s->ring_cap * sizeof *s->ring;
   memcpy(s->map, p, want.map_words * sizeof *s->map);
   free(buf);
+  sim_map_rebuild_regions(s);
   return 0;
 }

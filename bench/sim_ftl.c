@@ -6,6 +6,30 @@
 #include "bench/sim_internal.h"
 
 uint64_t sim_map_words(const struct bench_sim *s) { return (s->units + 63) / 64; }
+uint64_t sim_map_regions(const struct bench_sim *s) {
+  return (sim_map_words(s) + SIM_REGION_WORDS - 1) / SIM_REGION_WORDS;
+}
+
+/* The bits a word holds when full (the last word may be partial). */
+static inline uint64_t word_full(const struct bench_sim *s, uint64_t w) {
+  uint64_t rem = s->units - w * 64;
+  return rem >= 64 ? ~0ull : ((1ull << rem) - 1);
+}
+
+static void region_update(struct bench_sim *s, uint64_t r) {
+  uint64_t w0 = r * SIM_REGION_WORDS, w1 = w0 + SIM_REGION_WORDS, nw = sim_map_words(s);
+  if (w1 > nw) w1 = nw;
+  int any = 0, all = 1;
+  for (uint64_t w = w0; w < w1; w++) {
+    any |= s->map[w] != 0;
+    all &= s->map[w] == word_full(s, w);
+  }
+  s->region[r] = all ? SIM_REGION_FULL : any ? SIM_REGION_MIXED : SIM_REGION_EMPTY;
+}
+
+void sim_map_rebuild_regions(struct bench_sim *s) {
+  for (uint64_t r = 0; r < sim_map_regions(s); r++) region_update(s, r);
+}
 
 static inline uint64_t range_mask(uint64_t lo_bit, uint64_t hi_bit) {
   /* bits lo_bit..hi_bit-1 of one word, 0 <= lo < hi <= 64 */
@@ -15,8 +39,15 @@ static inline uint64_t range_mask(uint64_t lo_bit, uint64_t hi_bit) {
 
 static void map_update(struct bench_sim *s, uint64_t a, uint64_t b, int set) {
   if (b > s->units) b = s->units;
+  uint64_t last_region = UINT64_MAX;
   while (a < b) {
-    uint64_t w = a / 64, lo = a % 64;
+    uint64_t w = a / 64, lo = a % 64, r = w / SIM_REGION_WORDS;
+    if (s->region[r] == (set ? SIM_REGION_FULL : SIM_REGION_EMPTY)) { /* nothing changes here */
+      a = (r + 1) * SIM_REGION_WORDS * 64;
+      continue;
+    }
+    if (r != last_region && last_region != UINT64_MAX) region_update(s, last_region);
+    last_region = r;
     uint64_t hi = (b - w * 64) < 64 ? (b - w * 64) : 64;
     uint64_t mask = range_mask(lo, hi);
     uint64_t old = s->map[w];
@@ -25,6 +56,7 @@ static void map_update(struct bench_sim *s, uint64_t a, uint64_t b, int set) {
     s->map[w] = neu;
     a = w * 64 + hi;
   }
+  if (last_region != UINT64_MAX) region_update(s, last_region);
 }
 
 void sim_map_set(struct bench_sim *s, uint64_t off, uint64_t len) {
@@ -43,7 +75,12 @@ int sim_map_any(const struct bench_sim *s, uint64_t off, uint64_t len) {
   uint64_t a = off / SIM_UNIT_BYTES, b = (off + len + SIM_UNIT_BYTES - 1) / SIM_UNIT_BYTES;
   if (b > s->units) b = s->units;
   while (a < b) {
-    uint64_t w = a / 64, lo = a % 64;
+    uint64_t w = a / 64, lo = a % 64, r = w / SIM_REGION_WORDS;
+    if (s->region[r] != SIM_REGION_MIXED) {
+      if (s->region[r] == SIM_REGION_FULL) return 1;
+      a = (r + 1) * SIM_REGION_WORDS * 64;
+      continue;
+    }
     uint64_t hi = (b - w * 64) < 64 ? (b - w * 64) : 64;
     if (s->map[w] & range_mask(lo, hi)) return 1;
     a = w * 64 + hi;

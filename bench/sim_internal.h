@@ -12,6 +12,10 @@
 #include "bench/bench.h"
 
 #define SIM_UNIT_BYTES 4096u /* FTL mapping granularity */
+/* A summary byte per 8 map words (2 MiB): random I/O on a filled or empty
+ * region never touches the large bitmap (cache misses dominate otherwise). */
+#define SIM_REGION_WORDS 8u
+enum { SIM_REGION_EMPTY = 0, SIM_REGION_FULL = 1, SIM_REGION_MIXED = 2 };
 
 struct sim_die {
   uint64_t read_until;  /* end of the last read reserved on this die */
@@ -59,6 +63,9 @@ struct bench_sim {
   uint64_t seed;
   /* derived constants, in ns and bytes */
   unsigned ndies;
+  /* shifts/masks for the hot path when the geometry is a power of two, else 0 */
+  unsigned stripe_shift, die_shift, dpc_shift;
+  uint64_t die_mask;
   uint64_t ctrl_ns, t_read_ns[3], read_jitter_ns, retry_thresh;
   uint64_t prog_slc_ns, prog_tlc_ns, erase_ns, erase_jitter_ns, suspend_ns;
   uint64_t gc_copy_ns, gc_thresh_slc, gc_thresh_tlc; /* GC step per program unit */
@@ -77,6 +84,7 @@ struct bench_sim {
   struct sim_flush *ring;    /* FIFO of program units in flight */
   uint64_t ring_cap;
   uint64_t *map;             /* bitmap of mapped 4 KiB units */
+  uint8_t *region;           /* per SIM_REGION_WORDS of map: SIM_REGION_EMPTY/FULL/MIXED */
 };
 
 /* Times one command arriving at virtual time now_ns; returns its completion
@@ -91,6 +99,9 @@ void sim_map_set(struct bench_sim *s, uint64_t off, uint64_t len);
 void sim_map_clear(struct bench_sim *s, uint64_t off, uint64_t len);
 int sim_map_any(const struct bench_sim *s, uint64_t off, uint64_t len);
 uint64_t sim_map_words(const struct bench_sim *s);
+uint64_t sim_map_regions(const struct bench_sim *s);
+/* Recomputes every region summary from the bitmap (after a restore). */
+void sim_map_rebuild_regions(struct bench_sim *s);
 /* The SLC room the free space allows now (dynamic part shrinks as it fills). */
 uint64_t sim_slc_cap(const struct bench_sim *s);
 

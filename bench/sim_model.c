@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "bench/bench.h"
 #include "bench/sim_internal.h"
 

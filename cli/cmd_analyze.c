@@ -26,10 +26,12 @@ static void usage(FILE *f) {
           "  --log FILE          analyze one log instead of a run archive\n"
           "  --fill              with --log: also the per-GiB trace and SLC estimate\n"
           "  --pct-only          with --log: latency percentiles only (fastest)\n"
+          "  --export-lat32 FILE with --log: write the measured latencies (ns) as raw\n"
+          "                      little-endian uint32 (a benchmarking aid: numpy.fromfile)\n"
           "  -h, --help          show this help\n");
 }
 
-enum { O_PCT = 256, O_INTERVAL, O_SALVAGE, O_THREADS, O_TABLE, O_JSON, O_CSV, O_QUIET, O_LOG, O_FILL, O_PCTONLY };
+enum { O_PCT = 256, O_INTERVAL, O_SALVAGE, O_THREADS, O_TABLE, O_JSON, O_CSV, O_QUIET, O_LOG, O_FILL, O_PCTONLY, O_EXPORT };
 
 static const struct option opts[] = {
     {"percentiles", required_argument, NULL, O_PCT}, {"interval", required_argument, NULL, O_INTERVAL},
@@ -38,6 +40,7 @@ static const struct option opts[] = {
     {"csv", required_argument, NULL, O_CSV},         {"quiet", no_argument, NULL, O_QUIET},
     {"log", required_argument, NULL, O_LOG},         {"fill", no_argument, NULL, O_FILL},
     {"pct-only", no_argument, NULL, O_PCTONLY},      {"help", no_argument, NULL, 'h'},
+    {"export-lat32", required_argument, NULL, O_EXPORT},
     {NULL, 0, NULL, 0},
 };
 
@@ -49,6 +52,42 @@ static int write_csv(const char *cmd, const char *path, const json_t *a) {
   if (analyze_write_csv(at.f, a)) {
     ssdrev_atomic_abort(&at);
     return cli_error(cmd, "cannot write '%s'", path);
+  }
+  if (ssdrev_atomic_commit(&at, &err)) return cli_error(cmd, "%s", err.msg);
+  return 0;
+}
+
+/* Writes the latencies analyze would use (measured, status 0) as uint32. */
+static int export_lat32(const char *cmd, const char *log, const char *out, int salvage) {
+  struct ssdrev_err err = {{0}};
+  struct bench_log_reader *r;
+  if (bench_log_open(&r, log, salvage ? BENCH_LOG_SALVAGE : 0, &err)) return cli_error(cmd, "%s", err.msg);
+  struct ssdrev_atomic at;
+  if (ssdrev_atomic_open(&at, out, &err)) {
+    bench_log_close(r);
+    return cli_error(cmd, "%s", err.msg);
+  }
+  static uint32_t buf[65536];
+  struct bench_log_chunk k;
+  int rc;
+  while ((rc = bench_log_next_chunk(r, BENCH_COL_LAT | BENCH_COL_STATUS | BENCH_COL_FLAGS, &k, &err)) > 0) {
+    size_t m = 0;
+    for (size_t i = 0; i < k.n; i++) {
+      if ((k.flags[i] & BENCH_REC_RAMP) || k.status[i] < 0) continue;
+      if (k.lat_ns[i] > UINT32_MAX) {
+        rc = -ERANGE;
+        snprintf(err.msg, sizeof err.msg, "latency %llu ns in '%s' does not fit in uint32", (unsigned long long)k.lat_ns[i], log);
+        break;
+      }
+      buf[m++] = (uint32_t)k.lat_ns[i];
+    }
+    if (rc < 0) break;
+    fwrite(buf, sizeof buf[0], m, at.f);
+  }
+  bench_log_close(r);
+  if (rc < 0) {
+    ssdrev_atomic_abort(&at);
+    return cli_error(cmd, "%s", err.msg);
   }
   if (ssdrev_atomic_commit(&at, &err)) return cli_error(cmd, "%s", err.msg);
   return 0;
@@ -84,7 +123,7 @@ int cmd_analyze(int argc, char **argv) {
   analyze_opts_defaults(&o);
   struct ssdrev_err err = {{0}};
   int json = 0, quiet = 0, fill = 0, pctonly = 0, c;
-  const char *csv = NULL, *log = NULL;
+  const char *csv = NULL, *log = NULL, *export = NULL;
   uint64_t v;
   if (cli_wants_help(argc, argv)) {
     usage(stdout);
@@ -114,6 +153,7 @@ int cmd_analyze(int argc, char **argv) {
     case O_LOG: log = optarg; break;
     case O_FILL: fill = 1; break;
     case O_PCTONLY: pctonly = 1; break;
+    case O_EXPORT: export = optarg; break;
     case 'h': usage(stdout); return 0;
     default:
       if (optopt) return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
@@ -123,7 +163,8 @@ int cmd_analyze(int argc, char **argv) {
   if (log && optind < argc) return cli_usage_error(cmd, "give either RUN_DIR or --log, not both");
   if (!log && optind + 1 != argc)
     return cli_usage_error(cmd, optind >= argc ? "missing RUN_DIR" : "too many arguments ('%s')", argv[optind < argc ? optind + 1 : 0]);
-  if ((fill || pctonly) && !log) return cli_usage_error(cmd, "--fill and --pct-only need --log");
+  if ((fill || pctonly || export) && !log) return cli_usage_error(cmd, "--fill, --pct-only and --export-lat32 need --log");
+  if (export) return export_lat32(cmd, log, export, o.salvage);
   if (pctonly) return pct_only(cmd, log, &o, json);
 
   json_t *a = NULL;
@@ -135,13 +176,13 @@ int cmd_analyze(int argc, char **argv) {
     a = json_pack("{s:s, s:i, s:[], s:{s:o}}", "format", "ssdrev-analysis", "format_version", 1, "percentiles",
                   "tests", log, entry);
     for (unsigned i = 0; i < o.npcts; i++) json_array_append_new(json_object_get(a, "percentiles"), json_real(o.pcts[i]));
-    const json_t *f = json_object_get(entry, "fill");
-    if (f) json_object_set_new(a, "fill", json_pack("{s:{s:O*, s:O*, s:O*, s:O*}}", "slc", "found",
-                                                    json_object_get(json_object_get(f, "slc"), "found"), "max_gib",
-                                                    json_object_get(json_object_get(f, "slc"), "cache_gib"),
-                                                    "cache_mb_s", json_object_get(json_object_get(f, "slc"), "cache_mb_s"),
-                                                    "post_cache_mb_s",
-                                                    json_object_get(json_object_get(f, "slc"), "post_cache_mb_s")));
+    const json_t *slc = json_object_get(json_object_get(entry, "fill"), "slc");
+    if (slc) {
+      /* the same shape as a run's fill.slc, so tables and flags read it */
+      json_t *s2 = json_deep_copy(slc);
+      json_object_set(s2, "max_gib", json_object_get(slc, "cache_gib"));
+      json_object_set_new(a, "fill", json_pack("{s:o}", "slc", s2));
+    }
     json_object_set_new(a, "flags", analyze_flags(a));
   } else if (analyze_run(argv[optind], &o, &a, &err)) {
     return cli_error(cmd, "%s", err.msg);

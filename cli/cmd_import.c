@@ -98,8 +98,9 @@ int cmd_import(int argc, char **argv) {
   if (!bench_run_open(&run, o.out_dir, &err)) {
     size_t i;
     json_t *w;
-    json_array_foreach(json_object_get(run->manifest, "import_warnings"), i, w)
-        fprintf(stderr, "ssdrev import: warning: %s\n", json_string_value(w));
+    json_array_foreach(json_object_get(run->manifest, "import_warnings"), i, w) {
+      fprintf(stderr, "ssdrev import: warning: %s\n", json_string_value(w));
+    }
     bench_run_free(run);
   }
   printf("imported %u test%s from '%s' into '%s'", res.tests, res.tests == 1 ? "" : "s", input, o.out_dir);

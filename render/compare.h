@@ -46,7 +46,7 @@ struct render_cmp_result {
 };
 
 /* Compares the runs in dirs and writes the asked outputs into o->out_dir
- * (compare.md, compare.csv, runs.csv, charts/*.png, compare.pdf). Each bad
+ * (compare.md, compare.csv, runs.csv, PNG charts in charts/, compare.pdf). Each bad
  * archive goes to skip(path, reason) and the rest proceed; fails only when no
  * archive is usable or an output cannot be written. */
 int render_cmp_run(char *const *dirs, size_t n, const struct render_cmp_opts *o,

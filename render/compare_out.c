@@ -8,9 +8,6 @@
 #include <string.h>
 #include "render/compare_int.h"
 
-/* The renderer's PDF writer; weak so that compare links before it exists. */
-#pragma weak render_md_to_pdf
-
 #define CMP_COLS_PER_TABLE 6u
 
 struct cmp_out {
@@ -221,9 +218,10 @@ static char *build_md(const struct cmp_out *c) {
     fprintf(f, "\n## Charts\n");
     size_t i;
     json_t *ch;
-    json_array_foreach(c->charts, i, ch)
-        fprintf(f, "\n![%s](%s)\n", json_string_value(json_object_get(ch, "title")),
-                json_string_value(json_object_get(ch, "file")));
+    json_array_foreach(c->charts, i, ch) {
+      fprintf(f, "\n![%s](%s)\n", json_string_value(json_object_get(ch, "title")),
+              json_string_value(json_object_get(ch, "file")));
+    }
   }
   if (fclose(f)) {
     free(buf);
@@ -243,9 +241,6 @@ static int write_md(struct cmp_out *c, struct ssdrev_err *err) {
 }
 
 static int write_pdf(struct cmp_out *c, struct ssdrev_err *err) {
-  if (!render_md_to_pdf)
-    return ssdrev_fail(err, -ENOSYS, "PDF output needs the renderer's render_md_to_pdf, not built yet "
-                                     "(use --format md,csv)");
   char *md = build_md(c);
   if (!md) return ssdrev_fail(err, -ENOMEM, "out of memory building the comparison");
   char path[4200];

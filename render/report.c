@@ -69,9 +69,14 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   free(md);
   md = NULL;
   if (rc == 0) rc = ssdrev_mkdirs(o->out_dir, err);
+  /* a report is regenerable: no fsync per chart file (bench.h) */
+  ssdrev_atomic_defer_sync(1);
   if (rc == 0) rc = render_template_expand(rs, o->template_path, text, charts, "charts", o->dpi, &md, err);
   free(text);
-  if (rc < 0) return rc;
+  if (rc < 0) {
+    ssdrev_atomic_defer_sync(0);
+    return rc;
+  }
   struct render_doc_meta meta = {.title = NULL, .subject = "SSD review", .base_dir = o->out_dir};
   unsigned mask = o->formats ? o->formats : RENDER_FMT_MD | RENDER_FMT_HTML | RENDER_FMT_PDF;
   for (size_t i = 0; i < NFORMATS && rc == 0; i++) {
@@ -81,5 +86,6 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
     rc = formats[i].write(md, &meta, path, err);
   }
   free(md);
+  ssdrev_atomic_defer_sync(0);
   return rc;
 }

@@ -10,6 +10,7 @@ need_cmd pkg-config pkg-config
 need_cmd cc gcc
 need_pc liburing liburing-dev
 need_pc cairo libcairo2-dev
+need_pc fontconfig libfontconfig-dev
 need_pc jansson libjansson-dev
 need_pc libcmark-gfm libcmark-gfm-dev
 need_h cmark-gfm-core-extensions.h libcmark-gfm-extensions-dev

@@ -7,11 +7,14 @@
 #
 # usage: bench/perf/vs-fio.sh [SSDREV_BINARY] [ROUNDS] [SECONDS]
 #   env: CASES="rr32 qd1 cdm rss"   which groups to run (default: all)
+#        FIO_OPTS="--fixedbufs --registerfiles"  extra fio options (default none:
+#        fio as people run it; ssdrev always registers its buffers and file)
 set -eu
 SSDREV=${1:-build/ssdrev}
 ROUNDS=${2:-5}
 SECS=${3:-5}
 CASES=${CASES:-"rr32 qd1 cdm rss"}
+FIO_OPTS=${FIO_OPTS:-}
 [ -x "$SSDREV" ] || { echo "vs-fio: no ssdrev binary at $SSDREV (make first)" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "vs-fio: needs root for losetup" >&2; exit 1; }
 if ! command -v fio >/dev/null 2>&1; then
@@ -29,6 +32,7 @@ truncate -s 2G "$IMG"
 # Fill the backing file so reads hit real pages, not holes.
 dd if=/dev/urandom of="$IMG" bs=1M count=2048 conv=notrunc status=none
 LOOP=$(losetup -f --show "$IMG")
+echo "vs-fio: FIO_OPTS='$FIO_OPTS' rounds=$ROUNDS seconds=$SECS"
 echo "vs-fio: $(date -u +%FT%TZ) $(uname -r) $(nproc) cores, $("$SSDREV" --version), $(fio --version), loop $LOOP over $IMG"
 
 median() { sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
@@ -38,7 +42,7 @@ fio_job() {
   _rw=$2; _mix=""
   [ -n "${6:-}" ] && _mix="--rwmixread=$6"
   fio --name="$1" --filename="$LOOP" --rw="$_rw" $_mix --bs="$3" --iodepth="$4" --numjobs="$5" \
-      --ioengine=io_uring --direct=1 --size=1G --time_based --runtime="$SECS" --group_reporting \
+      --ioengine=io_uring --direct=1 $FIO_OPTS --size=1G --time_based --runtime="$SECS" --group_reporting \
       --output-format=json --output="$W/fio.json" >/dev/null
   python3 -c '
 import json,sys

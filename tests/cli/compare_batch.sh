@@ -21,7 +21,7 @@ sed 's/3531.284 MB\/s/3884.412 MB\/s/' "$C/pm981-fob-cdm8.txt" >"$T/faster.txt"
 imp cdm "$T/faster.txt" --out "$F/06-pm981-fob-fast" --model PM981 --firmware 1L2QEXD7
 mkdir "$F/07-broken" && printf '{"format": "ssdrev-run", "format_version": 1, "tests": [' >"$F/07-broken/manifest.json"
 mkdir "$F/08-not-a-run"
-"$SSDREV" compare "$F" --out "$T/out" --jobs 2 --format md,csv >"$T/o" 2>"$T/e"
+"$SSDREV" compare "$F" --out "$T/out" --jobs 2 --format md,csv,pdf >"$T/o" 2>"$T/e"
 rc=$?
 [ $rc -eq 0 ] || fail "compare exit $rc: $(cat "$T/e")"
 grep -q "skipping '$F/07-broken'" "$T/e" || fail "broken archive not reported: $(cat "$T/e")"
@@ -31,6 +31,7 @@ grep -q "compared 6 runs in 3 groups" "$T/o" || fail "summary: $(cat "$T/o")"
 ls "$T/out/charts/"*.png >/dev/null 2>&1 || fail "no charts"
 [ -s "$F/05-fio/analysis.json" ] || fail "the fio run was not analyzed"
 grep -q "(baseline)" "$T/out/compare.md" || fail "no baseline in the Markdown"
+pdftotext "$T/out/compare.pdf" - 2>/dev/null | grep -q "Batch comparison" || fail "the PDF lacks the title"
 /usr/bin/python3 - "$T/out" <<'PY' || exit 1
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1] + "/compare.csv")))

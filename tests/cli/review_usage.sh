@@ -21,4 +21,8 @@ printf '{"format": "ssdrev-method", "format_version": 1, "steps": [{"id": "t", "
 err=$("$S" review "sim:$R/samples/models/pm981-256.model" --profile "$D/bad.json" --out "$D/r" 2>&1); [ $? -eq 1 ] || fail "bad method not exit 1"
 echo "$err" | grep -q "unknown key 'ioz'" || fail "error does not name the key: $err"
 [ -e "$D/r" ] && fail "a failed start left a run directory"
+printf '{"mn": ' > "$D/id-ctrl.json"
+err=$("$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/r" --short --dut-json "$D" 2>&1); [ $? -eq 1 ] || fail "broken id-ctrl JSON not exit 1"
+echo "$err" | grep -q "nvme id-ctrl" || fail "error does not name the id-ctrl input: $err"
+[ -e "$D/r" ] && fail "bad --dut-json left a run directory"
 exit 0

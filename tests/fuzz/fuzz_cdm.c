@@ -18,6 +18,7 @@ static int fuzz_cdm_one(const uint8_t *data, size_t size) {
     if (!json_is_array(cells) || json_array_size(cells) == 0) abort();
     /* A cell that was accepted must describe a real test: positive sizes and
      * depths (a cast of an out-of-range double gives garbage, or UB). */
+#ifndef FUZZ_CDM_SKIP_RANGE /* set to fuzz on past the known range bug */
     size_t i;
     json_t *c;
     json_array_foreach(cells, i, c) {
@@ -29,6 +30,7 @@ static int fuzz_cdm_one(const uint8_t *data, size_t size) {
           abort();
         }
     }
+#endif
     char *dump = json_dumps(out, 0); /* every value must serialize */
     if (!dump) abort();
     free(dump);

@@ -10,7 +10,9 @@
 # runs that many targets at once (default 1); FUZZ_NICE (default 19) is the
 # nice level; FUZZ_CC (default clang); FUZZ_NO_REGRESS=1 leaves the known
 # findings out (to fuzz on past a bug not fixed yet); FUZZ_FLAGS adds
-# libFuzzer flags (e.g. "-fork=2 -ignore_crashes=1" to collect many findings). Seed corpora are tests/fuzz/corpus/T/
+# libFuzzer flags (e.g. "-fork=2 -ignore_crashes=1" to collect many findings);
+# FUZZ_CFLAGS adds compiler flags (e.g. "-fno-sanitize=float-cast-overflow
+# -DFUZZ_CDM_SKIP_RANGE" to fuzz the CDM parser past its known finding). Seed corpora are tests/fuzz/corpus/T/
 # (read only); past findings tests/fuzz/regress/T/ are replayed first. New
 # corpus entries go to BUILD/fuzz/corpus/T/, crashes, leaks and hangs to
 # BUILD/fuzz/artifacts/T/, logs to BUILD/fuzz/logs/T.log, and a summary to
@@ -34,7 +36,7 @@ LIBS="$PKG_LIBS -lcmark-gfm-extensions -lcsv -lhpdf -lm -lpthread"
 # being written must not stop the fuzzing of everything else.
 CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers -O1 -g -I. \
  $PKG_CFLAGS -DSSDREV_VERSION=\"0.1.0\" -fno-omit-frame-pointer \
- -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+ -fsanitize=address,undefined -fno-sanitize-recover=undefined ${FUZZ_CFLAGS:-}"
 
 # ---------------------------------------------------------------- the library
 # Rebuilt when the source or any header is newer than the object.

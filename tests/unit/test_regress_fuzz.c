@@ -17,6 +17,8 @@
 #include "tests/fuzz/fuzz_fio.c"
 #include "tests/fuzz/fuzz_fiolog.c"
 #include "tests/fuzz/fuzz_profile.c"
+#include "tests/fuzz/fuzz_dut.c"
+#include "tests/fuzz/fuzz_template.c"
 
 /* Feeds every regular file in ROOT/tests/fuzz/KIND/TARGET to fn; returns the
  * number of files, or -1 when the directory cannot be read. */
@@ -98,4 +100,12 @@ TEST("Every fio latency-log seed converts to a log that reads back whole, or fai
 
 TEST("Every method-file seed and past method finding loads and plans, or fails cleanly") {
   REPLAY("profile", fuzz_profile_one);
+}
+
+TEST("Every nvme-cli/smartctl seed and past DUT finding gives a summary or fails cleanly") {
+  REPLAY("dut", fuzz_dut_one);
+}
+
+TEST("Every template seed and past template finding expands or fails cleanly") {
+  REPLAY("template", fuzz_template_one);
 }

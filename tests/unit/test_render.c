@@ -214,7 +214,7 @@ TEST("Every chart kind draws a PNG of the asked size and an SVG") {
     struct ssdrev_err err = {{0}};
     char png[300], svg[300];
     snprintf(png, sizeof png, "%s", test_path(k->name));
-    snprintf(svg, sizeof svg, "%s.svg", png);
+    snprintf(svg, sizeof svg, "%.280s.svg", png);
     strncat(png, ".png", sizeof png - strlen(png) - 1);
     int rc = render_chart_file(&rs, k->name, &o, png, &err);
     if (rc < 0) fprintf(stderr, "    %s: %s\n", k->name, err.msg);

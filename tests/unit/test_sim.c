@@ -284,6 +284,37 @@ TEST("Writes map LBAs, TRIM gives whole 4 KiB units back, reset empties the driv
   bench_sim_free(s);
 }
 
+TEST("The FTL map's region summaries agree with the bitmap after random writes and trims") {
+  struct bench_sim *s = open_sim("pm981-256", 1, NULL);
+  REQUIRE(s != NULL);
+  uint64_t x = 12345, span = 64ull << 20;
+  int32_t st;
+  for (int i = 0; i < 20000; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t off = (x >> 20) % span, len = 1 + (x >> 44) % (3u << 20);
+    if (i % 3) sim_map_set(s, off, len);
+    else sim_map_clear(s, off, len);
+  }
+  sim_io(s, 0, BENCH_OP_WRITE, 0, 4 << 20, &st); /* makes whole regions full */
+  uint64_t pop = 0;
+  for (uint64_t w = 0; w < sim_map_words(s); w++) pop += (uint64_t)__builtin_popcountll(s->map[w]);
+  CHECK_EQ_U64(pop, s->st.mapped_units);
+  int bad = 0;
+  for (uint64_t u = 0; u < span / SIM_UNIT_BYTES + 600; u += 7) {
+    int bit = (int)((s->map[u / 64] >> (u % 64)) & 1);
+    if (sim_map_any(s, u * SIM_UNIT_BYTES, SIM_UNIT_BYTES) != bit) bad++;
+  }
+  CHECK(bad == 0);
+  unsigned char *copy = malloc(sim_map_regions(s));
+  REQUIRE(copy != NULL);
+  memcpy(copy, s->region, sim_map_regions(s));
+  sim_map_rebuild_regions(s);
+  CHECK(memcmp(copy, s->region, sim_map_regions(s)) == 0);
+  CHECK(s->region[0] == SIM_REGION_FULL);
+  free(copy);
+  bench_sim_free(s);
+}
+
 TEST("The dynamic SLC cache is largest on an empty drive and shrinks to the static minimum when full") {
   struct bench_sim *s = open_sim("pm981-256", 1, NULL);
   REQUIRE(s != NULL);

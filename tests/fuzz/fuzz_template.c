@@ -1,0 +1,54 @@
+/* fuzz_template.c — review templates (render/template.c:
+ * render_template_expand) on arbitrary text, against one analyzed run (the
+ * CrystalDiskMark sample, imported and analyzed once at start-up). Charts
+ * are linked, not drawn (chart_dir NULL), so each input costs microseconds. */
+#include "tests/fuzz/fuzz.h"
+#include "bench/import.h"
+#include "render/render.h"
+
+static struct render_runs fuzz_template_rs;
+
+static void fuzz_template_release(void) { render_runs_release(&fuzz_template_rs); }
+
+/* Imports and analyzes samples/cdm/pm981-fob-cdm8.txt (under $SSDREV_ROOT
+ * when set) into the scratch directory and loads it. */
+static void fuzz_template_init(void) {
+  const char *root = getenv("SSDREV_ROOT");
+  char cdm[1024];
+  snprintf(cdm, sizeof cdm, "%s/samples/cdm/pm981-fob-cdm8.txt", root && *root ? root : ".");
+  struct bench_import_opts o;
+  bench_import_opts_defaults(&o);
+  o.out_dir = fuzz_path("trun");
+  struct bench_import_result res;
+  struct ssdrev_err err = {{0}};
+  const struct bench_importer *imp = bench_importer_find("cdm");
+  struct analyze_opts ao;
+  analyze_opts_defaults(&ao);
+  const char *dirs[1] = {o.out_dir};
+  if (!imp || imp->import(cdm, &o, &res, &err) || analyze_run(o.out_dir, &ao, NULL, &err) ||
+      render_runs_load(&fuzz_template_rs, dirs, 1, &err)) {
+    fprintf(stderr, "fuzz_template: cannot prepare the run from %s: %s\n", cdm, err.msg);
+    abort();
+  }
+  atexit(fuzz_template_release);
+}
+
+static int fuzz_template_one(const uint8_t *data, size_t size) {
+  if (!fuzz_template_rs.n) fuzz_template_init();
+  char *text = fuzz_strdup(data, size);
+  char *md = NULL;
+  struct ssdrev_err err = {{0}};
+  int rc = render_template_expand(&fuzz_template_rs, "fuzz.md", text, NULL, "charts", 72, &md, &err);
+  fuzz_check_err(&err);
+  if (rc) {
+    if (!err.msg[0] || md) abort(); /* refused: said why, returned nothing */
+  } else {
+    if (!md) abort();
+    (void)strlen(md);
+    free(md);
+  }
+  free(text);
+  return 0;
+}
+
+FUZZ_ENTRY(fuzz_template_one)
