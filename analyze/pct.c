@@ -168,9 +168,17 @@ static int merge_arr(uint64_t **dst, const uint64_t *src, unsigned len) {
 }
 
 int analyze_pct_merge(struct analyze_pct *dst, struct analyze_pct *src) {
-  if (spill(dst) || spill(src)) return -ENOMEM;
-  for (unsigned i = 0; i < NBLK; i++)
+  /* 32-bit counts add up in place unless the sum could wrap */
+  if (dst->n32 + src->n32 >= UINT32_MAX && (spill(dst) || spill(src))) return -ENOMEM;
+  for (unsigned i = 0; i < NBLK; i++) {
+    const uint32_t *c = src->b32[i];
+    if (c) {
+      if (!dst->b32[i] && !(dst->b32[i] = calloc(BLK_N, sizeof *dst->b32[i]))) return -ENOMEM;
+      for (unsigned k = 0; k < BLK_N; k++) dst->b32[i][k] += c[k];
+    }
     if (merge_arr(&dst->blk[i], src->blk[i], BLK_N)) return -ENOMEM;
+  }
+  dst->n32 += src->n32;
   for (unsigned i = 0; i < NOCT; i++)
     if (merge_arr(&dst->oct[i], src->oct[i], SUB_N)) return -ENOMEM;
   dst->n += src->n;
@@ -193,10 +201,13 @@ static void locate_rank(const struct analyze_pct *p, uint64_t rank, struct locat
   memset(L, 0, sizeof *L);
   for (unsigned b = 0; b < NBLK; b++) {
     const uint64_t *c = p->blk[b];
-    if (!c) continue;
+    const uint32_t *c32 = p->b32[b];
+    if (!c && !c32) continue;
     for (unsigned i = 0; i < BLK_N; i++) {
-      if (!c[i]) continue;
-      if (cum + c[i] >= rank) {
+      /* a count is its 32-bit part plus what earlier spills moved out */
+      uint64_t ci = (c ? c[i] : 0) + (c32 ? c32[i] : 0);
+      if (!ci) continue;
+      if (cum + ci >= rank) {
         L->exact = 1;
         L->value = ((uint64_t)b << BLK_BITS) | i;
         L->width = 1;
@@ -204,7 +215,7 @@ static void locate_rank(const struct analyze_pct *p, uint64_t rank, struct locat
         L->at_or_beyond = p->n - cum;
         return;
       }
-      cum += c[i];
+      cum += ci;
     }
   }
   for (unsigned o = 0; o < NOCT; o++) {
@@ -243,7 +254,6 @@ static int refine_get(struct analyze_pct *p, uint64_t lo, uint64_t width, uint64
 
 int analyze_pct_plan(struct analyze_pct *p, const double *pcts, unsigned npcts,
                      struct ssdrev_err *err) {
-  if (spill(p)) p->enomem = 1;
   if (npcts > ANALYZE_MAX_PCTS) return ssdrev_fail(err, -EINVAL, "too many percentiles (%u > %d)", npcts, ANALYZE_MAX_PCTS);
   if (p->enomem) return ssdrev_fail(err, -ENOMEM, "out of memory counting percentiles");
   refine_clear(p);

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench/import.h"
+#include "bench/bench.h"
 
 #define FIOLOG_BATCH 4096u
 #define FIOLOG_MAX_COLS 16u

@@ -2,7 +2,7 @@
 #ifndef SSDREV_BENCH_IMPORT_INT_H
 #define SSDREV_BENCH_IMPORT_INT_H
 
-#include "bench/import.h"
+#include "bench/bench.h"
 
 /* Copies s into out, replacing every byte outside [A-Za-z0-9._-] with '_',
  * so it can name a log file. */

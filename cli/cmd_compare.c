@@ -6,7 +6,7 @@
 #include <getopt.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "render/compare.h"
+#include "render/render.h"
 
 static void usage(FILE *f) {
   fprintf(f,

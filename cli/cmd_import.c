@@ -2,7 +2,7 @@
  * into a run archive (bench/import.h, docs/interop.md). */
 #include <getopt.h>
 #include <string.h>
-#include "bench/import.h"
+#include "bench/bench.h"
 #include "cli/cli.h"
 
 static void usage(FILE *f) {

@@ -2,7 +2,7 @@
 #ifndef SSDREV_RENDER_COMPARE_INT_H
 #define SSDREV_RENDER_COMPARE_INT_H
 
-#include "render/compare.h"
+#include "render/render.h"
 
 struct cmp_run {
   const char *dir;

@@ -14,6 +14,8 @@ VG=$B/vg
 command -v valgrind >/dev/null 2>&1 || { echo "valgrind: not installed (apt-get install valgrind)" >&2; exit 1; }
 [ -f "$B/libssdrev.a" ] && [ -x "$B/ssdrev" ] || { echo "valgrind: build $B/ssdrev first (make valgrind does)" >&2; exit 1; }
 rm -rf "$VG/logs"; mkdir -p "$VG/logs" || exit 1
+# world-writable (sticky), so the tests that run ssdrev as nobody can log too
+chmod 1777 "$VG/logs"
 VG_ABS=$(cd "$VG" && pwd)
 BIN_ABS=$(cd "$B" && pwd)/ssdrev
 SUPP=""

@@ -2,7 +2,7 @@
  * bench_cdm_parse) on arbitrary text. The input is copied into a buffer of
  * exactly its size, without a NUL, so a read past the end is an ASan error. */
 #include "tests/fuzz/fuzz.h"
-#include "bench/import.h"
+#include "bench/bench.h"
 
 static int fuzz_cdm_one(const uint8_t *data, size_t size) {
   struct ssdrev_err err = {{0}};

@@ -5,7 +5,7 @@
  * say write_lat_log=fz also go through the log conversion. An archive that
  * imports must then open with bench_run_open. */
 #include "tests/fuzz/fuzz.h"
-#include "bench/import.h"
+#include "bench/bench.h"
 
 static int fuzz_fio_one(const uint8_t *data, size_t size) {
   static int ready;

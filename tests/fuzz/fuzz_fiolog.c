@@ -3,7 +3,7 @@
  * ssdrev log; the log is then read back and must hold exactly the records
  * the converter counted. */
 #include "tests/fuzz/fuzz.h"
-#include "bench/import.h"
+#include "bench/bench.h"
 
 static int fuzz_fiolog_one(const uint8_t *data, size_t size) {
   struct ssdrev_err err = {{0}};

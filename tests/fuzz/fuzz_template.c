@@ -3,7 +3,7 @@
  * CrystalDiskMark sample, imported and analyzed once at start-up). Charts
  * are linked, not drawn (chart_dir NULL), so each input costs microseconds. */
 #include "tests/fuzz/fuzz.h"
-#include "bench/import.h"
+#include "bench/bench.h"
 #include "render/render.h"
 
 static struct render_runs fuzz_template_rs;

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <unistd.h>
 #include "tests/unit/testlib.h"
-#include "bench/import.h"
+#include "bench/bench.h"
 
 static const char cdm8[] =
     "\xEF\xBB\xBF------------------------------------------------------------------------------\r\n"

@@ -2,7 +2,7 @@
  * (bench/import_cdm.c), as plain unit tests. The raw inputs are also in
  * tests/fuzz/regress/cdm/ for the fuzzer. */
 #include "tests/unit/testlib.h"
-#include "bench/import.h"
+#include "bench/bench.h"
 
 static int refused_naming_line(const char *text) {
   struct ssdrev_err err = {{0}};
