@@ -196,13 +196,17 @@ struct locate {
   uint64_t at_or_beyond;/* values >= value (exact only) */
 };
 
-static void locate_rank(const struct analyze_pct *p, uint64_t rank, struct locate *L) {
+static void locate_rank(const struct analyze_pct *p, const uint64_t *bsum, uint64_t rank, struct locate *L) {
   uint64_t cum = 0;
   memset(L, 0, sizeof *L);
   for (unsigned b = 0; b < NBLK; b++) {
     const uint64_t *c = p->blk[b];
     const uint32_t *c32 = p->b32[b];
-    if (!c && !c32) continue;
+    if (!bsum[b]) continue;
+    if (cum + bsum[b] < rank) { /* the rank is past this whole block */
+      cum += bsum[b];
+      continue;
+    }
     for (unsigned i = 0; i < BLK_N; i++) {
       /* a count is its 32-bit part plus what earlier spills moved out */
       uint64_t ci = (c ? c[i] : 0) + (c32 ? c32[i] : 0);
@@ -259,9 +263,19 @@ int analyze_pct_plan(struct analyze_pct *p, const double *pcts, unsigned npcts,
   refine_clear(p);
   p->npcts = npcts;
   int need = 0;
+  uint64_t *bsum = calloc(NBLK, sizeof *bsum);
+  if (!bsum) return ssdrev_fail(err, -ENOMEM, "out of memory counting percentiles");
+  for (unsigned b = 0; b < NBLK; b++) {
+    const uint64_t *c = p->blk[b];
+    const uint32_t *c32 = p->b32[b];
+    for (unsigned i = 0; c32 && i < BLK_N; i++) bsum[b] += c32[i];
+    for (unsigned i = 0; c && i < BLK_N; i++) bsum[b] += c[i];
+  }
   for (unsigned i = 0; i < npcts; i++) {
-    if (!(pcts[i] > 0 && pcts[i] <= 100))
+    if (!(pcts[i] > 0 && pcts[i] <= 100)) {
+      free(bsum);
       return ssdrev_fail(err, -EINVAL, "percentile %g is outside (0, 100]", pcts[i]);
+    }
     p->pcts[i] = pcts[i];
     struct analyze_pct_result *r = &p->res[i];
     memset(r, 0, sizeof *r);
@@ -270,18 +284,22 @@ int analyze_pct_plan(struct analyze_pct *p, const double *pcts, unsigned npcts,
     if (p->n == 0) continue;
     r->rank = analyze_pct_rank(pcts[i], p->n);
     struct locate L;
-    locate_rank(p, r->rank, &L);
+    locate_rank(p, bsum, r->rank, &L);
     if (L.exact) {
       r->value = L.value;
       r->at_or_beyond = L.at_or_beyond;
     } else {
       int k = refine_get(p, L.value, L.width, L.below);
-      if (k < 0) return ssdrev_fail(err, -ENOMEM, "out of memory refining percentiles");
+      if (k < 0) {
+        free(bsum);
+        return ssdrev_fail(err, -ENOMEM, "out of memory refining percentiles");
+      }
       p->pending[i] = k;
       need = 1;
     }
     r->warn = r->at_or_beyond < ANALYZE_PCT_MIN_SAMPLES;
   }
+  free(bsum);
   return need;
 }
 

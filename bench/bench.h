@@ -420,7 +420,8 @@ struct bench_sim_model {
   double t_prog_slc_us, t_prog_tlc_us, t_erase_us;
   double erase_jitter_pct;    /* erase time varies by +-this % */
   double suspend_us;          /* program suspend latency seen by a read */
-  double gc_steps_per_gib;    /* GC steps per GiB written on a full drive (scaled by fill) */
+  double gc_steps_per_gib;    /* GC steps per GiB written on a full drive */
+  double gc_free_pct;         /* GC starts when free space falls below this % (default 15) */
   unsigned gc_copies;         /* a GC step: this many page copies (a read slips in between) */
   double gc_copy_us;          /* one copy, not suspendable; then the victim's erase */
   double controller_us;       /* fixed controller/firmware overhead per command */

@@ -203,19 +203,18 @@ size_t log_col_encode(uint8_t *out, const uint64_t *v, size_t n, const uint64_t 
   log_pack(p, best, n, bp.w);
   p += (n * bp.w + 7) / 8;
   if (bp.nexc) {
-    /* exceptions: indices then high parts, gathered into cand (free now) */
+    /* exceptions: indices then high parts, each gathered into cand (free
+     * now; it holds n values, and there may be up to n exceptions) */
     unsigned iw = log_bitlen(n - 1);
-    uint64_t *idx = cand, *hi = cand + bp.nexc;
     size_t k = 0;
     for (size_t i = 0; i < n && k < bp.nexc; i++)
-      if (log_bitlen(best[i]) > bp.w) {
-        idx[k] = i;
-        hi[k] = best[i] >> bp.w; /* w < 64 whenever there are exceptions */
-        k++;
-      }
-    log_pack(p, idx, bp.nexc, iw);
+      if (log_bitlen(best[i]) > bp.w) cand[k++] = i;
+    log_pack(p, cand, bp.nexc, iw);
     p += (bp.nexc * iw + 7) / 8;
-    log_pack(p, hi, bp.nexc, bp.ew);
+    k = 0;
+    for (size_t i = 0; i < n && k < bp.nexc; i++)
+      if (log_bitlen(best[i]) > bp.w) cand[k++] = best[i] >> bp.w; /* w < 64 whenever there are exceptions */
+    log_pack(p, cand, bp.nexc, bp.ew);
     p += (bp.nexc * bp.ew + 7) / 8;
   }
   return (size_t)(p - out);

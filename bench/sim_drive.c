@@ -254,6 +254,15 @@ static uint64_t ring_pop(struct bench_sim *s) {
   return f->end_ns;
 }
 
+/* 0..1: how hard GC works. It starts when free space falls below
+ * gc_free_pct (erased blocks run short) and grows as free space shrinks;
+ * an empty or 75%-full drive has nothing urgent to collect. */
+static double gc_pressure(const struct bench_sim *s) {
+  double free_frac = 1.0 - (double)s->st.mapped_units / (double)s->units;
+  double start = s->m.gc_free_pct / 100.0;
+  return free_frac >= start ? 0 : (start - free_frac) / start;
+}
+
 /* Programs one multi-plane unit (SLC) or one-shot TLC unit on the next die
  * of the write point, erasing a fresh block first when the open one is full. */
 static void program_unit(struct bench_sim *s, int slc) {
@@ -278,9 +287,7 @@ static void program_unit(struct bench_sim *s, int slc) {
    * suspended, though a read may slip in between two) and erases it (which
    * a read must wait out). */
   uint64_t gc_thresh = slc ? s->gc_thresh_slc : s->gc_thresh_tlc;
-  /* Victims hold valid data in proportion to how full the drive is: an
-   * empty drive has nothing to collect. */
-  if (gc_thresh && rnd(s) < (uint64_t)((double)gc_thresh * s->st.mapped_units / s->units)) {
+  if (gc_thresh && rnd(s) < (uint64_t)((double)gc_thresh * gc_pressure(s))) {
     uint64_t copies = (uint64_t)s->m.gc_copies * s->gc_copy_ns;
     uint64_t g = copies + s->erase_ns - s->erase_jitter_ns + rnd_upto(s, 2 * s->erase_jitter_ns);
     d->erase_from = start;

@@ -47,6 +47,7 @@ static const struct model_key keys[] = {
     {"erase_jitter_pct", K_DBL, F(erase_jitter_pct), 0, 0, 0, 99},
     {"suspend_us", K_DBL, F(suspend_us), 0, 0, 0, 1e6},
     {"gc_steps_per_gib", K_DBL, F(gc_steps_per_gib), 0, 0, 0, 1e6},
+    {"gc_free_pct", K_DBL, F(gc_free_pct), 0, 0, 0.1, 100},
     {"gc_copies", K_UINT, F(gc_copies), 0, 0, 0, 4096},
     {"gc_copy_us", K_DBL, F(gc_copy_us), 0, 0, 0, 1e6},
     {"controller_us", K_DBL, F(controller_us), 0, 1, 0, 1e5},
@@ -85,6 +86,7 @@ static void model_defaults(struct bench_sim_model *m) {
   m->write_ack_us = 10;
   m->write_buffer_bytes = 8u << 20;
   m->fold_mb_s = 500;
+  m->gc_free_pct = 15;
   m->temp_idle_c = 35;
   m->temp_load_c = 20;
 }

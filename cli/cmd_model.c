@@ -32,7 +32,7 @@ static int model_list(int argc, char **argv) {
   const char *dir = argc == 3 ? argv[2] : dflt;
   DIR *d = opendir(dir);
   if (!d) return cli_error("model", "cannot open model directory '%s'", dir);
-  char *names[256];
+  char *names[256] = {0};
   size_t n = 0;
   struct dirent *e;
   while ((e = readdir(d)) && n < 256) {
@@ -140,7 +140,7 @@ static int model_show(int argc, char **argv) {
   }
   json_t *o = model_json(&m, &dv);
   if (!o) return cli_error("model", "cannot build JSON for '%s'", path);
-  char *txt = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  char *txt = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
   json_decref(o);
   if (!txt) return cli_error("model", "cannot build JSON for '%s'", path);
   puts(txt);

@@ -1,6 +1,7 @@
 /* gen_log_seeds.c — writes the seed logs of tests/fuzz/corpus/log/ with the
  * real writer (bench/log_writer.c): a fuzzer cannot guess a valid CRC, so it
- * starts from valid files and their damaged variants. Regenerate (after a
+ * starts from valid files and their damaged variants. Also writes the valid
+ * simulated-drive states of tests/fuzz/corpus/simstate/. Regenerate (after a
  * format change) with: sh tests/fuzz/gen_log_seeds.sh BUILD */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +38,30 @@ static int write_log(const char *path, size_t n, int chunks, uint64_t seed) {
   return 0;
 }
 
+/* A valid state of tests/fuzz/tiny.model after some writes, for fuzz_simstate. */
+static int write_state(const char *path, const char *model_spec, uint64_t io_bytes) {
+  struct ssdrev_err err = {{0}};
+  struct bench_target_opts to = {.write_intent = 1, .seed = 1};
+  struct bench_target *t;
+  if (bench_target_open(&t, model_spec, &to, &err)) return fprintf(stderr, "%s\n", err.msg), 1;
+  struct bench_job job;
+  bench_job_defaults(&job);
+  job.pattern = BENCH_RAND;
+  job.read_pct = 0;
+  job.block_bytes = 131072;
+  job.measure_ns = 0;
+  job.size_bytes = io_bytes;
+  snprintf(job.engine, sizeof job.engine, "sim");
+  struct bench_job_result res;
+  int rc = io_bytes ? bench_job_run(t, &job, NULL, NULL, NULL, &res, &err) : 0;
+  if (!rc) rc = bench_sim_save(bench_target_sim(t), path, &err);
+  if (rc) fprintf(stderr, "%s\n", err.msg);
+  bench_target_close(t);
+  return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
-  if (argc != 2) return fprintf(stderr, "usage: gen_log_seeds DIR\n"), 2;
+  if (argc != 4) return fprintf(stderr, "usage: gen_log_seeds LOG_DIR SIMSTATE_DIR sim:TINY_MODEL\n"), 2;
   char p[4096];
   int rc = 0;
   snprintf(p, sizeof p, "%s/one-record.ssdlog", argv[1]);
@@ -49,5 +72,9 @@ int main(int argc, char **argv) {
   rc |= write_log(p, 20, 3, 3);
   snprintf(p, sizeof p, "%s/empty.ssdlog", argv[1]);
   rc |= write_log(p, 0, 0, 4);
+  snprintf(p, sizeof p, "%s/empty.state", argv[2]);
+  rc |= write_state(p, argv[3], 0);
+  snprintf(p, sizeof p, "%s/written.state", argv[2]);
+  rc |= write_state(p, argv[3], 48ull << 20);
   return rc;
 }

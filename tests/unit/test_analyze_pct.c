@@ -1,6 +1,7 @@
 /* test_analyze_pct.c — exact percentiles: the accumulator against a sorted
  * reference, over arrays and over logs written with the log writer. */
 #include <errno.h>
+#include <unistd.h>
 #include "analyze/analyze.h"
 #include "tests/unit/testlib.h"
 
@@ -225,4 +226,30 @@ TEST("A missing log fails with a message naming the file") {
   json_t *res = NULL;
   CHECK(analyze_log(test_path("nope.ssdlog"), &o, 0, &res, &e) < 0);
   CHECK(res == NULL);
+}
+
+TEST("A truncated log is analyzed up to the cut, with a warning naming the byte offset") {
+  size_t n = 40000;
+  uint64_t *lat = malloc(n * sizeof *lat);
+  REQUIRE(make_log(test_path("t.ssdlog"), n, 0, 0, -1, 1000, lat) > 0);
+  FILE *f = fopen(test_path("t.ssdlog"), "r+");
+  REQUIRE(f != NULL);
+  fseek(f, 0, SEEK_END);
+  long sz = ftell(f);
+  fclose(f);
+  REQUIRE(truncate(test_path("t.ssdlog"), sz - 100) == 0);
+  json_t *res = NULL;
+  struct ssdrev_err e = {{0}};
+  REQUIRE(analyze_log(test_path("t.ssdlog"), NULL, 0, &res, &e) == 0);
+  const json_t *lg = json_object_get(res, "log");
+  CHECK(json_is_true(json_object_get(lg, "truncated")));
+  uint64_t rec = (uint64_t)json_integer_value(json_object_get(lg, "records"));
+  CHECK(rec > 0 && rec < n);
+  const json_t *w = json_object_get(res, "warnings");
+  int found = 0;
+  for (size_t i = 0; i < json_array_size(w); i++)
+    found |= strstr(json_string_value(json_array_get(w, i)), "log truncated at byte") != NULL;
+  CHECK(found);
+  json_decref(res);
+  free(lat);
 }

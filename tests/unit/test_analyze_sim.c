@@ -95,6 +95,13 @@ static void check_model(const char *file, int *testlib_failed) {
   CHECK_NEAR(got_max, want_max, 0.05 * want_max);
   CHECK_NEAR(got_min, want_min, 0.05 * want_min);
   CHECK_NEAR(got_post, tr.post_cache_mb_s, 0.05 * tr.post_cache_mb_s);
+  /* the per-GiB trace covers the whole drive, every point with a speed */
+  const json_t *pg = json_object_get(json_object_get(r1, "fill"), "per_gib");
+  const json_t *g = json_object_get(pg, "gib"), *m = json_object_get(pg, "mb_s");
+  size_t n = json_array_size(g);
+  REQUIRE(n > 0 && n == json_array_size(m));
+  CHECK_NEAR(json_number_value(json_array_get(g, n - 1)), (double)cap / GIB, 0.001);
+  for (size_t i = 0; i < n; i++) CHECK(json_number_value(json_array_get(m, i)) > 0);
   json_decref(r1);
   json_decref(r2);
 }

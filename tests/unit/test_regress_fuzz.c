@@ -19,6 +19,7 @@
 #include "tests/fuzz/fuzz_profile.c"
 #include "tests/fuzz/fuzz_dut.c"
 #include "tests/fuzz/fuzz_template.c"
+#include "tests/fuzz/fuzz_simstate.c"
 
 /* Feeds every regular file in ROOT/tests/fuzz/KIND/TARGET to fn; returns the
  * number of files, or -1 when the directory cannot be read. */
@@ -108,4 +109,8 @@ TEST("Every nvme-cli/smartctl seed and past DUT finding gives a summary or fails
 
 TEST("Every template seed and past template finding expands or fails cleanly") {
   REPLAY("template", fuzz_template_one);
+}
+
+TEST("Every sim-state seed and past sim-state finding loads and runs, or is refused cleanly") {
+  REPLAY("simstate", fuzz_simstate_one);
 }

@@ -392,11 +392,50 @@ TEST("On a nearly full drive the cliff comes after the 2 GiB static cache") {
   drive_init(&d, s, 1);
   double v[4];
   fill_gibs(&d, 100, 4, v);
-  fprintf(stderr, "    near-full fill MB/s per GiB: %.0f %.0f %.0f %.0f\n", v[0], v[1], v[2], v[3]);
   /* GC on a full drive slows the cache a little; the cliff stays clear. */
   CHECK(v[0] > 900 && v[1] > 900);
   CHECK(v[2] < 0.6 * v[0] && v[3] < 0.6 * v[0]);
   drive_free(&d);
+  bench_sim_free(s);
+}
+
+TEST("GC starts only when free space runs short: a 75% full drive writes as fast as an empty one") {
+  double v[3];
+  const uint64_t fills[3] = {0, 75, 100};
+  for (int i = 0; i < 3; i++) {
+    struct bench_sim *s = open_sim("pm981-256", 4, NULL);
+    REQUIRE(s != NULL);
+    sim_map_set(s, 0, s->m.capacity_bytes / 100 * fills[i]);
+    struct drive d;
+    drive_init(&d, s, 1);
+    fill_gibs(&d, 0, 1, &v[i]);
+    drive_free(&d);
+    bench_sim_free(s);
+  }
+  CHECK_NEAR(v[1], v[0], 0.01 * v[0]);
+  CHECK(v[2] < 0.8 * v[0]); /* full: GC steps share the dies */
+}
+
+TEST("The drive heats up under load and cools down when idle") {
+  struct bench_sim *s = open_sim("pm981-256", 4, NULL);
+  REQUIRE(s != NULL);
+  struct bench_sim_truth t0, t1, t2;
+  bench_sim_get_truth(s, &t0);
+  CHECK_NEAR(t0.temp_c, s->m.temp_idle_c, 1e-9);
+  struct drive d;
+  drive_init(&d, s, 32);
+  struct run_out o = {0};
+  drive_run(&d, 3000000, 0, 4096, 8 * GIB, 0, 2, &o); /* ~30 s of busy dies */
+  drive_free(&d);
+  bench_sim_get_truth(s, &t1);
+  CHECK(t1.temp_c > t0.temp_c + 5);
+  CHECK(t1.temp_c <= s->m.temp_idle_c + s->m.temp_load_c);
+  bench_sim_idle(s, 300000000000ull);
+  int32_t st;
+  sim_io(s, bench_sim_now_ns(s), BENCH_OP_FLUSH, 0, 0, &st); /* the idle step applies on the next tick */
+  bench_sim_idle(s, 200000000);
+  bench_sim_get_truth(s, &t2);
+  CHECK(t2.temp_c < t1.temp_c - 5);
   bench_sim_free(s);
 }
 

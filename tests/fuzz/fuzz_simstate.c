@@ -1,0 +1,50 @@
+/* fuzz_simstate.c — the simulated drive's saved state (bench/sim_drive.c:
+ * bench_sim_load_state), read back from RUN/sim-state.bin when a review
+ * resumes. A state that loads is then driven: a short mixed random job runs
+ * on the drive, so values the loader accepted are used the way a resumed run
+ * uses them. Drive: tests/fuzz/tiny.model (64 MiB, so a state is ~3 KiB). */
+#include "tests/fuzz/fuzz.h"
+
+static char fuzz_simstate_model[1100];
+
+static int fuzz_simstate_one(const uint8_t *data, size_t size) {
+  if (!fuzz_simstate_model[0]) {
+    const char *root = getenv("SSDREV_ROOT");
+    snprintf(fuzz_simstate_model, sizeof fuzz_simstate_model, "sim:%s/tests/fuzz/tiny.model",
+             root && *root ? root : ".");
+  }
+  struct ssdrev_err err = {{0}};
+  const char *state = fuzz_write("sim-state.bin", data, size);
+  struct bench_target_opts to = {.write_intent = 1, .seed = 1};
+  struct bench_target *t;
+  if (bench_target_open(&t, fuzz_simstate_model, &to, &err)) {
+    fprintf(stderr, "fuzz_simstate: cannot open %s: %s\n", fuzz_simstate_model, err.msg);
+    abort();
+  }
+  struct bench_sim *s = bench_target_sim(t);
+  if (!s) abort();
+  int rc = bench_sim_load_state(s, state, &err);
+  fuzz_check_err(&err);
+  if (rc) {
+    if (!err.msg[0]) abort();
+  } else {
+    struct bench_job job;
+    bench_job_defaults(&job);
+    job.pattern = BENCH_RAND;
+    job.read_pct = 50;
+    job.block_bytes = 4096;
+    job.qd = 8;
+    job.measure_ns = 2000000; /* 2 ms of virtual time */
+    job.max_ios = 2000;
+    snprintf(job.engine, sizeof job.engine, "sim");
+    struct bench_job_result res;
+    rc = bench_job_run(t, &job, NULL, NULL, NULL, &res, &err);
+    fuzz_check_err(&err);
+    struct bench_sim_truth truth;
+    bench_sim_get_truth(s, &truth);
+  }
+  bench_target_close(t);
+  return 0;
+}
+
+FUZZ_ENTRY(fuzz_simstate_one)
