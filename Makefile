@@ -4,6 +4,7 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 BUILD   ?= build
 OPT     ?= -O2 -g
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 # ------------------------------------------------------------ end user settings
 
 VERSION := 0.1.0
@@ -27,14 +28,19 @@ SLIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/san/%.o)
 SCLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/san/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/test/%)
 
-.PHONY: all deps demo test unit cli-test asan ubsan valgrind fuzz lint clean install perf
-all: deps $(BUILD)/ssdrev
+.PHONY: all deps test-deps demo test asan ubsan valgrind fuzz lint clean install perf
+# Each entry point checks the Debian packages first, then builds in a second
+# make, so pkg-config is asked only once the packages are there.
+all: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BUILD)/ssdrev
 
 # ---------------------------------------------------------------- dependencies
 # Packages with a .pc file are checked with pkg-config; libcsv, libhpdf and the
 # cmark-gfm extensions ship none, so their headers are checked instead.
 deps:
-	@sh scripts/deps.sh
+	@sh scripts/deps.sh build
+test-deps:
+	@sh scripts/deps.sh test
 
 # ---------------------------------------------------------------- library + CLI
 $(BUILD)/libssdrev.a: $(LIB_OBJ)
@@ -58,20 +64,20 @@ $(BUILD)/test/%: tests/unit/%.c tests/unit/testlib.h $(BUILD)/libssdrev-san.a
 demo: all
 	@sh scripts/demo.sh $(BUILD)/ssdrev
 
-test: deps
-	@$(MAKE) --no-print-directory -k $(TEST_BIN) $(BUILD)/ssdrev-san $(BUILD)/ssdrev
+test: test-deps
+	@$(MAKE) --no-print-directory -k -j$(JOBS) $(TEST_BIN) $(BUILD)/ssdrev-san $(BUILD)/ssdrev
 	@sh tests/run.sh $(BUILD)
 
 asan ubsan: test
 
-valgrind: deps
-	@$(MAKE) --no-print-directory $(BUILD)/ssdrev
+valgrind: test-deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BUILD)/ssdrev
 	@sh tests/valgrind.sh $(BUILD)
 
 fuzz: deps
 	@sh tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
 
-perf: all
+perf: all test-deps
 	@sh bench/perf/run-all.sh $(BUILD)
 
 lint:

@@ -27,7 +27,7 @@ struct analyze_opts {
   unsigned npcts;                /* 0 = the default list */
   double interval_s;             /* time-series interval (default 1 s) */
   int salvage;                   /* skip corrupt log chunks */
-  unsigned threads;              /* worker threads for log passes (0 = 2) */
+  unsigned threads;              /* threads for analyze_log_percentiles (0 = online CPUs, max 16) */
   double slc_min_seg_gib;        /* SLC change points: minimum segment (0 = 2 GiB) */
   double fill_step_gib;          /* SLC trace resolution (0 = 1/16 GiB) */
 };

@@ -43,14 +43,20 @@ int analyze_print_table(FILE *f, const json_t *a) {
   }
   const json_t *cdm = json_object_get(a, "cdm");
   if (json_array_size(cdm)) {
-    fprintf(f, "\nCDM (max MB/s over passes; IOPS; min mean latency)\n");
-    fprintf(f, "  %-6s %-8s %-16s %10s %10s %10s %10s\n", "state", "profile", "cell", "read MB/s", "write MB/s",
-            "read us", "write us");
+    int mix = 0;
     json_array_foreach(cdm, i, s) {
-      const json_t *r = json_object_get(s, "read"), *w = json_object_get(s, "write");
-      fprintf(f, "  %-6s %-8s %-16s %10.2f %10.2f %10.2f %10.2f\n", an_str(s, "state"), an_str(s, "profile"),
+      mix |= json_object_get(s, "mix") != NULL;
+    }
+    fprintf(f, "\nCDM (max MB/s over passes; IOPS; min mean latency)\n");
+    fprintf(f, "  %-6s %-8s %-16s %10s %10s %10s %10s%s\n", "state", "profile", "cell", "read MB/s", "write MB/s",
+            "read us", "write us", mix ? "   mix MB/s     mix us" : "");
+    json_array_foreach(cdm, i, s) {
+      const json_t *r = json_object_get(s, "read"), *w = json_object_get(s, "write"), *m = json_object_get(s, "mix");
+      fprintf(f, "  %-6s %-8s %-16s %10.2f %10.2f %10.2f %10.2f", an_str(s, "state"), an_str(s, "profile"),
               an_str(s, "cell"), an_num(r, "mb_s", 0), an_num(w, "mb_s", 0), an_num(r, "lat_us", 0),
               an_num(w, "lat_us", 0));
+      if (mix) fprintf(f, " %10.2f %10.2f", an_num(m, "mb_s", 0), an_num(m, "lat_us", 0));
+      fputc('\n', f);
     }
   }
   const json_t *slc = json_object_get(json_object_get(a, "fill"), "slc");

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "analyze/analyze_int.h"
 
 #define MAX_THREADS 16
@@ -109,7 +110,8 @@ int analyze_log_percentiles(const char *path, int op, const struct analyze_opts 
     if (o) dflt.threads = o->threads, dflt.salvage = o->salvage;
     o = &dflt;
   }
-  unsigned nt = o->threads ? o->threads : 2;
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  unsigned nt = o->threads ? o->threads : ncpu > 0 ? (unsigned)ncpu : 2;
   if (nt > MAX_THREADS) nt = MAX_THREADS;
   struct worker *ws[MAX_THREADS] = {0};
   int rc = 0;

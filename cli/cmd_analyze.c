@@ -18,7 +18,7 @@ static void usage(FILE *f) {
           "  --percentiles LIST  percentiles to report (default 50,90,99,99.9,99.99,99.999)\n"
           "  --interval DUR      time-series interval (default 1s; e.g. 250ms)\n"
           "  --salvage           skip corrupt log chunks instead of failing\n"
-          "  --threads N         threads for --log --pct-only (default 2)\n"
+          "  --threads N         threads for --log --pct-only (default: online CPUs)\n"
           "  --table             print tables (the default)\n"
           "  --json              print the analysis as JSON\n"
           "  --csv FILE          write one CSV row per test and op (- = stdout)\n"

@@ -1,6 +1,8 @@
 #!/bin/sh
-# Checks the Debian packages ssdrev builds and tests with; installs the missing
-# ones with apt-get when run as root, otherwise prints the exact command.
+# Checks the Debian packages ssdrev builds (and, with "test", tests) with;
+# installs the missing ones with apt-get when run as root, otherwise prints
+# the exact command and fails. Usage: scripts/deps.sh [build|test]
+what=${1:-build}
 missing=""
 need_pc() { pkg-config --exists "$1" 2>/dev/null || missing="$missing $2"; }
 need_h()  { [ -f "/usr/include/$1" ] || missing="$missing $2"; }
@@ -18,8 +20,15 @@ need_h csv.h libcsv-dev
 need_h hpdf.h libhpdf-dev
 need_f /usr/share/fonts/truetype/nanum/NanumGothic.ttf fonts-nanum
 need_f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf fonts-dejavu-core
-need_cmd pdftoppm poppler-utils
-need_cmd fio fio
+if [ "$what" = test ]; then
+  # the tests compare against fio and numpy, read PDFs back, and use loop devices
+  need_cmd pdftoppm poppler-utils
+  need_cmd fio fio
+  need_cmd python3 python3
+  /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing="$missing python3-numpy"
+  need_cmd mkfs.ext4 e2fsprogs
+  need_cmd losetup mount
+fi
 [ -z "$missing" ] && exit 0
 # Drop duplicates while keeping order.
 missing=$(echo $missing | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')

@@ -26,22 +26,29 @@ echo "generating a $N-record log (ssdrev log synth)..."
 ls -l "$T/big.ssdlog" "$T/lat.u32" | awk '{print "  " $5 " bytes  " $NF}'
 
 $PY - "$SSDREV" "$T/big.ssdlog" "$T/lat.u32" "$PCTS" "$RUNS" <<'PYEOF'
-import json, statistics, subprocess, sys, time
+import json, resource, statistics, subprocess, sys, time
 import numpy as np
 ssdrev, log, lat, pcts, runs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 ps = [float(p) for p in pcts.split(",")]
 a = np.fromfile(lat, dtype=np.uint32)
 cmd = [ssdrev, "analyze", "--log", log, "--pct-only", "--json", "--percentiles", pcts]
 subprocess.run(cmd, check=True, capture_output=True)  # warm the page cache
-ts, tn, out = [], [], None
+def child_cpu():
+    u = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return u.ru_utime + u.ru_stime
+ts, tn, cs, cn, out = [], [], [], [], None
 for _ in range(runs):
+    c = child_cpu()
     t = time.perf_counter()
     r = subprocess.run(cmd, check=True, capture_output=True)
     ts.append(time.perf_counter() - t)
+    cs.append(child_cpu() - c)
     out = json.loads(r.stdout)
+    c = time.process_time()
     t = time.perf_counter()
     want = np.percentile(a, ps, method="inverted_cdf")
     tn.append(time.perf_counter() - t)
+    cn.append(time.process_time() - c)
 got = [e["lat_ns"] for e in out["pct"]]
 assert out["samples"] == len(a), (out["samples"], len(a))
 assert [int(x) for x in want] == got, (list(want), got)
@@ -50,7 +57,11 @@ print("samples            %d (uint32 in numpy)" % len(a))
 print("percentiles        %s -> %s ns (identical)" % (pcts, got))
 print("ssdrev  runs (s)   %s" % " ".join("%.3f" % x for x in ts))
 print("numpy   runs (s)   %s" % " ".join("%.3f" % x for x in tn))
-print("median  ssdrev %.3f s, numpy %.3f s, ratio numpy/ssdrev %.2fx" % (ms, mn, mn / ms))
+print("median  ssdrev %.3f s, numpy %.3f s, ratio numpy/ssdrev %.2fx (wall time)" % (ms, mn, mn / ms))
+print("ratio per run      %s" % " ".join("%.2f" % (b / a) for a, b in zip(ts, tn)))
+mcs, mcn = statistics.median(cs), statistics.median(cn)
+print("CPU time (median)  ssdrev %.3f s (all threads), numpy %.3f s, ratio %.2fx" % (mcs, mcn, mcn / mcs))
+print("load average       %s" % open("/proc/loadavg").read().split()[0])
 
 # Memory: peak anonymous RSS (the log itself is a shared file mapping whose
 # page-cache pages do not count), sampled every 2 ms from /proc.
