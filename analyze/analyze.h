@@ -27,7 +27,8 @@ struct analyze_opts {
   unsigned npcts;                /* 0 = the default list */
   double interval_s;             /* time-series interval (default 1 s) */
   int salvage;                   /* skip corrupt log chunks */
-  unsigned threads;              /* threads for analyze_log_percentiles (0 = online CPUs, max 16) */
+  unsigned threads;              /* threads: analyze_log_percentiles splits a log, analyze_run
+                                    analyzes tests in parallel (0 = online CPUs, max 16) */
   double slc_min_seg_gib;        /* SLC change points: minimum segment (0 = 2 GiB) */
   double fill_step_gib;          /* SLC trace resolution (0 = 1/16 GiB) */
 };
@@ -76,7 +77,6 @@ uint64_t analyze_pct_count(const struct analyze_pct *p);
 int analyze_pct_plan(struct analyze_pct *p, const double *pcts, unsigned npcts,
                      struct ssdrev_err *err);
 void analyze_pct_refine_add(struct analyze_pct *p, const uint64_t *v, size_t n);
-int analyze_pct_refine_merge(struct analyze_pct *dst, const struct analyze_pct *src);
 int analyze_pct_refine_end(struct analyze_pct *p, struct ssdrev_err *err);
 /* After plan returned 0: the answers, in the requested order (npcts items). */
 void analyze_pct_results(const struct analyze_pct *p, struct analyze_pct_result *out);
@@ -100,13 +100,16 @@ enum analyze_log_want {
   ANALYZE_WANT_FILL = 1u << 1,   /* per-GiB-of-offset trace + SLC estimate */
 };
 
-/* Analyzes one log: returns (new reference) an object shaped like one entry
- * of analysis.json "tests" without the kind keys:
+/* Analyzes one log in one pass (plus a refinement pass only when a requested
+ * percentile lies above 16.7 ms): *out receives (new reference, caller
+ * json_decref's it) an object shaped like one entry of analysis.json "tests"
+ * without the kind keys (docs/archive.md):
  *   {"ops": {"all": STATS, "read": STATS, "write": STATS},
- *    "series": {...}, "warnings": [...],
- *    "fill": {"per_gib": {...}, "per_sec": {...}, "slc": {...}} (WANT_FILL),
- *    "log": {"records", "chunks", "skipped_chunks", "truncated"}}
- * Ops without I/O are left out ("all" is always there). */
+ *    "series": {...} (WANT_SERIES), "warnings": [...],
+ *    "fill": {"per_gib": {...}, "trace": {...}, "slc": {...}} (WANT_FILL),
+ *    "log": {"records", "measured", "ramp", "chunks", "skipped_chunks", "truncated"}}
+ * Ops without I/O are left out ("all" is always there). o may be NULL
+ * (defaults). Fails, naming the file, when the log cannot be read. */
 int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, json_t **out,
                 struct ssdrev_err *err);
 

@@ -3,8 +3,10 @@
  * temperature), the flags, and DIR/analysis.json written atomically. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "analyze/analyze_int.h"
 
 /* Manifest test keys that are not copied into the analysis entry. */
@@ -278,6 +280,7 @@ static json_t *test_entry(const struct bench_run *run, const json_t *test, const
   if (!log) return entry;
   struct analyze_opts lo = *o;
   unsigned want = ANALYZE_WANT_SERIES;
+  if (kind && !strcmp(kind, "prefill")) want |= ANALYZE_WANT_FILL; /* sequential too: per-GiB trace */
   if (kind && !strcmp(kind, "fill_drive")) {
     want |= ANALYZE_WANT_FILL;
     const char *phase = an_str(test, "phase");
@@ -295,6 +298,42 @@ static json_t *test_entry(const struct bench_run *run, const json_t *test, const
   json_object_update(entry, res);
   json_decref(res);
   return entry;
+}
+
+/* Tests are analyzed in parallel (each log is independent); the aggregates
+ * are then built in manifest order on the calling thread. Each worker only
+ * creates new JSON values or reads its own tests' values. */
+struct pool {
+  const struct bench_run *run;
+  const struct analyze_opts *o;
+  json_t *const *tests; /* the manifest's test objects (borrowed) */
+  json_t **entries;     /* results, one per test (NULL for temperature) */
+  size_t n;
+  size_t next;          /* next test to take (atomic) */
+};
+
+static void *pool_work(void *arg) {
+  struct pool *p = arg;
+  for (;;) {
+    size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
+    if (i >= p->n) return NULL;
+    const char *kind = an_str(p->tests[i], "kind");
+    if (kind && !strcmp(kind, "temperature")) continue;
+    p->entries[i] = test_entry(p->run, p->tests[i], p->o);
+  }
+}
+
+static int analyze_tests(struct pool *p, unsigned nthreads) {
+  pthread_t th[16];
+  unsigned started = 0;
+  if (nthreads > 16) nthreads = 16;
+  for (unsigned i = 1; i < nthreads; i++) {
+    if (pthread_create(&th[started], NULL, pool_work, p)) break;
+    started++;
+  }
+  pool_work(p);
+  for (unsigned i = 0; i < started; i++) pthread_join(th[i], NULL);
+  return 0;
 }
 
 int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, struct ssdrev_err *err) {
@@ -329,14 +368,30 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   json_t *tests = json_object(), *cdm = json_array(), *sweep = json_array(), *tail = json_object();
   size_t i;
   json_t *t;
-  json_array_foreach(json_object_get(m, "tests"), i, t) {
+  const json_t *mt = json_object_get(m, "tests");
+  struct pool pool = {.run = run, .o = o, .n = json_array_size(mt)};
+  json_t **tv = calloc(pool.n + 1, sizeof *tv), **entries = calloc(pool.n + 1, sizeof *entries);
+  if (!tv || !entries) {
+    free(tv), free(entries);
+    json_decref(a), json_decref(tests), json_decref(cdm), json_decref(sweep), json_decref(tail);
+    bench_run_free(run);
+    return ssdrev_fail(err, -ENOMEM, "out of memory");
+  }
+  for (size_t k = 0; k < pool.n; k++) tv[k] = json_array_get(mt, k);
+  pool.tests = tv;
+  pool.entries = entries;
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  analyze_tests(&pool, o->threads ? o->threads : ncpu > 0 ? (unsigned)ncpu : 2);
+  json_array_foreach(mt, i, t) {
     const char *name = an_str(t, "name"), *kind = an_str(t, "kind"), *status = an_str(t, "status");
     if (!kind) kind = "job";
     if (!strcmp(kind, "temperature")) {
       temperature_add(a, t);
       continue;
     }
-    json_t *entry = test_entry(run, t, o);
+    json_t *entry = entries[i];
+    entries[i] = NULL;
+    if (!entry) entry = json_object(); /* a worker found no memory */
     if (!json_object_get(entry, "kind")) json_object_set_new(entry, "kind", json_string(kind));
     int usable = !json_object_get(entry, "error") && !(status && !strcmp(status, "failed"));
     if (usable) {
@@ -347,6 +402,8 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
     }
     json_object_set_new(tests, name, entry);
   }
+  free(tv);
+  free(entries);
   sweep_sort(sweep);
   json_object_set_new(a, "tests", tests);
   json_object_set_new(a, "cdm", cdm);

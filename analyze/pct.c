@@ -320,12 +320,6 @@ void analyze_pct_refine_add(struct analyze_pct *p, const uint64_t *v, size_t n) 
     if (v[i] >= lo && v[i] <= hi) refine_one(p, v[i]);
 }
 
-int analyze_pct_refine_merge(struct analyze_pct *dst, const struct analyze_pct *src) {
-  for (unsigned k = 0; k < dst->nref && k < src->nref; k++)
-    for (unsigned j = 0; j < REFINE_N; j++) dst->ref[k].cnt[j] += src->ref[k].cnt[j];
-  return 0;
-}
-
 /* Narrows each pending answer: when the sub-bucket holding the rank has
  * width 1 the answer is exact; otherwise that sub-bucket becomes the range
  * of the next pass. */

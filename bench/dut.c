@@ -149,6 +149,10 @@ static json_t *health(const json_t *sl, const json_t *sc) {
     if (!json_is_number(v)) v = json_object_get(smart, f[i].sctl);
     if (!json_is_number(v)) continue;
     double x = json_number_value(v) * f[i].mult;
+    /* Counters are unsigned; one beyond json_int_t (9.2e18: 9 EB of data
+     * units) is not a real drive's, and casting it would be undefined
+     * behaviour: such a field is left out, as if the log lacked it. */
+    if (!(x >= 0 && x < 9223372036854775808.0)) continue;
     json_object_set_new(h, f[i].key, json_integer((json_int_t)x));
   }
   json_int_t t = json_integer_value(json_object_get(sl, "temperature"));

@@ -2,6 +2,8 @@
  * into a JSON summary: header keys and one entry per result cell. */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bench/import_int.h"
@@ -71,12 +73,29 @@ static int parse_num(const char *p, const char *end, double *v, const char **nex
   return 0;
 }
 
+/* Limits of an accepted cell: the same ranges bench_job_from_json accepts for
+ * block_bytes, qd and threads, so an imported cell is a job ssdrev could run.
+ * Checked on the double, before any conversion: casting a double outside the
+ * range of json_int_t is undefined behaviour (T= 1e26 gave INT64_MIN). */
+#define CDM_MAX_BLOCK_BYTES 4294967295.0
+#define CDM_MAX_QD 65536.0
+#define CDM_MAX_THREADS 4096.0
+
+/* NULL when v is a whole number in [1, max]; else why it is not. */
+static const char *count_problem(double v, double max) {
+  if (!(v >= 1.0)) return "must be at least 1";
+  if (v > max) return "is beyond the supported range";
+  if (v != (double)(uint64_t)v) return "must be a whole number";
+  return NULL;
+}
+
 /* One result line, e.g.
  *   "  SEQ    1MiB (Q=  8, T= 1):  3531.284 MB/s [   3367.7 IOPS] <  2373.63 us>"
  *   "Sequential 1MiB (Q=  8, T= 1):  ..."   (CDM 7 spelling)
  * Returns 1 and appends a cell, 0 when the line is not a result line, or -1
- * when it looks like one but is malformed. */
-static int parse_result_line(json_t *cells, enum cdm_section sec, const char *p, const char *end) {
+ * when it looks like one but is malformed; then *why says what is wrong. */
+static int parse_result_line(json_t *cells, enum cdm_section sec, const char *p, const char *end,
+                             char *why, size_t why_len) {
   static const struct { const char *word, *prefix, *pattern; } kinds[] = {
       {"SEQ", "SEQ", "seq"}, {"Sequential", "SEQ", "seq"},
       {"RND", "RND", "rand"}, {"Random", "RND", "rand"},
@@ -107,13 +126,29 @@ static int parse_result_line(json_t *cells, enum cdm_section sec, const char *p,
   if (parse_num(q + 2, end, &qd, &p) || parse_num(t + 2, end, &th, &p)) return -1;
   const char *colon = find_char(p, end, ':');
   if (!colon || parse_num(colon + 1, end, &mb_s, &p)) return -1;
+  double block = size * mult + 0.5;
+  const char *bad = count_problem(floor(block), CDM_MAX_BLOCK_BYTES);
+  if (bad) {
+    snprintf(why, why_len, "block size %g%ciB %s (1 B to 4 GiB - 1)", size, unit, bad);
+    return -1;
+  }
+  bad = count_problem(qd, CDM_MAX_QD);
+  if (bad) {
+    snprintf(why, why_len, "queue depth Q=%g %s (1..%g)", qd, bad, CDM_MAX_QD);
+    return -1;
+  }
+  bad = count_problem(th, CDM_MAX_THREADS);
+  if (bad) {
+    snprintf(why, why_len, "thread count T=%g %s (1..%g)", th, bad, CDM_MAX_THREADS);
+    return -1;
+  }
   json_t *c = json_object();
   char cell[64];
   snprintf(cell, sizeof cell, "%s%g%c Q%gT%g", kinds[kind].prefix, size, unit, qd, th);
   json_object_set_new(c, "op", json_string(cdm_op_names[sec]));
   json_object_set_new(c, "cell", json_string(cell));
   json_object_set_new(c, "pattern", json_string(kinds[kind].pattern));
-  json_object_set_new(c, "block_bytes", json_integer((json_int_t)(size * mult + 0.5)));
+  json_object_set_new(c, "block_bytes", json_integer((json_int_t)floor(block)));
   json_object_set_new(c, "qd", json_integer((json_int_t)qd));
   json_object_set_new(c, "threads", json_integer((json_int_t)th));
   json_object_set_new(c, "mb_s", json_real(mb_s));
@@ -160,10 +195,11 @@ json_t *bench_cdm_parse(const char *text, size_t len, const char *name, struct s
     } else if (parse_key_line(out, s, le)) {
       sec = CDM_NONE;
     } else if (sec != CDM_NONE && s < le) {
-      int rc = parse_result_line(cells, sec, s, le);
+      char why[128] = "";
+      int rc = parse_result_line(cells, sec, s, le, why, sizeof why);
       if (rc < 0) {
-        ssdrev_fail(err, -EINVAL, "bad CrystalDiskMark result in '%s' line %u: '%.*s'", name, line,
-                    (int)(le - s > 120 ? 120 : le - s), s);
+        ssdrev_fail(err, -EINVAL, "bad CrystalDiskMark result in '%s' line %u: %s%s'%.*s'", name, line,
+                    why, why[0] ? " in " : "", (int)(le - s > 120 ? 120 : le - s), s);
         json_decref(cells);
         json_decref(out);
         return NULL;

@@ -96,6 +96,20 @@ int bench_run_create(struct bench_run **out, const char *dir, const char *target
   return 0;
 }
 
+/* 1 when rel names a file inside the run: relative, and no ".." component.
+ * Checked by component, not by substring: "logs/a..b.ssdlog" is inside (an
+ * imported fio job name may hold dots), "logs/../x" and "/x" are not. */
+static int rel_path_inside(const char *rel) {
+  if (!rel[0] || rel[0] == '/') return 0;
+  for (const char *c = rel; *c;) {
+    size_t n = strcspn(c, "/");
+    if (n == 2 && c[0] == '.' && c[1] == '.') return 0;
+    c += n;
+    if (*c == '/') c++;
+  }
+  return 1;
+}
+
 int bench_run_open(struct bench_run **out, const char *dir, struct ssdrev_err *err) {
   *out = NULL;
   struct stat st;
@@ -130,7 +144,7 @@ int bench_run_open(struct bench_run **out, const char *dir, struct ssdrev_err *e
         break;
       }
       json_t *log = json_object_get(t, "log");
-      if (log && (!json_is_string(log) || strstr(json_string_value(log), ".."))) {
+      if (log && (!json_is_string(log) || !rel_path_inside(json_string_value(log)))) {
         why = "a test's \"log\" is not a relative path inside the run";
         break;
       }

@@ -267,7 +267,10 @@ static double gc_pressure(const struct bench_sim *s) {
  * of the write point, erasing a fresh block first when the open one is full. */
 static void program_unit(struct bench_sim *s, int slc) {
   uint64_t unit = slc ? s->slc_unit_bytes : s->tlc_unit_bytes;
-  unsigned die = (unsigned)(s->st.next_die++ % s->ndies);
+  /* next_die stays a die index (not a running count), so a saved state can
+   * be checked against the drive it is loaded into. */
+  unsigned die = (unsigned)(s->st.next_die % s->ndies);
+  s->st.next_die = die + 1 < s->ndies ? die + 1 : 0;
   struct sim_die *d = &s->dies[die];
   unsigned ch = die / s->m.dies_per_channel;
   uint64_t start = max64(s->st.pending_ready_ns, max64(d->prog_until, d->read_until));
@@ -317,16 +320,27 @@ static void dispatch_pending(struct bench_sim *s) {
 
 static uint64_t do_write(struct bench_sim *s, uint64_t now, uint64_t off, uint32_t len) {
   uint64_t in = fluid_take(&s->st.link_wr, now, (uint64_t)(len * s->link_ns_per_byte));
-  /* Units already programmed give their buffer space back. */
-  while (s->st.ring_count && s->ring[s->st.ring_head].end_ns <= in) ring_pop(s);
-  /* A full buffer makes the write wait for the oldest program in flight:
-   * past the buffer, the host sees the NAND's speed. */
-  while (s->st.buf_used_bytes + len > s->buf_cap_bytes && s->st.ring_count) in = max64(in, ring_pop(s));
-  s->st.buf_used_bytes += len;
-  s->st.pending_bytes += len;
-  s->st.pending_ready_ns = in;
   sim_map_set(s, off, len);
-  dispatch_pending(s);
+  /* A write larger than the buffer streams through it in pieces. A piece
+   * leaves room for the partial TLC unit still pending (< tlc_unit_bytes; the
+   * model makes the buffer hold two), so the buffer never holds more than
+   * buf_cap_bytes and the ring never more than buf_cap / slc_unit units:
+   * one 64 MiB write used to push 2048 units into a 258-entry ring. */
+  uint64_t piece_max = s->buf_cap_bytes > s->tlc_unit_bytes ? s->buf_cap_bytes - s->tlc_unit_bytes : 0;
+  if (!piece_max) piece_max = len; /* a model bench_sim_model_load would refuse: no buffer to stream through */
+  for (uint64_t left = len; left;) {
+    uint64_t piece = left < piece_max ? left : piece_max;
+    left -= piece;
+    /* Units already programmed give their buffer space back. */
+    while (s->st.ring_count && s->ring[s->st.ring_head].end_ns <= in) ring_pop(s);
+    /* A full buffer makes the write wait for the oldest program in flight:
+     * past the buffer, the host sees the NAND's speed. */
+    while (s->st.buf_used_bytes + piece > s->buf_cap_bytes && s->st.ring_count) in = max64(in, ring_pop(s));
+    s->st.buf_used_bytes += piece;
+    s->st.pending_bytes += piece;
+    s->st.pending_ready_ns = in;
+    dispatch_pending(s);
+  }
   uint64_t done = in + s->ack_ns + rnd_upto(s, s->ack_jitter_ns);
   if (s->stall_thresh && rnd(s) < s->stall_thresh) /* the L2P journal is being flushed */
     done += s->stall_min_ns + rnd_upto(s, s->stall_span_ns);
@@ -413,6 +427,94 @@ int bench_sim_save(const struct bench_sim *s, const char *path, struct ssdrev_er
   return ssdrev_atomic_commit(&a, err); /* reports any short write */
 }
 
+/* Every clock in a state (now, reservations, backlogs) stays below this:
+ * 2^62 ns is 146 years of virtual time, far past any review, and the head
+ * room keeps sums of a few clocks from wrapping. */
+#define SIM_MAX_CLOCK_NS (1ull << 62)
+
+static int fluid_ok(const struct sim_fluid *f) {
+  return f->t < SIM_MAX_CLOCK_NS && f->backlog < SIM_MAX_CLOCK_NS;
+}
+
+/* Checks a loaded state against the drive it is loaded into, before any of
+ * it is used: the timing code trusts these invariants (ring indices, the die
+ * of the write point, buffer accounting, mapped count = bits set in the map),
+ * and a damaged value indexes the ring out of bounds or turns GC pressure
+ * into an absurd integer. Returns NULL when consistent, else what is wrong
+ * (written to why). The arrays are read from the file buffer unaligned. */
+static const char *state_problem(const struct bench_sim *s, const struct sim_state *st, const char *dies,
+                                 const char *chan, const char *ring, const char *map, char *why, size_t len) {
+  if (st->ring_head >= s->ring_cap || st->ring_count > s->ring_cap) {
+    snprintf(why, len, "program ring head %llu / count %llu outside a ring of %llu entries",
+             (unsigned long long)st->ring_head, (unsigned long long)st->ring_count,
+             (unsigned long long)s->ring_cap);
+    return why;
+  }
+  if (st->next_die >= s->ndies) {
+    snprintf(why, len, "write point names die %llu of a drive with %u dies", (unsigned long long)st->next_die,
+             s->ndies);
+    return why;
+  }
+  if (st->now_ns >= SIM_MAX_CLOCK_NS || st->pending_ready_ns >= SIM_MAX_CLOCK_NS ||
+      st->thermal_at_ns > st->now_ns || st->busy_ns_acc >= SIM_MAX_CLOCK_NS || !fluid_ok(&st->link_rd) ||
+      !fluid_ok(&st->link_wr))
+    return "a clock is out of range";
+  if (!isfinite(st->temp_c) || fabs(st->temp_c) > 1000)
+    return "temperature is not a number of degrees";
+  if (st->mapped_units > s->units) {
+    snprintf(why, len, "%llu mapped units on a drive of %llu", (unsigned long long)st->mapped_units,
+             (unsigned long long)s->units);
+    return why;
+  }
+  if (st->slc_used_bytes > s->slc_max_bytes) {
+    snprintf(why, len, "%llu bytes in an SLC cache of at most %llu", (unsigned long long)st->slc_used_bytes,
+             (unsigned long long)s->slc_max_bytes);
+    return why;
+  }
+  if (st->pending_bytes >= s->tlc_unit_bytes || st->buf_used_bytes > s->buf_cap_bytes)
+    return "write buffer holds more than it can";
+  /* buf_used = pending + the program units in flight (do_write/ring_pop keep it so) */
+  uint64_t in_flight = 0;
+  for (uint64_t i = 0; i < st->ring_count; i++) {
+    struct sim_flush f;
+    memcpy(&f, ring + ((st->ring_head + i) % s->ring_cap) * sizeof f, sizeof f);
+    if ((f.bytes != s->slc_unit_bytes && f.bytes != s->tlc_unit_bytes) || f.end_ns >= SIM_MAX_CLOCK_NS)
+      return "a program in flight is not a program unit";
+    in_flight += f.bytes; /* at most ring_cap x tlc_unit_bytes: cannot wrap */
+  }
+  if (st->pending_bytes + in_flight != st->buf_used_bytes)
+    return "write buffer accounting does not add up";
+  for (unsigned i = 0; i < s->ndies; i++) {
+    struct sim_die d;
+    memcpy(&d, dies + i * sizeof d, sizeof d);
+    if (d.read_until >= SIM_MAX_CLOCK_NS || d.prog_from >= SIM_MAX_CLOCK_NS || d.prog_until >= SIM_MAX_CLOCK_NS ||
+        d.erase_from >= SIM_MAX_CLOCK_NS || d.erase_until >= SIM_MAX_CLOCK_NS || d.copy_until >= SIM_MAX_CLOCK_NS ||
+        d.block_fill > s->m.block_bytes) {
+      snprintf(why, len, "die %u has a clock or block fill out of range", i);
+      return why;
+    }
+  }
+  for (unsigned i = 0; i < s->m.channels; i++) {
+    struct sim_fluid f;
+    memcpy(&f, chan + i * sizeof f, sizeof f);
+    if (!fluid_ok(&f)) return "a channel clock is out of range";
+  }
+  uint64_t words = sim_map_words(s), bits = 0;
+  for (uint64_t w = 0; w < words; w++) {
+    uint64_t v;
+    memcpy(&v, map + w * sizeof v, sizeof v);
+    bits += (uint64_t)__builtin_popcountll(v);
+    if (w + 1 == words && s->units % 64 && v >> (s->units % 64))
+      return "the map marks units past the end of the drive";
+  }
+  if (bits != st->mapped_units) {
+    snprintf(why, len, "%llu mapped units, but the map holds %llu", (unsigned long long)st->mapped_units,
+             (unsigned long long)bits);
+    return why;
+  }
+  return NULL;
+}
+
 int bench_sim_load_state(struct bench_sim *s, const char *path, struct ssdrev_err *err) {
   char *buf = NULL;
   size_t len = 0;
@@ -434,12 +536,26 @@ int bench_sim_load_state(struct bench_sim *s, const char *path, struct ssdrev_er
     return ssdrev_fail(err, -EBADMSG, "cannot load sim state '%s': not a state of model '%s' (%s)", path,
                        s->m.name, memcmp(h.magic, SIM_STATE_MAGIC, 8) ? "bad magic" : "geometry differs");
   }
+  struct sim_state st;
   const char *p = buf + sizeof h;
-  memcpy(&s->st, p, sizeof s->st), p += sizeof s->st;
-  memcpy(s->dies, p, s->ndies * sizeof *s->dies), p += s->ndies * sizeof *s->dies;
-  memcpy(s->chan, p, s->m.channels * sizeof *s->chan), p += s->m.channels * sizeof *s->chan;
-  memcpy(s->ring, p, s->ring_cap * sizeof *s->ring), p += s->ring_cap * sizeof *s->ring;
-  memcpy(s->map, p, want.map_words * sizeof *s->map);
+  memcpy(&st, p, sizeof st);
+  const char *dies = p + sizeof st;
+  const char *chan = dies + s->ndies * sizeof *s->dies;
+  const char *ring = chan + s->m.channels * sizeof *s->chan;
+  const char *map = ring + s->ring_cap * sizeof *s->ring;
+  char why[160];
+  const char *bad = state_problem(s, &st, dies, chan, ring, map, why, sizeof why);
+  if (bad) {
+    free(buf);
+    /* nothing was copied: the drive keeps the state it had */
+    return ssdrev_fail(err, -EBADMSG, "cannot load sim state '%s': damaged state for model '%s': %s", path,
+                       s->m.name, bad);
+  }
+  s->st = st;
+  memcpy(s->dies, dies, s->ndies * sizeof *s->dies);
+  memcpy(s->chan, chan, s->m.channels * sizeof *s->chan);
+  memcpy(s->ring, ring, s->ring_cap * sizeof *s->ring);
+  memcpy(s->map, map, want.map_words * sizeof *s->map);
   free(buf);
   sim_map_rebuild_regions(s);
   return 0;

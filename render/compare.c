@@ -99,12 +99,19 @@ int render_cmp_expand(const char *const *inputs, size_t n, char ***dirs, size_t 
       else if (skip) skip(path, "no manifest.json (not a run archive)", arg);
     }
     closedir(d);
-    qsort(v + first, nv - first, sizeof *v, name_cmp);
-    if (nv == first && skip) skip(inputs[i], "no run archives in this directory", arg);
+    /* v is still NULL when nothing was found yet: qsort(NULL, 0) is UB */
+    if (nv > first) qsort(v + first, nv - first, sizeof *v, name_cmp);
+    else if (skip) skip(inputs[i], "no run archives in this directory", arg);
   }
   if (rc) {
     render_cmp_free_dirs(v, nv);
     return ssdrev_fail(err, rc, "out of memory listing runs");
+  }
+  if (!nv) {
+    if (!n) return ssdrev_fail(err, -ENOENT, "no run archives given");
+    if (n == 1) return ssdrev_fail(err, -ENOENT, "no run archives in '%s'", inputs[0]);
+    return ssdrev_fail(err, -ENOENT, "no run archives in '%s' or the %zu other input%s", inputs[0], n - 1,
+                       n == 2 ? "" : "s");
   }
   *dirs = v;
   *ndirs = nv;

@@ -154,7 +154,8 @@ int render_cmp_formats_parse(const char *list, unsigned *mask, struct ssdrev_err
 /* Expands the inputs: a directory with manifest.json is a run; any other
  * directory is searched one level deep for runs (sorted by name). Returns a
  * malloc'd array of malloc'd paths in *dirs. Entries that are not runs are
- * reported through `skip` (may be NULL) and left out. */
+ * reported through `skip` (may be NULL) and left out. Fails with -ENOENT
+ * ("no run archives in 'DIR'") when no input holds a run. */
 typedef void (*render_cmp_skip_fn)(const char *path, const char *reason, void *arg);
 int render_cmp_expand(const char *const *inputs, size_t n, char ***dirs, size_t *ndirs,
                       render_cmp_skip_fn skip, void *arg, struct ssdrev_err *err);

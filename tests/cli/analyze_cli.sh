@@ -59,4 +59,14 @@ grep -q "p50=" "$T/log" || die "--log table"
 "$SSDREV" analyze --log "$T/run/logs/rr.ssdlog" --pct-only >"$T/pct" || die "--pct-only"
 grep -q "^20000 samples" "$T/pct" || die "--pct-only sample count: $(head -1 "$T/pct")"
 "$SSDREV" analyze "$T/run" --log x 2>/dev/null; [ $? -eq 2 ] || die "RUN_DIR with --log should exit 2"
+
+# a flipped byte: refused naming the file and offset, accepted with --salvage
+"$SSDREV" log synth "$T/c.ssdlog" --records 100000 --force >/dev/null || die "synth"
+/usr/bin/python3 -c "
+import sys
+f = open(sys.argv[1], 'r+b'); f.seek(200000); b = f.read(1); f.seek(200000); f.write(bytes([b[0] ^ 0xff]))" "$T/c.ssdlog"
+"$SSDREV" analyze --log "$T/c.ssdlog" 2>"$T/err" >/dev/null; [ $? -eq 1 ] || die "corrupt log should exit 1"
+grep -q "c.ssdlog' at byte" "$T/err" || die "corrupt log error: $(cat "$T/err")"
+"$SSDREV" analyze --log "$T/c.ssdlog" --salvage >"$T/salv" || die "--salvage should succeed"
+grep -q "1 corrupt chunks (8192 records) skipped" "$T/salv" || die "--salvage warning missing"
 exit 0

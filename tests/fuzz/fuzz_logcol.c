@@ -14,9 +14,9 @@
 
 static int fuzz_logcol_one(const uint8_t *data, size_t size) {
   if (size < 3) return 0;
-  static uint64_t out[FUZZ_LOGCOL_MAX + 8], lat[FUZZ_LOGCOL_MAX], v[FUZZ_LOGCOL_MAX],
-      dscratch[2 * (FUZZ_LOGCOL_MAX + 8)],
-      scratch[2 * FUZZ_LOGCOL_MAX];
+  /* Every buffer is malloc'd at exactly the size the codec's contract
+   * names (log_codec.h), so a write one element past it is an ASan error. */
+  static uint64_t lat[FUZZ_LOGCOL_MAX], v[FUZZ_LOGCOL_MAX];
   if (!(data[0] & 1)) {
     size_t n = 1 + ((size_t)data[1] | (size_t)data[2] << 8) % FUZZ_LOGCOL_MAX;
     for (size_t i = 0; i < n; i++) lat[i] = i * 7919u;
@@ -25,11 +25,16 @@ static int fuzz_logcol_one(const uint8_t *data, size_t size) {
     uint8_t *col = malloc(len ? len : 1);
     if (!col) abort();
     memcpy(col, data + 3, len);
+    size_t n8 = (n + 7) & ~(size_t)7;
+    uint64_t *out = malloc(n8 * sizeof *out), *dscratch = malloc(2 * n8 * sizeof *dscratch);
+    if (!out || !dscratch) abort();
     const char *why = NULL;
     int rc = log_col_decode(col, len, n, out, (data[0] & 2) ? lat : NULL, dscratch, &why);
     if (rc && (rc != -EBADMSG || !why)) abort();
     (void)log_col_transform(col, len);
     free(col);
+    free(out);
+    free(dscratch);
     return 0;
   }
   size_t n = (size - 1) / 8;
@@ -40,9 +45,11 @@ static int fuzz_logcol_one(const uint8_t *data, size_t size) {
     lat[i] = v[(i * 31) % n] >> (data[0] >> 2 & 63); /* some latency column, fuzz-shaped */
   }
   const uint64_t *l = (data[0] & 2) ? lat : NULL;
-  size_t cap = log_col_max_bytes(n);
+  size_t cap = log_col_max_bytes(n), n8 = (n + 7) & ~(size_t)7;
   uint8_t *buf = malloc(cap);
-  if (!buf) abort();
+  uint64_t *scratch = malloc(2 * n * sizeof *scratch), *out = malloc(n8 * sizeof *out),
+           *dscratch = malloc(2 * n8 * sizeof *dscratch);
+  if (!buf || !scratch || !out || !dscratch) abort();
   size_t len = log_col_encode(buf, v, n, l, scratch);
   if (len == 0 || len > cap) abort();
   const char *why = NULL;
@@ -57,6 +64,9 @@ static int fuzz_logcol_one(const uint8_t *data, size_t size) {
       abort();
     }
   free(buf);
+  free(scratch);
+  free(out);
+  free(dscratch);
   return 0;
 }
 

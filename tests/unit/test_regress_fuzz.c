@@ -20,6 +20,7 @@
 #include "tests/fuzz/fuzz_dut.c"
 #include "tests/fuzz/fuzz_template.c"
 #include "tests/fuzz/fuzz_simstate.c"
+#include "tests/fuzz/fuzz_analysis.c"
 
 /* Feeds every regular file in ROOT/tests/fuzz/KIND/TARGET to fn; returns the
  * number of files, or -1 when the directory cannot be read. */
@@ -50,6 +51,9 @@ static int replay_dir(const char *kind, const char *target, int (*fn)(const uint
  * abort in one target fails that test only. Every target must have seeds;
  * regress/ exists once something was found. Returns the child's status. */
 static int replay_target(const char *target, int (*fn)(const uint8_t *, size_t)) {
+  /* scratch files go under this binary's test directory, which testlib
+   * removes at exit even when a child died of a sanitizer report */
+  setenv("FUZZ_TMPDIR", test_tmpdir(), 1);
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) return -1;
@@ -113,4 +117,8 @@ TEST("Every template seed and past template finding expands or fails cleanly") {
 
 TEST("Every sim-state seed and past sim-state finding loads and runs, or is refused cleanly") {
   REPLAY("simstate", fuzz_simstate_one);
+}
+
+TEST("Every analysis.json seed and past finding renders a template and a chart, or fails cleanly") {
+  REPLAY("analysis", fuzz_analysis_one);
 }

@@ -1,0 +1,114 @@
+/* test_analyze_flags.c — the rules of docs/flags.md on hand-built analysis
+ * objects: each fires on its condition, names its numbers, and stays quiet
+ * just the other side of its threshold. */
+#include "analyze/analyze.h"
+#include "tests/unit/testlib.h"
+
+static const json_t *find(const json_t *flags, const char *id) {
+  for (size_t i = 0; i < json_array_size(flags); i++) {
+    const json_t *f = json_array_get(flags, i);
+    if (!strcmp(json_string_value(json_object_get(f, "id")), id)) return f;
+  }
+  return NULL;
+}
+static double num(const json_t *f, const char *k) {
+  return json_number_value(json_object_get(json_object_get(f, "numbers"), k));
+}
+
+static json_t *load(const char *text) {
+  json_error_t e;
+  json_t *a = json_loads(text, 0, &e);
+  if (!a) fprintf(stderr, "    bad test JSON: %s (col %d)\n", e.text, e.column);
+  return a;
+}
+
+TEST("The host-link rule fires at 90% of the PCIe link and not below") {
+  json_t *a = load("{\"dut\": {\"link\": \"PCIe 3.0 x4\"}, \"cdm\": [{\"state\": \"FOB\", \"profile\": \"default\","
+                   " \"cell\": \"SEQ1M Q8T1\", \"read\": {\"mb_s\": 3560}, \"write\": {\"mb_s\": 1500}}]}");
+  REQUIRE(a != NULL);
+  json_t *f = analyze_flags(a);
+  const json_t *x = find(f, "link_bound");
+  REQUIRE(x != NULL);
+  CHECK_NEAR(num(x, "link_mb_s"), 3938.4, 0.1);
+  CHECK_NEAR(num(x, "mb_s"), 3560, 0.01);
+  json_decref(f);
+  json_object_set_new(json_object_get(json_array_get(json_object_get(a, "cdm"), 0), "read"), "mb_s", json_real(3500));
+  f = analyze_flags(a);
+  CHECK(find(f, "link_bound") == NULL);
+  json_decref(f);
+  json_decref(a);
+}
+
+TEST("The write-cliff rules report the cliff and flag a post-cache speed under 0.25x") {
+  json_t *a = load("{\"fill\": {\"slc\": {\"found\": true, \"max_gib\": 42, \"cache_mb_s\": 2000,"
+                   " \"post_cache_mb_s\": 400, \"confidence\": 0.99}}}");
+  REQUIRE(a != NULL);
+  json_t *f = analyze_flags(a);
+  CHECK(find(f, "write_cliff") != NULL);
+  const json_t *x = find(f, "slow_post_cache");
+  REQUIRE(x != NULL);
+  CHECK_NEAR(num(x, "ratio"), 0.2, 1e-9);
+  json_decref(f);
+  json_object_set_new(json_object_get(json_object_get(a, "fill"), "slc"), "post_cache_mb_s", json_real(600));
+  f = analyze_flags(a);
+  CHECK(find(f, "write_cliff") != NULL && find(f, "slow_post_cache") == NULL);
+  json_decref(f);
+  json_object_set_new(json_object_get(json_object_get(a, "fill"), "slc"), "found", json_false());
+  f = analyze_flags(a);
+  CHECK(find(f, "write_cliff") == NULL);
+  json_decref(f);
+  json_decref(a);
+}
+
+TEST("Thermal throttling needs both a temperature near the warning threshold and a throughput drop") {
+  json_t *a = load("{\"dut\": {\"warn_temp_c\": 81}, \"temperature\": {\"t_s\": [0, 1, 2], \"c\": [60, 75, 80]},"
+                   " \"tests\": {\"hot\": {\"kind\": \"job\", \"series\": {\"mb_s\":"
+                   " [1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 500, 500, 500, 500, 500, 500, 1000]}}}}");
+  REQUIRE(a != NULL);
+  json_t *f = analyze_flags(a);
+  const json_t *x = find(f, "thermal_throttle");
+  REQUIRE(x != NULL);
+  CHECK_NEAR(num(x, "max_c"), 80, 1e-9);
+  CHECK(num(x, "drop_ratio") <= 0.5 + 1e-9);
+  json_decref(f);
+  /* cooler: nothing */
+  json_array_set_new(json_object_get(json_object_get(a, "temperature"), "c"), 2, json_integer(70));
+  f = analyze_flags(a);
+  CHECK(find(f, "thermal_throttle") == NULL && find(f, "thermal_near_warn") == NULL);
+  json_decref(f);
+  json_decref(a);
+  /* hot but steady: only the info flag */
+  a = load("{\"dut\": {\"warn_temp_c\": 81}, \"temperature\": {\"t_s\": [0], \"c\": [80]},"
+           " \"tests\": {\"steady\": {\"kind\": \"job\", \"series\": {\"mb_s\": [1,1,1,1,1,1,1,1,1,1,1,1]}}}}");
+  REQUIRE(a != NULL);
+  f = analyze_flags(a);
+  CHECK(find(f, "thermal_throttle") == NULL && find(f, "thermal_near_warn") != NULL);
+  json_decref(f);
+  json_decref(a);
+}
+
+TEST("The random-read plateau rule spares large drives and fast ones") {
+  json_t *a = load("{\"target\": {\"size_bytes\": 1000204886016}, \"cdm\": [{\"state\": \"FOB\", \"profile\":"
+                   " \"default\", \"cell\": \"RND4K Q32T1\", \"read\": {\"mb_s\": 500}}]}");
+  REQUIRE(a != NULL);
+  json_t *f = analyze_flags(a);
+  CHECK(find(f, "rnd_read_plateau") == NULL); /* 1 TB */
+  json_decref(f);
+  json_object_set_new(json_object_get(a, "target"), "size_bytes", json_integer(256060514304LL));
+  f = analyze_flags(a);
+  CHECK(find(f, "rnd_read_plateau") != NULL);
+  json_decref(f);
+  json_object_set_new(json_object_get(json_array_get(json_object_get(a, "cdm"), 0), "read"), "mb_s", json_real(650));
+  f = analyze_flags(a);
+  CHECK(find(f, "rnd_read_plateau") == NULL);
+  json_decref(f);
+  json_decref(a);
+}
+
+TEST("An empty analysis fires no flag") {
+  json_t *a = json_object();
+  json_t *f = analyze_flags(a);
+  CHECK(json_array_size(f) == 0);
+  json_decref(f);
+  json_decref(a);
+}

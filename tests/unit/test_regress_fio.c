@@ -1,0 +1,49 @@
+/* test_regress_fio.c — fuzz findings in the fio importer (bench/import_fio.c,
+ * bench/import.c) against the manifest check (bench/run.c). Raw input:
+ * tests/fuzz/regress/fio/. */
+#include "tests/unit/testlib.h"
+#include "bench/bench.h"
+
+/* fuzz finding: import_safe_name keeps '.', so a fio job named "a..b" gets
+ * the log "logs/fio.a..b.1.ssdlog"; bench_run_open then refuses the whole
+ * archive because its check is strstr(log, "..") rather than a ".." path
+ * component. An import that succeeds must give an archive that opens. */
+TEST("A fio job whose name contains '..' imports into an archive that opens") {
+  const char *json =
+      "{\"fio version\": \"fio-3.33\", \"timestamp\": 1795975105,\n"
+      " \"global options\": {\"write_lat_log\": \"fz\", \"log_avg_msec\": \"0\", \"bs\": \"4k\", \"rw\": \"randread\"},\n"
+      " \"jobs\": [{\"jobname\": \"a..b\", \"groupid\": 0, \"error\": 0, \"job options\": {},\n"
+      "   \"read\": {\"io_bytes\": 12288, \"total_ios\": 3, \"bw\": 1, \"iops\": 1}, \"job_runtime\": 1}]}\n";
+  const char *lat = "1, 52000, 0, 4096, 0\n2, 61000, 0, 4096, 0\n3, 48000, 0, 4096, 0\n";
+  struct ssdrev_err err = {{0}};
+  REQUIRE(ssdrev_write_file_atomic(test_path("fio.json"), json, strlen(json), &err) == 0);
+  REQUIRE(ssdrev_write_file_atomic(test_path("fz_lat.1.log"), lat, strlen(lat), &err) == 0);
+  struct bench_import_opts o;
+  bench_import_opts_defaults(&o);
+  o.out_dir = test_path("run-dotdot");
+  o.log_dir = test_tmpdir();
+  struct bench_import_result res;
+  const struct bench_importer *imp = bench_importer_find("fio");
+  REQUIRE(imp != NULL);
+  int rc = imp->import(test_path("fio.json"), &o, &res, &err);
+  if (rc) fprintf(stderr, "    import: %s\n", err.msg);
+  REQUIRE(rc == 0);
+  CHECK(res.logs == 1);
+  struct bench_run *run;
+  rc = bench_run_open(&run, o.out_dir, &err);
+  if (rc) fprintf(stderr, "    open: %s\n", err.msg);
+  CHECK(rc == 0);
+  if (!rc) bench_run_free(run);
+}
+
+TEST("A manifest whose log path climbs out of the run is still refused") {
+  struct ssdrev_err err = {{0}};
+  const char *m = "{\"format\": \"ssdrev-run\", \"format_version\": 1,"
+                  " \"tests\": [{\"name\": \"x\", \"log\": \"../../etc/passwd\"}]}";
+  REQUIRE(ssdrev_mkdirs(test_path("run-escape"), &err) == 0);
+  REQUIRE(ssdrev_write_file_atomic(test_path("run-escape/manifest.json"), m, strlen(m), &err) == 0);
+  struct bench_run *run = NULL;
+  CHECK(bench_run_open(&run, test_path("run-escape"), &err) < 0);
+  CHECK_CONTAINS(err.msg, "log");
+  bench_run_free(run);
+}
