@@ -393,7 +393,19 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
     entries[i] = NULL;
     if (!entry) entry = json_object(); /* a worker found no memory */
     if (!json_object_get(entry, "kind")) json_object_set_new(entry, "kind", json_string(kind));
-    int usable = !json_object_get(entry, "error") && !(status && !strcmp(status, "failed"));
+    /* "running" in a saved manifest means the run was killed or crashed:
+     * its log stops at the last written chunk. Report it, keep it out of
+     * the aggregates. */
+    int killed = status && !strcmp(status, "running");
+    if (killed || (status && !strcmp(status, "interrupted"))) {
+      json_object_set_new(entry, "incomplete", json_true());
+      json_t *w = json_object_get(entry, "warnings");
+      if (!json_is_array(w)) json_object_set_new(entry, "warnings", w = json_array());
+      json_array_append_new(w, json_string(killed ? "incomplete: the test never finished (manifest status running: the "
+                                                    "run was killed or crashed); its log ends at the last written chunk"
+                                                  : "interrupted (SIGINT/SIGTERM): results cover the run up to the stop"));
+    }
+    int usable = !killed && !json_object_get(entry, "error") && !(status && !strcmp(status, "failed"));
     if (usable) {
       if (!strcmp(kind, "cdm")) cdm_add(cdm, t, entry);
       else if (!strcmp(kind, "tail")) tail_add(tail, t, entry);

@@ -126,7 +126,7 @@ static void rule_tail_blowup(const json_t *a, json_t *flags) {
     add_flag(flags, "tail_blowup", "warn",
              json_pack("{s:s, s:f, s:f, s:f, s:f}", "workload", w, "p50_us", p50, "p", php, "p_us", hi, "ratio",
                        an_round(hi / p50, 2)),
-             "%s tail: p%g %.1f us is %.1fx the median %.1f us (> %.0fx)", w, php, hi, hi / p50, p50,
+             "%s tail: p%g %.1f µs is %.1fx the median %.1f µs (> %.0fx)", w, php, hi, hi / p50, p50,
              TAIL_BLOWUP_RATIO);
   }
 }

@@ -236,6 +236,12 @@ json_t *bench_run_find_test(struct bench_run *run, const char *name);
 void bench_run_end_test(json_t *test, const char *status);
 /* Absolute path of a file inside the run (static rotating buffer). */
 const char *bench_run_path(const struct bench_run *run, const char *rel);
+/* Removes temporary files ("*.tmp.XXXXXX" from ssdrev_atomic_open) that a
+ * killed writer left in the run (top level and two directory levels down).
+ * Only for the one process that resumes writing the run: a concurrent
+ * writer's temporary would be removed too. Returns how many were removed,
+ * or a negative errno (err names the file). */
+int bench_run_remove_temps(struct bench_run *run, struct ssdrev_err *err);
 
 /* ======================================================= 4. targets, guard */
 
@@ -316,6 +322,10 @@ struct bench_engine_ops {
   uint64_t (*now_ns)(struct bench_engine *e);
   /* Optional: called when the target is idle for idle_ns (sim folds SLC). */
   void (*idle)(struct bench_engine *e, uint64_t idle_ns);
+  /* Synchronous engine (psync): one I/O in flight per OS thread, so the
+   * runner starts qd threads of depth 1 per job thread, as fio's psync with
+   * numjobs = qd would. */
+  int one_in_flight;
 };
 
 struct bench_engine {

@@ -2,6 +2,7 @@
  * the read-only nvme-cli / smartctl commands on a live device, and sysfs
  * (model, firmware, PCIe link speed and width). Parsing is in dut.c. */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,14 +145,16 @@ static int read_attr(const char *path, char *buf, size_t len) {
   return buf[0] ? 0 : -1;
 }
 
-/* "8.0 GT/s PCIe" -> "3.0": PCIe generations by transfer rate. */
+/* "8.0 GT/s PCIe" (kernels since 4.17) or "8 GT/s" (older) -> "3.0":
+ * PCIe generations by transfer rate; NULL for "Unknown" and odd rates. */
 static const char *pcie_gen(const char *speed) {
-  static const struct { const char *gts, *gen; } gens[] = {
-      {"2.5", "1.0"}, {"5.0", "2.0"}, {"8.0", "3.0"}, {"16.0", "4.0"}, {"32.0", "5.0"}, {"64.0", "6.0"}};
-  for (size_t i = 0; i < sizeof gens / sizeof gens[0]; i++) {
-    size_t n = strlen(gens[i].gts);
-    if (!strncmp(speed, gens[i].gts, n) && speed[n] == ' ') return gens[i].gen;
-  }
+  static const struct { double gts; const char *gen; } gens[] = {
+      {2.5, "1.0"}, {5.0, "2.0"}, {8.0, "3.0"}, {16.0, "4.0"}, {32.0, "5.0"}, {64.0, "6.0"}};
+  char *end;
+  double v = strtod(speed, &end);
+  if (end == speed || strncmp(end, " GT/s", 5)) return NULL;
+  for (size_t i = 0; i < sizeof gens / sizeof gens[0]; i++)
+    if (fabs(v - gens[i].gts) < 0.01) return gens[i].gen;
   return NULL;
 }
 

@@ -1,8 +1,8 @@
 /* engine_psync.c — the portable engine: pread/pwrite from the runner's
  * threads, as fio's psync. Each call is synchronous, so submit() accepts one
  * I/O, performs it and queues it as complete; reap() hands the completions
- * back. One I/O is in flight per thread (the queue depth is honoured by the
- * runner's bookkeeping only); use more threads for parallelism. Used when
+ * back. One I/O is in flight per thread, so for a queue depth above 1 the
+ * runner starts qd threads per job thread (one_in_flight). Used when
  * io_uring is unavailable (ENOSYS/EPERM in some containers) or on request. */
 #include <errno.h>
 #include <stdlib.h>
@@ -94,4 +94,5 @@ const struct bench_engine_ops bench_engine_psync_ops = {
     .reap = psync_reap,
     .cleanup = psync_cleanup,
     .now_ns = psync_now_ns,
+    .one_in_flight = 1,
 };

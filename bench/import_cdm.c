@@ -166,12 +166,46 @@ static int parse_result_line(json_t *cells, enum cdm_section sec, const char *p,
   return 1;
 }
 
+/* A CDM 6 row, which names the operation instead of using sections:
+ *   "   Sequential Read (Q= 32,T= 1) :    91.559 MB/s"
+ *   " Random Write 4KiB (Q=  8,T= 8) :     3.173 MB/s [    774.7 IOPS]"
+ * CDM 6's sequential test uses 128 KiB blocks (it prints no size). The row
+ * is rewritten in the CDM 7+ shape and parsed by parse_result_line. Returns
+ * as parse_result_line; rows of CDM 5 and older (no Q=/T=) are -1. */
+static int parse_legacy_line(json_t *cells, const char *p, const char *end, char *why, size_t why_len) {
+  p = skip_ws(p, end);
+  const char *w = p;
+  while (p < end && isalpha((unsigned char)*p)) p++;
+  int seq = p - w == 10 && !strncmp(w, "Sequential", 10);
+  if (!seq && !(p - w == 6 && !strncmp(w, "Random", 6))) return 0;
+  p = skip_ws(p, end);
+  const char *o = p;
+  while (p < end && isalpha((unsigned char)*p)) p++;
+  enum cdm_section op = p - o == 4 && !strncmp(o, "Read", 4)    ? CDM_READ
+                        : p - o == 5 && !strncmp(o, "Write", 5) ? CDM_WRITE
+                                                                : CDM_NONE;
+  if (op == CDM_NONE) return 0;
+  const char *paren = find_char(p, end, '(');
+  const char *sz = skip_ws(p, paren ? paren : end), *sz_end = paren ? paren : end;
+  while (sz_end > sz && sz_end[-1] == ' ') sz_end--;
+  if (!paren || !find_char(paren, end, 'Q') || (sz == sz_end && !seq)) {
+    snprintf(why, why_len, "the layout before CrystalDiskMark 6 (no Q=/T= per row) is not supported");
+    return -1;
+  }
+  char buf[256];
+  int n = snprintf(buf, sizeof buf, "%s %.*s %.*s", seq ? "SEQ" : "RND", sz == sz_end ? 6 : (int)(sz_end - sz),
+                   sz == sz_end ? "128KiB" : sz, (int)(end - paren), paren);
+  if (n < 0 || (size_t)n >= sizeof buf) return -1;
+  return parse_result_line(cells, op, buf, buf + n, why, why_len);
+}
+
 json_t *bench_cdm_parse(const char *text, size_t len, const char *name, struct ssdrev_err *err) {
   const char *p = text, *end = text + len;
   if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3; /* UTF-8 BOM from Notepad */
   json_t *out = json_object();
   json_t *cells = json_array();
   enum cdm_section sec = CDM_NONE;
+  int legacy = 0, legacy_comment = 0; /* CDM 6 layout seen; the next line is its comment */
   unsigned line = 0;
   while (p < end) {
     const char *nl = find_char(p, end, '\n');
@@ -194,6 +228,22 @@ json_t *bench_cdm_parse(const char *text, size_t len, const char *name, struct s
       }
     } else if (parse_key_line(out, s, le)) {
       sec = CDM_NONE;
+      /* CDM 6 writes the comment unlabelled on the line after "OS :" */
+      legacy_comment = legacy && le - s >= 2 && !strncmp(s, "OS", 2);
+    } else if (sec == CDM_NONE && s < le && legacy_comment) {
+      json_object_set_new(out, "comment", trimmed_string(s, le));
+      legacy_comment = 0;
+    } else if (sec == CDM_NONE && s < le) {
+      char why[128] = "";
+      int rc = parse_legacy_line(cells, s, le, why, sizeof why);
+      if (rc < 0) {
+        ssdrev_fail(err, -EINVAL, "bad CrystalDiskMark result in '%s' line %u: %s%s'%.*s'", name, line,
+                    why, why[0] ? " in " : "", (int)(le - s > 120 ? 120 : le - s), s);
+        json_decref(cells);
+        json_decref(out);
+        return NULL;
+      }
+      if (rc > 0) legacy = 1;
     } else if (sec != CDM_NONE && s < le) {
       char why[128] = "";
       int rc = parse_result_line(cells, sec, s, le, why, sizeof why);
@@ -247,15 +297,18 @@ static void guess_state(const char *comment, char *out, size_t len) {
  * NVMe SSD setting keeps "Default" in the text but changes the cells. */
 static void profile_key(const char *profile, const json_t *cells, char *out, size_t len) {
   size_t i = 0;
-  for (; profile && profile[i] && profile[i] != ' ' && i + 1 < len; i++)
+  for (; profile && isalpha((unsigned char)profile[i]) && i + 1 < len; i++)
     out[i] = (char)tolower((unsigned char)profile[i]);
   out[i] = 0;
   if (!i) snprintf(out, len, "default");
+  /* CDM 7's Default set already had RND4K Q32T16; the NVMe SSD set of CDM
+   * 8 and 9 is the one with SEQ128K Q32T1 (CDM 6, with no Profile line,
+   * has that row in its only set) */
   size_t k;
   json_t *c;
   json_array_foreach(cells, k, c) {
     const char *cell = json_string_value(json_object_get(c, "cell"));
-    if (!strcmp(out, "default") && cell && !strcmp(cell, "RND4K Q32T16")) snprintf(out, len, "nvme");
+    if (profile && !strcmp(out, "default") && cell && !strcmp(cell, "SEQ128K Q32T1")) snprintf(out, len, "nvme");
   }
 }
 
@@ -328,6 +381,12 @@ int bench_import_cdm(const char *input, const struct bench_import_opts *o,
       import_warn(run, res, "'%s': cell %s %s appears twice; the second is ignored", input, cell, op);
       continue;
     }
+    /* CDM saves a test it did not run (a single test button, an abort) as
+     * 0.000 MB/s; a zero is no measurement and must not enter a median */
+    if (json_number_value(json_object_get(c, "mb_s")) <= 0 && json_number_value(json_object_get(c, "iops")) <= 0) {
+      import_warn(run, res, "'%s': cell %s %s is 0 MB/s (not run); skipped", input, cell, op);
+      continue;
+    }
     json_t *params = json_object();
     json_object_set(params, "pattern", json_object_get(c, "pattern"));
     json_object_set_new(params, "read_pct",
@@ -365,8 +424,13 @@ int bench_import_cdm(const char *input, const struct bench_import_opts *o,
     bench_run_end_test(t, "complete");
     res->tests++;
   }
-  json_object_set_new(json_object_get(run->manifest, "steps"), "cdm", json_string("complete"));
   json_decref(sum);
+  if (!res->tests) {
+    rc = ssdrev_fail(err, -EINVAL, "no measured CrystalDiskMark results in '%s': every cell is 0 MB/s", input);
+    bench_run_free(run);
+    return rc;
+  }
+  json_object_set_new(json_object_get(run->manifest, "steps"), "cdm", json_string("complete"));
   rc = bench_run_save(run, err);
   bench_run_free(run);
   return rc;

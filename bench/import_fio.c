@@ -14,6 +14,8 @@
 /* The percentiles computed from json+ bins (analyze's default list). */
 static const double fio_pcts[] = {50, 90, 99, 99.9, 99.99, 99.999};
 static const char *const fio_ddirs[] = {"read", "write", "trim"};
+/* the most per-thread logs merged into one group_reporting test */
+#define BENCH_FIO_MAX_THREAD_LOGS 1024u
 
 json_t *bench_fio_json_load(const char *path, struct ssdrev_err *err) {
   char *text;
@@ -298,10 +300,12 @@ static int find_log(const struct bench_import_opts *o, const char *json_dir, con
   return 0;
 }
 
-static int import_job_log(struct bench_run *run, json_t *test, const char *name, const char *log_path,
-                          const char *lat_kind, const json_t *opts, const struct bench_import_opts *o,
-                          uint64_t start_unix_ns, uint64_t fio_ios, const char *input,
-                          struct bench_import_result *res, struct ssdrev_err *err) {
+/* Converts the job's log(s) into one ssdrev log. Several paths are the
+ * threads of a group_reporting entry; each keeps its thread in queue_id. */
+static int import_job_log(struct bench_run *run, json_t *test, const char *name, char **log_paths,
+                          unsigned npaths, const char *lat_kind, const json_t *opts,
+                          const struct bench_import_opts *o, uint64_t start_unix_ns, uint64_t fio_ios,
+                          const char *input, struct bench_import_result *res, struct ssdrev_err *err) {
   char rel[512];
   snprintf(rel, sizeof rel, "logs/%s.ssdlog", name);
   char *params = json_dumps(json_object_get(test, "params"), JSON_COMPACT);
@@ -311,35 +315,56 @@ static int import_job_log(struct bench_run *run, json_t *test, const char *name,
   free(params);
   if (rc) return rc;
   struct bench_fio_log_fmt fmt = {.has_offset = o->log_offset, .queue_id = 0};
-  if (fmt.has_offset < 0 && opt(opts, "log_offset")) fmt.has_offset = strcmp(opt(opts, "log_offset"), "0") != 0;
-  struct bench_fio_log_stats st;
-  rc = bench_fio_log_import(log_path, &fmt, w, &st, err);
+  /* the JSON lists every option set, so no log_offset means fio's default 0;
+   * guessing by column count would take fio 3.36's issue-time column (or
+   * the prio) of a 6-column log for an offset */
+  if (fmt.has_offset < 0) fmt.has_offset = opt(opts, "log_offset") && strcmp(opt(opts, "log_offset"), "0") != 0;
+  struct bench_fio_log_stats st, all = {0};
+  json_t *files = json_array();
+  for (unsigned i = 0; i < npaths && !rc; i++) {
+    fmt.queue_id = (uint16_t)i;
+    rc = bench_fio_log_import(log_paths[i], &fmt, w, &st, err);
+    all.lines += st.lines;
+    all.clamped += st.clamped;
+    if (!all.columns) all.columns = st.columns;
+    char abs[PATH_MAX];
+    json_array_append_new(files, json_string(realpath(log_paths[i], abs) ? abs : log_paths[i]));
+  }
   struct ssdrev_err cerr = {{0}};
   int crc = bench_log_writer_close(w, rc ? &cerr : err);
   if (!rc) rc = crc;
   if (rc) {
+    json_decref(files);
     remove(bench_run_path(run, rel));
     return rc;
   }
-  char abs[PATH_MAX];
   json_object_set_new(test, "log", json_string(rel));
   json_t *ls = json_object();
-  json_object_set_new(ls, "file", json_string(realpath(log_path, abs) ? abs : log_path));
+  json_object_set(ls, "file", json_array_get(files, 0));
+  if (npaths > 1) json_object_set(ls, "files", files); /* one per thread: queue_id 0, 1, ... */
+  json_decref(files);
   json_object_set_new(ls, "kind", json_string(lat_kind));
-  json_object_set_new(ls, "columns", json_integer(st.columns));
-  json_object_set_new(ls, "records", json_integer((json_int_t)st.lines));
-  json_object_set_new(ls, "submit_clamped", json_integer((json_int_t)st.clamped));
+  json_object_set_new(ls, "columns", json_integer(all.columns));
+  json_object_set_new(ls, "records", json_integer((json_int_t)all.lines));
+  json_object_set_new(ls, "submit_clamped", json_integer((json_int_t)all.clamped));
   json_object_set_new(ls, "time_resolution_ns", json_integer(1000000));
   json_object_set_new(test, "log_source", ls);
   json_object_del(test, "summary"); /* the log is the source of truth now */
   res->logs++;
-  res->log_ios += st.lines;
-  if (st.lines != fio_ios)
-    import_warn(run, res, "'%s' job %s: log '%s' holds %llu I/Os, fio counted %llu (fio %s)", input, name,
-                log_path, (unsigned long long)st.lines, (unsigned long long)fio_ios,
-                st.lines < fio_ios ? "dropped samples; client/server runs may lose the log's tail"
-                                   : "counted fewer than it logged");
+  res->log_ios += all.lines;
+  if (all.lines != fio_ios)
+    import_warn(run, res, "'%s' job %s: log '%s'%s holds %llu I/Os, fio counted %llu (fio %s)", input, name,
+                log_paths[0], npaths > 1 ? " and the other threads' logs" : "",
+                (unsigned long long)all.lines, (unsigned long long)fio_ios,
+                all.lines < fio_ios ? "dropped samples; client/server runs may lose the log's tail"
+                                    : "counted fewer than it logged");
   return 0;
+}
+
+/* group_reporting set and not 0 */
+static int grouped(const json_t *opts) {
+  const char *g = opt(opts, "group_reporting");
+  return g && strcmp(g, "0");
 }
 
 int bench_import_fio(const char *input, const struct bench_import_opts *o,
@@ -376,6 +401,21 @@ int bench_import_fio(const char *input, const struct bench_import_opts *o,
                        : (uint64_t)json_integer_value(json_object_get(root, "timestamp")) * 1000u;
   size_t i;
   json_t *job;
+  /* Per host: report entries and whether any is a group_reporting entry. A
+   * grouped entry stands for several fio threads (each with its own log,
+   * numbered by thread), so the logs map to entries only when the host's
+   * report has that single entry. */
+  json_t *entries = json_object(), *grouped_hosts = json_object();
+  json_array_foreach(jobs, i, job) {
+    const char *jobname = json_string_value(json_object_get(job, "jobname"));
+    if (!jobname || (client_mode && !json_object_get(job, "job options") && !strcmp(jobname, "All clients")))
+      continue;
+    const char *h = client_mode ? json_string_value(json_object_get(job, "hostname")) : NULL;
+    const char *hk = h ? h : "";
+    json_object_set_new(entries, hk, json_integer(json_integer_value(json_object_get(entries, hk)) + 1));
+    if (grouped(gopts) || grouped(json_object_get(job, "job options")))
+      json_object_set_new(grouped_hosts, hk, json_true());
+  }
   json_array_foreach(jobs, i, job) {
     const char *jobname = json_string_value(json_object_get(job, "jobname"));
     /* client mode appends an aggregate over hosts; it has no options */
@@ -398,28 +438,52 @@ int bench_import_fio(const char *input, const struct bench_import_opts *o,
     uint64_t fio_ios;
     fio_summarize(test, job, opts, &fio_ios);
     uint64_t runtime_ms = (uint64_t)json_integer_value(json_object_get(job, "job_runtime"));
-    /* fio stamps its output at the end; the start is about runtime earlier */
-    uint64_t start_unix_ns = (ts_ms > runtime_ms ? ts_ms - runtime_ms : 0) * 1000000ull;
+    /* fio 3.36+ records the job's start ("job_start", ms); older versions
+     * stamp only the output's end, so the start is about runtime earlier */
+    json_int_t job_start_ms = json_integer_value(json_object_get(job, "job_start"));
+    uint64_t start_unix_ns = (job_start_ms > 0 ? (uint64_t)job_start_ms
+                              : ts_ms > runtime_ms ? ts_ms - runtime_ms : 0) * 1000000ull;
+    int host_grouped = json_is_true(json_object_get(grouped_hosts, hkey));
+    int single = json_integer_value(json_object_get(entries, hkey)) == 1;
+    char *paths[BENCH_FIO_MAX_THREAD_LOGS];
+    unsigned npaths = 0;
     char log_path[PATH_MAX];
     const char *lat_kind = NULL;
     const char *avg = opt(opts, "log_avg_msec");
-    if (o->no_logs) {
-      /* summary only, by request */
-    } else if (opt(opts, "write_lat_log") && avg && strcmp(avg, "0")) {
+    if (o->no_logs || !opt(opts, "write_lat_log")) {
+      /* summary only, by request or for want of a log */
+    } else if (avg && strcmp(avg, "0")) {
       import_warn(run, res, "'%s' job %s: log_avg_msec=%s logs averages, not single I/Os; log not imported",
                   input, name, avg);
-    } else if (find_log(o, json_dir, opts, (unsigned)thread_no, host, log_path, sizeof log_path, &lat_kind) &&
-               json_object_get(used_logs, log_path)) {
+    } else if (host_grouped && !single) {
+      import_warn(run, res, "'%s' job %s: group_reporting merges several jobs into each report entry, so the "
+                  "per-thread logs cannot be matched to entries; log not imported (run without "
+                  "group_reporting)", input, name);
+    } else if (!find_log(o, json_dir, opts, (unsigned)thread_no, host, log_path, sizeof log_path, &lat_kind)) {
+      import_warn(run, res, "'%s' job %s: no latency log %s_lat.%lld.log%s%s found (see --logs)", input, name,
+                  opt(opts, "write_lat_log"), (long long)thread_no, host ? "." : "", host ? host : "");
+    } else if (json_object_get(used_logs, log_path)) {
       /* per_job_logs=0: one log for every job, kept by the first */
       import_warn(run, res, "'%s' job %s: log '%s' is shared (per_job_logs=0) and was imported into an "
                   "earlier job", input, name, log_path);
-    } else if (lat_kind) {
-      json_object_set_new(used_logs, log_path, json_true());
-      rc = import_job_log(run, test, name, log_path, lat_kind, opts, o, start_unix_ns, fio_ios, input, res,
-                          err);
-    } else if (opt(opts, "write_lat_log")) {
-      import_warn(run, res, "'%s' job %s: no latency log %s_lat.%lld.log%s%s found (see --logs)", input, name,
-                  opt(opts, "write_lat_log"), (long long)thread_no, host ? "." : "", host ? host : "");
+    } else {
+      paths[npaths++] = strdup(log_path);
+      /* a group_reporting entry owns every thread's log: PREFIX_lat.1.log,
+       * PREFIX_lat.2.log, ... (one file when per_job_logs=0) */
+      const char *first_kind = lat_kind;
+      while (host_grouped && npaths < BENCH_FIO_MAX_THREAD_LOGS &&
+             find_log(o, json_dir, opts, npaths + 1, host, log_path, sizeof log_path, &lat_kind) &&
+             lat_kind == first_kind && !json_object_get(used_logs, log_path) && strcmp(log_path, paths[0]))
+        paths[npaths++] = strdup(log_path);
+      for (unsigned k = 0; k < npaths; k++) {
+        if (!paths[k]) rc = ssdrev_fail(err, -ENOMEM, "out of memory importing '%s'", input);
+        else json_object_set_new(used_logs, paths[k], json_true());
+      }
+      if (!rc && host_grouped) json_object_set_new(json_object_get(test, "params"), "threads", json_integer(npaths));
+      if (!rc)
+        rc = import_job_log(run, test, name, paths, npaths, first_kind, opts, o, start_unix_ns, fio_ios, input,
+                            res, err);
+      for (unsigned k = 0; k < npaths; k++) free(paths[k]);
     }
     json_decref(opts);
     if (rc) break;
@@ -436,6 +500,8 @@ int bench_import_fio(const char *input, const struct bench_import_opts *o,
   json_object_set_new(src, "hosts", hl);
   json_decref(hosts);
   json_decref(used_logs);
+  json_decref(entries);
+  json_decref(grouped_hosts);
   if (!rc && !res->tests) rc = ssdrev_fail(err, -EINVAL, "no fio jobs in '%s'", input);
   if (!rc) json_object_set_new(json_object_get(run->manifest, "steps"), "fio", json_string("complete"));
   int src_rc = bench_run_save(run, rc ? NULL : err);

@@ -16,6 +16,8 @@
 volatile int bench_stop_requested;
 
 #define JOB_PROGRESS_NS 250000000ull
+/* Synchronous engines start threads x qd OS threads; beyond this, use io_uring. */
+#define JOB_MAX_SYNC_THREADS 1024u
 
 /* A barrier that can be broken: when a thread cannot be started, the ones
  * already waiting are released instead of waiting forever. */
@@ -68,7 +70,9 @@ struct job_shared {
   const struct bench_engine_ops *ops;
   struct bench_log_writer *log;
   unsigned nworkers;
-  unsigned qd;                  /* per worker (qd x threads when folded) */
+  unsigned qd;                  /* per worker (qd x threads when folded, 1 for one_in_flight engines) */
+  unsigned per_group;           /* workers per job thread (qd for one_in_flight engines, else 1) */
+  atomic_uint_fast64_t *seq_cursor; /* per job thread, shared by its workers (one_in_flight) */
   int no_data;                  /* the engine ignores buffer contents (sim) */
   uint64_t region_off, region_len; /* the whole region, aligned */
   uint64_t limit_bytes;         /* size-based: bytes to move in all (0 = time-based) */
@@ -89,6 +93,7 @@ struct job_worker {
   struct job_shared *sh;
   pthread_t tid;
   unsigned id;
+  unsigned group;            /* the job thread this worker belongs to: its queue id */
   struct bench_engine e;
   int engine_ready;
   void **bufs;
@@ -99,6 +104,7 @@ struct job_worker {
   struct bench_rec *recs;
   struct job_rng rng;
   uint64_t reg_off, reg_len, seq_next; /* this worker's region (sequential) */
+  atomic_uint_fast64_t *seq_shared;    /* the group's cursor, or NULL: seq_next */
   int seq_pass_done;
   uint64_t write_counter;
   /* measured results */
@@ -145,8 +151,9 @@ static int worker_alloc(struct job_worker *w) {
     w->ios[i].buf = w->bufs[i];
     w->ios[i].buf_index = i;
     w->ios[i].len_bytes = (uint32_t)bs;
-    /* Folded threads (sim) keep their thread number as the queue id. */
-    w->ios[i].queue_id = (uint16_t)(sh->nworkers == 1 && sh->job->threads > 1 ? i / sh->job->qd : w->id);
+    /* The queue id is the job thread: folded threads (sim) keep theirs, and
+     * the depth-1 workers of a synchronous engine share their group's. */
+    w->ios[i].queue_id = (uint16_t)(sh->nworkers == 1 && sh->job->threads > 1 ? i / sh->job->qd : w->group);
     w->freeq[i] = &w->ios[i];
   }
   w->nfree = qd;
@@ -163,7 +170,7 @@ static int next_io(struct job_worker *w, struct bench_io *io, uint64_t now, int 
     if (now >= sh->end_ns) return 0;
     *ramp = now < sh->ramp_end_ns;
   } else if (job->pattern == BENCH_SEQ && !job->size_bytes) {
-    if (w->seq_next + bs > w->reg_len) return 0; /* one pass over this worker's part */
+    /* one pass over this worker's part: checked when the offset is claimed */
   } else if (atomic_fetch_add_explicit(&sh->claimed_bytes, bs, memory_order_relaxed) >= sh->limit_bytes) {
     return 0;
   }
@@ -171,9 +178,15 @@ static int next_io(struct job_worker *w, struct bench_io *io, uint64_t now, int 
       atomic_fetch_add_explicit(&sh->claimed_ios, 1, memory_order_relaxed) >= job->max_ios)
     return 0;
   if (job->pattern == BENCH_SEQ) {
-    if (w->seq_next + bs > w->reg_len) w->seq_next = 0; /* time- or size-based: wrap */
-    io->offset_bytes = w->reg_off + w->seq_next;
-    w->seq_next += bs;
+    /* The depth-1 workers of one job thread share its cursor, so together
+     * they keep qd consecutive blocks in flight like one queue would. */
+    uint64_t pos = w->seq_shared ? atomic_fetch_add_explicit(w->seq_shared, bs, memory_order_relaxed) : w->seq_next;
+    w->seq_next = pos + bs;
+    if (pos + bs > w->reg_len) {
+      if (!sh->end_ns && !job->size_bytes) return 0; /* one pass done */
+      pos %= w->reg_len;                            /* time- or size-based: wrap */
+    }
+    io->offset_bytes = w->reg_off + pos;
   } else {
     io->offset_bytes = w->reg_off + job_rng_below(&w->rng, w->reg_len / bs) * bs;
   }
@@ -370,14 +383,21 @@ static int validate(const struct bench_job *job, struct bench_target *t, struct 
   uint64_t size = bench_target_size_bytes(t), lba = bench_target_lba_bytes(t);
   if (!job->block_bytes || job->block_bytes > (64u << 20))
     return ssdrev_fail(err, -EINVAL, "job '%s': block size %u is out of range (1 B .. 64 MiB)", job->name, job->block_bytes);
-  if (lba && bench_target_get_kind(t) != BENCH_TARGET_FILE && job->block_bytes % lba)
-    return ssdrev_fail(err, -EINVAL, "job '%s': block size %u is not a multiple of the %llu-byte logical block",
+  /* A block device takes whole logical blocks; O_DIRECT on a file needs its
+   * filesystem's direct-I/O alignment (the target's lba_bytes for files). */
+  enum bench_target_kind kind = bench_target_get_kind(t);
+  int direct = bench_target_is_direct(t) && kind != BENCH_TARGET_SIM;
+  if (!lba) lba = 512;
+  const char *why = direct ? "O_DIRECT needs aligned I/O; try --buffered for a file" : "the device reads and writes whole blocks";
+  if ((kind == BENCH_TARGET_BLOCK || direct) && job->block_bytes % lba)
+    return ssdrev_fail(err, -EINVAL, "job '%s': block size (--bs) %u is not a multiple of the %llu-byte logical block of '%s' (%s)",
+                       job->name, job->block_bytes, (unsigned long long)lba, bench_target_spec(t), why);
+  if ((kind == BENCH_TARGET_BLOCK || direct) && job->offset_bytes % lba)
+    return ssdrev_fail(err, -EINVAL, "job '%s': offset (--offset) %llu is not a multiple of the %llu-byte logical block of '%s' (%s)",
+                       job->name, (unsigned long long)job->offset_bytes, (unsigned long long)lba, bench_target_spec(t), why);
+  if (kind == BENCH_TARGET_SIM && job->block_bytes % lba)
+    return ssdrev_fail(err, -EINVAL, "job '%s': block size (--bs) %u is not a multiple of the simulated drive's %llu-byte logical block",
                        job->name, job->block_bytes, (unsigned long long)lba);
-  if (bench_target_is_direct(t) && job->block_bytes % 512)
-    return ssdrev_fail(err, -EINVAL, "job '%s': block size %u is not a multiple of 512 (needed by O_DIRECT)", job->name, job->block_bytes);
-  if (bench_target_is_direct(t) && job->offset_bytes % 512)
-    return ssdrev_fail(err, -EINVAL, "job '%s': offset %llu is not a multiple of 512 (needed by O_DIRECT)", job->name,
-                       (unsigned long long)job->offset_bytes);
   if (!job->qd || job->qd > 4096) return ssdrev_fail(err, -EINVAL, "job '%s': queue depth %u is out of range (1..4096)", job->name, job->qd);
   if (!job->threads || job->threads > 256) return ssdrev_fail(err, -EINVAL, "job '%s': threads %u is out of range (1..256)", job->name, job->threads);
   if (job->read_pct > 100) return ssdrev_fail(err, -EINVAL, "job '%s': read percentage %u is over 100", job->name, job->read_pct);
@@ -415,8 +435,19 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
   sh->job = job, sh->t = t, sh->ops = ops, sh->progress = progress, sh->progress_arg = progress_arg;
   /* A simulated drive has one virtual clock: drive it from one thread. */
   int fold = bench_target_get_kind(t) == BENCH_TARGET_SIM;
-  sh->nworkers = fold ? 1 : job->threads;
-  sh->qd = fold ? job->qd * job->threads : job->qd;
+  /* A synchronous engine has one I/O in flight per OS thread: a queue depth
+   * of qd becomes qd threads of depth 1 per job thread. */
+  int spread = !fold && ops->one_in_flight && job->qd > 1;
+  if (spread && (uint64_t)job->qd * job->threads > JOB_MAX_SYNC_THREADS) {
+    free(sh);
+    return ssdrev_fail(err, -EINVAL,
+                       "job '%s': engine %s runs one thread per queue slot, and %u threads x queue depth %u is over %u "
+                       "(lower --iodepth or --threads, or use io_uring)",
+                       job->name, ops->name, job->threads, job->qd, JOB_MAX_SYNC_THREADS);
+  }
+  sh->per_group = spread ? job->qd : 1;
+  sh->nworkers = fold ? 1 : job->threads * sh->per_group;
+  sh->qd = fold ? job->qd * job->threads : spread ? 1 : job->qd;
   sh->no_data = fold; /* the simulated drive never looks at the data */
   uint64_t bs = job->block_bytes;
   sh->region_off = job->offset_bytes;
@@ -424,21 +455,33 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
   if (!job->measure_ns) sh->limit_bytes = job->size_bytes ? job->size_bytes : sh->region_len;
 
   struct job_worker *ws = calloc(sh->nworkers, sizeof *ws);
-  if (!ws) {
+  unsigned ngroups = sh->nworkers / sh->per_group;
+  if (spread) sh->seq_cursor = calloc(ngroups, sizeof *sh->seq_cursor);
+  if (!ws || (spread && !sh->seq_cursor)) {
+    free(ws);
+    free(sh->seq_cursor);
     free(sh);
     return ssdrev_fail(err, -ENOMEM, "out of memory");
   }
-  uint64_t part = job->pattern == BENCH_SEQ ? sh->region_len / bs / sh->nworkers * bs : sh->region_len;
+  uint64_t part = job->pattern == BENCH_SEQ ? sh->region_len / bs / ngroups * bs : sh->region_len;
   for (unsigned i = 0; i < sh->nworkers; i++) {
+    unsigned g = i / sh->per_group;
     ws[i].sh = sh;
     ws[i].id = i;
+    ws[i].group = g;
     job_rng_seed(&ws[i].rng, job->seed * 0x100000001b3ull + i);
-    ws[i].reg_off = sh->region_off + (job->pattern == BENCH_SEQ ? part * i : 0);
+    ws[i].reg_off = sh->region_off + (job->pattern == BENCH_SEQ ? part * g : 0);
     ws[i].reg_len = part;
+    if (spread) {
+      atomic_init(&sh->seq_cursor[g], 0);
+      ws[i].seq_shared = &sh->seq_cursor[g];
+    }
   }
 
   if (log_path) {
     json_t *params = bench_job_to_json(job);
+    /* How the target was opened changes what the latencies mean. */
+    if (params && !fold) json_object_set_new(params, "direct", json_boolean(bench_target_is_direct(t)));
     char *pj = params ? json_dumps(params, JSON_COMPACT) : NULL;
     json_decref(params);
     struct timespec rt;
@@ -451,6 +494,7 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
     free(pj);
     if (rc) {
       free(ws);
+      free(sh->seq_cursor);
       free(sh);
       return rc;
     }
@@ -507,6 +551,7 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
     rc = ssdrev_fail(err, -EIO, "job '%s': stopped after %llu I/O errors (max errors %llu)", job->name,
                      (unsigned long long)res->errors, (unsigned long long)job->max_errors);
   free(ws);
+  free(sh->seq_cursor);
   free(sh);
   return rc;
 }

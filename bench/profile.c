@@ -291,9 +291,10 @@ uint64_t review_align_down(uint64_t v, uint64_t align) {
 
 void review_format_duration(double s, char *buf, size_t len) {
   if (!(s >= 0)) s = 0;
+  if (s > 1e15) s = 1e15; /* llround of a value beyond long long is unspecified */
   uint64_t t = (uint64_t)llround(s);
   if (t >= 3600)
-    snprintf(buf, len, "%uh%02um", (unsigned)(t / 3600), (unsigned)(t % 3600 / 60));
+    snprintf(buf, len, "%lluh%02um", (unsigned long long)(t / 3600), (unsigned)(t % 3600 / 60));
   else if (t >= 60)
     snprintf(buf, len, "%um%02us", (unsigned)(t / 60), (unsigned)(t % 60));
   else if (s >= 1 || s == 0)

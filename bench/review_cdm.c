@@ -1,7 +1,9 @@
 /* review_cdm.c — the CrystalDiskMark-compatible step: a 1 GiB region written
- * once ("preparing"), then per cell and op one discarded preparing pass
- * (pass 0) and N measured passes, each time-based (measure_s) with idle
- * interval_s between passes. Reporting (max MB/s, min mean latency over the
+ * once (CrystalDiskMark's test file), then, as its DiskBench.cpp does, every
+ * cell's read test, then every cell's write test (then mix): each test is
+ * one discarded preparing pass (pass 0) and N measured passes, all
+ * time-based (measure_s) and back to back; the drive idles interval_s
+ * between two tests, not between the passes of one. Reporting (max MB/s, min mean latency over the
  * passes, IOPS = MB/s x 10^6 / block) is the analysis' job; every pass is a
  * test entry with its own raw log. */
 #include <errno.h>
@@ -146,18 +148,18 @@ static double cdm_estimate(const struct review_profile *p, const struct review_s
                            uint64_t cap) {
   uint64_t off, len;
   cdm_region(p, s, cap, &off, &len);
-  double per_pass = p->set.measure_s + p->set.interval_s;
+  unsigned tests = s->ncells * nops(s->ops);
   return (double)len / (p->set.plan_write_mb_s * 1e6) +
-         s->ncells * nops(s->ops) * (p->set.passes + 1) * per_pass;
+         tests * (p->set.passes + 1) * p->set.measure_s + (tests - 1) * p->set.interval_s;
 }
 
 static void cdm_describe(const struct review_profile *p, const struct review_step *s,
                          uint64_t cap, char *buf, size_t len) {
   uint64_t off, rlen;
   cdm_region(p, s, cap, &off, &rlen);
-  snprintf(buf, len, "CDM %s at %s: %u cells x %u ops x (1+%u) passes of %gs, %" PRIu64 " MiB region",
+  snprintf(buf, len, "CDM %s at %s: %u cells x %u ops x (1+%u) passes of %gs, %gs between tests, %" PRIu64 " MiB region",
            s->cdm_profile, s->state, s->ncells, nops(s->ops), p->set.passes, p->set.measure_s,
-           rlen >> 20);
+           p->set.interval_s, rlen >> 20);
 }
 
 static void cell_slug(const char *name, char *out, size_t len) {
@@ -198,12 +200,13 @@ static int cdm_run(struct review_ctx *c, const struct review_step *s, struct ssd
 
   static const struct { unsigned mask; const char *name; } op_table[] = {
       {REVIEW_OP_READ, "read"}, {REVIEW_OP_WRITE, "write"}, {REVIEW_OP_MIX, "mix"}};
-  for (unsigned i = 0; i < s->ncells; i++) {
-    const struct review_cell *cell = &s->cells[i];
-    char slug[48];
-    cell_slug(cell->name, slug, sizeof slug);
-    for (size_t k = 0; k < sizeof op_table / sizeof op_table[0]; k++) {
-      if (!(s->ops & op_table[k].mask)) continue;
+  unsigned tests_run = 0;
+  for (size_t k = 0; k < sizeof op_table / sizeof op_table[0]; k++) {
+    if (!(s->ops & op_table[k].mask)) continue;
+    for (unsigned i = 0; i < s->ncells; i++) {
+      const struct review_cell *cell = &s->cells[i];
+      char slug[48];
+      cell_slug(cell->name, slug, sizeof slug);
       for (unsigned pass = 0; pass <= set->passes; pass++) {
         snprintf(name, sizeof name, "%s.%s.%s.p%u", s->id, slug, op_table[k].name, pass);
         review_job_init(c, &job, name);
@@ -218,15 +221,18 @@ static int cdm_run(struct review_ctx *c, const struct review_step *s, struct ssd
         /* Time-based: the pass lasts measure_s whatever the region size. */
         job.measure_ns = (uint64_t)(set->measure_s * 1e9);
         job.size_bytes = 0;
-        /* CrystalDiskMark's interval: the drive idles before every pass (a
-         * sim folds its SLC cache meanwhile). */
-        job.idle_ns = (uint64_t)(set->interval_s * 1e9);
+        /* CrystalDiskMark's interval: the drive idles between two tests
+         * (a sim folds its SLC cache meanwhile); the passes of one test
+         * follow each other at once. */
+        job.idle_ns = pass == 0 && tests_run > 0 ? (uint64_t)(set->interval_s * 1e9) : 0;
         extra = json_pack("{s:s, s:s, s:s, s:s, s:i}", "state", s->state, "profile",
                           s->cdm_profile, "cell", cell->name, "op", op_table[k].name, "pass",
                           (int)pass);
-        rc = review_run_job(c, name, "cdm", extra, &job, set->measure_s + set->interval_s, &res, err);
+        rc = review_run_job(c, name, "cdm", extra, &job,
+                            set->measure_s + (double)job.idle_ns / 1e9, &res, err);
         if (rc) return rc;
       }
+      tests_run++;
     }
   }
   return 0;

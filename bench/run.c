@@ -207,3 +207,54 @@ const char *bench_run_path(const struct bench_run *run, const char *rel) {
   snprintf(b, sizeof bufs[0], "%s/%s", run->dir, rel);
   return b;
 }
+
+/* 1 when name is a temporary file of ssdrev_atomic_open: "X.tmp.XXXXXX",
+ * where mkstemp filled the six X with letters and digits. */
+static int is_atomic_temp(const char *name) {
+  size_t n = strlen(name);
+  if (n < 12 || memcmp(name + n - 11, ".tmp.", 5)) return 0;
+  for (size_t i = n - 6; i < n; i++) {
+    char c = name[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) return 0;
+  }
+  return 1;
+}
+
+/* Removes temporaries under dir, descending `depth` more levels; returns the
+ * number removed or a negative errno. Symbolic links are never followed. */
+static int remove_temps(const char *dir, int depth, struct ssdrev_err *err) {
+  DIR *d = opendir(dir);
+  if (!d) {
+    int e = errno;
+    return ssdrev_fail(err, -e, "cannot list '%s': %s", dir, strerror(e));
+  }
+  int removed = 0, rc = 0;
+  struct dirent *e;
+  while (!rc && (e = readdir(d))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    char path[8400];
+    if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
+    struct stat st;
+    if (lstat(path, &st)) continue;
+    if (S_ISDIR(st.st_mode) && depth > 0) {
+      int n = remove_temps(path, depth - 1, err);
+      if (n < 0) rc = n;
+      else removed += n;
+    } else if (S_ISREG(st.st_mode) && is_atomic_temp(e->d_name)) {
+      if (unlink(path) && errno != ENOENT) {
+        int en = errno;
+        rc = ssdrev_fail(err, -en, "cannot remove stale temporary '%s': %s", path, strerror(en));
+      } else {
+        removed++;
+      }
+    }
+  }
+  closedir(d);
+  return rc ? rc : removed;
+}
+
+int bench_run_remove_temps(struct bench_run *run, struct ssdrev_err *err) {
+  /* the archive is flat: manifest and outputs at the top, logs/ and charts
+   * one level down; two levels cover it without walking arbitrary trees */
+  return remove_temps(run->dir, 2, err);
+}

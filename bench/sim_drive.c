@@ -8,7 +8,7 @@
 #include <string.h>
 #include "bench/sim_internal.h"
 
-#define SIM_STATE_MAGIC "SSDRSIM1"
+#define SIM_STATE_MAGIC "SSDRSIM2" /* 2: adds the SLC residency map */
 #define SIM_THERMAL_STEP_NS 100000000ull /* temperature updated every 100 ms */
 #define SIM_THERMAL_TAU_S 30.0           /* heat-up / cool-down time constant */
 #define SIM_BAD_READ_RETRIES 8           /* an unreadable LBA costs a full retry ladder */
@@ -111,8 +111,9 @@ int bench_sim_new(struct bench_sim **out, const struct bench_sim_model *m, uint6
   /* calloc of a large bitmap maps zero pages lazily: an empty drive costs
    * no memory until written. */
   s->map = calloc(sim_map_words(s), sizeof *s->map);
+  s->slc_map = calloc(sim_map_words(s), sizeof *s->slc_map);
   s->region = calloc(sim_map_regions(s), 1);
-  if (!s->dies || !s->chan || !s->ring || !s->map || !s->region) {
+  if (!s->dies || !s->chan || !s->ring || !s->map || !s->slc_map || !s->region) {
     bench_sim_free(s);
     return ssdrev_fail(err, -ENOMEM, "cannot create simulated drive '%s': out of memory for the FTL map",
                        m->name);
@@ -128,6 +129,7 @@ void bench_sim_free(struct bench_sim *s) {
   free(s->chan);
   free(s->ring);
   free(s->map);
+  free(s->slc_map);
   free(s->region);
   free(s);
 }
@@ -156,11 +158,20 @@ void bench_sim_idle(struct bench_sim *s, uint64_t idle_ns) {
   /* Folding rewrites SLC blocks into TLC while the host is away. */
   double folded = s->m.fold_mb_s * 1e6 * ((double)idle_ns / 1e9);
   s->st.slc_used_bytes = folded >= (double)s->st.slc_used_bytes ? 0 : s->st.slc_used_bytes - (uint64_t)folded;
+  if (!s->st.slc_used_bytes) sim_slc_clear_all(s); /* everything is in TLC now */
+}
+
+/* Units whose SLC copy became invalid give their room back: the cache
+ * reclaims blocks of stale pages by erasing them, without folding. */
+static void sim_slc_release(struct bench_sim *s, uint64_t units) {
+  uint64_t b = units * SIM_UNIT_BYTES;
+  s->st.slc_used_bytes = b >= s->st.slc_used_bytes ? 0 : s->st.slc_used_bytes - b;
 }
 
 void bench_sim_reset(struct bench_sim *s) {
   memset(s->map, 0, sim_map_words(s) * sizeof *s->map);
   memset(s->region, SIM_REGION_EMPTY, sim_map_regions(s));
+  sim_slc_clear_all(s);
   s->st.mapped_units = 0;
   s->st.slc_used_bytes = 0;
   s->st.pending_bytes = 0;
@@ -171,6 +182,7 @@ void bench_sim_reset(struct bench_sim *s) {
 
 int bench_sim_trim(struct bench_sim *s, uint64_t off, uint64_t len) {
   if (off > s->m.capacity_bytes || len > s->m.capacity_bytes - off) return -EINVAL;
+  sim_slc_release(s, sim_slc_unmark_trim(s, off, len));
   sim_map_clear(s, off, len);
   return 0;
 }
@@ -321,6 +333,10 @@ static void dispatch_pending(struct bench_sim *s) {
 static uint64_t do_write(struct bench_sim *s, uint64_t now, uint64_t off, uint32_t len) {
   uint64_t in = fluid_take(&s->st.link_wr, now, (uint64_t)(len * s->link_ns_per_byte));
   sim_map_set(s, off, len);
+  /* The old copies of rewritten units that sit in SLC become stale; the new
+   * ones land in SLC while it has room (dispatch_pending decides the same
+   * way per program unit). */
+  sim_slc_release(s, sim_slc_mark(s, off, len, s->st.slc_used_bytes + s->slc_unit_bytes <= sim_slc_cap(s)));
   /* A write larger than the buffer streams through it in pieces. A piece
    * leaves room for the partial TLC unit still pending (< tlc_unit_bytes; the
    * model makes the buffer hold two), so the buffer never holds more than
@@ -369,7 +385,10 @@ uint64_t sim_io(struct bench_sim *s, uint64_t now, unsigned op, uint64_t off, ui
   switch (op) {
   case BENCH_OP_READ: return do_read(s, now, off, len, status);
   case BENCH_OP_WRITE: return do_write(s, now, off, len);
-  case BENCH_OP_TRIM: sim_map_clear(s, off, len); return now + s->ctrl_ns;
+  case BENCH_OP_TRIM:
+    sim_slc_release(s, sim_slc_unmark_trim(s, off, len));
+    sim_map_clear(s, off, len);
+    return now + s->ctrl_ns;
   case BENCH_OP_FLUSH: return do_flush(s, now);
   default: *status = -EOPNOTSUPP; return now + s->ctrl_ns;
   }
@@ -424,6 +443,7 @@ int bench_sim_save(const struct bench_sim *s, const char *path, struct ssdrev_er
   fwrite(s->chan, sizeof *s->chan, s->m.channels, a.f);
   fwrite(s->ring, sizeof *s->ring, s->ring_cap, a.f);
   fwrite(s->map, sizeof *s->map, h.map_words, a.f);
+  fwrite(s->slc_map, sizeof *s->slc_map, h.map_words, a.f);
   return ssdrev_atomic_commit(&a, err); /* reports any short write */
 }
 
@@ -522,7 +542,7 @@ int bench_sim_load_state(struct bench_sim *s, const char *path, struct ssdrev_er
   header_of(s, &want);
   size_t need = sizeof h + sizeof s->st + s->ndies * sizeof *s->dies +
                 s->m.channels * sizeof *s->chan + s->ring_cap * sizeof *s->ring +
-                want.map_words * sizeof *s->map;
+                2 * want.map_words * sizeof *s->map; /* FTL map, then SLC residency map */
   int rc = ssdrev_read_file(path, &buf, &len, need + 1, err);
   if (rc) return rc;
   if (len < sizeof h) {
@@ -556,6 +576,8 @@ int bench_sim_load_state(struct bench_sim *s, const char *path, struct ssdrev_er
   memcpy(s->chan, chan, s->m.channels * sizeof *s->chan);
   memcpy(s->ring, ring, s->ring_cap * sizeof *s->ring);
   memcpy(s->map, map, want.map_words * sizeof *s->map);
+  memcpy(s->slc_map, map + want.map_words * sizeof *s->map, want.map_words * sizeof *s->slc_map);
+  s->slc_map_dirty = 1;
   free(buf);
   sim_map_rebuild_regions(s);
   return 0;

@@ -88,6 +88,40 @@ int sim_map_any(const struct bench_sim *s, uint64_t off, uint64_t len) {
   return 0;
 }
 
+/* Units [a, b) of the SLC residency map: counts the marked ones, then sets
+ * or clears them all. */
+static uint64_t slc_update(struct bench_sim *s, uint64_t a, uint64_t b, int set) {
+  if (b > s->units) b = s->units;
+  uint64_t had = 0;
+  if (!set && !s->slc_map_dirty) return 0;
+  while (a < b) {
+    uint64_t w = a / 64, lo = a % 64;
+    uint64_t hi = (b - w * 64) < 64 ? (b - w * 64) : 64;
+    uint64_t mask = range_mask(lo, hi);
+    had += (uint64_t)__builtin_popcountll(s->slc_map[w] & mask);
+    s->slc_map[w] = set ? s->slc_map[w] | mask : s->slc_map[w] & ~mask;
+    a = w * 64 + hi;
+  }
+  if (set) s->slc_map_dirty = 1;
+  return had;
+}
+
+uint64_t sim_slc_mark(struct bench_sim *s, uint64_t off, uint64_t len, int in_slc) {
+  if (!len) return 0;
+  return slc_update(s, off / SIM_UNIT_BYTES, (off + len + SIM_UNIT_BYTES - 1) / SIM_UNIT_BYTES, in_slc);
+}
+
+uint64_t sim_slc_unmark_trim(struct bench_sim *s, uint64_t off, uint64_t len) {
+  uint64_t a = (off + SIM_UNIT_BYTES - 1) / SIM_UNIT_BYTES, b = (off + len) / SIM_UNIT_BYTES;
+  return a < b ? slc_update(s, a, b, 0) : 0;
+}
+
+void sim_slc_clear_all(struct bench_sim *s) {
+  if (!s->slc_map_dirty) return;
+  memset(s->slc_map, 0, sim_map_words(s) * sizeof *s->slc_map);
+  s->slc_map_dirty = 0;
+}
+
 uint64_t sim_slc_cap(const struct bench_sim *s) {
   if (s->m.slc_static_only) return s->slc_min_bytes;
   /* The dynamic part borrows free TLC blocks in SLC mode, where a cell holds

@@ -84,6 +84,13 @@ struct bench_sim {
   struct sim_flush *ring;    /* FIFO of program units in flight */
   uint64_t ring_cap;
   uint64_t *map;             /* bitmap of mapped 4 KiB units */
+  /* 4 KiB units whose newest copy was programmed into SLC and may still be
+   * there: rewriting or trimming one invalidates its SLC copy, which gives
+   * the cache room back (a 1 GiB CrystalDiskMark region rewritten for
+   * minutes stays in SLC, as on a real drive). Cleared once the cache is
+   * empty; after a partial fold it over-approximates. */
+  uint64_t *slc_map;
+  int slc_map_dirty;         /* any bit may be set (skips clearing a clean map) */
   uint8_t *region;           /* per SIM_REGION_WORDS of map: SIM_REGION_EMPTY/FULL/MIXED */
 };
 
@@ -102,6 +109,13 @@ uint64_t sim_map_words(const struct bench_sim *s);
 uint64_t sim_map_regions(const struct bench_sim *s);
 /* Recomputes every region summary from the bitmap (after a restore). */
 void sim_map_rebuild_regions(struct bench_sim *s);
+/* SLC residency (sim_ftl.c): returns how many of the units a write of
+ * [off, off+len) covers were marked in SLC, then marks them (in_slc) or
+ * unmarks them. sim_slc_unmark_trim does the same for the whole units a
+ * discard releases. sim_slc_clear_all forgets every mark. */
+uint64_t sim_slc_mark(struct bench_sim *s, uint64_t off, uint64_t len, int in_slc);
+uint64_t sim_slc_unmark_trim(struct bench_sim *s, uint64_t off, uint64_t len);
+void sim_slc_clear_all(struct bench_sim *s);
 /* The SLC room the free space allows now (dynamic part shrinks as it fills). */
 uint64_t sim_slc_cap(const struct bench_sim *s);
 

@@ -214,6 +214,10 @@ static int model_validate(struct bench_sim_model *m, const char *file, struct ss
     return ssdrev_fail(err, -EINVAL, "bad block_bytes in %s: smaller than one program unit", file);
   if (m->bad_lba_count && (m->bad_lba_start + m->bad_lba_count) > m->capacity_bytes / m->lba_bytes)
     return ssdrev_fail(err, -EINVAL, "bad bad_lba_start/bad_lba_count in %s: range beyond the capacity", file);
+  /* No bad range without a count: the drive's check is "off < end && off +
+   * len > start", which an empty range [start, start) still meets for a read
+   * that straddles start (bad_lba_start = 100 alone failed reads at 0). */
+  if (!m->bad_lba_count) m->bad_lba_start = 0;
   if (!m->label[0]) snprintf(m->label, sizeof m->label, "%s", m->name);
   json_t *dut = bench_sim_model_dut(m);
   char *txt = dut ? json_dumps(dut, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;

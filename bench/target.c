@@ -82,6 +82,25 @@ static int open_fd(struct bench_target *t, const char *path, int extra, struct s
   return ssdrev_fail(err, -e, "cannot open '%s': %s", path, strerror(e));
 }
 
+/* A file's "logical block" is the alignment its filesystem needs for direct
+ * I/O (statx STATX_DIOALIGN, Linux 6.1+); 512 when the kernel cannot say. */
+static int file_dio_align(struct bench_target *t, const char *path, struct ssdrev_err *err) {
+  t->lba_bytes = 512;
+#ifdef STATX_DIOALIGN
+  struct statx sx;
+  if (statx(t->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) || !(sx.stx_mask & STATX_DIOALIGN)) return 0;
+  if (!sx.stx_dio_offset_align) {
+    if (t->direct)
+      return ssdrev_fail(err, -EINVAL, "cannot use '%s' with O_DIRECT: its filesystem does not support direct I/O (use --buffered)", path);
+    return 0;
+  }
+  t->lba_bytes = sx.stx_dio_offset_align;
+#else
+  (void)path, (void)err;
+#endif
+  return 0;
+}
+
 static int open_file(struct bench_target *t, const char *path, const struct stat *st, int exists,
                      const struct bench_target_opts *o, struct ssdrev_err *err) {
   if (!exists) {
@@ -116,7 +135,8 @@ static int open_file(struct bench_target *t, const char *path, const struct stat
                                (unsigned long long)o->create_bytes, strerror(-rc));
     t->size_bytes = o->create_bytes;
   }
-  t->lba_bytes = 512;
+  rc = file_dio_align(t, path, err);
+  if (rc) return rc;
   if (!t->size_bytes) return ssdrev_fail(err, -EINVAL, "'%s' is empty: nothing to test", path);
   return 0;
 }

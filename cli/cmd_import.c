@@ -24,7 +24,7 @@ static void usage(FILE *f) {
           "                       directory, then the current one)\n"
           "  --latency KIND       auto (lat, else clat), lat or clat log\n"
           "  --log-offset 0|1     whether the logs have an offset column (default: the\n"
-          "                       JSON's log_offset option, else 6+ columns)\n"
+          "                       JSON's log_offset option, fio's default 0 if unset)\n"
           "  --no-logs            import the JSON summary only\n"
           "  -h, --help           this help\n\n"
           "A fio JSON may come from client/server runs (one test per host and job);\n"

@@ -125,6 +125,40 @@ static void report_damage(const char *cmd, const char *file, const struct bench_
                     " records)\n", cmd, st->skipped_chunks, file, st->skipped_records);
 }
 
+/* The status of the test that owns FILE when it sits in a run archive
+ * (RUN/logs/NAME.ssdlog beside RUN/manifest.json), in buf; "" otherwise.
+ * A log can end cleanly on a chunk boundary and still be incomplete: only
+ * the manifest knows that the run was killed ("running"). */
+static void archive_status(const char *file, char *buf, size_t len) {
+  buf[0] = 0;
+  const char *slash = strrchr(file, '/');
+  const char *base = slash ? slash + 1 : file;
+  size_t dlen = slash ? (size_t)(slash - file) : 0;
+  char mpath[4200], want[600];
+  if (dlen < 4 || strncmp(file + dlen - 4, "logs", 4) || (dlen > 4 && file[dlen - 5] != '/')) return;
+  snprintf(mpath, sizeof mpath, "%.*smanifest.json", (int)(dlen - 4), file);
+  snprintf(want, sizeof want, "logs/%.500s", base);
+  json_t *m = json_load_file(mpath, 0, NULL);
+  size_t i;
+  json_t *t;
+  json_array_foreach(json_object_get(m, "tests"), i, t) {
+    const char *lg = json_string_value(json_object_get(t, "log"));
+    const char *st = json_string_value(json_object_get(t, "status"));
+    if (lg && st && !strcmp(lg, want)) {
+      snprintf(buf, len, "%s", st);
+      break;
+    }
+  }
+  json_decref(m);
+}
+
+static void report_status(const char *cmd, const char *file, const char *status) {
+  if (!strcmp(status, "running"))
+    fprintf(stderr, "ssdrev %s: warning: '%s' is incomplete: its test never finished (manifest status "
+                    "\"running\": the run was killed or crashed); I/Os after the last written chunk are lost\n",
+            cmd, file);
+}
+
 static int log_info(int argc, char **argv) {
   struct log_opts o = {0};
   int rc = parse_opts("log", argc, argv, "--salvage --json", &o);
@@ -158,6 +192,8 @@ static int log_info(int argc, char **argv) {
   bench_log_get_stats(r, &st);
   const struct bench_log_header *h = bench_log_get_header(r);
   for (int k = 0; k < 8; k++) hdr_bytes -= col_bytes[k];
+  char tstatus[32];
+  archive_status(o.file, tstatus, sizeof tstatus);
   char when[64];
   iso_time(h->start_unix_ns, when, sizeof when);
   double bpr = st.records ? (double)st.file_bytes / (double)st.records : 0;
@@ -184,6 +220,7 @@ static int log_info(int argc, char **argv) {
     if (st.truncated) json_object_set_new(j, "truncated_at", json_integer((json_int_t)st.truncated_at));
     json_object_set_new(j, "skipped_chunks", json_integer((json_int_t)st.skipped_chunks));
     json_object_set_new(j, "skipped_records", json_integer((json_int_t)st.skipped_records));
+    if (tstatus[0]) json_object_set_new(j, "test_status", json_string(tstatus));
     json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
     fputc('\n', stdout);
     json_decref(j);
@@ -217,8 +254,12 @@ static int log_info(int argc, char **argv) {
       printf("status           %" PRIu64 " corrupt chunk(s) skipped\n", st.skipped_chunks);
     else
       printf("status           ok\n");
+    if (tstatus[0])
+      printf("test status      %s%s\n", tstatus,
+             !strcmp(tstatus, "running") ? " (incomplete: the run never finished)" : "");
   }
   report_damage("log", o.file, &st);
+  if (tstatus[0]) report_status("log", o.file, tstatus);
   bench_log_close(r);
   return 0;
 }

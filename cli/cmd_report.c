@@ -16,6 +16,8 @@ static void usage(FILE *f) {
           "  -o, --out DIR         output directory: review.md, review.html, review.pdf, charts/\n"
           "  -f, --format LIST     md,html,pdf (default: all three)\n"
           "      --dpi N           chart PNG resolution (default 300)\n"
+          "      --strict          data a run lacks is an error (default: a 'Not measured'\n"
+          "                        note in the review and a warning naming template:line)\n"
           "  -h, --help            this help\n");
 }
 
@@ -31,6 +33,11 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name, co
   return NULL;
 }
 
+static void warn_missing(void *ctx, const char *msg) {
+  (void)ctx;
+  fprintf(stderr, "ssdrev report: warning: %s\n", msg);
+}
+
 int cmd_report(int argc, char **argv) {
   const char *cmd = "report";
   if (cli_wants_help(argc, argv)) {
@@ -41,6 +48,7 @@ int cmd_report(int argc, char **argv) {
   const char *runs[MAX_RUNS];
   size_t nruns = 0;
   uint64_t dpi = 300;
+  int strict = 0;
   for (int i = 1; i < argc; i++) {
     const char *v;
     if ((v = opt_value(argc, argv, &i, "--template", "-t"))) tmpl = v;
@@ -48,7 +56,8 @@ int cmd_report(int argc, char **argv) {
     else if ((v = opt_value(argc, argv, &i, "--format", "-f"))) fmt = v;
     else if ((v = opt_value(argc, argv, &i, "--dpi", NULL))) {
       if (cli_parse_uint(v, 30, 1200, &dpi) < 0) return cli_usage_error(cmd, "--dpi: give 30..1200, not '%s'", v);
-    } else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
+    } else if (!strcmp(argv[i], "--strict")) strict = 1;
+    else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
     else if (nruns >= MAX_RUNS) return cli_usage_error(cmd, "at most %d runs", MAX_RUNS);
     else runs[nruns++] = argv[i];
   }
@@ -60,7 +69,8 @@ int cmd_report(int argc, char **argv) {
   if (render_formats_parse(fmt, &mask, &err) < 0) return cli_usage_error(cmd, "--format: %s", err.msg);
   struct render_runs rs;
   if (render_runs_load(&rs, runs, nruns, &err) < 0) return cli_error(cmd, "%s", err.msg);
-  struct render_report_opts o = {.template_path = tmpl, .out_dir = out, .formats = mask, .dpi = (double)dpi};
+  struct render_report_opts o = {.template_path = tmpl, .out_dir = out, .formats = mask, .dpi = (double)dpi,
+                                 .strict = strict, .warn = warn_missing, .warn_ctx = NULL};
   int rc = render_report(&rs, &o, &err);
   render_runs_release(&rs);
   render_cleanup();

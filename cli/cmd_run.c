@@ -21,7 +21,9 @@ static const char usage_text[] =
     "  --rw MODE           read|write|randread|randwrite|rw|randrw (default randread)\n"
     "  --rwmixread PCT     read share of rw/randrw, 0..100 (default 50)\n"
     "  --bs SIZE           block size (default 4k)\n"
-    "  --iodepth N         queue depth per thread (default 32)\n"
+    "  --iodepth N         queue depth per thread (default 32); psync is synchronous,\n"
+    "                      so it runs N threads of depth 1 per thread (as fio's\n"
+    "                      psync with numjobs=N; threads x N at most 1024)\n"
     "  --threads N         threads, each with its own queue (default 1)\n"
     "  --offset SIZE       start of the region (default 0)\n"
     "  --size, --span SIZE size of the region (default: to the end)\n"
@@ -29,7 +31,8 @@ static const char usage_text[] =
     "  --ramp TIME         ramp before measuring: logged, flagged, not measured (default 0)\n"
     "  --io-limit SIZE     size-based: bytes to move (implies --runtime 0;\n"
     "                      without it a size-based job makes one pass over the region)\n"
-    "  --number-ios N      stop after N measured I/Os\n"
+    "  --number-ios N      stop after N measured I/Os (alone: run exactly N I/Os;\n"
+    "                      with --runtime: whichever comes first)\n"
     "  --seed S            seed of offsets and buffer contents (default 1)\n"
     "  --zero-buffers      write zeros instead of incompressible random data\n"
     "  --max-errors N      stop after N I/O errors (default 0: never)\n"
@@ -40,7 +43,12 @@ static const char usage_text[] =
     "  --create-size SIZE  create (and preallocate) a regular file of SIZE\n"
     "  --destructive       allow writing a block device (destroys its data)\n"
     "  --force             overwrite a file ssdrev did not create, or a device\n"
-    "                      that carries a partition table or filesystem signature\n"
+    "                      that carries a partition table or filesystem signature;\n"
+    "                      a device that is mounted, active swap or held (LVM, md,\n"
+    "                      dm) is refused even with --force\n"
+    "  (buffered vs O_DIRECT is recorded as params.direct; with O_DIRECT, --bs and\n"
+    "  --offset must be multiples of the target's logical block / the file\n"
+    "  system's direct-I/O alignment)\n"
     "output:\n"
     "  --out DIR           run archive (required)\n"
     "  --quiet             no progress line\n"
@@ -203,6 +211,11 @@ static int parse_args(int argc, char **argv, struct run_args *a) {
   if (a->io_limit_set) {
     if (a->runtime_set && a->job.measure_ns) return cli_usage_error(cmd, "--io-limit and --runtime exclude each other");
     a->job.measure_ns = 0;
+  } else if (a->job.max_ios && !a->runtime_set) {
+    /* --number-ios alone: exactly N I/Os, not "N or 5 s, whichever first" */
+    if (a->job.max_ios > UINT64_MAX / a->job.block_bytes) return cli_usage_error(cmd, "--number-ios: too many I/Os");
+    a->job.measure_ns = 0;
+    a->job.size_bytes = a->job.max_ios * a->job.block_bytes;
   }
   a->topts.seed = a->job.seed;
   a->topts.write_intent = a->job.read_pct < 100;
@@ -295,7 +308,11 @@ int cmd_run(int argc, char **argv) {
   pick_name(run, a.name ? a.name : "job", a.job.name, sizeof a.job.name);
   char log_rel[300];
   snprintf(log_rel, sizeof log_rel, "logs/%s.ssdlog", a.job.name);
-  json_t *test = bench_run_add_test(run, a.job.name, bench_job_to_json(&a.job), a.no_log ? NULL : log_rel);
+  json_t *params = bench_job_to_json(&a.job);
+  /* Buffered or O_DIRECT changes what the latencies mean: keep it (the log header has it too). */
+  if (params && bench_target_get_kind(t) != BENCH_TARGET_SIM)
+    json_object_set_new(params, "direct", json_boolean(!a.topts.buffered));
+  json_t *test = bench_run_add_test(run, a.job.name, params, a.no_log ? NULL : log_rel);
   json_object_set_new(test, "kind", json_string("job"));
   if (bench_run_save(run, &err)) {
     bench_run_free(run);

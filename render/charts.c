@@ -377,6 +377,33 @@ static json_t *lat_test(struct chart_ctx *x, size_t i) {
   return rd_tail_test(x->run[i], x->o->workload ? x->o->workload : "read");
 }
 
+/* "BASE — RND Read 70% (4 KiB random, QD1)" or "BASE — TEST": which test it is */
+static void lat_title(const struct chart_ctx *x, const char *base, char *buf, size_t len) {
+  if (x->o->test) {
+    snprintf(buf, len, "%s — %s", base, x->o->test);
+    return;
+  }
+  const char *w = x->o->workload ? x->o->workload : "read", *t = w;
+  for (size_t i = 0; i < sizeof rd_workloads / sizeof rd_workloads[0]; i++)
+    if (!strcmp(rd_workloads[i].id, w)) t = rd_workloads[i].title;
+  snprintf(buf, len, "%s — %s (4 KiB random, QD1)", base, t);
+}
+
+/* log-axis bounds on the 1-2-5 steps around the data (not whole decades,
+   which squash a flat latency line into a sliver) */
+static double nice125(double v, int up) {
+  double d = pow(10, floor(log10(v))), m = v / d;
+  static const double steps[] = {1, 2, 5, 10};
+  if (up) {
+    for (int i = 0; i < 4; i++)
+      if (m <= steps[i] * (1 + 1e-9)) return steps[i] * d;
+    return 10 * d;
+  }
+  for (int i = 3; i >= 0; i--)
+    if (m >= steps[i] * (1 - 1e-9)) return steps[i] * d;
+  return d;
+}
+
 static int lat_check(struct chart_ctx *x) {
   for (size_t i = 0; i < x->n; i++) {
     json_t *t = lat_test(x, i);
@@ -411,10 +438,13 @@ static void lat_draw(struct chart_ctx *x) {
   p.x.label = "Time [s]";
   p.y.scale = RC_LOG;
   if (!isfinite(lmin)) lmin = 1, lmax = 10;
-  p.y.lo = pow(10, floor(log10(lmin * 0.9)));
-  p.y.hi = pow(10, ceil(log10(lmax * 1.1)));
+  p.y.lo = nice125(lmin * 0.9, 0);
+  p.y.hi = nice125(lmax * 1.1, 1);
+  if (p.y.hi < p.y.lo * 5) p.y.hi = nice125(p.y.lo * 5, 1); /* room for the legend above flat lines */
   p.y.label = "Latency [µs]";
-  rc_plot_frame(x->c, &p, "Latency over time (p50 solid, p99 dashed)");
+  char title[300];
+  lat_title(x, "Latency over time", title, sizeof title);
+  rc_plot_frame(x->c, &p, title);
   struct rc_legend_item leg[MAX_SEL * 2];
   size_t nl = 0;
   for (size_t i = 0; i < x->n; i++) {
@@ -507,7 +537,9 @@ static void hist_draw(struct chart_ctx *x) {
   p.y.lo = 1;
   p.y.hi = pow(10, ceil(log10(cmax * 1.5)));
   p.y.label = "I/Os per bin";
-  rc_plot_frame(x->c, &p, "Latency histogram");
+  char title[300];
+  lat_title(x, "Latency histogram", title, sizeof title);
+  rc_plot_frame(x->c, &p, title);
   struct rc_legend_item leg[MAX_SEL];
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3], xs[2 * HIST_BINS + 2], ys[2 * HIST_BINS + 2];

@@ -151,6 +151,29 @@ static void prepare_run(struct cmp_run *r, const struct render_cmp_opts *o) {
   r->analyzed = 1;
 }
 
+/* A run whose every logged test failed to load (all logs missing or
+ * corrupt) has no figures: it is a bad archive, not a run to average. */
+static void check_usable(struct cmp_run *r) {
+  if (r->err[0] || !r->analysis) return;
+  size_t logged = 0, failed = 0;
+  const char *first = NULL, *k;
+  json_t *t;
+  json_object_foreach(json_object_get(r->analysis, "tests"), k, t) {
+    const char *e = json_string_value(json_object_get(t, "error"));
+    if (!e && !json_object_get(t, "log_source") && !json_object_get(t, "log")) continue;
+    logged++;
+    if (e) {
+      failed++;
+      if (!first) first = e;
+    }
+  }
+  if (logged && failed == logged) {
+    snprintf(r->err, sizeof r->err, "no readable test (%zu of %zu failed; first: %s)", failed, logged, first);
+    json_decref(r->analysis);
+    r->analysis = NULL;
+  }
+}
+
 struct cmp_pool {
   struct cmp_run *runs;
   size_t n;
@@ -164,6 +187,7 @@ static void *worker(void *arg) {
     size_t i = atomic_fetch_add(&p->next, 1);
     if (i >= p->n) break;
     prepare_run(&p->runs[i], p->o);
+    check_usable(&p->runs[i]);
   }
   return NULL;
 }

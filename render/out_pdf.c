@@ -381,7 +381,10 @@ static void block_heading(struct pdf *p, cmark_node *n) {
    * whole figure when a chart comes next */
   cmark_node *next = cmark_node_next(n);
   double follow = 3 * BODY_PT * 1.45;
-  if (next && cmark_node_get_type(next) == CMARK_NODE_PARAGRAPH && sole_image(next)) follow = 260;
+  /* a heading right under this one (## A then ### B) must come along too */
+  for (; next && cmark_node_get_type(next) == CMARK_NODE_HEADING; next = cmark_node_next(next)) follow += 30;
+  if (next && cmark_node_get_type(next) == CMARK_NODE_PARAGRAPH && sole_image(next))
+    follow += 260 - 3 * BODY_PT * 1.45;
   need(p, before + size * 1.4 + follow);
   if (p->y < PAGE_H - MARGIN_T - 1) p->y -= before;
   struct gvec g = {.size = size};
@@ -721,6 +724,43 @@ static void page_numbers(struct pdf *p) {
   }
 }
 
+/* libharu 2.3.0 gives every UTF-8 TrueType font a /ToUnicode stream that is
+   really an encoding CMap ("begincidrange <0000> <FFFF> 0"): poppler warns
+   "Invalid 'begincidrange' operator in ToUnicode CMap" and other readers may
+   not map copied text back. With its UTF-8 encoder the codes in our content
+   streams are the characters' UTF-16 (BMP) values (the CIDToGIDMap maps them
+   to glyphs), so the right ToUnicode is the identity: rewrite the stream
+   libharu made (same object, so nothing dangles) with bfrange entries. */
+static int fix_tounicode(HPDF_Font font) {
+  HPDF_Dict tu = HPDF_Dict_GetItem(font, "ToUnicode", HPDF_OCLASS_DICT);
+  if (!tu || !tu->stream) return -1;
+  HPDF_MemStream_FreeData(tu->stream);
+  HPDF_STATUS st = HPDF_Stream_WriteStr(tu->stream,
+                                        "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
+                                        "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+                                        "/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n"
+                                        "1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n");
+  /* one bfrange per high byte (a range may not cross it), surrogates
+     D800-DFFF left out, at most 100 entries per block */
+  unsigned hi = 0;
+  while (st == HPDF_OK && hi < 256) {
+    unsigned his[100], n = 0;
+    for (; hi < 256 && n < 100; hi++)
+      if (hi < 0xD8 || hi > 0xDF) his[n++] = hi;
+    char line[64];
+    snprintf(line, sizeof line, "%u beginbfrange\n", n);
+    st = HPDF_Stream_WriteStr(tu->stream, line);
+    for (unsigned i = 0; i < n && st == HPDF_OK; i++) {
+      snprintf(line, sizeof line, "<%02X00> <%02XFF> <%02X00>\n", his[i], his[i], his[i]);
+      st = HPDF_Stream_WriteStr(tu->stream, line);
+    }
+    if (st == HPDF_OK) st = HPDF_Stream_WriteStr(tu->stream, "endbfrange\n");
+  }
+  if (st == HPDF_OK)
+    st = HPDF_Stream_WriteStr(tu->stream, "endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n");
+  return st == HPDF_OK ? 0 : -1;
+}
+
 static int load_fonts(struct pdf *p) {
   const char *loaded_path[ST_N * FAM_N], *loaded_name[ST_N * FAM_N];
   size_t nloaded = 0;
@@ -743,6 +783,9 @@ static int load_fonts(struct pdf *p) {
       p->font[s][f] = name ? HPDF_GetFont(p->doc, name, "UTF-8") : NULL;
       if (!p->font[s][f])
         return ssdrev_fail(p->err, -EIO, "cannot load font '%s' into the PDF (libharu error 0x%04X)", path,
+                           (unsigned)p->hpdf_error);
+      if (fix_tounicode(p->font[s][f]) < 0)
+        return ssdrev_fail(p->err, -EIO, "cannot write the ToUnicode map of font '%s' (libharu error 0x%04X)", path,
                            (unsigned)p->hpdf_error);
     }
   return 0;

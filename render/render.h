@@ -78,6 +78,22 @@ int render_template_expand(const struct render_runs *rs, const char *template_na
                            const char *text, const char *chart_dir, const char *chart_rel,
                            double dpi, char **md_out, struct ssdrev_err *err);
 
+/* Data a run lacks (a chart, table, value or DUT summary whose section is
+ * not in analysis.json, e.g. a CrystalDiskMark import has no fill trace).
+ * render_template_expand fails on it with NAME:LINE; with lenient set, the
+ * directive instead expands to a visible "*Not measured: ...*" note ("n/a"
+ * for a value) and warn() gets "NAME:LINE: not measured: ..." once per
+ * directive. Syntax and argument errors always fail. */
+struct render_expand_opts {
+  int lenient;
+  void (*warn)(void *ctx, const char *msg);
+  void *warn_ctx;
+};
+int render_template_expand_opts(const struct render_runs *rs, const char *template_name,
+                                const char *text, const char *chart_dir, const char *chart_rel,
+                                double dpi, const struct render_expand_opts *x, char **md_out,
+                                struct ssdrev_err *err);
+
 /* ============================================================== outputs */
 
 enum render_format_bit {
@@ -110,6 +126,9 @@ struct render_report_opts {
   const char *out_dir;  /* created if needed; gets review.{md,html,pdf}, charts/ */
   unsigned formats;     /* RENDER_FMT_* mask; 0 = all three */
   double dpi;           /* chart PNG resolution; 0 = 300 */
+  int strict;           /* missing data is an error, not a "not measured" note */
+  void (*warn)(void *ctx, const char *msg); /* "T:LINE: not measured: ..." */
+  void *warn_ctx;
 };
 /* Renders the review: expands the template, then writes each asked format.
  * On a template error nothing is written. */

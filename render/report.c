@@ -65,13 +65,15 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   snprintf(charts, sizeof charts, "%s/charts", o->out_dir);
   char *md = NULL;
   /* the checking pass runs before anything (the output dir included) is made */
-  rc = render_template_expand(rs, o->template_path, text, NULL, "charts", o->dpi, &md, err);
+  struct render_expand_opts x = {.lenient = !o->strict, .warn = o->warn, .warn_ctx = o->warn_ctx};
+  rc = render_template_expand_opts(rs, o->template_path, text, NULL, "charts", o->dpi, &x, &md, err);
   free(md);
   md = NULL;
   if (rc == 0) rc = ssdrev_mkdirs(o->out_dir, err);
   /* a report is regenerable: no fsync per chart file (bench.h) */
   ssdrev_atomic_defer_sync(1);
-  if (rc == 0) rc = render_template_expand(rs, o->template_path, text, charts, "charts", o->dpi, &md, err);
+  x.warn = NULL; /* the checking pass above warned already */
+  if (rc == 0) rc = render_template_expand_opts(rs, o->template_path, text, charts, "charts", o->dpi, &x, &md, err);
   free(text);
   if (rc < 0) {
     ssdrev_atomic_defer_sync(0);

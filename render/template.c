@@ -26,6 +26,7 @@ struct expand {
   char used[64][96];       /* chart stems already used, to keep names unique */
   size_t nused;
   struct ssdrev_err *err;
+  const struct render_expand_opts *x; /* NULL: missing data is an error */
 };
 
 struct directive {
@@ -51,6 +52,33 @@ static int wrap_err(struct expand *e, int rc) {
   return ssdrev_fail(e->err, rc, "%s:%u: %s", e->tname, e->line, inner);
 }
 
+/* Data the run lacks (-ENOENT from a chart, table or value; the reason is in
+ * e->err): an error, or with x->lenient a note in the review and one warning
+ * from the checking pass. INLINE: the directive sits in prose (a value). */
+static int not_measured(struct expand *e, int rc, int inline_value) {
+  if (rc != -ENOENT || !e->x || !e->x->lenient) return wrap_err(e, rc);
+  const char *why = e->err ? e->err->msg : "";
+  if (!e->writing) {
+    if (e->x->warn) {
+      char msg[sizeof e->err->msg + 300];
+      snprintf(msg, sizeof msg, "%s:%u: not measured: %s", e->tname, e->line, why);
+      e->x->warn(e->x->warn_ctx, msg);
+    }
+    return 0;
+  }
+  if (inline_value) {
+    rbuf_puts(e->out, "n/a");
+    return 0;
+  }
+  rbuf_puts(e->out, "*Not measured: ");
+  for (const char *c = why; *c; c++) {
+    if (strchr("\\`*_[]<>#|", *c)) rbuf_putn(e->out, "\\", 1); /* the reason is text, not Markdown */
+    rbuf_putn(e->out, c, 1);
+  }
+  rbuf_puts(e->out, ".*");
+  return 0;
+}
+
 /* ------------------------------------------------------------ directives */
 
 /* The chart file stem: kind[-state][-op][-workload][-drive n], made unique. */
@@ -64,6 +92,10 @@ static void chart_stem(struct expand *e, const char *kind, const struct rt_args 
     if (a->workload) snprintf(stem + strlen(stem), len - strlen(stem), "-%s", a->workload);
     if (drive_idx) snprintf(stem + strlen(stem), len - strlen(stem), "-d%zu", drive_idx);
   }
+  /* made a safe file name before the duplicate check: name=a/b and name=a_b
+   * must not end up writing the same file */
+  for (char *c = stem; *c; c++)
+    if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_') *c = '_';
   char base[96];
   snprintf(base, sizeof base, "%s", stem);
   for (int k = 2;; k++) {
@@ -93,12 +125,14 @@ static int one_chart(struct expand *e, const char *kind, const struct rt_args *a
   }
   if (!e->writing) {
     int rc = render_chart_check(e->rs, kind, &o, e->err);
-    return rc < 0 ? wrap_err(e, rc) : 0;
+    return rc < 0 ? not_measured(e, rc, 0) : 0;
+  }
+  if (e->x && e->x->lenient) {
+    int rc = render_chart_check(e->rs, kind, &o, e->err);
+    if (rc < 0) return not_measured(e, rc, 0);
   }
   char stem[96];
   chart_stem(e, kind, a, drive_idx, stem, sizeof stem);
-  for (char *c = stem; *c; c++)
-    if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_') *c = '_';
   if (e->chart_dir) {
     char path[8300];
     for (int k = 0; k < 2; k++) {
@@ -168,7 +202,7 @@ static int d_table(struct expand *e, const char *kind, const struct rt_args *a) 
   int rc = rt_table(e->rs, kind, a, e->writing ? &tmp : NULL, e->err);
   if (rc < 0) {
     rbuf_free(&tmp);
-    return wrap_err(e, rc);
+    return not_measured(e, rc, 0);
   }
   /* a table ends in a blank line; the template's own newline follows */
   if (tmp.len >= 1 && tmp.s[tmp.len - 1] == '\n') tmp.s[--tmp.len] = 0;
@@ -220,7 +254,9 @@ static int d_value(struct expand *e, const char *path, const struct rt_args *a) 
     char msg[700];
     snprintf(msg, sizeof msg, "value '%s' is %s in the analysis of run '%s'", path,
              !v || json_is_null(v) ? "missing" : "not a single value", r->label);
-    return ssdrev_fail(e->err, -ENOENT, "%s:%u: %s", e->tname, e->line, msg);
+    if (v && !json_is_null(v)) return ssdrev_fail(e->err, -EINVAL, "%s:%u: %s", e->tname, e->line, msg);
+    ssdrev_fail(e->err, -ENOENT, "%s", msg);
+    return not_measured(e, -ENOENT, 1);
   }
   if (!e->writing) return 0;
   if (json_is_string(v)) rbuf_puts(e->out, json_string_value(v));
@@ -454,10 +490,16 @@ static int walk(struct expand *e, const char *text) {
 int render_template_expand(const struct render_runs *rs, const char *template_name, const char *text,
                            const char *chart_dir, const char *chart_rel, double dpi, char **md_out,
                            struct ssdrev_err *err) {
+  return render_template_expand_opts(rs, template_name, text, chart_dir, chart_rel, dpi, NULL, md_out, err);
+}
+
+int render_template_expand_opts(const struct render_runs *rs, const char *template_name, const char *text,
+                                const char *chart_dir, const char *chart_rel, double dpi,
+                                const struct render_expand_opts *x, char **md_out, struct ssdrev_err *err) {
   *md_out = NULL;
   struct rbuf out = {0};
   struct expand e = {.rs = rs, .tname = template_name ? template_name : "(template)", .chart_dir = chart_dir,
-                     .chart_rel = chart_rel, .dpi = dpi, .out = &out, .err = err};
+                     .chart_rel = chart_rel, .dpi = dpi, .out = &out, .err = err, .x = x};
   int rc = walk(&e, text);
   if (rc < 0) return rc;
   if (chart_dir) {

@@ -18,7 +18,8 @@ FIO_OPTS=${FIO_OPTS:-}
 [ -x "$SSDREV" ] || { echo "vs-fio: no ssdrev binary at $SSDREV (make first)" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "vs-fio: needs root for losetup" >&2; exit 1; }
 if ! command -v fio >/dev/null 2>&1; then
-  apt-get install -y fio >/dev/null
+  # a fresh machine has no package lists yet
+  { apt-get update -q >/dev/null && apt-get install -y -q fio >/dev/null; } || { echo "vs-fio: cannot install fio" >&2; exit 1; }
 fi
 W=$(mktemp -d /tmp/vs-fio.XXXXXX)
 IMG=/dev/shm/ssdrev-vs-fio.$$.img

@@ -23,6 +23,15 @@ grep -q "S4DPNX0M000001" "$M" && fail "serial number leaked into the manifest"
 [ -s "$D/run/dut/id-ctrl.json" ] || fail "raw id-ctrl JSON not kept"
 [ -s "$D/run/dut/smartctl.json" ] || fail "raw smartctl JSON not kept"
 [ -e "$D/run/dut/smart-log.json" ] && fail "a smart-log was invented"
+# the archive holds what the analysis needs: CDM rows from the measured passes only
+"$S" analyze "$D/run" > "$D/an.txt" 2>"$D/an.err" || fail "analyze of the file run failed: $(cat "$D/an.err")"
+A="$D/run/analysis.json"
+[ -s "$A" ] || fail "no analysis.json"
+grep -q '"cell": "SEQ1M Q1T1"' "$A" || fail "no SEQ1M Q1T1 CDM row"
+grep -q '"cell": "RND4K Q1T1"' "$A" || fail "no RND4K Q1T1 CDM row"
+grep -q '"passes": 2' "$A" || fail "CDM row not built from the 2 measured passes"
+grep -q '"passes": 3' "$A" && fail "the preparing pass was counted as a measured one"
+grep -q "FOB    real     RND4K Q1T1" "$D/an.txt" || fail "no CDM panel in analyze output: $(cat "$D/an.txt")"
 # a file ssdrev did not create is refused without --force
 : > "$D/foreign.img"; truncate -s 64M "$D/foreign.img"
 "$S" review "$D/foreign.img" --out "$D/run2" --short --quiet 2>"$D/err"; rc=$?

@@ -59,5 +59,14 @@ err=$("$S" run "$D/mine.img" --out "$D/run2" --rw write --runtime 0 --quiet 2>&1
 [ $rc -eq 1 ] || fail "writing a foreign file exited $rc, not 1"
 echo "$err" | grep -q "did not create" || fail "no reason given: $err"
 head -c 7 "$D/mine.img" | grep -q 'keep me' || fail "the foreign file was modified"
+
+# --number-ios alone runs exactly N I/Os, even more than one pass over the
+# region (300 x 4 KiB over 1 MiB) and without the default 5 s time limit.
+"$S" run "$D/n.img" --create-size 1M --out "$D/n" --number-ios 300 --iodepth 4 --quiet >/dev/null || fail "--number-ios run failed"
+python3 - "$D/n/manifest.json" <<'PY' || fail "--number-ios did not run exactly 300 I/Os"
+import json, sys
+r = json.load(open(sys.argv[1]))["tests"][0]["result"]
+assert r["ios"] == 300 and r["bytes"] == 300 * 4096, r
+PY
 "$S" run "$D/mine.img" --out "$D/run2" --rw write --runtime 0 --quiet --force >/dev/null || fail "--force did not allow the write"
 exit 0

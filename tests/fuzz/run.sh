@@ -12,8 +12,9 @@
 # findings out (to fuzz on past a bug not fixed yet); FUZZ_FLAGS adds
 # libFuzzer flags (e.g. "-fork=2 -ignore_crashes=1" to collect many findings);
 # FUZZ_CFLAGS adds compiler flags (e.g. "-fno-sanitize=float-cast-overflow
-# -DFUZZ_CDM_SKIP_RANGE" to fuzz the CDM parser past its known finding). Seed corpora are tests/fuzz/corpus/T/
-# (read only); past findings tests/fuzz/regress/T/ are replayed first. New
+# -DFUZZ_CDM_SKIP_RANGE" to fuzz the CDM parser past a range finding).
+# Seed corpora are tests/fuzz/corpus/T/ (read only); past findings
+# tests/fuzz/regress/T/ are replayed first. New
 # corpus entries go to BUILD/fuzz/corpus/T/, crashes, leaks and hangs to
 # BUILD/fuzz/artifacts/T/, logs to BUILD/fuzz/logs/T.log, and a summary to
 # BUILD/fuzz/summary.txt. Exits 1 if any target fails to build or finds
@@ -39,8 +40,13 @@ CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers -O1
  -fsanitize=address,undefined -fno-sanitize-recover=undefined ${FUZZ_CFLAGS:-}"
 
 # ---------------------------------------------------------------- the library
-# Rebuilt when the source or any header is newer than the object.
+# Rebuilt when the source or any header is newer than the object, and all
+# of it when the flags changed (FUZZ_CFLAGS).
 newest_h=$(ls -t bench/*.h analyze/*.h render/*.h tests/fuzz/*.h 2>/dev/null | head -n 1)
+if [ "$(cat "$FZ/obj/flags" 2>/dev/null)" != "$CFLAGS" ]; then
+  rm -f "$FZ"/obj/*.o
+  printf '%s' "$CFLAGS" >"$FZ/obj/flags"
+fi
 build_fail=0
 objs=""
 for src in bench/*.c analyze/*.c render/*.c; do
@@ -101,7 +107,9 @@ run_one() {
     -artifact_prefix="$FZ/artifacts/$t/" $dict ${FUZZ_FLAGS:-} "$@" >"$FZ/logs/$t.log" 2>&1
   rc=$?
   end=$(date +%s)
-  runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$FZ/logs/$t.log" | tail -n 1)
+  runs=$(sed -n "s/^Done \([0-9]*\) runs.*/\1/p" "$FZ/logs/$t.log" | tail -n 1)
+  # stopped early or -fork mode: the last status line "#N ..." or "#N: ..."
+  [ -n "$runs" ] || runs=$(sed -n "s/^#\([0-9]*\)[: \t].*/\1/p" "$FZ/logs/$t.log" | tail -n 1)
   cov=$(grep -o 'cov: [0-9]*' "$FZ/logs/$t.log" | tail -n 1 | sed 's/cov: //')
   ncorp=$(ls "$FZ/corpus/$t" | wc -l)
   found=$(ls "$FZ/artifacts/$t" | wc -l)

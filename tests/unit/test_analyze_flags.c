@@ -112,3 +112,40 @@ TEST("An empty analysis fires no flag") {
   json_decref(f);
   json_decref(a);
 }
+
+TEST("The tail blow-up rule fires above 10x the median in a mix and not at 10x or in a pure workload") {
+  json_t *a = load("{\"tail\": {\"mix70\": {\"p50_us\": 80, \"p99.99_us\": 1940},"
+                   " \"read\": {\"p50_us\": 80, \"p99.99_us\": 5000}}}");
+  REQUIRE(a != NULL);
+  json_t *f = analyze_flags(a);
+  const json_t *x = find(f, "tail_blowup");
+  REQUIRE(x != NULL);
+  CHECK_NEAR(num(x, "ratio"), 24.25, 0.01);
+  CHECK(strstr(json_string_value(json_object_get(x, "message")), "µs") != NULL);
+  CHECK(json_array_size(f) == 1); /* the pure read workload is not a mix */
+  json_decref(f);
+  json_object_set_new(json_object_get(json_object_get(a, "tail"), "mix70"), "p99.99_us", json_real(800));
+  f = analyze_flags(a);
+  CHECK(find(f, "tail_blowup") == NULL);
+  json_decref(f);
+  json_decref(a);
+}
+
+TEST("The FOB-vs-75% rule fires below 0.8x of the FOB cell and not at 0.8x") {
+  json_t *a = load("{\"cdm\": [{\"state\": \"FOB\", \"profile\": \"default\", \"cell\": \"SEQ1M Q8T1\","
+                   " \"read\": {\"mb_s\": 3000}, \"write\": {\"mb_s\": 1000}},"
+                   " {\"state\": \"75%\", \"profile\": \"default\", \"cell\": \"SEQ1M Q8T1\","
+                   " \"read\": {\"mb_s\": 3000}, \"write\": {\"mb_s\": 790}}]}");
+  REQUIRE(a != NULL);
+  json_t *f = analyze_flags(a);
+  const json_t *x = find(f, "fob_vs_full");
+  REQUIRE(x != NULL);
+  CHECK_NEAR(num(x, "ratio"), 0.79, 1e-6);
+  CHECK(!strcmp(json_string_value(json_object_get(json_object_get(x, "numbers"), "op")), "write"));
+  json_decref(f);
+  json_object_set_new(json_object_get(json_array_get(json_object_get(a, "cdm"), 1), "write"), "mb_s", json_real(800));
+  f = analyze_flags(a);
+  CHECK(find(f, "fob_vs_full") == NULL);
+  json_decref(f);
+  json_decref(a);
+}

@@ -136,6 +136,31 @@ TEST("sysfs link speed 8.0 GT/s and width 4 read as PCIe 3.0 x4") {
   json_decref(dut);
 }
 
+TEST("sysfs link speeds of PCIe 1.0 to 5.0, old and new kernel spellings, map to generations") {
+  static const struct { const char *speed, *width, *want; } cases[] = {
+      {"2.5 GT/s PCIe\n", "1\n", "PCIe 1.0 x1"}, {"5 GT/s\n", "2\n", "PCIe 2.0 x2"},
+      {"5.0 GT/s PCIe\n", "4\n", "PCIe 2.0 x4"}, {"8 GT/s\n", "4\n", "PCIe 3.0 x4"},
+      {"16.0 GT/s PCIe\n", "4\n", "PCIe 4.0 x4"}, {"32.0 GT/s PCIe\n", "4\n", "PCIe 5.0 x4"},
+      {"Unknown\n", "4\n", "Unknown x4"}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char d[512], cmd[600];
+    snprintf(d, sizeof d, "%s/sys%zu/class/block/nvme0n1/device/device", test_tmpdir(), i);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", d);
+    REQUIRE(system(cmd) == 0);
+    char p[700], root[600];
+    snprintf(p, sizeof p, "%s/current_link_speed", d);
+    put(p, cases[i].speed);
+    snprintf(p, sizeof p, "%s/current_link_width", d);
+    put(p, cases[i].width);
+    snprintf(root, sizeof root, "%s/sys%zu", test_tmpdir(), i);
+    json_t *dut = json_object();
+    bench_dut_add_sysfs(dut, "/dev/nvme0n1", root);
+    CHECK_STR(json_string_value(json_object_get(dut, "link")), cases[i].want);
+    CHECK(json_object_get(dut, "model") == NULL); /* absent, not invented */
+    json_decref(dut);
+  }
+}
+
 TEST("DUT files are found by prefix, and overrides fill controller and media") {
   char *ic, *sl, *sc;
   json_t *ov;

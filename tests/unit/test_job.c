@@ -263,6 +263,36 @@ TEST("A stop request drains, finalizes the log and reports the job interrupted")
   bench_target_close(t);
 }
 
+TEST("psync at queue depth 4 runs four depth-1 threads per job thread that share one sequential pass") {
+  struct bench_target *t = open_file("psq.img", 1 << 20, 1);
+  REQUIRE(t);
+  struct bench_job j;
+  bench_job_defaults(&j);
+  j.pattern = BENCH_SEQ, j.read_pct = 0, j.measure_ns = 0, j.threads = 2, j.qd = 4;
+  snprintf(j.engine, sizeof j.engine, "psync");
+  struct bench_job_result res;
+  struct ssdrev_err err = {{0}};
+  CHECK(bench_job_run(t, &j, test_path("psq.log"), NULL, NULL, &res, &err) == 0);
+  CHECK_EQ_U64(res.ios, 256);
+  long n = read_log(test_path("psq.log"), recs, 70000);
+  REQUIRE(n == 256);
+  /* every block exactly once; queue id = job thread, each in its own half */
+  static unsigned char seen[256];
+  memset(seen, 0, sizeof seen);
+  int ok = 1;
+  for (long i = 0; i < n; i++) {
+    seen[recs[i].offset_bytes / 4096]++;
+    ok &= recs[i].queue_id < 2 && recs[i].offset_bytes / (512 * 1024) == recs[i].queue_id;
+  }
+  for (int i = 0; i < 256; i++) ok &= seen[i] == 1;
+  CHECK(ok);
+  /* too many OS threads is refused before any I/O, naming the engine */
+  j.qd = 1024, j.threads = 2;
+  CHECK(bench_job_run(t, &j, NULL, NULL, NULL, NULL, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "one thread per queue slot");
+  bench_target_close(t);
+}
+
 TEST("Bad parameters fail before any I/O, naming the field") {
   struct bench_target *t = open_file("bad.img", 1 << 20, 0);
   REQUIRE(t);

@@ -122,12 +122,12 @@ TEST("Sizes parse as binary units and plain bytes") {
   CHECK(review_parse_size("-1", &v) != 0);
 }
 
-TEST("Estimates follow the method: a CDM step at 5 passes is 4 x 2 x 6 x 10 s plus the region") {
+TEST("Estimates follow the method: a CDM step at 5 passes is 8 tests x 6 passes x 5 s, 7 intervals of 5 s, plus the region") {
   struct review_profile p;
   REQUIRE(review_profile_load(&p, repo("profiles/review.json"), 0, 0, NULL) == 0);
   const struct review_step *s = review_profile_step(&p, "cdm_fob");
   double e = s->kind->estimate_s(&p, s, 256060514304ull);
-  CHECK_NEAR(e, 480 + 1073741824.0 / 1e9, 0.01);
+  CHECK_NEAR(e, 8 * 6 * 5 + 7 * 5 + 1073741824.0 / 1e9, 0.01);
   const struct review_step *t = review_profile_step(&p, "tail");
   CHECK_NEAR(t->kind->estimate_s(&p, t, 256060514304ull), 3e6 / 15000, 0.01);
   review_profile_free(&p);

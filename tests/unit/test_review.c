@@ -227,3 +227,70 @@ TEST("A short review runs end to end on a temporary file and records the DUT JSO
   CHECK(all_complete(m, dir));
   json_decref(m);
 }
+
+/* params.idle_ns of test `name` in the manifest, or -1 when absent. */
+static long long idle_of(const json_t *m, const char *name) {
+  size_t i;
+  json_t *t;
+  json_array_foreach(json_object_get(m, "tests"), i, t) {
+    const char *n = json_string_value(json_object_get(t, "name"));
+    if (n && !strcmp(n, name)) return (long long)json_integer_value(json_object_get(json_object_get(t, "params"), "idle_ns"));
+  }
+  return -1;
+}
+
+static long long index_of(const json_t *m, const char *name) {
+  size_t i;
+  json_t *t;
+  json_array_foreach(json_object_get(m, "tests"), i, t) {
+    const char *n = json_string_value(json_object_get(t, "name"));
+    if (n && !strcmp(n, name)) return (long long)i;
+  }
+  return -1;
+}
+
+TEST("CDM step as CrystalDiskMark: all reads then all writes, passes back to back, the interval only between tests") {
+  const char *prof = test_path("cdm-seq.json");
+  FILE *f = fopen(prof, "w");
+  REQUIRE(f);
+  fputs("{\"format\": \"ssdrev-method\", \"format_version\": 1, \"name\": \"cdm-seq\",\n"
+        " \"settings\": {\"passes\": 2, \"measure_s\": 0.05, \"interval_s\": 0.5, \"region_bytes\": \"16MiB\"},\n"
+        " \"steps\": [{\"id\": \"cdm\", \"kind\": \"cdm\", \"cells\": [\"SEQ1M Q8T1\", \"RND4K Q1T1\"]}]}\n", f);
+  fclose(f);
+  struct bench_review_opts o;
+  const char *dir = test_path("cdm-seq-run");
+  opts_sim(&o, dir);
+  o.profile_path = prof;
+  o.short_mode = 0;
+  struct ssdrev_err err = {{0}};
+  int rc = bench_review_run(&o, NULL, NULL, &err);
+  if (rc) fprintf(stderr, "    %s\n", err.msg);
+  REQUIRE(rc == 0);
+  json_t *m = manifest(dir);
+  REQUIRE(m);
+  /* order: preparing write of the region, then reads of every cell, then writes */
+  CHECK(index_of(m, "cdm.prepare") >= 0);
+  CHECK(index_of(m, "cdm.prepare") < index_of(m, "cdm.SEQ1M_Q8T1.read.p0"));
+  CHECK(index_of(m, "cdm.SEQ1M_Q8T1.read.p2") < index_of(m, "cdm.RND4K_Q1T1.read.p0"));
+  CHECK(index_of(m, "cdm.RND4K_Q1T1.read.p2") < index_of(m, "cdm.SEQ1M_Q8T1.write.p0"));
+  CHECK(index_of(m, "cdm.SEQ1M_Q8T1.write.p2") < index_of(m, "cdm.RND4K_Q1T1.write.p0"));
+  CHECK(index_of(m, "cdm.RND4K_Q1T1.write.p2") >= 0);
+  CHECK(index_of(m, "cdm.RND4K_Q1T1.write.p3") < 0);
+  /* the interval before each test but the first; none between passes */
+  CHECK_EQ_U64(idle_of(m, "cdm.SEQ1M_Q8T1.read.p0"), 0);
+  CHECK_EQ_U64(idle_of(m, "cdm.SEQ1M_Q8T1.read.p1"), 0);
+  CHECK_EQ_U64(idle_of(m, "cdm.RND4K_Q1T1.read.p0"), 500000000);
+  CHECK_EQ_U64(idle_of(m, "cdm.RND4K_Q1T1.read.p2"), 0);
+  CHECK_EQ_U64(idle_of(m, "cdm.SEQ1M_Q8T1.write.p0"), 500000000);
+  CHECK_EQ_U64(idle_of(m, "cdm.SEQ1M_Q8T1.write.p1"), 0);
+  CHECK_EQ_U64(idle_of(m, "cdm.RND4K_Q1T1.write.p0"), 500000000);
+  /* time-based passes: a 16 MiB region is read far more than once in 50 ms */
+  size_t i;
+  json_t *t;
+  json_array_foreach(json_object_get(m, "tests"), i, t) {
+    const char *n = json_string_value(json_object_get(t, "name"));
+    if (n && !strcmp(n, "cdm.SEQ1M_Q8T1.read.p1"))
+      CHECK(json_integer_value(json_object_get(json_object_get(t, "result"), "bytes")) > 3 * (16 << 20));
+  }
+  json_decref(m);
+}

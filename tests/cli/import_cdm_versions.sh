@@ -1,0 +1,69 @@
+#!/bin/sh
+# ssdrev import cdm: every CrystalDiskMark "Save text" layout in samples/cdm
+# (CDM 6 rows named by operation with its comment after OS; CDM 7 long names;
+# CDM 8 NVMe SSD set + Mix without a Comment and with unrun 0.000 cells;
+# Peak, Real World and Demo profiles) imports with the right cells, profile,
+# block sizes and values; CDM 5 is refused naming file and line.
+set -u
+T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+R=${SSDREV_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+C=$R/samples/cdm
+for f in sata-cdm6 nvme-cdm7 nvme-cdm8-nvme-mix-nocomment nvme-cdm8-peak nvme-cdm9-real nvme-cdm8-demo; do
+  grep -q "$(printf '\r')$" "$C/$f.txt" || fail "$f.txt must have CRLF line ends"
+  "$SSDREV" import cdm "$C/$f.txt" --out "$T/$f" >"$T/$f.out" 2>"$T/$f.err" || fail "import $f: $(cat "$T/$f.err")"
+done
+grep -q "cell RND4K Q1T1 write is 0 MB/s (not run); skipped" "$T/nvme-cdm8-nvme-mix-nocomment.err" \
+  || fail "unrun cells not reported: $(cat "$T/nvme-cdm8-nvme-mix-nocomment.err")"
+/usr/bin/python3 - "$T" <<'PY' || exit 1
+import json, sys
+def load(name):
+    m = json.load(open("%s/%s/manifest.json" % (sys.argv[1], name)))
+    return m, {t["name"]: t for t in m["tests"]}
+def check(name, ntests, profile, label, state, cells):
+    m, t = load(name)
+    if len(t) != ntests: sys.exit("%s: %d tests: %s" % (name, len(t), sorted(t)))
+    if m.get("label") != label or m.get("state") != state: sys.exit("%s: label %r state %r" % (name, m.get("label"), m.get("state")))
+    for n, (bs, qd, th, rp, mb, iops, lat) in cells.items():
+        x = t.get(n)
+        if x is None: sys.exit("%s: no %s in %s" % (name, n, sorted(t)))
+        p, s = x["params"], x["summary"]
+        if x["profile"] != profile: sys.exit("%s %s: profile %s" % (name, n, x["profile"]))
+        if (p["block_bytes"], p["qd"], p["threads"], p["read_pct"]) != (bs, qd, th, rp): sys.exit("%s %s: %s" % (name, n, p))
+        if abs(s["mb_s"] - mb) > 1e-9 or (iops is None) != ("iops" not in s) or (lat is None) != ("lat_us" not in s):
+            sys.exit("%s %s: %s" % (name, n, s))
+        if iops is not None and abs(s["iops"] - iops) > 1e-9: sys.exit("%s %s: iops %s" % (name, n, s))
+        if lat is not None and abs(s["lat_us"] - lat) > 1e-9: sys.exit("%s %s: lat %s" % (name, n, s))
+    return m
+m = check("sata-cdm6", 8, "default", "SATA SSD FOB", "FOB", {
+    "cdm.SEQ128K_Q32T1.read": (131072, 32, 1, 100, 562.114, None, None),
+    "cdm.RND4K_Q8T8.write": (4096, 8, 8, 0, 355.208, 86720.7, None),
+    "cdm.RND4K_Q1T1.read": (4096, 1, 1, 100, 41.35, 10095.2, None)})
+if m["source"]["version"] != "6.0.2 x64" or m["source"]["date"] != "2019/03/11 9:05:41": sys.exit("cdm6 source %s" % m["source"])
+m = check("nvme-cdm7", 8, "default", "NVMe 50% full", "50%", {
+    "cdm.SEQ1M_Q1T1.write": (1048576, 1, 1, 0, 2102.304, 2004.9, 498.33),
+    "cdm.RND4K_Q32T16.read": (4096, 32, 16, 100, 1604.118, 391630.4, 1306.11)})
+if "<DefaultAffinity=DISABLED>" not in m["source"]["test"]: sys.exit("cdm7 test line")
+m = check("nvme-cdm8-nvme-mix-nocomment", 8, "nvme", None, None, {
+    "cdm.SEQ128K_Q32T1.read": (131072, 32, 1, 100, 3560.119, 27161.7, 1177.5),
+    "cdm.RND4K_Q32T16.mix": (4096, 32, 16, 70, 611.9, 149389.6, 3409.71)})
+if any(n.endswith(".write") for n in load("nvme-cdm8-nvme-mix-nocomment")[1]): sys.exit("0 MB/s cells imported")
+check("nvme-cdm8-peak", 4, "peak", "FOB peak", "FOB", {
+    "cdm.RND4K_Q32T16.write": (4096, 32, 16, 0, 1502.871, 366911.9, 1393.7)})
+check("nvme-cdm9-real", 4, "real", "75% full real-world", "75%", {
+    "cdm.SEQ1M_Q1T1.read": (1048576, 1, 1, 100, 2299.37, 2192.8, 455.62)})
+check("nvme-cdm8-demo", 2, "demo", "demo", None, {
+    "cdm.SEQ1M_Q8T1.write": (1048576, 8, 1, 0, 2466.12, 2351.9, 3397.48)})
+PY
+"$SSDREV" import cdm "$C/old-cdm5.txt" --out "$T/old" 2>"$T/e"
+[ $? -eq 1 ] && grep -q "old-cdm5.txt' line 8: the layout before CrystalDiskMark 6" "$T/e" || fail "CDM 5: $(cat "$T/e")"
+# every cell not run: nothing to import
+sed 's/[0-9][0-9.]* MB\/s \[ *[0-9.]* IOPS\]/0.000 MB\/s [      0.0 IOPS]/' "$C/nvme-cdm8-peak.txt" >"$T/zero.txt"
+"$SSDREV" import cdm "$T/zero.txt" --out "$T/zero" 2>"$T/e"
+[ $? -eq 1 ] && grep -q "every cell is 0 MB/s" "$T/e" || fail "all-zero file: $(cat "$T/e")"
+# a malformed row in CDM 6 layout names the line
+sed 's/Random Read 4KiB (Q= 32,T= 1)/Random Read 4KiB (Q= 0,T= 1)/' "$C/sata-cdm6.txt" >"$T/bad6.txt"
+"$SSDREV" import cdm "$T/bad6.txt" --out "$T/bad6" 2>"$T/e"
+[ $? -eq 1 ] && grep -q "bad6.txt' line 12: queue depth" "$T/e" || fail "bad CDM 6 row: $(cat "$T/e")"
+echo ok

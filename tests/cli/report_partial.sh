@@ -1,0 +1,38 @@
+#!/bin/sh
+# report_partial: a review over runs that lack parts (an imported
+# CrystalDiskMark run: no DUT, fill, sweep or tail) renders each missing
+# chart/table/value as a visible "Not measured" note and warns naming
+# template:line; --strict makes it an error that writes nothing; argument
+# errors (an unknown drive) fail either way.
+set -u
+: "${SSDREV:?set SSDREV to the ssdrev binary}"
+T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX) || exit 1
+trap 'rm -rf "$T"' EXIT
+fail() { echo "report_partial: $*" >&2; exit 1; }
+D=tests/data/analysis
+"$SSDREV" import cdm samples/cdm/pm981-fob-cdm8.txt --out "$T/cdm" >/dev/null 2>&1 || fail "import cdm"
+"$SSDREV" analyze "$T/cdm" --quiet >/dev/null 2>&1 || fail "analyze the CDM import"
+"$SSDREV" report -t templates/review.en.md -o "$T/out" --dpi 60 "$D/pm981" "$T/cdm" >"$T/stdout" 2>"$T/err" \
+  || fail "lenient report exited $?: $(cat "$T/err")"
+grep -q "warning: templates/review.en.md:[0-9]*: not measured: run '[^']*' has no fill-drive trace" "$T/err" \
+  || fail "no warning naming template:line for the fill chart: $(cat "$T/err")"
+n=$(grep -c "review.en.md:74: not measured" "$T/err")
+[ "$n" -eq 1 ] || fail "the SLC table warning appears $n times, want once"
+grep -q '^\*Not measured: run .* has no SLC cache estimate (analysis fill.slc).\*$' "$T/out/review.md" \
+  || fail "no note for the SLC table in review.md"
+grep -q "caches are about 11 GiB and" "$T/out/review.md" || fail "run 1's value no longer rendered"
+grep -q "better speed after the cache (n/a MB/s against" "$T/out/review.md" || fail "a missing value is not n/a"
+grep -q "](charts/cdm-fob-d1.png)" "$T/out/review.md" && [ -s "$T/out/charts/cdm-fob-d1.png" ] \
+  || fail "run 1's CDM chart missing"
+pdftotext "$T/out/review.pdf" "$T/text" 2>/dev/null || fail "pdftotext"
+grep -q "Not measured: run" "$T/text" || fail "PDF lacks the note"
+# --strict: the same data gap is an error with template:line; nothing written
+"$SSDREV" report --strict -t templates/review.en.md -o "$T/strict" "$D/pm981" "$T/cdm" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "error: templates/review.en.md:[0-9]*: run '[^']*' has no" "$T/err" \
+  || fail "--strict: exit $rc: $(cat "$T/err")"
+[ ! -e "$T/strict" ] || fail "--strict left output behind"
+# an unknown drive is a template error even when lenient
+"$SSDREV" report -t templates/review.en.md -o "$T/one" "$T/cdm" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "review.en.md:[0-9]*: drive=2: no run" "$T/err" || fail "drive=2 of one run: exit $rc"
+"$SSDREV" report --help | grep -q -- "--strict" || fail "--help does not document --strict"
+exit 0
