@@ -41,9 +41,13 @@ static void add_flag(json_t *flags, const char *id, const char *severity, json_t
   json_array_append_new(flags, f);
 }
 
+/* The drive's capacity in GB, or 0 when unknown: a regular-file target's
+ * size says nothing about the drive under it. */
 static double capacity_gb(const json_t *a) {
   double b = an_num(json_object_get(a, "dut"), "capacity_bytes", 0);
-  if (b <= 0) b = an_num(json_object_get(a, "target"), "size_bytes", 0);
+  const json_t *t = json_object_get(a, "target");
+  const char *kind = an_str(t, "kind");
+  if (b <= 0 && !(kind && !strcmp(kind, "file"))) b = an_num(t, "size_bytes", 0);
   return b / 1e9;
 }
 

@@ -267,7 +267,9 @@ static json_t *group_stats(const json_t *values, const struct cmp_table *t, size
   size_t k = 0;
   for (size_t i = 0; i < t->nok; i++) {
     const json_t *v = json_array_get(values, i);
-    if (t->ok[i]->group == g && json_is_number(v)) scratch[k++] = json_number_value(v);
+    /* every compared figure is >= 0; the analysis writes -1 for "not
+     * measured" (CDM 6 and imports without latency), which is no value */
+    if (t->ok[i]->group == g && json_is_number(v) && json_number_value(v) >= 0) scratch[k++] = json_number_value(v);
   }
   if (!k) return json_null();
   qsort(scratch, k, sizeof *scratch, dbl_cmp);

@@ -47,7 +47,12 @@ static int draw_bars(const struct cmp_out *c, const json_t *row, const char *tit
                      struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
   const double w = 1200, bar_h = 26, top = 56, left = 420, right = 170;
-  double h = top + bar_h * (double)t->ngroups + 20;
+  const json_t *gs = json_object_get(row, "groups");
+  /* only the groups that have this figure get a bar line: in a batch of
+   * many kinds of runs most rows concern a few groups */
+  size_t shown = 0;
+  for (size_t g = 0; g < t->ngroups; g++) shown += json_object_get(json_array_get(gs, g), "median") != NULL;
+  double h = top + bar_h * (double)shown + 20;
   cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
   cairo_t *cr = cairo_create(s);
   cairo_set_source_rgb(cr, 1, 1, 1);
@@ -59,21 +64,21 @@ static int draw_bars(const struct cmp_out *c, const json_t *row, const char *tit
   cairo_show_text(cr, title);
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, 13);
-  const json_t *gs = json_object_get(row, "groups");
   double max = 0;
   for (size_t g = 0; g < t->ngroups; g++) {
     double v = json_number_value(json_object_get(json_array_get(gs, g), "median"));
     if (v > max) max = v;
   }
+  size_t line = 0;
   for (size_t g = 0; g < t->ngroups; g++) {
-    double y = top + bar_h * (double)g;
+    const json_t *m = json_object_get(json_array_get(gs, g), "median");
+    if (!m) continue;
+    double y = top + bar_h * (double)line++;
     char label[300];
     snprintf(label, sizeof label, "%.60s", t->groups[g].name);
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
     cairo_move_to(cr, 12, y + bar_h * 0.68);
     cairo_show_text(cr, label);
-    const json_t *m = json_object_get(json_array_get(gs, g), "median");
-    if (!m) continue;
     double v = json_number_value(m);
     double bw = max > 0 ? (w - left - right) * v / max : 0;
     if (g == t->baseline_group) cairo_set_source_rgb(cr, 0.13, 0.35, 0.62);
@@ -81,8 +86,10 @@ static int draw_bars(const struct cmp_out *c, const json_t *row, const char *tit
     cairo_rectangle(cr, left, y + 4, bw, bar_h - 8);
     cairo_fill(cr);
     char val[64];
-    double ratio = json_number_value(json_array_get(json_object_get(row, "ratios"), g));
-    snprintf(val, sizeof val, "%.4g (x%.2f)", v, ratio);
+    /* no ratio when the baseline group lacks this figure */
+    const json_t *ratio = json_array_get(json_object_get(row, "ratios"), g);
+    if (json_is_number(ratio)) snprintf(val, sizeof val, "%.4g (x%.2f)", v, json_number_value(ratio));
+    else snprintf(val, sizeof val, "%.4g", v);
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
     cairo_move_to(cr, left + bw + 6, y + bar_h * 0.68);
     cairo_show_text(cr, val);
@@ -113,25 +120,36 @@ static int chart_priority(const json_t *row) {
   return -1;
 }
 
+static size_t groups_with_value(const json_t *row) {
+  size_t n = 0, g;
+  const json_t *x;
+  json_array_foreach(json_object_get(row, "groups"), g, x) n += json_object_get(x, "median") != NULL;
+  return n;
+}
+
 static int write_charts(struct cmp_out *c, struct ssdrev_err *err) {
   char dir[4200];
   snprintf(dir, sizeof dir, "%s/charts", c->o->out_dir);
   int rc = ssdrev_mkdirs(dir, err);
   unsigned max = c->o->max_charts ? c->o->max_charts : 12;
+  /* by priority, then the rows that compare the most groups first */
   for (int prio = 0; prio <= 3 && !rc; prio++) {
-    size_t i;
-    json_t *row;
-    json_array_foreach(c->t->rows, i, row) {
-      if (json_array_size(c->charts) >= max || rc) break;
-      if (chart_priority(row) != prio) continue;
-      char title[256], sl[200], rel[300], path[4600];
-      row_title(row, title, sizeof title);
-      slug(title, sl, sizeof sl);
-      snprintf(rel, sizeof rel, "charts/%02zu-%s.png", json_array_size(c->charts) + 1, sl);
-      snprintf(path, sizeof path, "%s/%s", c->o->out_dir, rel);
-      rc = draw_bars(c, row, title, path, err);
-      if (!rc) json_array_append_new(c->charts, json_pack("{s:I, s:s, s:s}", "row", (json_int_t)i, "file", rel,
-                                                          "title", title));
+    for (size_t want = c->t->ngroups; want >= 1 && !rc; want--) {
+      size_t i;
+      json_t *row;
+      json_array_foreach(c->t->rows, i, row) {
+        if (json_array_size(c->charts) >= max || rc) break;
+        if (chart_priority(row) != prio || groups_with_value(row) != want) continue;
+        char title[256], sl[200], rel[300], path[4600];
+        row_title(row, title, sizeof title);
+        slug(title, sl, sizeof sl);
+        snprintf(rel, sizeof rel, "charts/%02zu-%s.png", json_array_size(c->charts) + 1, sl);
+        snprintf(path, sizeof path, "%s/%s", c->o->out_dir, rel);
+        rc = draw_bars(c, row, title, path, err);
+        if (!rc)
+          json_array_append_new(c->charts, json_pack("{s:I, s:s, s:s}", "row", (json_int_t)i, "file", rel,
+                                                     "title", title));
+      }
     }
   }
   c->res->charts = json_array_size(c->charts);

@@ -21,12 +21,15 @@ sed 's/3531.284 MB\/s/3884.412 MB\/s/' "$C/pm981-fob-cdm8.txt" >"$T/faster.txt"
 imp cdm "$T/faster.txt" --out "$F/06-pm981-fob-fast" --model PM981 --firmware 1L2QEXD7
 mkdir "$F/07-broken" && printf '{"format": "ssdrev-run", "format_version": 1, "tests": [' >"$F/07-broken/manifest.json"
 mkdir "$F/08-not-a-run"
+# an archive whose every log is gone has no figures: skipped, not averaged
+cp -r "$F/05-fio" "$F/09-logs-gone" && rm -f "$F/09-logs-gone"/logs/*.ssdlog "$F/09-logs-gone/analysis.json"
 "$SSDREV" compare "$F" --out "$T/out" --jobs 2 --format md,csv,pdf >"$T/o" 2>"$T/e"
 rc=$?
 [ $rc -eq 0 ] || fail "compare exit $rc: $(cat "$T/e")"
 grep -q "skipping '$F/07-broken'" "$T/e" || fail "broken archive not reported: $(cat "$T/e")"
 grep -q "skipping '$F/08-not-a-run'" "$T/e" || fail "non-run not reported: $(cat "$T/e")"
-grep -q "compared 6 runs in 3 groups" "$T/o" || fail "summary: $(cat "$T/o")"
+grep -q "skipping '$F/09-logs-gone': no readable test" "$T/e" || fail "run without logs not skipped: $(cat "$T/e")"
+grep -q "compared 6 runs in 3 groups.*; 3 skipped" "$T/o" || fail "summary: $(cat "$T/o")"
 [ -s "$T/out/compare.md" ] && [ -s "$T/out/compare.csv" ] && [ -s "$T/out/runs.csv" ] || fail "outputs missing"
 ls "$T/out/charts/"*.png >/dev/null 2>&1 || fail "no charts"
 [ -s "$F/05-fio/analysis.json" ] || fail "the fio run was not analyzed"
@@ -48,6 +51,12 @@ assert abs(float(a["median"]) - 3562.818) < 0.01, a
 runs = list(csv.DictReader(open(sys.argv[1] + "/runs.csv")))
 assert len(runs) == 6 and {r["group"] for r in runs} == {"G1", "G2", "G3"}, runs
 PY
+# CDM 6 saves no latency: no lat_us value (the analysis's -1 is not a figure)
+imp cdm "$C/sata-cdm6.txt" --out "$T/cdm6/r1" --model SATA
+"$SSDREV" compare "$T/cdm6" --out "$T/out6" --format csv >/dev/null 2>"$T/e" || fail "cdm6 compare: $(cat "$T/e")"
+grep -q '"FOB default SEQ128K Q32T1","read mb_s","G1","SATA","unknown firmware","FOB","1","1","562.11"' "$T/out6/compare.csv" \
+  || fail "cdm6 mb_s row: $(grep SEQ128K "$T/out6/compare.csv")"
+if grep -q 'lat_us' "$T/out6/compare.csv"; then fail "cdm6 has no latency: $(grep lat_us "$T/out6/compare.csv")"; fi
 # an unknown baseline is an error; a named one becomes the ratio base
 "$SSDREV" compare "$F" --out "$T/out2" --baseline nope >/dev/null 2>"$T/e"
 [ $? -eq 1 ] && grep -q "baseline 'nope'" "$T/e" || fail "bad baseline: $(cat "$T/e")"

@@ -98,6 +98,14 @@ TEST("The random-read plateau rule spares large drives and fast ones") {
   f = analyze_flags(a);
   CHECK(find(f, "rnd_read_plateau") != NULL);
   json_decref(f);
+  /* a 128 MB regular file says nothing about the drive under it */
+  json_object_set_new(json_object_get(a, "target"), "kind", json_string("file"));
+  json_object_set_new(json_object_get(a, "target"), "size_bytes", json_integer(128000000));
+  f = analyze_flags(a);
+  CHECK(find(f, "rnd_read_plateau") == NULL);
+  json_decref(f);
+  json_object_set_new(json_object_get(a, "target"), "kind", json_string("block"));
+  json_object_set_new(json_object_get(a, "target"), "size_bytes", json_integer(256060514304LL));
   json_object_set_new(json_object_get(json_array_get(json_object_get(a, "cdm"), 0), "read"), "mb_s", json_real(650));
   f = analyze_flags(a);
   CHECK(find(f, "rnd_read_plateau") == NULL);
