@@ -40,7 +40,9 @@ json_t *bench_fio_json_load(const char *path, struct ssdrev_err *err) {
     return NULL;
   }
   json_error_t je;
-  json_t *j = json_loadb(text + off, len - off, 0, &je);
+  /* --output-format=normal,json+ puts the text report after the JSON: stop
+   * at the end of the JSON value */
+  json_t *j = json_loadb(text + off, len - off, JSON_DISABLE_EOF_CHECK, &je);
   free(text);
   if (!j) {
     ssdrev_fail(err, -EINVAL, "cannot parse fio JSON '%s' line %d column %d: %s", path,

@@ -96,6 +96,14 @@ static void fiolog_record(int c, void *arg) {
                         (unsigned long long)(ddir > 3 ? ddir : bs));
     return;
   }
+  /* t_ms in ns must fit a signed 64-bit clock: 2^43 ms (278 years) x 10^6
+   * is 8.8e18 ns. Beyond, t_ms * 10^6 wrapped and gave a garbage submit
+   * time. */
+  if (t_ms > (1ull << 43)) {
+    s->rc = ssdrev_fail(s->err, -EINVAL, "bad fio log '%s' line %llu: time %llu ms out of range", s->path,
+                        (unsigned long long)s->line, (unsigned long long)t_ms);
+    return;
+  }
   struct bench_rec *r = &s->batch[s->nbatch++];
   memset(r, 0, sizeof *r);
   /* fio stamps the sample at completion with a millisecond clock, so the

@@ -35,6 +35,11 @@ static void on_skip(const char *path, const char *reason, void *arg) {
   fprintf(stderr, "skipping '%s': %s\n", path, reason);
 }
 
+static void on_warn(const char *path, const char *what, void *arg) {
+  (void)arg;
+  fprintf(stderr, "warning: '%s': %s\n", path, what);
+}
+
 int cmd_compare(int argc, char **argv) {
   const char *cmd = "compare";
   if (cli_wants_help(argc, argv)) {
@@ -43,6 +48,7 @@ int cmd_compare(int argc, char **argv) {
   }
   struct render_cmp_opts o;
   render_cmp_opts_defaults(&o);
+  o.warn = on_warn;
   static const struct option longopts[] = {
       {"out", required_argument, NULL, 'o'},  {"format", required_argument, NULL, 'f'},
       {"jobs", required_argument, NULL, 'j'}, {"baseline", required_argument, NULL, 'b'},

@@ -95,6 +95,8 @@ int rc_canvas_end(struct rc_canvas *c, struct ssdrev_err *err) {
   cairo_status_t st = cairo_status(c->cr);
   if (st == CAIRO_STATUS_SUCCESS && !c->svg)
     st = cairo_surface_write_to_png_stream(c->surface, write_stream, c->out.f);
+  if (st == CAIRO_STATUS_SUCCESS && !c->svg && c->keep && rimg_cache_put(c->keep, c->out.path, c->surface) < 0)
+    st = CAIRO_STATUS_NO_MEMORY;
   cairo_destroy(c->cr);
   c->cr = NULL;
   cairo_surface_finish(c->surface); /* SVG: writes the document now */

@@ -8,6 +8,16 @@
 
 #define MAX_SEL 16
 #define MAX_PTS 4096
+/* Log-spaced latency bins: HIST_PER_DECADE per decade from 1 µs to 100 ms. */
+#define HIST_PER_DECADE 20
+#define HIST_BINS (5 * HIST_PER_DECADE)
+
+/* Per-chart working arrays, too big for the stack and not static because
+ * charts are drawn on several threads at once (template.c). */
+struct chart_scratch {
+  double xs[MAX_SEL][MAX_PTS], ys[MAX_SEL][MAX_PTS], zs[MAX_SEL][MAX_PTS];
+  double hist[MAX_SEL][HIST_BINS]; /* hist_check fills, hist_draw reads */
+};
 
 struct chart_ctx {
   const struct render_run *run[MAX_SEL]; /* selected runs */
@@ -16,6 +26,7 @@ struct chart_ctx {
   const struct render_chart_opts *o;
   struct rc_canvas *c;
   struct ssdrev_err *err;
+  struct chart_scratch *s; /* calloc'd by chart_prepare; the caller frees */
 };
 
 struct chart_kind {
@@ -143,7 +154,7 @@ static size_t load_xy(const json_t *obj, const char *kx, const char *ky, double 
 
 static void fill_draw_common(struct chart_ctx *x, const char *ykey, int logy, const char *ylabel,
                              const char *title) {
-  static double xs[MAX_SEL][MAX_PTS], ys[MAX_SEL][MAX_PTS]; /* too big for the stack */
+  double(*xs)[MAX_PTS] = x->s->xs, (*ys)[MAX_PTS] = x->s->ys;
   size_t np[MAX_SEL];
   double allx[2] = {0, 0}, ymin = INFINITY, ymax = 0;
   for (size_t i = 0; i < x->n; i++) {
@@ -320,7 +331,7 @@ static int tail_check(struct chart_ctx *x) {
 }
 
 static void tail_draw(struct chart_ctx *x) {
-  static double ps[MAX_SEL][3][64], ls[MAX_SEL][3][64];
+  double ps[MAX_SEL][3][64], ls[MAX_SEL][3][64]; /* 48 KiB: fits any thread's stack */
   size_t np[MAX_SEL][3];
   double pmin = 99, pmax = 99.9, lmin = INFINITY, lmax = 0;
   for (size_t i = 0; i < x->n; i++)
@@ -418,7 +429,7 @@ static int lat_check(struct chart_ctx *x) {
 }
 
 static void lat_draw(struct chart_ctx *x) {
-  static double ts[MAX_SEL][MAX_PTS], p50[MAX_SEL][MAX_PTS], p99[MAX_SEL][MAX_PTS];
+  double(*ts)[MAX_PTS] = x->s->xs, (*p50)[MAX_PTS] = x->s->ys, (*p99)[MAX_PTS] = x->s->zs;
   size_t n50[MAX_SEL], n99[MAX_SEL];
   double tmax = 1, lmin = INFINITY, lmax = 0;
   for (size_t i = 0; i < x->n; i++) {
@@ -466,10 +477,6 @@ static void lat_draw(struct chart_ctx *x) {
 
 /* ================================================================ histogram */
 
-/* Log-spaced latency bins: HIST_PER_DECADE per decade from 1 µs to 100 ms. */
-#define HIST_PER_DECADE 20
-#define HIST_BINS (5 * HIST_PER_DECADE)
-
 static int hist_load(struct chart_ctx *x, size_t i, double *counts, struct ssdrev_err *err) {
   json_t *t = lat_test(x, i);
   const char *log_rel = NULL;
@@ -506,10 +513,8 @@ static int hist_load(struct chart_ctx *x, size_t i, double *counts, struct ssdre
   return rc < 0 ? rc : 0;
 }
 
-static double hist_counts[MAX_SEL][HIST_BINS];
-
 static int hist_check(struct chart_ctx *x) {
-  memset(hist_counts, 0, sizeof hist_counts);
+  double(*hist_counts)[HIST_BINS] = x->s->hist;
   for (size_t i = 0; i < x->n; i++) {
     int rc = hist_load(x, i, hist_counts[i], x->err);
     if (rc < 0) return rc;
@@ -518,6 +523,7 @@ static int hist_check(struct chart_ctx *x) {
 }
 
 static void hist_draw(struct chart_ctx *x) {
+  double(*hist_counts)[HIST_BINS] = x->s->hist;
   double cmax = 1;
   int bmin = HIST_BINS, bmax = 0;
   for (size_t i = 0; i < x->n; i++)
@@ -702,32 +708,46 @@ static int chart_prepare(const struct render_runs *rs, const char *kind, const s
     return ssdrev_fail(err, -EINVAL, "chart dpi %g out of range 30..1200", o->dpi);
   if (o->state && strcmp(o->state, "FOB") && strcmp(o->state, "75%"))
     return ssdrev_fail(err, -EINVAL, "chart %s: state must be FOB or 75%%, not '%s'", kind, o->state);
+  x->s = calloc(1, sizeof *x->s);
+  if (!x->s) return ssdrev_fail(err, -ENOMEM, "chart %s: out of memory", kind);
   return k->check(x);
 }
 
 int render_chart_check(const struct render_runs *rs, const char *kind, const struct render_chart_opts *o,
                        struct ssdrev_err *err) {
-  struct chart_ctx x;
+  struct chart_ctx x = {0};
   const struct chart_kind *k;
   struct render_chart_opts dflt;
   render_chart_opts_defaults(&dflt);
-  return chart_prepare(rs, kind, o ? o : &dflt, &x, &k, err);
+  int rc = chart_prepare(rs, kind, o ? o : &dflt, &x, &k, err);
+  free(x.s);
+  return rc;
 }
 
 int render_chart_file(const struct render_runs *rs, const char *kind, const struct render_chart_opts *o,
                       const char *path, struct ssdrev_err *err) {
+  return rc_chart_draw(rs, kind, o, path, NULL, err);
+}
+
+int rc_chart_draw(const struct render_runs *rs, const char *kind, const struct render_chart_opts *o,
+                  const char *path, struct rimg_cache *keep, struct ssdrev_err *err) {
   struct render_chart_opts dflt;
   render_chart_opts_defaults(&dflt);
   if (!o) o = &dflt;
-  struct chart_ctx x;
+  struct chart_ctx x = {0};
   const struct chart_kind *k;
   int rc = chart_prepare(rs, kind, o, &x, &k, err);
-  if (rc < 0) return rc;
-  struct rc_canvas c;
-  rc = rc_canvas_begin(&c, path, o->width_in > 0 ? o->width_in : 6.5,
-                       o->height_in > 0 ? o->height_in : k->height_in, o->dpi > 0 ? o->dpi : 300, err);
-  if (rc < 0) return rc;
-  x.c = &c;
-  k->draw(&x);
-  return rc_canvas_end(&c, err);
+  if (rc == 0) {
+    struct rc_canvas c;
+    rc = rc_canvas_begin(&c, path, o->width_in > 0 ? o->width_in : 6.5,
+                         o->height_in > 0 ? o->height_in : k->height_in, o->dpi > 0 ? o->dpi : 300, err);
+    if (rc == 0) {
+      c.keep = keep;
+      x.c = &c;
+      k->draw(&x);
+      rc = rc_canvas_end(&c, err);
+    }
+  }
+  free(x.s);
+  return rc;
 }

@@ -171,6 +171,9 @@ static void check_usable(struct cmp_run *r) {
     snprintf(r->err, sizeof r->err, "no readable test (%zu of %zu failed; first: %s)", failed, logged, first);
     json_decref(r->analysis);
     r->analysis = NULL;
+  } else if (failed) {
+    snprintf(r->warn, sizeof r->warn, "%zu of %zu tests unreadable, compared without them (first: %s)", failed,
+             logged, first);
   }
 }
 
@@ -359,6 +362,7 @@ int render_cmp_run(char *const *dirs, size_t n, const struct render_cmp_opts *o,
       if (skip) skip(runs[i].dir, runs[i].err[0] ? runs[i].err : "no analysis", arg);
       res->runs_skipped++;
     } else {
+      if (runs[i].warn[0] && o->warn) o->warn(runs[i].dir, runs[i].warn, o->warn_arg);
       t.ok[t.nok++] = &runs[i];
     }
   }

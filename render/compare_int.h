@@ -8,6 +8,7 @@ struct cmp_run {
   const char *dir;
   json_t *analysis, *manifest; /* owned; NULL when the run is skipped */
   char err[1024];              /* why the run is skipped; empty if usable */
+  char warn[1024];             /* some tests unreadable; empty if none */
   int analyzed;                /* analysis.json was (re)computed now */
   char model[128], firmware[64], state[64], label[128];
   size_t group;                /* index into cmp_table.groups */

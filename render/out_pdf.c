@@ -68,6 +68,7 @@ struct pdf {
   HPDF_Outline outline[4];
   int seen_title;
   const char *base_dir;
+  struct rimg_cache *imgs; /* chart pixels drawn by this report (may be NULL) */
   const char *title;
   HPDF_STATUS hpdf_error, hpdf_detail;
   struct rbuf arena;     /* keeps inline text alive while laid out */
@@ -438,7 +439,14 @@ static void block_image(struct pdf *p, cmark_node *img) {
   else snprintf(path, sizeof path, "%s/%s", p->base_dir, url);
   size_t ul = strlen(url);
   HPDF_Image im = NULL;
-  if (ul > 4 && !strcmp(url + ul - 4, ".png") && access(path, R_OK) == 0) im = HPDF_LoadPngImageFromFile(p->doc, path);
+  int iw = 0, ih = 0;
+  unsigned char *rgb = ul > 4 && !strcmp(url + ul - 4, ".png") ? rimg_cache_take(p->imgs, path, &iw, &ih) : NULL;
+  /* a chart this report drew: its pixels are at hand, no PNG to decode
+   * (the same RGB samples, so the same embedded image) */
+  if (rgb) im = HPDF_LoadRawImageFromMem(p->doc, rgb, (HPDF_UINT)iw, (HPDF_UINT)ih, HPDF_CS_DEVICE_RGB, 8);
+  free(rgb);
+  if (!im && ul > 4 && !strcmp(url + ul - 4, ".png") && access(path, R_OK) == 0)
+    im = HPDF_LoadPngImageFromFile(p->doc, path);
   if (!im) {
     /* a missing image is an error, not a silent hole in the review */
     if (!p->failed) {
@@ -806,9 +814,15 @@ static HPDF_STATUS write_stream(HPDF_Doc doc, FILE *f) {
 }
 
 int render_md_to_pdf(const char *md, const struct render_doc_meta *meta, const char *path, struct ssdrev_err *err) {
+  return rp_md_to_pdf(md, meta, path, NULL, err);
+}
+
+int rp_md_to_pdf(const char *md, const struct render_doc_meta *meta, const char *path, struct rimg_cache *imgs,
+                 struct ssdrev_err *err) {
   struct pdf p = {0};
   p.err = err;
   p.base_dir = meta ? meta->base_dir : NULL;
+  p.imgs = imgs;
   p.doc = HPDF_New(on_hpdf_error, &p);
   if (!p.doc) return ssdrev_fail(err, -ENOMEM, "cannot create a PDF document");
   int rc = 0;

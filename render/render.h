@@ -164,6 +164,9 @@ struct render_cmp_opts {
   const char *baseline;  /* run directory (as given or its base name) or label; NULL = the first run */
   int reanalyze;         /* analyze even when analysis.json exists */
   unsigned max_charts;   /* bar charts to draw; 0 = 12 */
+  /* a usable run with some unreadable tests: warn(path, what, warn_arg); NULL = silent */
+  void (*warn)(const char *path, const char *what, void *arg);
+  void *warn_arg;
 };
 void render_cmp_opts_defaults(struct render_cmp_opts *o);
 

@@ -69,9 +69,19 @@ struct rc_canvas {
   int svg;             /* else PNG */
   struct ssdrev_atomic out;
   int out_open;
+  struct rimg_cache *keep; /* PNG: also keep the pixels here for the PDF (may be NULL) */
 };
 int rc_canvas_begin(struct rc_canvas *c, const char *path, double w_in, double h_in,
                     double dpi, struct ssdrev_err *err);
+/* Chart pixels kept in memory for the PDF writer (imgcache.c), keyed by
+ * the PNG's path as written; thread-safe. put copies an RGB24 image surface
+ * to 8-bit RGB; take hands the malloc'd w*h*3 bytes over (NULL if absent). */
+struct rimg_cache;
+struct rimg_cache *rimg_cache_new(void);
+void rimg_cache_free(struct rimg_cache *c);
+int rimg_cache_put(struct rimg_cache *c, const char *path, cairo_surface_t *s);
+unsigned char *rimg_cache_take(struct rimg_cache *c, const char *path, int *w, int *h);
+
 /* Writes the file (atomically) and frees the canvas. */
 int rc_canvas_end(struct rc_canvas *c, struct ssdrev_err *err);
 void rc_canvas_abort(struct rc_canvas *c);
@@ -138,6 +148,44 @@ struct rt_args {
  * as render_chart_file, without writing anything). */
 int render_chart_check(const struct render_runs *rs, const char *kind, const struct render_chart_opts *o,
                        struct ssdrev_err *err);
+
+/* render_chart_file that also keeps a PNG's pixels in KEEP (may be NULL). */
+int rc_chart_draw(const struct render_runs *rs, const char *kind, const struct render_chart_opts *o,
+                  const char *path, struct rimg_cache *keep, struct ssdrev_err *err);
+
+/* How the real pass of a template expansion draws its charts: on `threads`
+ * threads (0 = up to 2), committing files without fsync when defer_sync is
+ * set (ssdrev_atomic_defer_sync is per thread), keeping PNG pixels in keep. */
+struct rt_draw {
+  struct rimg_cache *keep;
+  int defer_sync;
+  unsigned threads;
+};
+int rt_expand(const struct render_runs *rs, const char *template_name, const char *text, const char *chart_dir,
+              const char *chart_rel, double dpi, const struct render_expand_opts *x, const struct rt_draw *d,
+              char **md_out, struct ssdrev_err *err);
+
+/* Charts queued by the expander's real pass (chartpool.c) and drawn by
+ * rc_jobs_run on d->threads threads; each job keeps its own rc and error. */
+struct rc_job {
+  char *kind, *path, *drive, *state, *op, *test, *workload; /* owned copies */
+  struct render_chart_opts o; /* points at the copies */
+  unsigned line;              /* template line, for messages */
+  int rc;
+  struct ssdrev_err err;
+};
+struct rc_jobs {
+  struct rc_job *v;
+  size_t n, cap;
+};
+int rc_jobs_add(struct rc_jobs *q, const char *kind, const struct render_chart_opts *o, const char *path,
+                unsigned line);
+void rc_jobs_run(struct rc_jobs *q, const struct render_runs *rs, const struct rt_draw *d);
+void rc_jobs_free(struct rc_jobs *q);
+
+/* render_md_to_pdf that embeds images found in IMGS from memory (may be NULL). */
+int rp_md_to_pdf(const char *md, const struct render_doc_meta *meta, const char *path, struct rimg_cache *imgs,
+                 struct ssdrev_err *err);
 
 /* Table kinds (tables.c): appends a GFM table (or several, one per drive) to
  * OUT, or when OUT is NULL only checks the data. */

@@ -9,15 +9,21 @@ struct out_format {
   const char *name;
   unsigned bit;
   const char *file; /* in the output directory */
-  int (*write)(const char *md, const struct render_doc_meta *meta, const char *path, struct ssdrev_err *err);
+  /* imgs: the pixels of the charts just drawn, for writers that embed them */
+  int (*write)(const char *md, const struct render_doc_meta *meta, const char *path, struct rimg_cache *imgs,
+               struct ssdrev_err *err);
 };
 
-static int write_md(const char *md, const struct render_doc_meta *meta, const char *path, struct ssdrev_err *err) {
+static int write_md(const char *md, const struct render_doc_meta *meta, const char *path, struct rimg_cache *imgs,
+                    struct ssdrev_err *err) {
   (void)meta;
+  (void)imgs;
   return ssdrev_write_file_atomic(path, md, strlen(md), err);
 }
 
-static int write_html(const char *md, const struct render_doc_meta *meta, const char *path, struct ssdrev_err *err) {
+static int write_html(const char *md, const struct render_doc_meta *meta, const char *path, struct rimg_cache *imgs,
+                      struct ssdrev_err *err) {
+  (void)imgs;
   char *html = NULL;
   int rc = render_md_to_html(md, meta, &html, err);
   if (rc < 0) return rc;
@@ -29,7 +35,7 @@ static int write_html(const char *md, const struct render_doc_meta *meta, const 
 static const struct out_format formats[] = {
     {"md", RENDER_FMT_MD, "review.md", write_md},
     {"html", RENDER_FMT_HTML, "review.html", write_html},
-    {"pdf", RENDER_FMT_PDF, "review.pdf", render_md_to_pdf},
+    {"pdf", RENDER_FMT_PDF, "review.pdf", rp_md_to_pdf},
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -73,20 +79,28 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   /* a report is regenerable: no fsync per chart file (bench.h) */
   ssdrev_atomic_defer_sync(1);
   x.warn = NULL; /* the checking pass above warned already */
-  if (rc == 0) rc = render_template_expand_opts(rs, o->template_path, text, charts, "charts", o->dpi, &x, &md, err);
+  unsigned mask = o->formats ? o->formats : RENDER_FMT_MD | RENDER_FMT_HTML | RENDER_FMT_PDF;
+  /* the PDF embeds the chart pixels from memory rather than decoding each
+   * PNG again; without a PDF there is nothing to keep them for */
+  struct rimg_cache *imgs = NULL;
+  if (rc == 0 && (mask & RENDER_FMT_PDF) && !(imgs = rimg_cache_new()))
+    rc = ssdrev_fail(err, -ENOMEM, "out of memory rendering '%s'", o->template_path);
+  struct rt_draw draw = {.keep = imgs, .defer_sync = 1, .threads = 1};
+  if (rc == 0) rc = rt_expand(rs, o->template_path, text, charts, "charts", o->dpi, &x, &draw, &md, err);
   free(text);
   if (rc < 0) {
+    rimg_cache_free(imgs);
     ssdrev_atomic_defer_sync(0);
     return rc;
   }
   struct render_doc_meta meta = {.title = NULL, .subject = "SSD review", .base_dir = o->out_dir};
-  unsigned mask = o->formats ? o->formats : RENDER_FMT_MD | RENDER_FMT_HTML | RENDER_FMT_PDF;
   for (size_t i = 0; i < NFORMATS && rc == 0; i++) {
     if (!(mask & formats[i].bit)) continue;
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", o->out_dir, formats[i].file);
-    rc = formats[i].write(md, &meta, path, err);
+    rc = formats[i].write(md, &meta, path, imgs, err);
   }
+  rimg_cache_free(imgs);
   free(md);
   ssdrev_atomic_defer_sync(0);
   return rc;

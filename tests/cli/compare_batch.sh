@@ -23,13 +23,16 @@ mkdir "$F/07-broken" && printf '{"format": "ssdrev-run", "format_version": 1, "t
 mkdir "$F/08-not-a-run"
 # an archive whose every log is gone has no figures: skipped, not averaged
 cp -r "$F/05-fio" "$F/09-logs-gone" && rm -f "$F/09-logs-gone"/logs/*.ssdlog "$F/09-logs-gone/analysis.json"
+# one of two logs gone: compared without it, with a warning
+cp -r "$F/05-fio" "$F/10-one-log-gone" && rm -f "$F/10-one-log-gone/logs/$(ls "$F/05-fio/logs" | head -1)"
 "$SSDREV" compare "$F" --out "$T/out" --jobs 2 --format md,csv,pdf >"$T/o" 2>"$T/e"
 rc=$?
 [ $rc -eq 0 ] || fail "compare exit $rc: $(cat "$T/e")"
 grep -q "skipping '$F/07-broken'" "$T/e" || fail "broken archive not reported: $(cat "$T/e")"
 grep -q "skipping '$F/08-not-a-run'" "$T/e" || fail "non-run not reported: $(cat "$T/e")"
 grep -q "skipping '$F/09-logs-gone': no readable test" "$T/e" || fail "run without logs not skipped: $(cat "$T/e")"
-grep -q "compared 6 runs in 3 groups.*; 3 skipped" "$T/o" || fail "summary: $(cat "$T/o")"
+grep -q "warning: '$F/10-one-log-gone': 1 of 2 tests unreadable" "$T/e" || fail "partly broken run: $(cat "$T/e")"
+grep -q "compared 7 runs in 3 groups.*; 3 skipped" "$T/o" || fail "summary: $(cat "$T/o")"
 [ -s "$T/out/compare.md" ] && [ -s "$T/out/compare.csv" ] && [ -s "$T/out/runs.csv" ] || fail "outputs missing"
 ls "$T/out/charts/"*.png >/dev/null 2>&1 || fail "no charts"
 [ -s "$F/05-fio/analysis.json" ] || fail "the fio run was not analyzed"
@@ -49,7 +52,7 @@ assert float(g["ratio"]) == 1.0, g
 a = get("FOB nvme SEQ1M Q8T1", "read mb_s", "PM981a", "FOB")
 assert abs(float(a["median"]) - 3562.818) < 0.01, a
 runs = list(csv.DictReader(open(sys.argv[1] + "/runs.csv")))
-assert len(runs) == 6 and {r["group"] for r in runs} == {"G1", "G2", "G3"}, runs
+assert len(runs) == 7 and {r["group"] for r in runs} == {"G1", "G2", "G3"}, runs
 PY
 # CDM 6 saves no latency: no lat_us value (the analysis's -1 is not a figure)
 imp cdm "$C/sata-cdm6.txt" --out "$T/cdm6/r1" --model SATA

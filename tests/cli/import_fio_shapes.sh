@@ -116,6 +116,18 @@ for d, o in t["fio"]["ops"].items():
 if n < 8: sys.exit("only %d percentiles compared" % n)
 PY
 
+# the clat log on request: issue-to-completion latencies, exact too
+imp m.json --out mc.run --latency clat
+grep -q '"kind": "clat"' mc.run/manifest.json || fail "--latency clat did not take the clat log"
+SSDREV="$SSDREV" /usr/bin/python3 exact.py mc.run || exit 1
+
+# --output-format=normal,json+: the text report before and after the JSON
+runfio m.fio --output-format=normal,json+ --output=nj.json
+[ "$(grep -n '^}' nj.json | cut -d: -f1)" -lt "$(grep -n 'Run status group' nj.json | cut -d: -f1)" ] \
+  || fail "fio's normal report should follow the JSON"
+imp nj.json --out nj.run --no-logs
+grep -q "imported 1 test " imp.out || fail "normal,json+: $(cat imp.out)"
+
 # 4. per_job_logs=0
 runfio --name=pj --filename=fio.dat --size=1M --bs=4k --rw=randwrite --write_lat_log=pj --log_avg_msec=0 \
   --per_job_logs=0 --output-format=json --output=pj.json
