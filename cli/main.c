@@ -1,4 +1,5 @@
 /* main.c — ssdrev's entry point: dispatches to a subcommand from the table. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli/cli.h"
@@ -17,6 +18,15 @@ const struct cli_cmd cli_cmds[] = {
     {NULL, NULL, NULL},
 };
 
+/* A command's output that could not be written (a full disk, a closed pipe)
+ * is a failure, not a success: flush stdout and check before exiting. */
+static int finish_stdout(const char *cmd, int rc) {
+  if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+  fprintf(stderr, "ssdrev %s: error: cannot write to standard output: %s\n", cmd,
+          errno ? strerror(errno) : "write error");
+  return rc ? rc : 1;
+}
+
 static void usage(FILE *f) {
   fprintf(f, "usage: ssdrev <command> [options]   (ssdrev <command> --help for details)\n\n"
              "ssdrev %s: measure an SSD, keep the raw I/O logs, render the review.\n\ncommands:\n",
@@ -31,14 +41,14 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     usage(stdout);
-    return 0;
+    return finish_stdout("help", 0);
   }
   if (!strcmp(argv[1], "--version")) {
     printf("ssdrev %s\n", SSDREV_VERSION);
-    return 0;
+    return finish_stdout("--version", 0);
   }
   for (const struct cli_cmd *c = cli_cmds; c->name; c++)
-    if (!strcmp(c->name, argv[1])) return c->run(argc - 1, argv + 1);
+    if (!strcmp(c->name, argv[1])) return finish_stdout(c->name, c->run(argc - 1, argv + 1));
   fprintf(stderr, "ssdrev: error: unknown command '%s' (see ssdrev --help)\n", argv[1]);
   return 2;
 }
