@@ -12,8 +12,8 @@
 #define HIST_PER_DECADE 20
 #define HIST_BINS (5 * HIST_PER_DECADE)
 
-/* Per-chart working arrays, too big for the stack and not static because
- * charts are drawn on several threads at once (template.c). */
+/* Per-chart working arrays, too big for the stack and not static so that
+ * render_chart_file may run on several threads at once (no shared scratch). */
 struct chart_scratch {
   double xs[MAX_SEL][MAX_PTS], ys[MAX_SEL][MAX_PTS], zs[MAX_SEL][MAX_PTS];
   double hist[MAX_SEL][HIST_BINS]; /* hist_check fills, hist_draw reads */
@@ -180,7 +180,7 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, int logy, co
   p.y.label = ylabel;
   rc_plot_frame(x->c, &p, title);
   cairo_t *cr = x->c->cr;
-  struct rc_legend_item leg[MAX_SEL];
+  struct rc_legend_item leg[MAX_SEL] = {0};
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3];
     colour(x, i, rgb);
@@ -271,7 +271,7 @@ static void rw_draw(struct chart_ctx *x) {
   snprintf(title, sizeof title, "Low QD performance by RW ratio%s%s", x->n == 1 ? " — " : "",
            x->n == 1 ? x->run[0]->label : "");
   rc_plot_frame(x->c, &p, title);
-  struct rc_legend_item leg[MAX_SEL * 4];
+  struct rc_legend_item leg[MAX_SEL * 4] = {0};
   size_t nl = 0;
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3];
@@ -356,7 +356,7 @@ static void tail_draw(struct chart_ctx *x) {
   p.y.hi = pow(10, ceil(log10(lmax * 1.1)));
   p.y.label = "Latency [µs]";
   rc_plot_frame(x->c, &p, "Tail latency");
-  struct rc_legend_item leg[MAX_SEL * 3];
+  struct rc_legend_item leg[MAX_SEL * 3] = {0};
   size_t nl = 0;
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3];
@@ -456,7 +456,7 @@ static void lat_draw(struct chart_ctx *x) {
   char title[300];
   lat_title(x, "Latency over time", title, sizeof title);
   rc_plot_frame(x->c, &p, title);
-  struct rc_legend_item leg[MAX_SEL * 2];
+  struct rc_legend_item leg[MAX_SEL * 2] = {0};
   size_t nl = 0;
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3];
@@ -546,7 +546,7 @@ static void hist_draw(struct chart_ctx *x) {
   char title[300];
   lat_title(x, "Latency histogram", title, sizeof title);
   rc_plot_frame(x->c, &p, title);
-  struct rc_legend_item leg[MAX_SEL];
+  struct rc_legend_item leg[MAX_SEL] = {0};
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3], xs[2 * HIST_BINS + 2], ys[2 * HIST_BINS + 2];
     colour(x, i, rgb);
@@ -625,7 +625,7 @@ static void bars_draw(struct chart_ctx *x) {
       rc_text(cr, bx + bw * 0.46, by - 2, lab, bw > 40 ? 7 : 5.5, 0, RC_CENTER);
     }
   }
-  struct rc_legend_item leg[MAX_SEL];
+  struct rc_legend_item leg[MAX_SEL] = {0};
   for (size_t i = 0; i < x->n; i++) {
     snprintf(leg[i].text, sizeof leg[i].text, "%s", x->run[i]->label);
     colour(x, i, leg[i].rgb);

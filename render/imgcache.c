@@ -1,7 +1,8 @@
 /* imgcache.c — the pixels of the chart PNGs a report just drew, kept in
  * memory (8-bit RGB) so the PDF writer embeds them directly instead of
  * decoding each PNG file again (inflate + unfilter was ~40% of a report's
- * CPU time). Chart threads put, the PDF writer takes; a mutex guards the list. */
+ * CPU time). The chart code puts, the PDF writer takes; a mutex keeps it safe
+ * for callers on any thread. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>

@@ -770,7 +770,7 @@ static int fix_tounicode(HPDF_Font font) {
 }
 
 static int load_fonts(struct pdf *p) {
-  const char *loaded_path[ST_N * FAM_N], *loaded_name[ST_N * FAM_N];
+  const char *loaded_path[ST_N * FAM_N] = {0}, *loaded_name[ST_N * FAM_N] = {0};
   size_t nloaded = 0;
   for (int s = 0; s < ST_N; s++)
     for (int f = 0; f < FAM_N; f++) {

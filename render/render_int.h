@@ -153,35 +153,11 @@ int render_chart_check(const struct render_runs *rs, const char *kind, const str
 int rc_chart_draw(const struct render_runs *rs, const char *kind, const struct render_chart_opts *o,
                   const char *path, struct rimg_cache *keep, struct ssdrev_err *err);
 
-/* How the real pass of a template expansion draws its charts: on `threads`
- * threads (0 = up to 2), committing files without fsync when defer_sync is
- * set (ssdrev_atomic_defer_sync is per thread), keeping PNG pixels in keep. */
-struct rt_draw {
-  struct rimg_cache *keep;
-  int defer_sync;
-  unsigned threads;
-};
+/* render_template_expand_opts that also keeps the pixels of each chart PNG
+ * it draws in KEEP (may be NULL), for the PDF writer. */
 int rt_expand(const struct render_runs *rs, const char *template_name, const char *text, const char *chart_dir,
-              const char *chart_rel, double dpi, const struct render_expand_opts *x, const struct rt_draw *d,
+              const char *chart_rel, double dpi, const struct render_expand_opts *x, struct rimg_cache *keep,
               char **md_out, struct ssdrev_err *err);
-
-/* Charts queued by the expander's real pass (chartpool.c) and drawn by
- * rc_jobs_run on d->threads threads; each job keeps its own rc and error. */
-struct rc_job {
-  char *kind, *path, *drive, *state, *op, *test, *workload; /* owned copies */
-  struct render_chart_opts o; /* points at the copies */
-  unsigned line;              /* template line, for messages */
-  int rc;
-  struct ssdrev_err err;
-};
-struct rc_jobs {
-  struct rc_job *v;
-  size_t n, cap;
-};
-int rc_jobs_add(struct rc_jobs *q, const char *kind, const struct render_chart_opts *o, const char *path,
-                unsigned line);
-void rc_jobs_run(struct rc_jobs *q, const struct render_runs *rs, const struct rt_draw *d);
-void rc_jobs_free(struct rc_jobs *q);
 
 /* render_md_to_pdf that embeds images found in IMGS from memory (may be NULL). */
 int rp_md_to_pdf(const char *md, const struct render_doc_meta *meta, const char *path, struct rimg_cache *imgs,

@@ -85,8 +85,7 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   struct rimg_cache *imgs = NULL;
   if (rc == 0 && (mask & RENDER_FMT_PDF) && !(imgs = rimg_cache_new()))
     rc = ssdrev_fail(err, -ENOMEM, "out of memory rendering '%s'", o->template_path);
-  struct rt_draw draw = {.keep = imgs, .defer_sync = 1, .threads = 1};
-  if (rc == 0) rc = rt_expand(rs, o->template_path, text, charts, "charts", o->dpi, &x, &draw, &md, err);
+  if (rc == 0) rc = rt_expand(rs, o->template_path, text, charts, "charts", o->dpi, &x, imgs, &md, err);
   free(text);
   if (rc < 0) {
     rimg_cache_free(imgs);

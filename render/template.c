@@ -27,7 +27,7 @@ struct expand {
   size_t nused;
   struct ssdrev_err *err;
   const struct render_expand_opts *x; /* NULL: missing data is an error */
-  struct rc_jobs jobs;     /* real pass: charts to draw once the walk is done */
+  struct rimg_cache *keep; /* PNG pixels kept for the PDF (may be NULL) */
 };
 
 struct directive {
@@ -138,9 +138,10 @@ static int one_chart(struct expand *e, const char *kind, const struct rt_args *a
     char path[8300];
     for (int k = 0; k < 2; k++) {
       snprintf(path, sizeof path, "%s/%s.%s", e->chart_dir, stem, k ? "svg" : "png");
-      /* drawn after the walk, on several threads (rt_expand) */
-      if (rc_jobs_add(&e->jobs, kind, &o, path, e->line) < 0)
-        return fail_at(e, -ENOMEM, "out of memory queueing chart %s", kind);
+      /* drawn here, in template order: cairo's glyph cache and surface ids
+       * are process-wide, so another order (or threads) changes the bytes */
+      int rc = rc_chart_draw(e->rs, kind, &o, path, e->keep, e->err);
+      if (rc < 0) return wrap_err(e, rc);
     }
   }
   const char *cap = a->caption;
@@ -501,25 +502,13 @@ int render_template_expand_opts(const struct render_runs *rs, const char *templa
   return rt_expand(rs, template_name, text, chart_dir, chart_rel, dpi, x, NULL, md_out, err);
 }
 
-/* Draws the queued charts; the first failure in template order is the error. */
-static int draw_jobs(struct expand *e, const struct rt_draw *d) {
-  struct rt_draw dflt = {0};
-  rc_jobs_run(&e->jobs, e->rs, d ? d : &dflt);
-  for (size_t i = 0; i < e->jobs.n; i++)
-    if (e->jobs.v[i].rc < 0) {
-      e->line = e->jobs.v[i].line;
-      return ssdrev_fail(e->err, e->jobs.v[i].rc, "%s:%u: %s", e->tname, e->line, e->jobs.v[i].err.msg);
-    }
-  return 0;
-}
-
 int rt_expand(const struct render_runs *rs, const char *template_name, const char *text, const char *chart_dir,
-              const char *chart_rel, double dpi, const struct render_expand_opts *x, const struct rt_draw *d,
+              const char *chart_rel, double dpi, const struct render_expand_opts *x, struct rimg_cache *keep,
               char **md_out, struct ssdrev_err *err) {
   *md_out = NULL;
   struct rbuf out = {0};
   struct expand e = {.rs = rs, .tname = template_name ? template_name : "(template)", .chart_dir = chart_dir,
-                     .chart_rel = chart_rel, .dpi = dpi, .out = &out, .err = err, .x = x};
+                     .chart_rel = chart_rel, .dpi = dpi, .out = &out, .err = err, .x = x, .keep = keep};
   int rc = walk(&e, text);
   if (rc < 0) return rc;
   if (chart_dir) {
@@ -528,8 +517,6 @@ int rt_expand(const struct render_runs *rs, const char *template_name, const cha
   }
   e.writing = 1;
   rc = walk(&e, text);
-  if (rc == 0) rc = draw_jobs(&e, d);
-  rc_jobs_free(&e.jobs);
   if (rc < 0 || out.oom) {
     rbuf_free(&out);
     return rc < 0 ? rc : ssdrev_fail(err, -ENOMEM, "out of memory expanding %s", e.tname);
