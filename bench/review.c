@@ -67,7 +67,8 @@ void review_job_init(struct review_ctx *c, struct bench_job *job, const char *na
    * with the same --seed repeats them exactly. */
   uint64_t h = 1469598103934665603ull;
   for (const char *s = name; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  job->seed = c->o->seed ^ h;
+  /* 63 bits: the manifest stores the seed as a JSON (signed) integer */
+  job->seed = (c->o->seed ^ h) & (uint64_t)INT64_MAX;
 }
 
 int review_run_job(struct review_ctx *c, const char *test_name, const char *kind, json_t *extra,

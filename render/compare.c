@@ -215,6 +215,18 @@ static const char *dut_field(const struct cmp_run *r, const char *key) {
   return v && *v ? v : NULL;
 }
 
+/* 1 when the '+'-joined list holds st as a whole entry ("75%" must not
+ * hide "5%", as a substring test did). */
+static int has_state(const char *list, const char *st) {
+  size_t n = strlen(st);
+  for (const char *p = list; *p;) {
+    size_t l = strcspn(p, "+");
+    if (l == n && !strncmp(p, st, n)) return 1;
+    p += l + (p[l] == '+');
+  }
+  return 0;
+}
+
 /* The run's fill state: the manifest's (imports), else the CDM states found
  * in the analysis joined with '+', else "-". */
 static void run_state(const struct cmp_run *r, char *out, size_t len) {
@@ -228,7 +240,7 @@ static void run_state(const struct cmp_run *r, char *out, size_t len) {
   json_t *row;
   json_array_foreach(json_object_get(r->analysis, "cdm"), i, row) {
     const char *st = json_string_value(json_object_get(row, "state"));
-    if (!st || strstr(out, st)) continue;
+    if (!st || has_state(out, st)) continue;
     size_t l = strlen(out);
     snprintf(out + l, len - l, "%s%s", l ? "+" : "", st);
   }

@@ -273,6 +273,7 @@ static int write_pdf(struct cmp_out *c, struct ssdrev_err *err) {
 /* ---------------------------------------------------------------- CSV */
 
 static void csv_field(FILE *f, const char *s, int last) {
+  if (!s) s = ""; /* a row key the analysis left out is an empty field */
   csv_fwrite(f, s, strlen(s));
   fputc(last ? '\n' : ',', f);
 }

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "render/render_int.h"
 
 /* Colour-blind-safe (Okabe-Ito based), dark enough for white paper. */
@@ -76,6 +77,17 @@ void rbuf_free(struct rbuf *b) {
 
 /* ------------------------------------------------------------------ runs */
 
+/* True when DIR holds a manifest and ANALYSIS is missing or older than it. */
+static int analysis_stale(const char *dir, const char *analysis) {
+  char manifest[4200];
+  snprintf(manifest, sizeof manifest, "%s/manifest.json", dir);
+  struct stat ms, as;
+  if (stat(manifest, &ms)) return 0;
+  if (stat(analysis, &as)) return 1;
+  return ms.st_mtim.tv_sec > as.st_mtim.tv_sec ||
+         (ms.st_mtim.tv_sec == as.st_mtim.tv_sec && ms.st_mtim.tv_nsec > as.st_mtim.tv_nsec);
+}
+
 static int load_one(struct render_run *r, const char *dir, struct ssdrev_err *err) {
   memset(r, 0, sizeof *r);
   if (strlen(dir) >= sizeof r->dir - 32)
@@ -83,6 +95,14 @@ static int load_one(struct render_run *r, const char *dir, struct ssdrev_err *er
   snprintf(r->dir, sizeof r->dir, "%s", dir);
   char path[4200];
   snprintf(path, sizeof path, "%s/analysis.json", dir);
+  /* Charts come from the raw logs: a run never analyzed, or changed since
+   * (a resumed review, a re-import), is analyzed first. */
+  if (analysis_stale(dir, path)) {
+    struct analyze_opts ao;
+    analyze_opts_defaults(&ao);
+    int rc = analyze_run(dir, &ao, NULL, err);
+    if (rc < 0) return rc;
+  }
   struct ssdrev_err e2 = {{0}};
   r->analysis = ssdrev_load_json(path, &e2);
   if (!r->analysis)

@@ -1,0 +1,151 @@
+/* pngq.c — one worker thread that PNG-encodes and commits finished chart
+ * surfaces while the calling thread draws the next chart and writes the
+ * documents (PNG encoding, zlib + libpng, was ~60% of a report's CPU time).
+ * Only the encoding moves: drawing stays on the caller's thread in template
+ * order, because cairo's glyph cache and surface ids are process-wide and
+ * the pixels depend on the drawing order. Encoding a finished surface is a
+ * pure function of its pixels, so the files are byte-identical either way. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "render/render_int.h"
+
+/* A small bound: each queued 300-dpi chart holds ~8 MB of pixels, and the
+ * drawer is not much faster than the encoder. */
+#define PNGQ_MAX 3
+
+struct pngq_job {
+  cairo_surface_t *surface; /* owned by the queue from rc_pngq_push on */
+  struct ssdrev_atomic out; /* open temporary file, committed by the worker */
+};
+
+struct rc_pngq {
+  pthread_mutex_t lock;
+  pthread_cond_t changed;        /* a job was pushed or popped, or stop was set */
+  struct pngq_job jobs[PNGQ_MAX]; /* ring buffer */
+  size_t head, count;
+  int stop;                      /* no more pushes; the worker exits when empty */
+  int defer_sync;                /* the caller's ssdrev_atomic_defer_sync, per thread */
+  int rc;                        /* first error (0 = none) ... */
+  struct ssdrev_err err;         /* ... and its message, naming the file */
+  pthread_t thread;
+};
+
+static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int len) {
+  FILE *f = closure;
+  return fwrite(data, 1, len, f) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* Encodes and commits one job (or only discards it after an earlier error,
+ * so the first error is the one reported and no temporary file is left). */
+static void run_job(struct rc_pngq *q, struct pngq_job *j, int failed) {
+  struct ssdrev_err err = {0};
+  int rc = 0;
+  if (failed) {
+    ssdrev_atomic_abort(&j->out);
+  } else {
+    cairo_status_t st = cairo_surface_write_to_png_stream(j->surface, write_stream, j->out.f);
+    if (st != CAIRO_STATUS_SUCCESS) {
+      rc = ssdrev_fail(&err, -EIO, "cannot write chart '%s': %s", j->out.path, cairo_status_to_string(st));
+      ssdrev_atomic_abort(&j->out);
+    } else {
+      rc = ssdrev_atomic_commit(&j->out, &err);
+    }
+  }
+  cairo_surface_destroy(j->surface);
+  if (rc < 0) {
+    pthread_mutex_lock(&q->lock);
+    if (!q->rc) {
+      q->rc = rc;
+      q->err = err;
+    }
+    pthread_mutex_unlock(&q->lock);
+  }
+}
+
+static void *worker(void *arg) {
+  struct rc_pngq *q = arg;
+  /* the fsync policy is per thread (bench.h): follow the caller's */
+  ssdrev_atomic_defer_sync(q->defer_sync);
+  pthread_mutex_lock(&q->lock);
+  for (;;) {
+    while (!q->count && !q->stop) pthread_cond_wait(&q->changed, &q->lock);
+    if (!q->count) break; /* stopped and drained */
+    struct pngq_job j = q->jobs[q->head];
+    q->head = (q->head + 1) % PNGQ_MAX;
+    q->count--;
+    int failed = q->rc != 0;
+    pthread_cond_broadcast(&q->changed);
+    pthread_mutex_unlock(&q->lock);
+    run_job(q, &j, failed);
+    pthread_mutex_lock(&q->lock);
+  }
+  pthread_mutex_unlock(&q->lock);
+  return NULL;
+}
+
+int rc_pngq_start(struct rc_pngq **out, int defer_sync, struct ssdrev_err *err) {
+  *out = NULL;
+  struct rc_pngq *q = calloc(1, sizeof *q);
+  if (!q) return ssdrev_fail(err, -ENOMEM, "out of memory starting the chart PNG writer");
+  q->defer_sync = defer_sync;
+  int e = pthread_mutex_init(&q->lock, NULL);
+  if (e) {
+    free(q);
+    return ssdrev_fail(err, -e, "cannot start the chart PNG writer: %s", strerror(e));
+  }
+  e = pthread_cond_init(&q->changed, NULL);
+  if (!e) {
+    e = pthread_create(&q->thread, NULL, worker, q);
+    if (e) pthread_cond_destroy(&q->changed);
+  }
+  if (e) {
+    pthread_mutex_destroy(&q->lock);
+    free(q);
+    return ssdrev_fail(err, -e, "cannot start the chart PNG writer: %s", strerror(e));
+  }
+  *out = q;
+  return 0;
+}
+
+int rc_pngq_push(struct rc_pngq *q, cairo_surface_t *s, struct ssdrev_atomic *out, struct ssdrev_err *err) {
+  pthread_mutex_lock(&q->lock);
+  while (q->count == PNGQ_MAX && !q->rc) pthread_cond_wait(&q->changed, &q->lock);
+  int rc = q->rc;
+  if (rc < 0) {
+    /* the worker failed already: stop the drawer with that error */
+    if (err) *err = q->err;
+  } else {
+    struct pngq_job *j = &q->jobs[(q->head + q->count) % PNGQ_MAX];
+    j->surface = s;
+    j->out = *out;
+    q->count++;
+    pthread_cond_broadcast(&q->changed);
+  }
+  pthread_mutex_unlock(&q->lock);
+  if (rc < 0) {
+    ssdrev_atomic_abort(out);
+    cairo_surface_destroy(s);
+    return rc;
+  }
+  /* the temporary file is the worker's now: the caller must not abort it */
+  out->f = NULL;
+  out->tmp[0] = 0;
+  return 0;
+}
+
+int rc_pngq_finish(struct rc_pngq *q, struct ssdrev_err *err) {
+  if (!q) return 0;
+  pthread_mutex_lock(&q->lock);
+  q->stop = 1;
+  pthread_cond_broadcast(&q->changed);
+  pthread_mutex_unlock(&q->lock);
+  pthread_join(q->thread, NULL);
+  int rc = q->rc;
+  if (rc < 0 && err) *err = q->err;
+  pthread_cond_destroy(&q->changed);
+  pthread_mutex_destroy(&q->lock);
+  free(q);
+  return rc;
+}
