@@ -66,6 +66,12 @@ json_t *ssdrev_load_json(const char *path, struct ssdrev_err *err);
 /* mkdir -p. */
 int ssdrev_mkdirs(const char *path, struct ssdrev_err *err);
 
+/* CRC32C (Castagnoli) of n bytes, continuing from crc (0 to start). */
+uint32_t bench_crc32c(uint32_t crc, const void *data, size_t n);
+/* CRC32C of DIR/manifest.json as stored: analysis.json records it, so a
+ * report can tell an analysis made before the manifest changed. */
+int bench_run_manifest_crc(const char *dir, uint32_t *crc, struct ssdrev_err *err);
+
 /* Monotonic clock in ns (CLOCK_MONOTONIC). */
 uint64_t bench_clock_ns(void);
 

@@ -58,7 +58,6 @@ static inline int32_t log_status_from_u64(uint64_t v) {
 static inline unsigned log_bitlen(uint64_t v) { return v ? 64u - (unsigned)__builtin_clzll(v) : 0u; }
 
 /* CRC-32C (crc32c.c); crc = 0 to start, chainable. */
-uint32_t bench_crc32c(uint32_t crc, const void *data, size_t n);
 
 /* Encodes n values (1 <= n <= LOG_CHUNK_MAX_RECORDS) as one column into out,
  * trying the transforms allowed for the column and keeping the smallest.

@@ -2,6 +2,7 @@
  * logs/ and later analysis.json. Every manifest save is atomic. */
 #include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -257,4 +258,16 @@ int bench_run_remove_temps(struct bench_run *run, struct ssdrev_err *err) {
   /* the archive is flat: manifest and outputs at the top, logs/ and charts
    * one level down; two levels cover it without walking arbitrary trees */
   return remove_temps(run->dir, 2, err);
+}
+
+int bench_run_manifest_crc(const char *dir, uint32_t *crc, struct ssdrev_err *err) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/manifest.json", dir);
+  char *text;
+  size_t len;
+  int rc = ssdrev_read_file(path, &text, &len, 0, err);
+  if (rc) return rc;
+  *crc = bench_crc32c(0, text, len);
+  free(text);
+  return 0;
 }

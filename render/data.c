@@ -4,7 +4,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "render/render_int.h"
 
 /* Colour-blind-safe (Okabe-Ito based), dark enough for white paper. */
@@ -77,15 +76,17 @@ void rbuf_free(struct rbuf *b) {
 
 /* ------------------------------------------------------------------ runs */
 
-/* True when DIR holds a manifest and ANALYSIS is missing or older than it. */
-static int analysis_stale(const char *dir, const char *analysis) {
-  char manifest[4200];
-  snprintf(manifest, sizeof manifest, "%s/manifest.json", dir);
-  struct stat ms, as;
-  if (stat(manifest, &ms)) return 0;
-  if (stat(analysis, &as)) return 1;
-  return ms.st_mtim.tv_sec > as.st_mtim.tv_sec ||
-         (ms.st_mtim.tv_sec == as.st_mtim.tv_sec && ms.st_mtim.tv_nsec > as.st_mtim.tv_nsec);
+/* True when analysis A (NULL: missing) was not made from DIR's manifest as
+ * it is now: A records the manifest's CRC (mtimes would lie after a copy or
+ * a checkout). Analyses without a manifest beside them are taken as they are. */
+static int analysis_stale(const char *dir, const json_t *a) {
+  uint32_t crc;
+  if (bench_run_manifest_crc(dir, &crc, NULL)) return 0;
+  if (!a) return 1;
+  const char *had = json_string_value(json_object_get(a, "manifest_crc32c"));
+  char hex[16];
+  snprintf(hex, sizeof hex, "%08x", crc);
+  return had && strcmp(had, hex);
 }
 
 static int load_one(struct render_run *r, const char *dir, struct ssdrev_err *err) {
@@ -95,16 +96,18 @@ static int load_one(struct render_run *r, const char *dir, struct ssdrev_err *er
   snprintf(r->dir, sizeof r->dir, "%s", dir);
   char path[4200];
   snprintf(path, sizeof path, "%s/analysis.json", dir);
-  /* Charts come from the raw logs: a run never analyzed, or changed since
-   * (a resumed review, a re-import), is analyzed first. */
-  if (analysis_stale(dir, path)) {
-    struct analyze_opts ao;
-    analyze_opts_defaults(&ao);
-    int rc = analyze_run(dir, &ao, NULL, err);
-    if (rc < 0) return rc;
-  }
   struct ssdrev_err e2 = {{0}};
   r->analysis = ssdrev_load_json(path, &e2);
+  /* Charts come from the raw logs: a run never analyzed, or changed since
+   * (a resumed review, a re-import), is analyzed first. */
+  if (analysis_stale(dir, r->analysis)) {
+    json_decref(r->analysis);
+    r->analysis = NULL;
+    struct analyze_opts ao;
+    analyze_opts_defaults(&ao);
+    int rc = analyze_run(dir, &ao, &r->analysis, err);
+    if (rc < 0) return rc;
+  }
   if (!r->analysis)
     return ssdrev_fail(err, -ENOENT, "run '%s' has no usable analysis.json (run `ssdrev analyze %s` first): %s",
                        dir, dir, e2.msg);
