@@ -93,10 +93,23 @@ void rc_canvas_abort(struct rc_canvas *c) {
 
 int rc_canvas_end(struct rc_canvas *c, struct ssdrev_err *err) {
   cairo_status_t st = cairo_status(c->cr);
+  struct rimg_cache *imgs = c->keep ? c->keep->imgs : NULL;
+  struct rc_pngq *q = c->keep ? c->keep->pngq : NULL;
+  if (st == CAIRO_STATUS_SUCCESS && !c->svg && imgs && rimg_cache_put(imgs, c->out.path, c->surface) < 0)
+    st = CAIRO_STATUS_NO_MEMORY;
+  if (st == CAIRO_STATUS_SUCCESS && !c->svg && q) {
+    /* finished: the worker encodes and commits it; nothing here touches
+     * the surface again (our reference goes with it) */
+    cairo_destroy(c->cr);
+    c->cr = NULL;
+    cairo_surface_t *s = c->surface;
+    cairo_surface_flush(s); /* all drawing done here, before the worker reads it */
+    c->surface = NULL;
+    c->out_open = 0;
+    return rc_pngq_push(q, s, &c->out, err);
+  }
   if (st == CAIRO_STATUS_SUCCESS && !c->svg)
     st = cairo_surface_write_to_png_stream(c->surface, write_stream, c->out.f);
-  if (st == CAIRO_STATUS_SUCCESS && !c->svg && c->keep && rimg_cache_put(c->keep, c->out.path, c->surface) < 0)
-    st = CAIRO_STATUS_NO_MEMORY;
   cairo_destroy(c->cr);
   c->cr = NULL;
   cairo_surface_finish(c->surface); /* SVG: writes the document now */

@@ -730,7 +730,7 @@ int render_chart_file(const struct render_runs *rs, const char *kind, const stru
 }
 
 int rc_chart_draw(const struct render_runs *rs, const char *kind, const struct render_chart_opts *o,
-                  const char *path, struct rimg_cache *keep, struct ssdrev_err *err) {
+                  const char *path, const struct rc_chart_sink *keep, struct ssdrev_err *err) {
   struct render_chart_opts dflt;
   render_chart_opts_defaults(&dflt);
   if (!o) o = &dflt;

@@ -20,6 +20,7 @@ struct rimg {
 struct rimg_cache {
   pthread_mutex_t lock;
   struct rimg *head;
+  struct rc_pngq *writer; /* writes the PNG files, may be NULL */
 };
 
 struct rimg_cache *rimg_cache_new(void) {
@@ -87,6 +88,14 @@ int rimg_cache_put(struct rimg_cache *c, const char *path, cairo_surface_t *s) {
   c->head = i;
   pthread_mutex_unlock(&c->lock);
   return 0;
+}
+
+void rimg_cache_set_writer(struct rimg_cache *c, struct rc_pngq *q) {
+  if (c) c->writer = q;
+}
+
+void rimg_cache_settle(struct rimg_cache *c) {
+  if (c) rc_pngq_drain(c->writer);
 }
 
 unsigned char *rimg_cache_take(struct rimg_cache *c, const char *path, int *w, int *h) {

@@ -445,8 +445,10 @@ static void block_image(struct pdf *p, cmark_node *img) {
    * (the same RGB samples, so the same embedded image) */
   if (rgb) im = HPDF_LoadRawImageFromMem(p->doc, rgb, (HPDF_UINT)iw, (HPDF_UINT)ih, HPDF_CS_DEVICE_RGB, 8);
   free(rgb);
-  if (!im && ul > 4 && !strcmp(url + ul - 4, ".png") && access(path, R_OK) == 0)
-    im = HPDF_LoadPngImageFromFile(p->doc, path);
+  if (!im && ul > 4 && !strcmp(url + ul - 4, ".png")) {
+    rimg_cache_settle(p->imgs); /* the file may still be in the PNG worker's hands */
+    if (access(path, R_OK) == 0) im = HPDF_LoadPngImageFromFile(p->doc, path);
+  }
   if (!im) {
     /* a missing image is an error, not a silent hole in the review */
     if (!p->failed) {

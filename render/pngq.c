@@ -11,12 +11,16 @@
 #include <string.h>
 #include "render/render_int.h"
 
-/* A small bound: each queued 300-dpi chart holds ~8 MB of pixels, and the
- * drawer is not much faster than the encoder. */
-#define PNGQ_MAX 3
+/* Drawing a chart takes a few ms, encoding it ~30 ms: with a small queue
+ * the drawer would wait for the encoder and the PDF, the other long job,
+ * would start late. So the queue is bounded by the pixels it holds (a
+ * 300-dpi chart is ~8 MB: 16 of them), not by a few slots. */
+#define PNGQ_MAX 64
+#define PNGQ_MAX_BYTES ((size_t)128 << 20)
 
 struct pngq_job {
   cairo_surface_t *surface; /* owned by the queue from rc_pngq_push on */
+  size_t bytes;             /* its pixel buffer */
   struct ssdrev_atomic out; /* open temporary file, committed by the worker */
 };
 
@@ -25,6 +29,8 @@ struct rc_pngq {
   pthread_cond_t changed;        /* a job was pushed or popped, or stop was set */
   struct pngq_job jobs[PNGQ_MAX]; /* ring buffer */
   size_t head, count;
+  size_t bytes;                  /* pixels held by queued jobs */
+  int busy;                      /* the worker holds a popped job */
   int stop;                      /* no more pushes; the worker exits when empty */
   int defer_sync;                /* the caller's ssdrev_atomic_defer_sync, per thread */
   int rc;                        /* first error (0 = none) ... */
@@ -75,11 +81,15 @@ static void *worker(void *arg) {
     struct pngq_job j = q->jobs[q->head];
     q->head = (q->head + 1) % PNGQ_MAX;
     q->count--;
+    q->bytes -= j.bytes;
     int failed = q->rc != 0;
+    q->busy = 1;
     pthread_cond_broadcast(&q->changed);
     pthread_mutex_unlock(&q->lock);
     run_job(q, &j, failed);
     pthread_mutex_lock(&q->lock);
+    q->busy = 0;
+    pthread_cond_broadcast(&q->changed);
   }
   pthread_mutex_unlock(&q->lock);
   return NULL;
@@ -110,8 +120,11 @@ int rc_pngq_start(struct rc_pngq **out, int defer_sync, struct ssdrev_err *err) 
 }
 
 int rc_pngq_push(struct rc_pngq *q, cairo_surface_t *s, struct ssdrev_atomic *out, struct ssdrev_err *err) {
+  size_t bytes = (size_t)cairo_image_surface_get_stride(s) * (size_t)cairo_image_surface_get_height(s);
   pthread_mutex_lock(&q->lock);
-  while (q->count == PNGQ_MAX && !q->rc) pthread_cond_wait(&q->changed, &q->lock);
+  /* an empty queue takes any surface, however large */
+  while (q->count && (q->count == PNGQ_MAX || q->bytes + bytes > PNGQ_MAX_BYTES) && !q->rc)
+    pthread_cond_wait(&q->changed, &q->lock);
   int rc = q->rc;
   if (rc < 0) {
     /* the worker failed already: stop the drawer with that error */
@@ -120,7 +133,9 @@ int rc_pngq_push(struct rc_pngq *q, cairo_surface_t *s, struct ssdrev_atomic *ou
     struct pngq_job *j = &q->jobs[(q->head + q->count) % PNGQ_MAX];
     j->surface = s;
     j->out = *out;
+    j->bytes = bytes;
     q->count++;
+    q->bytes += bytes;
     pthread_cond_broadcast(&q->changed);
   }
   pthread_mutex_unlock(&q->lock);
@@ -133,6 +148,13 @@ int rc_pngq_push(struct rc_pngq *q, cairo_surface_t *s, struct ssdrev_atomic *ou
   out->f = NULL;
   out->tmp[0] = 0;
   return 0;
+}
+
+void rc_pngq_drain(struct rc_pngq *q) {
+  if (!q) return;
+  pthread_mutex_lock(&q->lock);
+  while (q->count || q->busy) pthread_cond_wait(&q->changed, &q->lock);
+  pthread_mutex_unlock(&q->lock);
 }
 
 int rc_pngq_finish(struct rc_pngq *q, struct ssdrev_err *err) {

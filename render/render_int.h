@@ -61,6 +61,14 @@ void rc_fmt_tick(char *buf, size_t len, double v, double step);
 
 /* --------------------------------------------------------------- canvas */
 
+/* Where `ssdrev report` sends each finished chart PNG: its pixels to IMGS
+ * for the PDF writer, its encoding and commit to the PNGQ worker thread.
+ * Either may be NULL (pixels not kept / encoded on the drawing thread). */
+struct rc_chart_sink {
+  struct rimg_cache *imgs;
+  struct rc_pngq *pngq;
+};
+
 /* A chart surface measured in points (1/72 in) whatever the output. */
 struct rc_canvas {
   cairo_surface_t *surface;
@@ -69,7 +77,7 @@ struct rc_canvas {
   int svg;             /* else PNG */
   struct ssdrev_atomic out;
   int out_open;
-  struct rimg_cache *keep; /* PNG: also keep the pixels here for the PDF (may be NULL) */
+  const struct rc_chart_sink *keep; /* where a finished PNG goes besides its file (may be NULL) */
 };
 int rc_canvas_begin(struct rc_canvas *c, const char *path, double w_in, double h_in,
                     double dpi, struct ssdrev_err *err);
@@ -81,8 +89,32 @@ struct rimg_cache *rimg_cache_new(void);
 void rimg_cache_free(struct rimg_cache *c);
 int rimg_cache_put(struct rimg_cache *c, const char *path, cairo_surface_t *s);
 unsigned char *rimg_cache_take(struct rimg_cache *c, const char *path, int *w, int *h);
+/* The PNG files of the charts whose pixels C holds are written by worker Q
+ * (may be NULL). rimg_cache_settle (C may be NULL) waits for it, so that a
+ * reader falling back to a chart's file (a second link to it, after its
+ * pixels were taken) finds the file whole and current. */
+void rimg_cache_set_writer(struct rimg_cache *c, struct rc_pngq *q);
+void rimg_cache_settle(struct rimg_cache *c);
 
-/* Writes the file (atomically) and frees the canvas. */
+/* One worker thread that PNG-encodes finished chart surfaces and commits
+ * their files (pngq.c); pixels are drawn by the caller, in order, so the
+ * files are the same bytes as when encoded in place. start: DEFER_SYNC is
+ * the caller's ssdrev_atomic_defer_sync, applied on the worker. push takes
+ * over S and the open OUT (OUT is left closed either way); it blocks while
+ * the queue is full (128 MiB of pixels) and fails with the worker's first error, if any
+ * (then S and OUT are discarded). finish drains the queue, joins the thread,
+ * frees Q (NULL is a no-op) and returns the worker's first error, its
+ * message (naming the file) in ERR; queued files are committed even when
+ * the caller failed, as if each had been written in place. */
+struct rc_pngq;
+int rc_pngq_start(struct rc_pngq **q, int defer_sync, struct ssdrev_err *err);
+int rc_pngq_push(struct rc_pngq *q, cairo_surface_t *s, struct ssdrev_atomic *out, struct ssdrev_err *err);
+int rc_pngq_finish(struct rc_pngq *q, struct ssdrev_err *err);
+/* Waits until every pushed file is committed (or failed); NULL: no-op. */
+void rc_pngq_drain(struct rc_pngq *q);
+
+/* Writes the file (atomically) and frees the canvas; a PNG goes to
+ * c->keep (pixels kept, encoding handed to the worker) when set. */
 int rc_canvas_end(struct rc_canvas *c, struct ssdrev_err *err);
 void rc_canvas_abort(struct rc_canvas *c);
 
@@ -149,14 +181,14 @@ struct rt_args {
 int render_chart_check(const struct render_runs *rs, const char *kind, const struct render_chart_opts *o,
                        struct ssdrev_err *err);
 
-/* render_chart_file that also keeps a PNG's pixels in KEEP (may be NULL). */
+/* render_chart_file that also sends a PNG to KEEP (may be NULL). */
 int rc_chart_draw(const struct render_runs *rs, const char *kind, const struct render_chart_opts *o,
-                  const char *path, struct rimg_cache *keep, struct ssdrev_err *err);
+                  const char *path, const struct rc_chart_sink *keep, struct ssdrev_err *err);
 
-/* render_template_expand_opts that also keeps the pixels of each chart PNG
- * it draws in KEEP (may be NULL), for the PDF writer. */
+/* render_template_expand_opts that also sends each chart PNG it draws to
+ * KEEP (may be NULL): pixels for the PDF writer, encoding to the worker. */
 int rt_expand(const struct render_runs *rs, const char *template_name, const char *text, const char *chart_dir,
-              const char *chart_rel, double dpi, const struct render_expand_opts *x, struct rimg_cache *keep,
+              const char *chart_rel, double dpi, const struct render_expand_opts *x, const struct rc_chart_sink *keep,
               char **md_out, struct ssdrev_err *err);
 
 /* render_md_to_pdf that embeds images found in IMGS from memory (may be NULL). */

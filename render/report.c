@@ -85,19 +85,29 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   struct rimg_cache *imgs = NULL;
   if (rc == 0 && (mask & RENDER_FMT_PDF) && !(imgs = rimg_cache_new()))
     rc = ssdrev_fail(err, -ENOMEM, "out of memory rendering '%s'", o->template_path);
-  if (rc == 0) rc = rt_expand(rs, o->template_path, text, charts, "charts", o->dpi, &x, imgs, &md, err);
+  /* charts are drawn here in template order, but their PNG encoding (most
+   * of a report's CPU time) runs on one worker, overlapping the drawing
+   * and the documents; see pngq.c for why the bytes cannot change */
+  struct rc_pngq *pngq = NULL;
+  if (rc == 0) rc = rc_pngq_start(&pngq, 1, err);
+  rimg_cache_set_writer(imgs, pngq);
+  struct rc_chart_sink keep = {.imgs = imgs, .pngq = pngq};
+  if (rc == 0) rc = rt_expand(rs, o->template_path, text, charts, "charts", o->dpi, &x, &keep, &md, err);
   free(text);
-  if (rc < 0) {
-    rimg_cache_free(imgs);
-    ssdrev_atomic_defer_sync(0);
-    return rc;
-  }
   struct render_doc_meta meta = {.title = NULL, .subject = "SSD review", .base_dir = o->out_dir};
   for (size_t i = 0; i < NFORMATS && rc == 0; i++) {
     if (!(mask & formats[i].bit)) continue;
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", o->out_dir, formats[i].file);
     rc = formats[i].write(md, &meta, path, imgs, err);
+  }
+  /* joined whatever happened, so no temporary file outlives the call; a
+   * failure of ours is reported before the worker's */
+  struct ssdrev_err qerr = {{0}};
+  int qrc = rc_pngq_finish(pngq, &qerr);
+  if (rc == 0 && qrc < 0) {
+    rc = qrc;
+    if (err) *err = qerr;
   }
   rimg_cache_free(imgs);
   free(md);

@@ -27,7 +27,7 @@ struct expand {
   size_t nused;
   struct ssdrev_err *err;
   const struct render_expand_opts *x; /* NULL: missing data is an error */
-  struct rimg_cache *keep; /* PNG pixels kept for the PDF (may be NULL) */
+  const struct rc_chart_sink *keep; /* where chart PNGs go besides their files (may be NULL) */
 };
 
 struct directive {
@@ -503,7 +503,7 @@ int render_template_expand_opts(const struct render_runs *rs, const char *templa
 }
 
 int rt_expand(const struct render_runs *rs, const char *template_name, const char *text, const char *chart_dir,
-              const char *chart_rel, double dpi, const struct render_expand_opts *x, struct rimg_cache *keep,
+              const char *chart_rel, double dpi, const struct render_expand_opts *x, const struct rc_chart_sink *keep,
               char **md_out, struct ssdrev_err *err) {
   *md_out = NULL;
   struct rbuf out = {0};
