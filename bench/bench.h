@@ -72,6 +72,11 @@ uint32_t bench_crc32c(uint32_t crc, const void *data, size_t n);
  * report can tell an analysis made before the manifest changed. */
 int bench_run_manifest_crc(const char *dir, uint32_t *crc, struct ssdrev_err *err);
 
+/* Parses a byte size: a number (fractions allowed) and an optional unit,
+ * binary for k/M/G/T and KiB..TiB, decimal for KB..TB, case-insensitive:
+ * "4k", "1GiB", "1.5 TB", "512". -EINVAL when malformed, -ERANGE when huge. */
+int ssdrev_parse_size(const char *s, uint64_t *out);
+
 /* Monotonic clock in ns (CLOCK_MONOTONIC). */
 uint64_t bench_clock_ns(void);
 

@@ -1,10 +1,12 @@
 /* common.c — errors, atomic output files, whole-file reads, JSON loading,
  * mkdir -p and the monotonic clock: the plumbing every stage shares. */
 #include <errno.h>
+#include <ctype.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -198,4 +200,27 @@ int ssdrev_mkdirs(const char *path, struct ssdrev_err *err) {
     }
   }
   return 0;
+}
+
+int ssdrev_parse_size(const char *s, uint64_t *out) {
+  if (!s || !(isdigit((unsigned char)*s) || *s == '.')) return -EINVAL;
+  errno = 0;
+  char *end;
+  double v = strtod(s, &end);
+  if (errno || end == s || v < 0) return -EINVAL;
+  while (*end == ' ') end++;
+  static const struct { const char *suffix; double mult; } units[] = {
+      {"", 1}, {"b", 1}, {"k", 1024.0}, {"kib", 1024.0}, {"kb", 1e3},
+      {"m", 1048576.0}, {"mib", 1048576.0}, {"mb", 1e6},
+      {"g", 1073741824.0}, {"gib", 1073741824.0}, {"gb", 1e9},
+      {"t", 1099511627776.0}, {"tib", 1099511627776.0}, {"tb", 1e12},
+  };
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+    if (strcasecmp(end, units[i].suffix)) continue;
+    double b = v * units[i].mult;
+    if (!(b < 1.8e19)) return -ERANGE; /* also NaN */
+    *out = (uint64_t)(b + 0.5);
+    return 0;
+  }
+  return -EINVAL;
 }

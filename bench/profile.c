@@ -9,29 +9,6 @@
 #include <strings.h>
 #include "bench/review_int.h"
 
-int review_parse_size(const char *s, uint64_t *out) {
-  if (!s || !(isdigit((unsigned char)*s) || *s == '.')) return -EINVAL;
-  errno = 0;
-  char *end;
-  double v = strtod(s, &end);
-  if (errno || end == s || v < 0) return -EINVAL;
-  while (*end == ' ') end++;
-  static const struct { const char *suffix; double mult; } units[] = {
-      {"", 1}, {"b", 1}, {"k", 1024.0}, {"kib", 1024.0}, {"kb", 1e3},
-      {"m", 1048576.0}, {"mib", 1048576.0}, {"mb", 1e6},
-      {"g", 1073741824.0}, {"gib", 1073741824.0}, {"gb", 1e9},
-      {"t", 1099511627776.0}, {"tib", 1099511627776.0}, {"tb", 1e12},
-  };
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-    if (strcasecmp(end, units[i].suffix)) continue;
-    double b = v * units[i].mult;
-    if (!(b < 1.8e19)) return -ERANGE;
-    *out = (uint64_t)(b + 0.5);
-    return 0;
-  }
-  return -EINVAL;
-}
-
 int review_json_size(const json_t *obj, const char *key, uint64_t *out, const char *where,
                      struct ssdrev_err *err) {
   const json_t *v = json_object_get(obj, key);
@@ -40,7 +17,7 @@ int review_json_size(const json_t *obj, const char *key, uint64_t *out, const ch
     *out = (uint64_t)json_integer_value(v);
     return 0;
   }
-  if (json_is_string(v) && review_parse_size(json_string_value(v), out) == 0) return 0;
+  if (json_is_string(v) && ssdrev_parse_size(json_string_value(v), out) == 0) return 0;
   return ssdrev_fail(err, -EINVAL, "%s: '%s' must be a size in bytes or a string like \"1GiB\"",
                      where, key);
 }

@@ -99,7 +99,6 @@ int review_json_num(const json_t *obj, const char *key, double min, double max, 
                     const char *where, struct ssdrev_err *err);
 int review_json_str(const json_t *obj, const char *key, char *out, size_t len,
                     const char *where, struct ssdrev_err *err);
-int review_parse_size(const char *s, uint64_t *out);
 
 /* The runner's state while a method runs. */
 struct review_ctx {

@@ -98,27 +98,12 @@ static char *trim(char *s) {
   return s;
 }
 
-/* A byte size: an integer with an optional binary (KiB, MiB, GiB, TiB, or
- * K, M, G, T) or decimal (KB, MB, GB, TB) suffix. */
+/* A byte size, as everywhere in ssdrev (ssdrev_parse_size). */
 static int parse_size(const char *v, double *out) {
-  static const struct { const char *suffix; double mult; } units[] = {
-      {"", 1}, {"k", 1024.0}, {"kib", 1024.0}, {"kb", 1e3}, {"m", 1048576.0},
-      {"mib", 1048576.0}, {"mb", 1e6}, {"g", 1073741824.0}, {"gib", 1073741824.0},
-      {"gb", 1e9}, {"t", 1099511627776.0}, {"tib", 1099511627776.0}, {"tb", 1e12},
-  };
-  if (!isdigit((unsigned char)*v)) return -EINVAL;
-  errno = 0;
-  char *end;
-  unsigned long long n = strtoull(v, &end, 10);
-  if (errno) return -EINVAL;
-  const char *u = end;
-  while (isspace((unsigned char)*u)) u++;
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-    if (!strcasecmp(u, units[i].suffix)) {
-      *out = (double)n * units[i].mult;
-      return 0;
-    }
-  return -EINVAL;
+  uint64_t b;
+  int rc = ssdrev_parse_size(v, &b);
+  if (rc == 0) *out = (double)b;
+  return rc;
 }
 
 static int parse_number(const struct model_key *k, const char *v, double *out) {

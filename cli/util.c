@@ -53,25 +53,7 @@ static int split_number(const char *s, double *num, const char **unit) {
   return 0;
 }
 
-int cli_parse_size(const char *s, uint64_t *out) {
-  double v;
-  const char *u;
-  if (split_number(s, &v, &u)) return -EINVAL;
-  static const struct { const char *suffix; double mult; } units[] = {
-      {"", 1}, {"b", 1}, {"k", 1024.0}, {"kib", 1024.0}, {"kb", 1e3},
-      {"m", 1048576.0}, {"mib", 1048576.0}, {"mb", 1e6},
-      {"g", 1073741824.0}, {"gib", 1073741824.0}, {"gb", 1e9},
-      {"t", 1099511627776.0}, {"tib", 1099511627776.0}, {"tb", 1e12},
-  };
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-    if (strcasecmp(u, units[i].suffix)) continue;
-    double b = v * units[i].mult;
-    if (b > 1.8e19 || b != b) return -ERANGE;
-    *out = (uint64_t)(b + 0.5);
-    return 0;
-  }
-  return -EINVAL;
-}
+int cli_parse_size(const char *s, uint64_t *out) { return ssdrev_parse_size(s, out); }
 
 int cli_parse_duration(const char *s, uint64_t *out_ns) {
   double v;

@@ -114,12 +114,12 @@ TEST("Unknown kinds, bad cells, duplicate ids and a wrong format are refused") {
 
 TEST("Sizes parse as binary units and plain bytes") {
   uint64_t v = 0;
-  CHECK(review_parse_size("1GiB", &v) == 0 && v == (1ull << 30));
-  CHECK(review_parse_size("128KiB", &v) == 0 && v == 131072);
-  CHECK(review_parse_size("4k", &v) == 0 && v == 4096);
-  CHECK(review_parse_size("512", &v) == 0 && v == 512);
-  CHECK(review_parse_size("12 parsecs", &v) != 0);
-  CHECK(review_parse_size("-1", &v) != 0);
+  CHECK(ssdrev_parse_size("1GiB", &v) == 0 && v == (1ull << 30));
+  CHECK(ssdrev_parse_size("128KiB", &v) == 0 && v == 131072);
+  CHECK(ssdrev_parse_size("4k", &v) == 0 && v == 4096);
+  CHECK(ssdrev_parse_size("512", &v) == 0 && v == 512);
+  CHECK(ssdrev_parse_size("12 parsecs", &v) != 0);
+  CHECK(ssdrev_parse_size("-1", &v) != 0);
 }
 
 TEST("Estimates follow the method: a CDM step at 5 passes is 8 tests x 6 passes x 5 s, 7 intervals of 5 s, plus the region") {
