@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include "bench/import_int.h"
 
@@ -136,13 +137,31 @@ static const char *opt(const json_t *opts, const char *key) {
   return json_string_value(json_object_get(opts, key));
 }
 
+/* Why a fio option cannot become a job parameter: filled by the option
+ * parsers below, which return -1 then; the import refuses the job. */
+struct fio_why {
+  char msg[256];
+};
+
+/* The limits of bench_job_from_json: an imported job must be one ssdrev
+ * could run. Compared as doubles before any conversion (a double outside
+ * the integer's range cast to it is undefined behaviour: bs=nan gave
+ * block_bytes = INT64_MIN). */
+#define FIO_MAX_BLOCK 4294967295.0 /* UINT32_MAX */
+#define FIO_MAX_I64 9223372036854775807.0 /* rounds to 2^63: also compared with < 2^63 */
+
 /* fio sizes: "4k", "128KiB", "1m", "4096"; k/m/g are binary (kb_base=1024).
- * Only the first of "4k,64k" or "4k-16k" is taken. */
-static uint64_t fio_size(const char *s, uint64_t dflt) {
-  if (!s) return dflt;
+ * Only the first of "4k,64k" or "4k-16k" is taken. Text that is no number
+ * at all keeps dflt (as before); a number that is not a finite size in
+ * [min, max] is refused. */
+static int fio_size(const json_t *opts, const char *key, uint64_t dflt, double min, double max,
+                    uint64_t *out, struct fio_why *why) {
+  const char *s = opt(opts, key);
+  *out = dflt;
+  if (!s) return 0;
   char *end;
   double v = strtod(s, &end);
-  if (end == s || v < 0) return dflt;
+  if (end == s) return 0;
   double mult = 1;
   switch (*end) {
   case 'k': case 'K': mult = 1024.0; break;
@@ -151,45 +170,119 @@ static uint64_t fio_size(const char *s, uint64_t dflt) {
   case 't': case 'T': mult = 1099511627776.0; break;
   default: break;
   }
-  return (uint64_t)(v * mult + 0.5);
+  double b = floor(v * mult + 0.5);
+  if (!(b >= min && b <= max && b < 9223372036854775808.0)) {
+    snprintf(why->msg, sizeof why->msg, "option %s = '%.40s' is not a size of %.0f to %.0f bytes", key, s, min, max);
+    return -1;
+  }
+  *out = (uint64_t)b;
+  return 0;
 }
 
-static uint64_t opt_uint(const json_t *opts, const char *key, uint64_t dflt) {
+/* An integer option in [min, max], or dflt when absent. */
+static int fio_uint(const json_t *opts, const char *key, uint64_t dflt, uint64_t min, uint64_t max, uint64_t *out,
+                    struct fio_why *why) {
   const char *s = opt(opts, key);
-  if (!s) return dflt;
+  *out = dflt;
+  if (!s) return 0;
   char *end;
+  errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
-  return end == s ? dflt : v;
+  if (end == s) return 0; /* not a number: the default, as fio's own parser would not start */
+  if (errno || *s == '-' || v < min || v > max) {
+    snprintf(why->msg, sizeof why->msg, "option %s = '%.40s' is not an integer in %llu..%llu", key, s,
+             (unsigned long long)min, (unsigned long long)max);
+    return -1;
+  }
+  *out = v;
+  return 0;
 }
 
-/* The job's parameters in the shape of bench_job_to_json, from fio options. */
-static json_t *fio_params(const json_t *opts) {
+/* A fio time option in ns: seconds unless suffixed (us, ms, s, m, h, d, as
+ * fio's parser reads them: "1m" is a minute, "500ms" half a second). */
+static int fio_time_ns(const json_t *opts, const char *key, int *present, uint64_t *out, struct fio_why *why) {
+  const char *s = opt(opts, key);
+  *present = 0;
+  *out = 0;
+  if (!s) return 0;
+  static const struct { const char *suffix; double ns; } units[] = {
+      {"", 1e9}, {"s", 1e9}, {"sec", 1e9}, {"us", 1e3}, {"usec", 1e3}, {"ms", 1e6}, {"msec", 1e6},
+      {"m", 60e9}, {"min", 60e9}, {"h", 3600e9}, {"hr", 3600e9}, {"hour", 3600e9}, {"d", 86400e9}, {"day", 86400e9},
+  };
+  char *end;
+  double v = strtod(s, &end);
+  double mult = -1;
+  for (size_t i = 0; end != s && i < sizeof units / sizeof units[0]; i++)
+    if (!strcasecmp(end, units[i].suffix)) mult = units[i].ns;
+  double ns = floor(v * mult + 0.5);
+  if (end == s || mult < 0 || !(ns >= 0 && ns < FIO_MAX_I64)) {
+    snprintf(why->msg, sizeof why->msg, "option %s = '%.40s' is not a time (seconds, or with us/ms/s/m/h/d)", key, s);
+    return -1;
+  }
+  *present = 1;
+  *out = (uint64_t)ns;
+  return 0;
+}
+
+/* fio's clocks and counters in a job entry are non-negative and, in ns,
+ * fit 63 bits: 2^43 ms is 278 years. A value beyond (a damaged or edited
+ * output) would wrap when scaled to ns, or turn negative in the archive. */
+#define FIO_MAX_MS (1ll << 43)
+static int fio_counts_ok(const json_t *job, struct fio_why *why) {
+  static const char *const clocks[] = {"job_runtime", "job_start"};
+  for (size_t i = 0; i < 2; i++) {
+    json_int_t v = json_integer_value(json_object_get(job, clocks[i]));
+    if (v < 0 || v > FIO_MAX_MS) {
+      snprintf(why->msg, sizeof why->msg, "%s = %lld ms is out of range", clocks[i], (long long)v);
+      return 0;
+    }
+  }
+  for (unsigned d = 0; d < 3; d++) {
+    static const char *const counts[] = {"total_ios", "io_bytes"};
+    for (size_t i = 0; i < 2; i++) {
+      json_int_t v = json_integer_value(json_object_get(json_object_get(job, fio_ddirs[d]), counts[i]));
+      if (v < 0) {
+        snprintf(why->msg, sizeof why->msg, "%s.%s = %lld is negative", fio_ddirs[d], counts[i], (long long)v);
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+/* The job's parameters in the shape of bench_job_to_json, from fio options;
+ * NULL (and why) when an option is out of range. */
+static json_t *fio_params(const json_t *opts, struct fio_why *why) {
   const char *rw = opt(opts, "rw");
   if (!rw) rw = opt(opts, "readwrite");
   if (!rw) rw = "read";
   int mixed = !strncmp(rw, "rw", 2) || !strncmp(rw, "readwrite", 9) || !strncmp(rw, "randrw", 6);
   int reads = !strncmp(rw, "read", 4) || !strncmp(rw, "randread", 8);
-  uint64_t read_pct = reads ? 100 : 0;
+  uint64_t read_pct = reads ? 100 : 0, write_pct = 50, block, qd, offset, span, measure_ns, ramp_ns;
+  int rc = 0, has_measure = 0, has_ramp = 0;
   if (mixed) {
-    read_pct = opt(opts, "rwmixread") ? opt_uint(opts, "rwmixread", 50)
-               : opt(opts, "rwmixwrite") ? 100 - opt_uint(opts, "rwmixwrite", 50) : 50;
+    if (opt(opts, "rwmixread")) rc = fio_uint(opts, "rwmixread", 50, 0, 100, &read_pct, why);
+    else if (!(rc = fio_uint(opts, "rwmixwrite", 50, 0, 100, &write_pct, why))) read_pct = 100 - write_pct;
   }
+  const char *bs_key = opt(opts, "bs") || !opt(opts, "blocksize") ? "bs" : "blocksize";
+  if (!rc) rc = fio_size(opts, bs_key, 4096, 1, FIO_MAX_BLOCK, &block, why);
+  if (!rc) rc = fio_uint(opts, "iodepth", 1, 1, 65536, &qd, why);
+  if (!rc) rc = fio_size(opts, "offset", 0, 0, FIO_MAX_I64, &offset, why);
+  if (!rc) rc = fio_size(opts, "size", 0, 0, FIO_MAX_I64, &span, why);
+  /* runtime bounds the job only when time_based; ramp_time always applies */
+  if (!rc && json_object_get(opts, "time_based")) rc = fio_time_ns(opts, "runtime", &has_measure, &measure_ns, why);
+  if (!rc) rc = fio_time_ns(opts, "ramp_time", &has_ramp, &ramp_ns, why);
+  if (rc) return NULL;
   json_t *p = json_object();
   json_object_set_new(p, "pattern", json_string(!strncmp(rw, "rand", 4) ? "rand" : "seq"));
   json_object_set_new(p, "read_pct", json_integer((json_int_t)read_pct));
-  const char *bs = opt(opts, "bs");
-  if (!bs) bs = opt(opts, "blocksize");
-  json_object_set_new(p, "block_bytes", json_integer((json_int_t)fio_size(bs, 4096)));
-  json_object_set_new(p, "qd", json_integer((json_int_t)opt_uint(opts, "iodepth", 1)));
+  json_object_set_new(p, "block_bytes", json_integer((json_int_t)block));
+  json_object_set_new(p, "qd", json_integer((json_int_t)qd));
   json_object_set_new(p, "threads", json_integer(1)); /* numjobs clones are separate jobs */
-  json_object_set_new(p, "offset_bytes", json_integer((json_int_t)fio_size(opt(opts, "offset"), 0)));
-  json_object_set_new(p, "span_bytes", json_integer((json_int_t)fio_size(opt(opts, "size"), 0)));
-  /* runtime and ramp_time are seconds unless suffixed */
-  const char *rt = opt(opts, "runtime");
-  if (rt && json_object_get(opts, "time_based"))
-    json_object_set_new(p, "measure_ns", json_integer((json_int_t)(strtod(rt, NULL) * 1e9)));
-  const char *ramp = opt(opts, "ramp_time");
-  if (ramp) json_object_set_new(p, "ramp_ns", json_integer((json_int_t)(strtod(ramp, NULL) * 1e9)));
+  json_object_set_new(p, "offset_bytes", json_integer((json_int_t)offset));
+  json_object_set_new(p, "span_bytes", json_integer((json_int_t)span));
+  if (has_measure) json_object_set_new(p, "measure_ns", json_integer((json_int_t)measure_ns));
+  if (has_ramp) json_object_set_new(p, "ramp_ns", json_integer((json_int_t)ramp_ns));
   char engine[64];
   snprintf(engine, sizeof engine, "fio:%s", opt(opts, "ioengine") ? opt(opts, "ioengine") : "psync");
   json_object_set_new(p, "engine", json_string(engine));
@@ -398,9 +491,13 @@ int bench_import_fio(const char *input, const struct bench_import_opts *o,
   json_object_set_new(src, "client_server", json_boolean(client_mode));
   json_t *hosts = json_object(); /* hostname -> jobs seen (thread numbers) */
   json_t *used_logs = json_object(); /* log paths already imported */
-  uint64_t ts_ms = json_object_get(root, "timestamp_ms")
-                       ? (uint64_t)json_integer_value(json_object_get(root, "timestamp_ms"))
-                       : (uint64_t)json_integer_value(json_object_get(root, "timestamp")) * 1000u;
+  json_int_t ts_raw = json_integer_value(json_object_get(root, "timestamp_ms"));
+  if (!json_object_get(root, "timestamp_ms")) {
+    json_int_t ts_s = json_integer_value(json_object_get(root, "timestamp"));
+    ts_raw = ts_s > 0 && ts_s <= FIO_MAX_MS / 1000 ? ts_s * 1000 : 0;
+  }
+  /* the output's end time only dates the logs: one out of range is unknown */
+  uint64_t ts_ms = ts_raw > 0 && ts_raw <= FIO_MAX_MS ? (uint64_t)ts_raw : 0;
   size_t i;
   json_t *job;
   /* Per host: report entries and whether any is a group_reporting entry. A
@@ -433,7 +530,14 @@ int bench_import_fio(const char *input, const struct bench_import_opts *o,
     if (host) snprintf(raw, sizeof raw, "fio.%s.%s.%lld", host, jobname, (long long)thread_no);
     else snprintf(raw, sizeof raw, "fio.%s.%lld", jobname, (long long)thread_no);
     import_safe_name(name, sizeof name, raw);
-    json_t *test = bench_run_add_test(run, name, fio_params(opts), NULL);
+    struct fio_why why;
+    json_t *params = fio_counts_ok(job, &why) ? fio_params(opts, &why) : NULL;
+    if (!params) {
+      rc = ssdrev_fail(err, -EINVAL, "cannot import '%s' job %s: %s", input, name, why.msg);
+      json_decref(opts);
+      break;
+    }
+    json_t *test = bench_run_add_test(run, name, params, NULL);
     json_object_set_new(test, "kind", json_string("job"));
     json_object_set_new(test, "step", json_string("fio"));
     if (o->state) json_object_set_new(test, "state", json_string(o->state));

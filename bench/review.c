@@ -304,6 +304,9 @@ int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progre
   int rc;
   if (resume) {
     if ((rc = bench_run_open(&c.run, o->run_dir, err))) return rc;
+    /* a killed review leaves its temporary files behind; this process is
+     * the archive's only writer now (readers must never remove them) */
+    if ((rc = bench_run_remove_temps(c.run, err)) < 0) goto out;
     if ((rc = resume_profile(&c, &eff, err))) goto out;
   } else {
     if (!o->profile_path) return ssdrev_fail(err, -EINVAL, "review: no method file given");

@@ -3,7 +3,8 @@
  * archive is created for every input and removed after. The log directory
  * holds two fixed latency logs (prefix "fz", jobs 1 and 2), so inputs that
  * say write_lat_log=fz also go through the log conversion. An archive that
- * imports must then open with bench_run_open. */
+ * imports must then open with bench_run_open, and every test's params must
+ * be a job that bench_job_from_json accepts. */
 #include "tests/fuzz/fuzz.h"
 #include "bench/bench.h"
 
@@ -41,6 +42,24 @@ static int fuzz_fio_one(const uint8_t *data, size_t size) {
     abort();
   }
   if (json_array_size(json_object_get(run->manifest, "tests")) != res.tests) abort();
+  /* every test's params are documented as bench_job_to_json's shape, so
+   * they must be a job bench_job_from_json accepts; "engine" is left out:
+   * "fio:" + a long external engine path may exceed bench_job.engine
+   * (reported, harmless to analysis) */
+  size_t i;
+  json_t *t;
+  json_array_foreach(json_object_get(run->manifest, "tests"), i, t) {
+    struct bench_job job;
+    json_t *p = json_object_get(t, "params");
+    if (!p) continue;
+    json_t *q = json_copy(p);
+    json_object_del(q, "engine");
+    if (bench_job_from_json(&job, q, &err)) {
+      fprintf(stderr, "fuzz_fio: imported params are not a valid job: %s\n", err.msg);
+      abort();
+    }
+    json_decref(q);
+  }
   bench_run_free(run);
   return 0;
 }

@@ -47,3 +47,45 @@ TEST("A manifest whose log path climbs out of the run is still refused") {
   CHECK_CONTAINS(err.msg, "log");
   bench_run_free(run);
 }
+
+/* fuzz finding: fio_size() in bench/import_fio.c takes strtod's value as is,
+ * so "nan", "inf" or "1e30k" as bs/size/offset was cast to uint64_t:
+ * undefined behaviour (UBSan), and in gcc builds garbage such as 2^63, which
+ * json_integer stores negative. Such a job must be refused or get sane
+ * parameters. */
+TEST("fio sizes written as nan, inf or 1e30 never become garbage job parameters") {
+  const char *vals[] = {"nan", "inf", "1e30k", "-nan"};
+  for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{\"fio version\": \"fio-3.33\", \"timestamp\": 1795975105,\n"
+             " \"global options\": {\"bs\": \"%s\", \"size\": \"%s\", \"offset\": \"%s\", \"rw\": \"randread\"},\n"
+             " \"jobs\": [{\"jobname\": \"j\", \"groupid\": 0, \"error\": 0, \"job options\": {},\n"
+             "   \"read\": {\"io_bytes\": 12288, \"total_ios\": 3, \"bw\": 1, \"iops\": 1}, \"job_runtime\": 1}]}\n",
+             vals[i], vals[i], vals[i]);
+    struct ssdrev_err err = {{0}};
+    char name[64], out[64];
+    snprintf(name, sizeof name, "fio-size-%zu.json", i);
+    snprintf(out, sizeof out, "run-size-%zu", i);
+    REQUIRE(ssdrev_write_file_atomic(test_path(name), json, strlen(json), &err) == 0);
+    struct bench_import_opts o;
+    bench_import_opts_defaults(&o);
+    o.out_dir = test_path(out);
+    o.no_logs = 1;
+    struct bench_import_result res;
+    if (bench_importer_find("fio")->import(test_path(name), &o, &res, &err)) continue; /* refused: fine */
+    struct bench_run *run;
+    REQUIRE(bench_run_open(&run, o.out_dir, &err) == 0);
+    json_t *p = json_object_get(json_array_get(json_object_get(run->manifest, "tests"), 0), "params");
+    const char *keys[] = {"block_bytes", "span_bytes", "offset_bytes"};
+    for (size_t k = 0; k < 3; k++) {
+      json_t *v = json_object_get(p, keys[k]);
+      if (v && !(json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < (1ll << 62)))
+        fprintf(stderr, "    %s = \"%s\" gave %s = %lld\n", keys[k], vals[i], keys[k], (long long)json_integer_value(v));
+      CHECK(!v || (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < (1ll << 62)));
+    }
+    struct bench_job job;
+    CHECK(bench_job_from_json(&job, p, &err) == 0); /* the params must be a valid job */
+    bench_run_free(run);
+  }
+}

@@ -125,3 +125,33 @@ TEST("Every sim-state seed and past sim-state finding loads and runs, or is refu
 TEST("Every analysis.json seed and past finding renders a template and a chart, or fails cleanly") {
   REPLAY("analysis", fuzz_analysis_one);
 }
+
+/* Seeds written by tests/fuzz/gen_log_seeds.sh go stale when a format
+ * changes; stale seeds would leave the fuzzer only the refusal paths. */
+TEST("The generated log and sim-state seeds are still valid for this build (else rerun gen_log_seeds.sh)") {
+  const char *root = getenv("SSDREV_ROOT");
+  if (!root || !*root) root = ".";
+  char p[1024];
+  struct ssdrev_err err = {{0}};
+  const char *logs[] = {"one-record", "small", "three-chunks", "empty"};
+  for (size_t i = 0; i < 4; i++) {
+    snprintf(p, sizeof p, "%s/tests/fuzz/corpus/log/%s.ssdlog", root, logs[i]);
+    struct bench_log_reader *r;
+    int rc = bench_log_open(&r, p, 0, &err);
+    if (rc) fprintf(stderr, "    %s\n", err.msg);
+    CHECK(rc == 0);
+    if (!rc) bench_log_close(r);
+  }
+  snprintf(p, sizeof p, "sim:%s/tests/fuzz/tiny.model", root);
+  struct bench_target_opts to = {.write_intent = 1, .seed = 1};
+  struct bench_target *t;
+  REQUIRE(bench_target_open(&t, p, &to, &err) == 0);
+  const char *states[] = {"empty", "written"};
+  for (size_t i = 0; i < 2; i++) {
+    snprintf(p, sizeof p, "%s/tests/fuzz/corpus/simstate/%s.state", root, states[i]);
+    int rc = bench_sim_load_state(bench_target_sim(t), p, &err);
+    if (rc) fprintf(stderr, "    %s\n", err.msg);
+    CHECK(rc == 0);
+  }
+  bench_target_close(t);
+}
