@@ -37,6 +37,8 @@ struct bench_log_reader {
   int32_t *status;
   uint16_t *queue;
   uint8_t *op, *fl;
+  uint64_t fill_val[LOG_NCOLS]; /* value a narrow array holds throughout ... */
+  size_t fill_n[LOG_NCOLS];     /* ... for this many records (0: not constant) */
   struct bench_log_chunk cur; /* for bench_log_next */
   size_t cur_i;
 };
@@ -55,6 +57,7 @@ static int grow(struct bench_log_reader *r, size_t n) {
   r->queue = malloc(cap * sizeof *r->queue);
   r->op = malloc(cap);
   r->fl = malloc(cap);
+  memset(r->fill_n, 0, sizeof r->fill_n);
   int ok = r->scratch && r->len && r->status && r->queue && r->op && r->fl;
   for (int c = 0; c < LOG_NCOLS; c++) ok = ok && r->v[c];
   r->cap = ok ? cap : 0;
@@ -270,13 +273,20 @@ int bench_log_next_chunk(struct bench_log_reader *r, unsigned cols, struct bench
       continue;
     }
     /* narrow columns: a constant one (the usual case: one block size, no
-     * errors, one queue, one op) is filled directly, others converted */
+     * errors, one queue, one op) is filled directly, and not again while
+     * the next chunks hold the same constant; others are converted */
 #define NARROW(bit, col, arr, conv)                                              \
   if (need & (bit)) {                                                          \
-    if (narrow_const >> (col) & 1u)                                            \
-      for (size_t i = 0; i < n; i++) arr[i] = conv(cval[col]);                  \
-    else                                                                       \
+    if (narrow_const >> (col) & 1u) {                                          \
+      if (r->fill_n[col] < n || r->fill_val[col] != cval[col]) {               \
+        for (size_t i = 0; i < n; i++) arr[i] = conv(cval[col]);                \
+        r->fill_n[col] = n;                                                    \
+        r->fill_val[col] = cval[col];                                          \
+      }                                                                        \
+    } else {                                                                   \
       for (size_t i = 0; i < n; i++) arr[i] = conv(r->v[col][i]);               \
+      r->fill_n[col] = 0;                                                      \
+    }                                                                          \
   }
 #define TO_U32(x) ((uint32_t)(x))
 #define TO_U16(x) ((uint16_t)(x))
