@@ -121,8 +121,9 @@ struct bench_log_header {
 };
 
 /* Records kept in memory before a chunk is written: a chunk is also cut when
- * its records span more than one second of submit time, so a crash loses at
- * most about a second or this many records. */
+ * its records span more than one second of submit time. A full chunk goes to
+ * the writer's encoder thread while the next fills, so a crash loses at most
+ * two chunks (about two seconds or twice this many records). */
 #define BENCH_LOG_CHUNK_MAX_RECORDS 8192u
 
 struct bench_log_writer;
@@ -132,8 +133,10 @@ int bench_log_writer_open(struct bench_log_writer **w, const char *path,
                           uint32_t clock_source, uint64_t start_unix_ns,
                           const char *params_json, int overwrite,
                           struct ssdrev_err *err);
-/* Appends records; cuts and writes a chunk when full or a second has passed.
- * Thread-safe (an internal mutex), so psync threads may share one writer. */
+/* Appends records; a chunk full or spanning a second is handed to the
+ * writer's encoder thread (encoding stays off the I/O path). Thread-safe (an
+ * internal mutex), so psync threads may share one writer. A write error of
+ * the encoder is returned by the next append, flush or close. */
 int bench_log_append(struct bench_log_writer *w, const struct bench_rec *recs,
                      size_t n, struct ssdrev_err *err);
 /* Writes the pending chunk now (and fdatasyncs if `sync`). */

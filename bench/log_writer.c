@@ -1,8 +1,10 @@
 /* log_writer.c — writes the binary I/O log (docs/log-format.md). Records are
- * copied into one pending chunk under a mutex; a full chunk (or one spanning
- * a second of submit time) is encoded into a buffer and written with one
- * write(), so a crash loses at most the pending chunk and memory stays
- * bounded by one chunk whatever the run length. */
+ * copied into a pending chunk under a mutex; a full chunk (or one spanning a
+ * second of submit time) is handed to an encoder thread, which encodes it and
+ * writes it with one write() while the I/O threads fill the other buffer:
+ * encoding stays off the I/O path. A crash loses at most the chunk being
+ * filled and the one being written, and memory stays bounded by those two
+ * chunks whatever the run length. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -20,6 +22,14 @@ struct bench_log_writer {
   char path[4096];
   struct bench_rec *pend; /* pending records, BENCH_LOG_CHUNK_MAX_RECORDS */
   size_t npend;
+  struct bench_rec *full; /* a chunk handed to the encoder thread */
+  size_t nfull;           /* its records; 0 once written (the slot is free) */
+  pthread_cond_t cv_full; /* the encoder waits for a chunk (or stop) */
+  pthread_cond_t cv_free; /* appenders and flush wait for the slot */
+  int stop;               /* close: the encoder ends once the slot is empty */
+  pthread_t encoder;
+  int encoder_started;
+  /* used by the encoder thread alone (and by open, before it starts) */
   uint64_t *colv;     /* one column's values: n */
   uint64_t *latv;     /* the latency column, for the submit transform: n */
   uint64_t *scratch;  /* encoder scratch: 2n */
@@ -29,6 +39,13 @@ struct bench_log_writer {
   int err_code;       /* first write error (sticky), 0 if none */
   struct ssdrev_err sticky; /* its message, repeated by every later call */
 };
+
+static void *encoder_main(void *arg);
+
+static void free_buffers(struct bench_log_writer *w) {
+  free(w->pend), free(w->full), free(w->colv), free(w->latv), free(w->scratch), free(w->out);
+  free(w);
+}
 
 static int fail_sticky(struct bench_log_writer *w, struct ssdrev_err *err) {
   return ssdrev_fail(err, w->err_code, "%s", w->sticky.msg);
@@ -71,16 +88,16 @@ int bench_log_writer_open(struct bench_log_writer **wp, const char *path, uint32
   if (w) {
     w->out_cap = LOG_CHUNK_HDR_BYTES + LOG_NCOLS * log_col_max_bytes(n);
     w->pend = malloc(n * sizeof *w->pend);
+    w->full = malloc(n * sizeof *w->full);
     w->colv = malloc(n * sizeof *w->colv);
     w->latv = malloc(n * sizeof *w->latv);
     w->scratch = malloc(2 * n * sizeof *w->scratch);
     w->out = malloc(w->out_cap > LOG_FILE_FIXED_BYTES + plen + 4 ? w->out_cap
                                                                  : LOG_FILE_FIXED_BYTES + plen + 4);
   }
-  if (!w || !w->pend || !w->colv || !w->latv || !w->scratch || !w->out) {
+  if (!w || !w->pend || !w->full || !w->colv || !w->latv || !w->scratch || !w->out) {
     if (w) {
-      free(w->pend), free(w->colv), free(w->latv), free(w->scratch), free(w->out);
-      free(w);
+      free_buffers(w);
     }
     return ssdrev_fail(err, -ENOMEM, "cannot create I/O log '%s': out of memory", path);
   }
@@ -88,11 +105,12 @@ int bench_log_writer_open(struct bench_log_writer **wp, const char *path, uint32
   w->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL), 0644);
   if (w->fd < 0) {
     int e = errno;
-    free(w->pend), free(w->colv), free(w->latv), free(w->scratch), free(w->out);
-    free(w);
+    free_buffers(w);
     return ssdrev_fail(err, -e, "cannot create I/O log '%s': %s", path, strerror(e));
   }
   pthread_mutex_init(&w->mu, NULL);
+  pthread_cond_init(&w->cv_full, NULL);
+  pthread_cond_init(&w->cv_free, NULL);
   /* the header: one write, its CRC over every byte before it */
   uint8_t *h = w->out;
   memcpy(h, LOG_FILE_MAGIC, 8);
@@ -113,16 +131,18 @@ int bench_log_writer_open(struct bench_log_writer **wp, const char *path, uint32
     return rc;
   }
   w->bytes = hlen + 4;
+  if (pthread_create(&w->encoder, NULL, encoder_main, w)) {
+    bench_log_writer_close(w, NULL);
+    return ssdrev_fail(err, -EAGAIN, "cannot create I/O log '%s': cannot start its encoder thread", path);
+  }
+  w->encoder_started = 1;
   *wp = w;
   return 0;
 }
 
-/* Encodes the pending records into w->out and writes them; mutex held. */
-static int write_chunk(struct bench_log_writer *w, struct ssdrev_err *err) {
-  size_t n = w->npend;
-  if (!n) return 0;
-  if (w->err_code) return fail_sticky(w, err);
-  const struct bench_rec *r = w->pend;
+/* Encodes n records into w->out and writes them: the encoder thread's work
+ * (no lock held: it alone uses the encoding buffers and writes chunks). */
+static int encode_write(struct bench_log_writer *w, const struct bench_rec *r, size_t n) {
   uint8_t *h = w->out, *p = w->out + LOG_CHUNK_HDR_BYTES;
   uint64_t smin = UINT64_MAX, smax = 0, lmin = UINT64_MAX, lmax = 0;
   for (size_t i = 0; i < n; i++) {
@@ -162,11 +182,42 @@ static int write_chunk(struct bench_log_writer *w, struct ssdrev_err *err) {
   log_put64(h + 40, lmax);
   log_put32(h + 112, bench_crc32c(0, h, 112));
   int rc = write_all(w->fd, w->out, LOG_CHUNK_HDR_BYTES + payload);
-  if (rc) return record_io_error(w, rc, "write", err);
-  w->records += n;
-  w->bytes += LOG_CHUNK_HDR_BYTES + payload;
-  w->npend = 0;
+  if (rc) return rc;
+  __atomic_add_fetch(&w->records, n, __ATOMIC_RELAXED);
+  __atomic_add_fetch(&w->bytes, LOG_CHUNK_HDR_BYTES + payload, __ATOMIC_RELAXED);
   return 0;
+}
+
+static void *encoder_main(void *arg) {
+  struct bench_log_writer *w = arg;
+  pthread_mutex_lock(&w->mu);
+  for (;;) {
+    while (!w->nfull && !w->stop) pthread_cond_wait(&w->cv_full, &w->mu);
+    if (!w->nfull) break; /* stop, nothing left */
+    size_t n = w->nfull;
+    pthread_mutex_unlock(&w->mu);
+    int rc = w->err_code ? 0 : encode_write(w, w->full, n); /* after an error, drop */
+    pthread_mutex_lock(&w->mu);
+    if (rc) record_io_error(w, rc, "write", NULL);
+    w->nfull = 0;
+    pthread_cond_broadcast(&w->cv_free);
+  }
+  pthread_mutex_unlock(&w->mu);
+  return NULL;
+}
+
+/* Hands the pending chunk to the encoder (mutex held): waits for the slot,
+ * which is free again long before the next chunk fills. */
+static void hand_off(struct bench_log_writer *w) {
+  /* the wait lets other appenders in: they may fill or hand off meanwhile */
+  while (w->nfull) pthread_cond_wait(&w->cv_free, &w->mu);
+  if (!w->npend) return;
+  struct bench_rec *t = w->full;
+  w->full = w->pend;
+  w->pend = t;
+  w->nfull = w->npend;
+  w->npend = 0;
+  pthread_cond_signal(&w->cv_full);
 }
 
 int bench_log_append(struct bench_log_writer *w, const struct bench_rec *recs, size_t n,
@@ -182,17 +233,14 @@ int bench_log_append(struct bench_log_writer *w, const struct bench_rec *recs, s
      * comparison is both ways since completion order may run backwards */
     if (w->npend) {
       uint64_t first = w->pend[0].submit_ns, s = recs[i].submit_ns;
-      if ((s >= first ? s - first : first - s) >= CHUNK_SPAN_NS) {
-        rc = write_chunk(w, err);
-        if (rc) goto out;
-      }
+      if ((s >= first ? s - first : first - s) >= CHUNK_SPAN_NS) hand_off(w);
     }
+    /* full again if another appender filled it while this one waited */
+    while (w->npend == BENCH_LOG_CHUNK_MAX_RECORDS) hand_off(w);
     w->pend[w->npend++] = recs[i];
-    if (w->npend == BENCH_LOG_CHUNK_MAX_RECORDS) {
-      rc = write_chunk(w, err);
-      if (rc) goto out;
-    }
+    if (w->npend == BENCH_LOG_CHUNK_MAX_RECORDS) hand_off(w);
   }
+  if (w->err_code) rc = fail_sticky(w, err);
 out:
   pthread_mutex_unlock(&w->mu);
   return rc;
@@ -200,7 +248,9 @@ out:
 
 int bench_log_flush(struct bench_log_writer *w, int sync, struct ssdrev_err *err) {
   pthread_mutex_lock(&w->mu);
-  int rc = write_chunk(w, err);
+  hand_off(w);
+  while (w->nfull) pthread_cond_wait(&w->cv_free, &w->mu);
+  int rc = w->err_code ? fail_sticky(w, err) : 0;
   if (!rc && sync && fdatasync(w->fd)) rc = record_io_error(w, -errno, "sync", err);
   pthread_mutex_unlock(&w->mu);
   return rc;
@@ -209,14 +259,22 @@ int bench_log_flush(struct bench_log_writer *w, int sync, struct ssdrev_err *err
 int bench_log_writer_close(struct bench_log_writer *w, struct ssdrev_err *err) {
   if (!w) return 0;
   int rc = 0;
-  if (w->fd >= 0) {
+  if (w->encoder_started) {
     rc = bench_log_flush(w, 0, err);
+    pthread_mutex_lock(&w->mu);
+    w->stop = 1;
+    pthread_cond_signal(&w->cv_full);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->encoder, NULL);
+  }
+  if (w->fd >= 0) {
     if (fsync(w->fd) && !rc) rc = record_io_error(w, -errno, "sync", err);
     if (close(w->fd) && !rc) rc = record_io_error(w, -errno, "close", err);
   }
+  pthread_cond_destroy(&w->cv_full);
+  pthread_cond_destroy(&w->cv_free);
   pthread_mutex_destroy(&w->mu);
-  free(w->pend), free(w->colv), free(w->latv), free(w->scratch), free(w->out);
-  free(w);
+  free_buffers(w);
   return rc;
 }
 
