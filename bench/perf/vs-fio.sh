@@ -9,11 +9,20 @@
 #   env: CASES="rr32 qd1 cdm rss"   which groups to run (default: all)
 #        FIO_OPTS="--fixedbufs --registerfiles"  extra fio options (default none:
 #        fio as people run it; ssdrev always registers its buffers and file)
+#        PIN=1   CPU that both tools' single-thread jobs are pinned to (taskset;
+#                PIN= for none). Unpinned, QD1 results on an idle 2-core VM
+#                depend on where the scheduler wakes the waiting thread: fio,
+#                which keeps a second (helper) thread busy, migrates less
+#                and gets ~2x the QD1 IOPS of a single-threaded tool; pinned,
+#                both tools see the same wakeup path.
 set -eu
 SSDREV=${1:-build/ssdrev}
 ROUNDS=${2:-5}
 SECS=${3:-5}
 CASES=${CASES:-"rr32 qd1 cdm rss"}
+PIN=${PIN-1}
+# pin PREFIX for a job with $1 threads: the same CPU for both tools
+pin() { if [ -n "$PIN" ] && [ "$1" = 1 ]; then echo "taskset -c $PIN"; fi; }
 FIO_OPTS=${FIO_OPTS:-}
 [ -x "$SSDREV" ] || { echo "vs-fio: no ssdrev binary at $SSDREV (make first)" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "vs-fio: needs root for losetup" >&2; exit 1; }
@@ -34,6 +43,7 @@ truncate -s 2G "$IMG"
 dd if=/dev/urandom of="$IMG" bs=1M count=2048 conv=notrunc status=none
 LOOP=$(losetup -f --show "$IMG")
 echo "vs-fio: FIO_OPTS='$FIO_OPTS' rounds=$ROUNDS seconds=$SECS"
+echo "vs-fio: PIN='$PIN' (single-thread jobs of both tools on that CPU)"
 echo "vs-fio: $(date -u +%FT%TZ) $(uname -r) $(nproc) cores, $("$SSDREV" --version), $(fio --version), loop $LOOP over $IMG"
 
 median() { sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
@@ -42,7 +52,7 @@ median() { sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else pr
 fio_job() {
   _rw=$2; _mix=""
   [ -n "${6:-}" ] && _mix="--rwmixread=$6"
-  fio --name="$1" --filename="$LOOP" --rw="$_rw" $_mix --bs="$3" --iodepth="$4" --numjobs="$5" \
+  $(pin "$5") fio --name="$1" --filename="$LOOP" --rw="$_rw" $_mix --bs="$3" --iodepth="$4" --numjobs="$5" \
       --ioengine=io_uring --direct=1 $FIO_OPTS --size=1G --time_based --runtime="$SECS" --group_reporting \
       --output-format=json --output="$W/fio.json" >/dev/null
   python3 -c '
@@ -59,7 +69,7 @@ ssd_job() {
   _mix=""
   [ -n "${6:-}" ] && _mix="--rwmixread $6"
   rm -rf "$W/run"
-  "$SSDREV" run "$LOOP" --out "$W/run" --rw "$2" $_mix --bs "$3" --iodepth "$4" --threads "$5" \
+  $(pin "$5") "$SSDREV" run "$LOOP" --out "$W/run" --rw "$2" $_mix --bs "$3" --iodepth "$4" --threads "$5" \
       --size 1G --runtime "${SECS}s" --engine io_uring --destructive --force --quiet ${7:-} >"$W/ssd.txt"
   python3 -c '
 import json,sys
