@@ -24,6 +24,10 @@ int cli_parse_size(const char *s, uint64_t *out);
 int cli_parse_duration(const char *s, uint64_t *out_ns);
 /* Parses an unsigned integer in [min, max]. */
 int cli_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+/* argv[*i] as "--name VALUE", "--name=VALUE" or "ALIAS VALUE": returns the
+ * value ("" when it is missing) and advances *i past it, or NULL when
+ * argv[*i] is another option. */
+const char *cli_opt_value(int argc, char **argv, int *i, const char *name, const char *alias);
 /* True when --help / -h is among the arguments. */
 int cli_wants_help(int argc, char **argv);
 /* Installs SIGINT/SIGTERM handlers that set bench_stop_requested. */

@@ -25,16 +25,6 @@ static void usage(FILE *f) {
     fprintf(f, "  %-13s %s\n", k->name, k->summary);
 }
 
-static const char *opt_value(int argc, char **argv, int *i, const char *name, const char *alias) {
-  const char *a = argv[*i];
-  size_t n = strlen(name);
-  if (!strncmp(a, name, n) && a[n] == '=') return a + n + 1;
-  if (!strcmp(a, name) || (alias && !strcmp(a, alias))) {
-    if (*i + 1 >= argc) return "";
-    return argv[++*i];
-  }
-  return NULL;
-}
 
 static int parse_inches(const char *s, double *out) {
   char *end = NULL;
@@ -58,18 +48,18 @@ int cmd_chart(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *v;
     uint64_t u;
-    if ((v = opt_value(argc, argv, &i, "--out", "-o"))) out = v;
-    else if ((v = opt_value(argc, argv, &i, "--drive", NULL))) o.drive = v;
-    else if ((v = opt_value(argc, argv, &i, "--state", NULL))) o.state = v;
-    else if ((v = opt_value(argc, argv, &i, "--op", NULL))) o.op = v;
-    else if ((v = opt_value(argc, argv, &i, "--workload", NULL))) o.workload = v;
-    else if ((v = opt_value(argc, argv, &i, "--test", NULL))) o.test = v;
-    else if ((v = opt_value(argc, argv, &i, "--dpi", NULL))) {
+    if ((v = cli_opt_value(argc, argv, &i, "--out", "-o"))) out = v;
+    else if ((v = cli_opt_value(argc, argv, &i, "--drive", NULL))) o.drive = v;
+    else if ((v = cli_opt_value(argc, argv, &i, "--state", NULL))) o.state = v;
+    else if ((v = cli_opt_value(argc, argv, &i, "--op", NULL))) o.op = v;
+    else if ((v = cli_opt_value(argc, argv, &i, "--workload", NULL))) o.workload = v;
+    else if ((v = cli_opt_value(argc, argv, &i, "--test", NULL))) o.test = v;
+    else if ((v = cli_opt_value(argc, argv, &i, "--dpi", NULL))) {
       if (cli_parse_uint(v, 30, 1200, &u) < 0) return cli_usage_error(cmd, "--dpi: give 30..1200, not '%s'", v);
       o.dpi = (double)u;
-    } else if ((v = opt_value(argc, argv, &i, "--width", NULL))) {
+    } else if ((v = cli_opt_value(argc, argv, &i, "--width", NULL))) {
       if (parse_inches(v, &o.width_in) < 0) return cli_usage_error(cmd, "--width: give inches 1..20, not '%s'", v);
-    } else if ((v = opt_value(argc, argv, &i, "--height", NULL))) {
+    } else if ((v = cli_opt_value(argc, argv, &i, "--height", NULL))) {
       if (parse_inches(v, &o.height_in) < 0) return cli_usage_error(cmd, "--height: give inches 1..20, not '%s'", v);
     } else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
     else if (!kind) kind = argv[i];

@@ -21,17 +21,6 @@ static void usage(FILE *f) {
           "  -h, --help            this help\n");
 }
 
-/* "--opt VALUE" or "--opt=VALUE": returns the value and advances *i. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, const char *alias) {
-  const char *a = argv[*i];
-  size_t n = strlen(name);
-  if (!strncmp(a, name, n) && a[n] == '=') return a + n + 1;
-  if (!strcmp(a, name) || (alias && !strcmp(a, alias))) {
-    if (*i + 1 >= argc) return "";
-    return argv[++*i];
-  }
-  return NULL;
-}
 
 static void warn_missing(void *ctx, const char *msg) {
   (void)ctx;
@@ -51,10 +40,10 @@ int cmd_report(int argc, char **argv) {
   int strict = 0;
   for (int i = 1; i < argc; i++) {
     const char *v;
-    if ((v = opt_value(argc, argv, &i, "--template", "-t"))) tmpl = v;
-    else if ((v = opt_value(argc, argv, &i, "--out", "-o"))) out = v;
-    else if ((v = opt_value(argc, argv, &i, "--format", "-f"))) fmt = v;
-    else if ((v = opt_value(argc, argv, &i, "--dpi", NULL))) {
+    if ((v = cli_opt_value(argc, argv, &i, "--template", "-t"))) tmpl = v;
+    else if ((v = cli_opt_value(argc, argv, &i, "--out", "-o"))) out = v;
+    else if ((v = cli_opt_value(argc, argv, &i, "--format", "-f"))) fmt = v;
+    else if ((v = cli_opt_value(argc, argv, &i, "--dpi", NULL))) {
       if (cli_parse_uint(v, 30, 1200, &dpi) < 0) return cli_usage_error(cmd, "--dpi: give 30..1200, not '%s'", v);
     } else if (!strcmp(argv[i], "--strict")) strict = 1;
     else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error(cmd, "unknown option '%s'", argv[i]);

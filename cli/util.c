@@ -91,3 +91,14 @@ void cli_install_signal_handlers(void) {
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
 }
+
+const char *cli_opt_value(int argc, char **argv, int *i, const char *name, const char *alias) {
+  const char *a = argv[*i];
+  size_t n = strlen(name);
+  if (!strncmp(a, name, n) && a[n] == '=') return a + n + 1;
+  if (!strcmp(a, name) || (alias && !strcmp(a, alias))) {
+    if (*i + 1 >= argc) return "";
+    return argv[++*i];
+  }
+  return NULL;
+}
