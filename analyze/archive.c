@@ -357,12 +357,9 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   json_object_set_new(a, "format", json_string("ssdrev-analysis"));
   json_object_set_new(a, "format_version", json_integer(1));
   json_object_set_new(a, "tool", json_pack("{s:s, s:s}", "name", "ssdrev", "version", SSDREV_VERSION));
-  uint32_t mcrc;
-  if (bench_run_manifest_crc(dir, &mcrc, NULL) == 0) {
-    char hex[16];
-    snprintf(hex, sizeof hex, "%08x", mcrc);
-    json_object_set_new(a, "manifest_crc32c", json_string(hex));
-  }
+  char hex[16];
+  snprintf(hex, sizeof hex, "%08x", run->manifest_crc32c);
+  json_object_set_new(a, "manifest_crc32c", json_string(hex));
   if (an_str(m, "label")) json_object_set(a, "label", json_object_get(m, "label"));
   json_object_set_new(a, "simulated", json_boolean(json_is_true(json_object_get(m, "simulated"))));
   if (json_object_get(m, "dut")) json_object_set(a, "dut", json_object_get(m, "dut"));

@@ -63,14 +63,13 @@ int ssdrev_write_json_atomic(const char *path, const json_t *v, struct ssdrev_er
 int ssdrev_read_file(const char *path, char **out, size_t *len, size_t max_bytes, struct ssdrev_err *err);
 /* Loads a JSON file; the error names the file, line and column. */
 json_t *ssdrev_load_json(const char *path, struct ssdrev_err *err);
+/* The same, also giving the CRC32C of the file's bytes (crc may be NULL). */
+json_t *ssdrev_load_json_crc(const char *path, uint32_t *crc, struct ssdrev_err *err);
 /* mkdir -p. */
 int ssdrev_mkdirs(const char *path, struct ssdrev_err *err);
 
 /* CRC32C (Castagnoli) of n bytes, continuing from crc (0 to start). */
 uint32_t bench_crc32c(uint32_t crc, const void *data, size_t n);
-/* CRC32C of DIR/manifest.json as stored: analysis.json records it, so a
- * report can tell an analysis made before the manifest changed. */
-int bench_run_manifest_crc(const char *dir, uint32_t *crc, struct ssdrev_err *err);
 
 /* Parses a byte size: a number (fractions allowed) and an optional unit,
  * binary for k/M/G/T and KiB..TiB, decimal for KB..TB, case-insensitive:
@@ -231,6 +230,8 @@ void bench_log_close(struct bench_log_reader *r);
 struct bench_run {
   char dir[4096];
   json_t *manifest;
+  uint32_t manifest_crc32c; /* of manifest.json as bench_run_open read it: analysis.json
+                             * records it, so a report can tell a stale analysis */
 };
 /* Creates DIR (must not exist or be empty) with a fresh manifest: format,
  * tool version, host, creation time, the given target description. */

@@ -169,15 +169,20 @@ int ssdrev_read_file(const char *path, char **out, size_t *len, size_t max_bytes
   return 0;
 }
 
-json_t *ssdrev_load_json(const char *path, struct ssdrev_err *err) {
+json_t *ssdrev_load_json_crc(const char *path, uint32_t *crc, struct ssdrev_err *err) {
   char *text;
   size_t len;
   if (ssdrev_read_file(path, &text, &len, 0, err)) return NULL;
+  if (crc) *crc = bench_crc32c(0, text, len);
   json_error_t je;
   json_t *v = json_loadb(text, len, JSON_ALLOW_NUL, &je);
   free(text);
   if (!v) ssdrev_fail(err, -EINVAL, "invalid JSON in '%s' at line %d, column %d: %s", path, je.line, je.column, je.text);
   return v;
+}
+
+json_t *ssdrev_load_json(const char *path, struct ssdrev_err *err) {
+  return ssdrev_load_json_crc(path, NULL, err);
 }
 
 int ssdrev_mkdirs(const char *path, struct ssdrev_err *err) {

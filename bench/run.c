@@ -124,7 +124,7 @@ int bench_run_open(struct bench_run **out, const char *dir, struct ssdrev_err *e
   snprintf(run->dir, sizeof run->dir, "%s", dir);
   char path[4200];
   snprintf(path, sizeof path, "%s/manifest.json", dir);
-  run->manifest = ssdrev_load_json(path, err);
+  run->manifest = ssdrev_load_json_crc(path, &run->manifest_crc32c, err);
   if (!run->manifest) {
     free(run);
     return -EINVAL;
@@ -260,14 +260,3 @@ int bench_run_remove_temps(struct bench_run *run, struct ssdrev_err *err) {
   return remove_temps(run->dir, 2, err);
 }
 
-int bench_run_manifest_crc(const char *dir, uint32_t *crc, struct ssdrev_err *err) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/manifest.json", dir);
-  char *text;
-  size_t len;
-  int rc = ssdrev_read_file(path, &text, &len, 0, err);
-  if (rc) return rc;
-  *crc = bench_crc32c(0, text, len);
-  free(text);
-  return 0;
-}

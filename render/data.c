@@ -76,16 +76,14 @@ void rbuf_free(struct rbuf *b) {
 
 /* ------------------------------------------------------------------ runs */
 
-/* True when analysis A (NULL: missing) was not made from DIR's manifest as
- * it is now: A records the manifest's CRC (mtimes would lie after a copy or
- * a checkout). Analyses without a manifest beside them are taken as they are. */
-static int analysis_stale(const char *dir, const json_t *a) {
-  uint32_t crc;
-  if (bench_run_manifest_crc(dir, &crc, NULL)) return 0;
+/* True when analysis A (NULL: missing) was not made from the manifest as it
+ * is now (CRC MCRC; mtimes would lie after a copy or a checkout). Analyses
+ * that record no manifest CRC are taken as they are. */
+static int analysis_stale(const json_t *a, uint32_t mcrc) {
   if (!a) return 1;
   const char *had = json_string_value(json_object_get(a, "manifest_crc32c"));
   char hex[16];
-  snprintf(hex, sizeof hex, "%08x", crc);
+  snprintf(hex, sizeof hex, "%08x", mcrc);
   return had && strcmp(had, hex);
 }
 
@@ -95,12 +93,15 @@ static int load_one(struct render_run *r, const char *dir, struct ssdrev_err *er
     return ssdrev_fail(err, -ENAMETOOLONG, "run directory name too long: '%s'", dir);
   snprintf(r->dir, sizeof r->dir, "%s", dir);
   char path[4200];
+  snprintf(path, sizeof path, "%s/manifest.json", dir);
+  uint32_t mcrc = 0;
+  r->manifest = ssdrev_load_json_crc(path, &mcrc, NULL); /* optional: imported analyses may lack it */
   snprintf(path, sizeof path, "%s/analysis.json", dir);
   struct ssdrev_err e2 = {{0}};
   r->analysis = ssdrev_load_json(path, &e2);
   /* Charts come from the raw logs: a run never analyzed, or changed since
    * (a resumed review, a re-import), is analyzed first. */
-  if (analysis_stale(dir, r->analysis)) {
+  if (r->manifest && analysis_stale(r->analysis, mcrc)) {
     json_decref(r->analysis);
     r->analysis = NULL;
     struct analyze_opts ao;
@@ -116,8 +117,6 @@ static int load_one(struct render_run *r, const char *dir, struct ssdrev_err *er
     r->analysis = NULL;
     return ssdrev_fail(err, -EINVAL, "'%s' is not a JSON object", path);
   }
-  snprintf(path, sizeof path, "%s/manifest.json", dir);
-  r->manifest = ssdrev_load_json(path, NULL); /* optional: imported analyses may lack it */
   const char *label = rd_str(r->analysis, "label", NULL);
   if (!label && r->manifest) label = rd_str(r->manifest, "label", NULL);
   if (!label) {

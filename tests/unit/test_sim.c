@@ -669,6 +669,12 @@ static int check_tail(const char *what, uint64_t *lat, uint64_t n, const struct 
   static const double ps[5] = {90, 99, 99.9, 99.99, 99.999};
   qsort(lat, n, sizeof *lat, cmp_u64);
   int ok = 1;
+  /* SSDREV_PRINT_TAILS=1 prints the row of docs/sim-model.md's calibration table */
+  if (getenv("SSDREV_PRINT_TAILS")) {
+    printf("    %-6s", what);
+    for (int i = 0; i < 5; i++) printf(" | %.1f (%.2f)", pct_us(lat, n, ps[i]), ref->p[i]);
+    printf("\n");
+  }
   for (int i = 0; i < 5; i++) {
     double v = pct_us(lat, n, ps[i]), r = ref->p[i];
     int good = i < 3 ? fabs(v - r) <= 0.10 * r : (v > r / 3 && v < r * 3);
