@@ -346,6 +346,10 @@ struct bench_engine_ops {
 struct bench_engine {
   const struct bench_engine_ops *ops;
   void *priv;
+  /* Set by the runner before setup: how long reap() may poll for
+   * completions before it sleeps (0 = sleep at once). Engines that cannot
+   * poll ignore it. */
+  uint64_t poll_ns;
 };
 
 /* Looks an engine up by name ("io_uring", "psync", "sim"); NULL if unknown. */
@@ -355,6 +359,15 @@ const struct bench_engine_ops *bench_engine_find(const char *name);
 const struct bench_engine_ops *bench_engine_default(struct bench_target *t);
 
 enum bench_pattern { BENCH_SEQ = 0, BENCH_RAND = 1 };
+
+/* How a thread waits for completions (docs/perf/engines.md):
+ * AUTO polls for up to BENCH_POLL_NS when the job has a queue (qd > 1) and
+ * fewer threads than online CPUs, else sleeps, as fio does. */
+enum bench_wait { BENCH_WAIT_AUTO = 0, BENCH_WAIT_SLEEP = 1, BENCH_WAIT_POLL = 2 };
+#define BENCH_POLL_NS 200000ull
+/* "auto", "sleep", "poll" <-> enum; -1 for an unknown name. */
+int bench_wait_from_name(const char *name);
+const char *bench_wait_name(enum bench_wait w);
 
 /* A job's parameters; bench_job_defaults fills sensible ones. */
 struct bench_job {
@@ -374,6 +387,7 @@ struct bench_job {
   int zero_buffers;       /* write zeros instead of incompressible random data */
   uint64_t max_errors;    /* stop after this many I/O errors (0 = never) */
   char engine[32];        /* "" = bench_engine_default */
+  enum bench_wait wait;   /* how threads wait for completions */
   uint64_t idle_ns;       /* idle this long before the first I/O (sim: ops->idle folds SLC; real: sleep) */
 };
 void bench_job_defaults(struct bench_job *job);

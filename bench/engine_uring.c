@@ -2,7 +2,9 @@
  * thread, the target fd and the I/O buffers registered once, SQEs prepared in
  * submit() and handed to the kernel together with the wait in reap(), so a
  * steady QD32 loop costs one io_uring_enter per batch and no per-I/O syscall
- * or allocation. */
+ * or allocation. With a poll budget (bench_engine.poll_ns) reap() first
+ * polls for completions, so the thread stays on its CPU instead of sleeping
+ * and being woken for every batch. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,8 @@ struct uring_priv {
   struct io_uring ring;
   unsigned pending;   /* SQEs prepared but not yet handed to the kernel */
   int fixed_bufs;     /* buffers registered: use READ_FIXED / WRITE_FIXED */
+  int taskrun_flag;   /* the kernel flags pending completion work in the SQ ring */
+  uint64_t poll_ns;   /* bench_engine.poll_ns */
 };
 
 /* Testing aid: SSDREV_DISABLE_IO_URING=1 makes the probe fail as if the
@@ -25,15 +29,23 @@ static int uring_disabled_by_env(void) {
 }
 
 /* Creates a ring, preferring the flags that save kernel work for a ring used
- * by one thread; older kernels reject them with EINVAL, so retry plain. */
-static int ring_init(struct io_uring *ring, unsigned entries) {
-  struct io_uring_params p;
-  memset(&p, 0, sizeof p);
-  p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN;
-  int rc = io_uring_queue_init_params(entries, ring, &p);
-  if (rc == -EINVAL) {
+ * by one thread: completions are posted when the thread next enters the
+ * kernel (COOP_TASKRUN: no interrupt of a running thread), and TASKRUN_FLAG
+ * tells a polling thread when that is worth doing. Older kernels reject
+ * them with EINVAL, so retry with fewer. */
+static int ring_init(struct io_uring *ring, unsigned entries, int *taskrun_flag) {
+  static const unsigned flag_sets[] = {
+      IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
+      IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN,
+      0,
+  };
+  int rc = -EINVAL;
+  for (size_t i = 0; i < sizeof flag_sets / sizeof flag_sets[0] && rc == -EINVAL; i++) {
+    struct io_uring_params p;
     memset(&p, 0, sizeof p);
+    p.flags = flag_sets[i];
     rc = io_uring_queue_init_params(entries, ring, &p);
+    if (taskrun_flag) *taskrun_flag = rc == 0 && (flag_sets[i] & IORING_SETUP_TASKRUN_FLAG);
   }
   return rc;
 }
@@ -43,7 +55,7 @@ int bench_engine_uring_available(void) {
   if (uring_disabled_by_env()) return 0;
   if (cached >= 0) return cached;
   struct io_uring ring;
-  int rc = ring_init(&ring, 4);
+  int rc = ring_init(&ring, 4, NULL);
   if (rc == 0) io_uring_queue_exit(&ring);
   return cached = (rc == 0);
 }
@@ -58,7 +70,7 @@ static int uring_setup(struct bench_engine *e, struct bench_target *t, unsigned 
   if (!p) return ssdrev_fail(err, -ENOMEM, "out of memory");
   unsigned entries = 1;
   while (entries < qd) entries <<= 1;
-  int rc = ring_init(&p->ring, entries);
+  int rc = ring_init(&p->ring, entries, &p->taskrun_flag);
   if (rc < 0) {
     free(p);
     return ssdrev_fail(err, rc, "cannot create an io_uring of %u entries: %s", entries, strerror(-rc));
@@ -85,6 +97,7 @@ static int uring_setup(struct bench_engine *e, struct bench_target *t, unsigned 
     p->fixed_bufs = io_uring_register_buffers(&p->ring, iov, nbufs) == 0;
     free(iov);
   }
+  p->poll_ns = e->poll_ns;
   e->priv = p;
   return 0;
 }
@@ -119,9 +132,54 @@ static int uring_submit(struct bench_engine *e, struct bench_io **ios, unsigned 
   return (int)i;
 }
 
+/* Hands prepared SQEs to the kernel without waiting; the return to user
+ * space also posts the completions that are ready. */
+static int submit_nowait(struct uring_priv *p) {
+  int rc = io_uring_submit_and_get_events(&p->ring);
+  while (rc == -EINTR) rc = io_uring_submit_and_get_events(&p->ring);
+  if (rc < 0) return rc;
+  p->pending = rc >= (int)p->pending ? 0 : p->pending - (unsigned)rc;
+  return 0;
+}
+
+/* Tells the CPU this is a spin-wait (saves power, yields to a sibling
+ * hyperthread). */
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+/* Polls for `min` completions for up to poll_ns. Without TASKRUN_FLAG each
+ * round is a non-blocking io_uring_enter; with it, the thread only enters
+ * when the kernel says completions wait to be posted. */
+static int poll_completions(struct uring_priv *p, unsigned min) {
+  int rc = submit_nowait(p);
+  if (rc < 0) return rc;
+  uint64_t deadline = 0;
+  for (unsigned round = 0; io_uring_cq_ready(&p->ring) < min; round++) {
+    int entered = !p->taskrun_flag || (IO_URING_READ_ONCE(*p->ring.sq.kflags) & IORING_SQ_TASKRUN);
+    if (entered && (rc = submit_nowait(p)) < 0) return rc;
+    /* A clock read bounds the poll: after each syscall, else now and then. */
+    if (!entered) cpu_relax();
+    if (!entered && round % 32) continue;
+    uint64_t now = bench_clock_ns();
+    if (!deadline) deadline = now + p->poll_ns;
+    else if (now >= deadline) break;
+  }
+  return 0;
+}
+
 static int uring_reap(struct bench_engine *e, struct bench_io **done, unsigned min, unsigned max) {
   struct uring_priv *p = e->priv;
   unsigned ready = io_uring_cq_ready(&p->ring);
+  if (p->poll_ns && ready < min) {
+    int rc = poll_completions(p, min);
+    if (rc < 0) return rc;
+    ready = io_uring_cq_ready(&p->ring);
+  }
   if (p->pending || ready < min) {
     /* One syscall both submits the prepared SQEs and waits. */
     unsigned wait = ready >= min ? 0 : min;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "bench/bench.h"
 #include "bench/job_int.h"
 #include "bench/target_int.h"
@@ -77,6 +78,7 @@ struct job_shared {
   uint64_t region_off, region_len; /* the whole region, aligned */
   uint64_t limit_bytes;         /* size-based: bytes to move in all (0 = time-based) */
   uint64_t t0_ns, ramp_end_ns, end_ns; /* engine clock; end_ns = 0 when size-based */
+  uint64_t poll_ns;             /* engine poll budget per wait (bench_engine.poll_ns) */
   struct job_gate gate;
   atomic_int stop;              /* 1: stop submitting (error limit, fatal error) */
   atomic_int setup_failed;
@@ -357,6 +359,7 @@ static void *worker_main(void *arg) {
   w->rc = worker_alloc(w);
   if (!w->rc) {
     w->e.ops = sh->ops;
+    w->e.poll_ns = sh->poll_ns;
     w->rc = sh->ops->setup(&w->e, sh->t, sh->qd, w->bufs, sh->qd, sh->job->block_bytes, &w->err);
     w->engine_ready = w->rc == 0;
   }
@@ -416,6 +419,19 @@ static int validate(const struct bench_job *job, struct bench_target *t, struct 
   return 0;
 }
 
+/* The poll budget for a job's waits. Polling keeps a thread on its CPU
+ * between completions: no sleep and wakeup per batch, which on a fast device
+ * costs more than the I/O (docs/perf/engines.md). It only pays while the
+ * polling threads leave a CPU for the kernel's own I/O work, so AUTO polls
+ * when there is a queue to keep full and fewer threads than CPUs; at QD1 it
+ * sleeps as fio does, so the latencies compare. */
+static uint64_t job_poll_ns(const struct bench_job *job) {
+  if (job->wait == BENCH_WAIT_SLEEP) return 0;
+  if (job->wait == BENCH_WAIT_POLL) return BENCH_POLL_NS;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  return job->qd > 1 && cpus > 0 && job->threads < (unsigned long)cpus ? BENCH_POLL_NS : 0;
+}
+
 int bench_job_run(struct bench_target *t, const struct bench_job *job, const char *log_path,
                   bench_progress_fn progress, void *progress_arg, struct bench_job_result *res,
                   struct ssdrev_err *err) {
@@ -433,6 +449,7 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
   struct job_shared *sh = calloc(1, sizeof *sh);
   if (!sh) return ssdrev_fail(err, -ENOMEM, "out of memory");
   sh->job = job, sh->t = t, sh->ops = ops, sh->progress = progress, sh->progress_arg = progress_arg;
+  sh->poll_ns = job_poll_ns(job);
   /* A simulated drive has one virtual clock: drive it from one thread. */
   int fold = bench_target_get_kind(t) == BENCH_TARGET_SIM;
   /* A synchronous engine has one I/O in flight per OS thread: a queue depth

@@ -16,8 +16,20 @@ void bench_job_defaults(struct bench_job *job) {
   job->seed = 1;
 }
 
+static const char *const wait_names[] = {"auto", "sleep", "poll"};
+
+int bench_wait_from_name(const char *name) {
+  for (int i = 0; i < (int)(sizeof wait_names / sizeof wait_names[0]); i++)
+    if (!strcmp(name, wait_names[i])) return i;
+  return -1;
+}
+
+const char *bench_wait_name(enum bench_wait w) {
+  return (unsigned)w < sizeof wait_names / sizeof wait_names[0] ? wait_names[w] : "auto";
+}
+
 json_t *bench_job_to_json(const struct bench_job *job) {
-  return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:I, s:s, s:I}",
+  return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:I, s:s, s:s, s:I}",
                    "name", job->name,
                    "pattern", job->pattern == BENCH_SEQ ? "seq" : "rand",
                    "read_pct", (json_int_t)job->read_pct,
@@ -34,6 +46,7 @@ json_t *bench_job_to_json(const struct bench_job *job) {
                    "zero_buffers", job->zero_buffers != 0,
                    "max_errors", (json_int_t)job->max_errors,
                    "engine", job->engine,
+                   "wait", bench_wait_name(job->wait),
                    "idle_ns", (json_int_t)job->idle_ns);
 }
 
@@ -97,5 +110,12 @@ int bench_job_from_json(struct bench_job *job, const json_t *obj, struct ssdrev_
   json_t *z = json_object_get(obj, "zero_buffers");
   if (z && !json_is_boolean(z)) return ssdrev_fail(err, -EINVAL, "job parameter 'zero_buffers' must be true or false");
   if (z) job->zero_buffers = json_is_true(z);
+  char wait[8] = "";
+  if ((rc = get_str(obj, "wait", wait, sizeof wait, err))) return rc;
+  if (wait[0]) {
+    int w = bench_wait_from_name(wait);
+    if (w < 0) return ssdrev_fail(err, -EINVAL, "job parameter 'wait' must be \"auto\", \"sleep\" or \"poll\", not \"%s\"", wait);
+    job->wait = (enum bench_wait)w;
+  }
   return get_str(obj, "engine", job->engine, sizeof job->engine, err);
 }

@@ -39,6 +39,10 @@ static const char usage_text[] =
     "target:\n"
     "  --engine E          io_uring|psync|sim (default: sim for sim targets,\n"
     "                      io_uring when available, else psync)\n"
+    "  --wait MODE         how a thread waits for completions (io_uring): auto\n"
+    "                      (default: poll up to 200 us before sleeping when\n"
+    "                      --iodepth > 1 and --threads < CPUs, else sleep), sleep,\n"
+    "                      or poll\n"
     "  --buffered          do not use O_DIRECT\n"
     "  --create-size SIZE  create (and preallocate) a regular file of SIZE\n"
     "  --destructive       allow writing a block device (destroys its data)\n"
@@ -61,7 +65,7 @@ static const char usage_text[] =
 enum {
   OPT_OUT = 256, OPT_NAME, OPT_RW, OPT_MIX, OPT_BS, OPT_QD, OPT_THREADS, OPT_OFFSET, OPT_SPAN,
   OPT_RUNTIME, OPT_RAMP, OPT_IOLIMIT, OPT_NIOS, OPT_ENGINE, OPT_SEED, OPT_ZERO, OPT_BUFFERED,
-  OPT_CREATE, OPT_DESTRUCTIVE, OPT_FORCE, OPT_MAXERR, OPT_QUIET, OPT_NOLOG,
+  OPT_CREATE, OPT_DESTRUCTIVE, OPT_FORCE, OPT_MAXERR, OPT_QUIET, OPT_NOLOG, OPT_WAIT,
 };
 
 static const struct option long_opts[] = {
@@ -89,6 +93,7 @@ static const struct option long_opts[] = {
     {"max-errors", required_argument, NULL, OPT_MAXERR},
     {"quiet", no_argument, NULL, OPT_QUIET},
     {"no-log", no_argument, NULL, OPT_NOLOG},
+    {"wait", required_argument, NULL, OPT_WAIT},
     {NULL, 0, NULL, 0},
 };
 
@@ -199,6 +204,12 @@ static int parse_args(int argc, char **argv, struct run_args *a) {
       break;
     case OPT_QUIET: a->quiet = 1; break;
     case OPT_NOLOG: a->no_log = 1; break;
+    case OPT_WAIT: {
+      int w = bench_wait_from_name(optarg);
+      if (w < 0) return cli_usage_error(cmd, "--wait '%s': expected auto, sleep or poll", optarg);
+      a->job.wait = (enum bench_wait)w;
+      break;
+    }
     case ':': return cli_usage_error(cmd, "option '%s' needs a value", opt);
     default: return cli_usage_error(cmd, "unknown option '%s'", opt);
     }

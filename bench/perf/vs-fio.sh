@@ -9,6 +9,7 @@
 #   env: CASES="rr32 qd1 cdm rss"   which groups to run (default: all)
 #        FIO_OPTS="--fixedbufs --registerfiles"  extra fio options (default none:
 #        fio as people run it; ssdrev always registers its buffers and file)
+#        SSDREV_OPTS="--wait sleep"  extra ssdrev run options (default none)
 #        PIN=1   CPU that both tools' single-thread jobs are pinned to (taskset;
 #                PIN= for none). Unpinned, QD1 results on an idle 2-core VM
 #                depend on where the scheduler wakes the waiting thread: fio,
@@ -24,6 +25,7 @@ PIN=${PIN-1}
 # pin PREFIX for a job with $1 threads: the same CPU for both tools
 pin() { if [ -n "$PIN" ] && [ "$1" = 1 ]; then echo "taskset -c $PIN"; fi; }
 FIO_OPTS=${FIO_OPTS:-}
+SSDREV_OPTS=${SSDREV_OPTS:-}
 [ -x "$SSDREV" ] || { echo "vs-fio: no ssdrev binary at $SSDREV (make first)" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "vs-fio: needs root for losetup" >&2; exit 1; }
 if ! command -v fio >/dev/null 2>&1; then
@@ -42,7 +44,7 @@ truncate -s 2G "$IMG"
 # Fill the backing file so reads hit real pages, not holes.
 dd if=/dev/urandom of="$IMG" bs=1M count=2048 conv=notrunc status=none
 LOOP=$(losetup -f --show "$IMG")
-echo "vs-fio: FIO_OPTS='$FIO_OPTS' rounds=$ROUNDS seconds=$SECS"
+echo "vs-fio: FIO_OPTS='$FIO_OPTS' SSDREV_OPTS='$SSDREV_OPTS' rounds=$ROUNDS seconds=$SECS"
 echo "vs-fio: PIN='$PIN' (single-thread jobs of both tools on that CPU)"
 echo "vs-fio: $(date -u +%FT%TZ) $(uname -r) $(nproc) cores, $("$SSDREV" --version), $(fio --version), loop $LOOP over $IMG"
 
@@ -70,7 +72,7 @@ ssd_job() {
   [ -n "${6:-}" ] && _mix="--rwmixread $6"
   rm -rf "$W/run"
   $(pin "$5") "$SSDREV" run "$LOOP" --out "$W/run" --rw "$2" $_mix --bs "$3" --iodepth "$4" --threads "$5" \
-      --size 1G --runtime "${SECS}s" --engine io_uring --destructive --force --quiet ${7:-} >"$W/ssd.txt"
+      --size 1G --runtime "${SECS}s" --engine io_uring --destructive --force --quiet $SSDREV_OPTS ${7:-} >"$W/ssd.txt"
   python3 -c '
 import json,sys
 t=json.load(open(sys.argv[1]))["tests"][-1]["result"]
@@ -112,11 +114,17 @@ for c in $CASES; do
     compare "RND4K Q32T16 read" randread 4k 32 16
     ;;
   rss)
+    # Peak RSS of a 5 s and a 50 s run, and the high-water mark 1 s into the
+    # 50 s run: when the two peaks differ, this tells startup noise (the
+    # mark is already there after 1 s) from growth with run length.
     for t in 5 50; do
       rm -rf "$W/run"
       /usr/bin/time -f '%M' -o "$W/rss" "$SSDREV" run "$LOOP" --out "$W/run" --rw randread --bs 4k \
-          --iodepth 32 --size 1G --runtime "${t}s" --engine io_uring --destructive --force --quiet >/dev/null
-      echo "peak RSS, ${t}s RND4K Q32T1 read with log: $(cat "$W/rss") KiB, log $(du -k "$W/run/logs" | tail -1 | cut -f1) KiB"
+          --iodepth 32 --size 1G --runtime "${t}s" --engine io_uring --destructive --force --quiet >/dev/null &
+      sleep 1
+      hwm1=$(pgrep -n -f "ssdrev run $LOOP" | xargs -I{} awk '/VmHWM/ {print $2}' /proc/{}/status 2>/dev/null || true)
+      wait
+      echo "peak RSS, ${t}s RND4K Q32T1 read with log: $(cat "$W/rss") KiB (high-water mark after 1 s: ${hwm1:-?} KiB), log $(du -k "$W/run/logs" | tail -1 | cut -f1) KiB"
     done
     ;;
   esac

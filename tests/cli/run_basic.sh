@@ -43,7 +43,7 @@ PY
 "$S" run "$D/t.img" --out "$D/run" --name job --quiet >/dev/null 2>&1 && fail "a duplicate --name was accepted"
 
 # Usage errors exit 2 and name the option.
-for bad in "--bs 0" "--bs 4q" "--rw sideways" "--iodepth 0" "--rwmixread 101" "--runtime fast" "--engine spdk" "--bogus"; do
+for bad in "--bs 0" "--bs 4q" "--rw sideways" "--iodepth 0" "--rwmixread 101" "--runtime fast" "--engine spdk" "--wait spin" "--bogus"; do
   # shellcheck disable=SC2086
   err=$("$S" run "$D/t.img" --out "$D/x" $bad 2>&1 >/dev/null); rc=$?
   [ $rc -eq 2 ] || fail "'$bad' exited $rc, not 2"
@@ -69,4 +69,19 @@ r = json.load(open(sys.argv[1]))["tests"][0]["result"]
 assert r["ios"] == 300 and r["bytes"] == 300 * 4096, r
 PY
 "$S" run "$D/mine.img" --out "$D/run2" --rw write --runtime 0 --quiet --force >/dev/null || fail "--force did not allow the write"
+
+# --wait is recorded with the job; every mode runs (auto is the default).
+for w in poll sleep; do
+  "$S" run "$D/w.img" --create-size 1M --out "$D/w-$w" --number-ios 500 --iodepth 8 --wait $w --quiet >/dev/null \
+    || fail "--wait $w failed"
+  python3 - "$D/w-$w/manifest.json" "$w" <<'PY' || fail "--wait $w not recorded"
+import json, sys
+t = json.load(open(sys.argv[1]))["tests"][0]
+assert t["params"]["wait"] == sys.argv[2] and t["result"]["ios"] == 500, t
+PY
+done
+python3 - "$D/n/manifest.json" <<'PY' || fail "the default wait mode is not auto"
+import json, sys
+assert json.load(open(sys.argv[1]))["tests"][0]["params"]["wait"] == "auto"
+PY
 exit 0

@@ -155,6 +155,35 @@ TEST("max_ios stops a job after exactly that many measured I/Os") {
   bench_target_close(t);
 }
 
+TEST("Every wait mode completes the same I/Os with sane latencies (io_uring polls or sleeps)") {
+  struct bench_target *t = open_file("wait.img", 1 << 20, 0);
+  REQUIRE(t);
+  const enum bench_wait modes[] = {BENCH_WAIT_AUTO, BENCH_WAIT_SLEEP, BENCH_WAIT_POLL};
+  for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+    struct bench_job j;
+    bench_job_defaults(&j);
+    j.wait = modes[m];
+    j.qd = 8, j.max_ios = 2000, j.measure_ns = 60000000000ull;
+    struct bench_job_result res;
+    struct ssdrev_err err = {{0}};
+    CHECK(bench_job_run(t, &j, test_path("wait.ssdlog"), NULL, NULL, &res, &err) == 0);
+    CHECK_EQ_U64(res.ios, 2000);
+    CHECK(res.errors == 0);
+    CHECK(res.mean_lat_ns > 0 && res.mean_lat_ns < 1e9);
+    long n = read_log(test_path("wait.ssdlog"), recs, sizeof recs / sizeof recs[0]);
+    CHECK(n == 2000);
+    for (long i = 0; i < n; i++)
+      if (recs[i].status != 0 || recs[i].lat_ns == 0 || recs[i].lat_ns > 1000000000ull) {
+        CHECK(!"a record has an error or an impossible latency");
+        break;
+      }
+  }
+  CHECK(bench_wait_from_name("poll") == BENCH_WAIT_POLL);
+  CHECK(bench_wait_from_name("busy") == -1);
+  CHECK_STR(bench_wait_name(BENCH_WAIT_SLEEP), "sleep");
+  bench_target_close(t);
+}
+
 TEST("Sequential threads split the span and log their thread as queue id") {
   struct bench_target *t = open_file("thr.img", 1 << 20, 1);
   REQUIRE(t);
@@ -324,10 +353,12 @@ TEST("A job survives the trip through JSON unchanged") {
   a.pattern = BENCH_SEQ, a.read_pct = 70, a.block_bytes = 1 << 20, a.qd = 8, a.threads = 16;
   a.offset_bytes = 4096, a.span_bytes = 1ull << 33, a.ramp_ns = 1, a.measure_ns = 2, a.size_bytes = 3;
   a.max_ios = 4, a.seed = 5, a.zero_buffers = 1, a.max_errors = 6, a.idle_ns = 7;
+  a.wait = BENCH_WAIT_POLL;
   snprintf(a.engine, sizeof a.engine, "psync");
   json_t *o = bench_job_to_json(&a);
   REQUIRE(o);
   CHECK_STR(json_string_value(json_object_get(o, "pattern")), "seq");
+  CHECK_STR(json_string_value(json_object_get(o, "wait")), "poll");
   struct ssdrev_err err = {{0}};
   CHECK(bench_job_from_json(&b, o, &err) == 0);
   CHECK(memcmp(&a, &b, sizeof a) == 0);
@@ -335,6 +366,15 @@ TEST("A job survives the trip through JSON unchanged") {
   CHECK(bench_job_from_json(&b, o, &err) == -EINVAL);
   CHECK_CONTAINS(err.msg, "pattern");
   json_object_set_new(o, "pattern", json_string("rand"));
+  json_object_set_new(o, "wait", json_string("spin"));
+  CHECK(bench_job_from_json(&b, o, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "'wait'");
+  json_object_set_new(o, "wait", json_string("sleep"));
+  CHECK(bench_job_from_json(&b, o, &err) == 0);
+  CHECK(b.wait == BENCH_WAIT_SLEEP);
+  json_object_del(o, "wait"); /* logs written before the key existed */
+  CHECK(bench_job_from_json(&b, o, &err) == 0);
+  CHECK(b.wait == BENCH_WAIT_AUTO);
   json_object_set_new(o, "qd", json_string("32"));
   CHECK(bench_job_from_json(&b, o, &err) == -EINVAL);
   CHECK_CONTAINS(err.msg, "'qd'");
