@@ -48,6 +48,25 @@ echo "vs-fio: FIO_OPTS='$FIO_OPTS' SSDREV_OPTS='$SSDREV_OPTS' rounds=$ROUNDS sec
 echo "vs-fio: PIN='$PIN' (single-thread jobs of both tools on that CPU)"
 echo "vs-fio: $(date -u +%FT%TZ) $(uname -r) $(nproc) cores, $("$SSDREV" --version), $(fio --version), loop $LOOP over $IMG"
 
+# The CPU that is not pinned does the loop device's work (its kworker and the
+# block completion softirq). busy% of it over a run shows whether the device
+# path, not the tool, was the limit. cpu_ticks CPU -> "idle total" jiffies.
+OTHER_CPU=$([ "${PIN:-}" = 0 ] && echo 1 || echo 0)
+cpu_ticks() { awk -v c="cpu$1" '$1 == c {t = 0; for (i = 2; i <= NF; i++) t += $i; print $5 + $6, t}' /proc/stat; }
+# in_steady BUSYFILE FUNC ARGS...: runs FUNC in the background, appends the
+# busy % of OTHER_CPU over the middle of the run (from 1 s in to 0.5 s before
+# the end: no tool start-up or exit in it) to BUSYFILE, prints FUNC's output.
+in_steady() {
+  _bf=$1; shift
+  "$@" >"$W/job.out" &
+  _pid=$!
+  sleep 1; _a=$(cpu_ticks "$OTHER_CPU")
+  sleep "$(echo "$SECS" | awk '{print ($1 > 2 ? $1 - 1.5 : 0.5)}')"; _b=$(cpu_ticks "$OTHER_CPU")
+  wait "$_pid"
+  echo "$_a $_b" | awk '{d = $4 - $2; printf "%.1f\n", (d > 0 ? 100 * (1 - ($3 - $1) / d) : 0)}' >>"$_bf"
+  cat "$W/job.out"
+}
+
 median() { sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 # fio_job NAME RW BS QD THREADS [MIX] -> prints "IOPS MEANLAT_NS"
@@ -81,12 +100,14 @@ print("%.0f %.0f" % (t["iops"], t["mean_lat_ns"]))' "$W/run/manifest.json"
 
 # compare LABEL RW BS QD THREADS [MIX]: alternates fio, ssdrev (log), ssdrev (no log)
 compare() {
-  : >"$W/f"; : >"$W/s"; : >"$W/n"; : >"$W/fl"; : >"$W/sl"
+  : >"$W/f"; : >"$W/s"; : >"$W/n"; : >"$W/fl"; : >"$W/sl"; : >"$W/fb"; : >"$W/sb"
   i=0
   while [ $i -lt "$ROUNDS" ]; do
     set -- "$@"
-    r=$(fio_job "$@"); echo "$r" | cut -d' ' -f1 >>"$W/f"; echo "$r" | cut -d' ' -f2 >>"$W/fl"
-    r=$(ssd_job "$@"); echo "$r" | cut -d' ' -f1 >>"$W/s"; echo "$r" | cut -d' ' -f2 >>"$W/sl"
+    r=$(in_steady "$W/fb" fio_job "$@")
+    echo "$r" | cut -d' ' -f1 >>"$W/f"; echo "$r" | cut -d' ' -f2 >>"$W/fl"
+    r=$(in_steady "$W/sb" ssd_job "$@")
+    echo "$r" | cut -d' ' -f1 >>"$W/s"; echo "$r" | cut -d' ' -f2 >>"$W/sl"
     r=$(ssd_job "$2" "$2" "$3" "$4" "$5" "${6:-}" --no-log); echo "$r" | cut -d' ' -f1 >>"$W/n"
     i=$((i+1))
   done
@@ -95,6 +116,7 @@ compare() {
     "$1" "$f" "$(echo "$fl" | awk '{print $1/1000}')" "$s" "$(echo "$sl" | awk '{print $1/1000}')" "$n" \
     "$(echo "$s $f" | awk '{print $1/$2}')" "$(echo "$sl $fl" | awk '{print $1/$2}')" \
     "$(echo "$s $n" | awk '{print ($1/$2-1)*100}')"
+  echo "  CPU $OTHER_CPU busy % (loop worker + completions), median: fio $(median <"$W/fb"), ssdrev+log $(median <"$W/sb")"
   echo "  runs fio: $(tr '\n' ' ' <"$W/f")"
   echo "  runs ssdrev+log: $(tr '\n' ' ' <"$W/s")"
   echo "  runs ssdrev nolog: $(tr '\n' ' ' <"$W/n")"
