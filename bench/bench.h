@@ -337,6 +337,8 @@ struct bench_engine_ops {
   uint64_t (*now_ns)(struct bench_engine *e);
   /* Optional: called when the target is idle for idle_ns (sim folds SLC). */
   void (*idle)(struct bench_engine *e, uint64_t idle_ns);
+  /* The engine honours bench_engine.poll_ns (io_uring). */
+  int can_poll;
   /* Synchronous engine (psync): one I/O in flight per OS thread, so the
    * runner starts qd threads of depth 1 per job thread, as fio's psync with
    * numjobs = qd would. */
@@ -402,7 +404,10 @@ struct bench_job_result {
   double mb_s, iops, mean_lat_ns;
   int interrupted;            /* stopped by a signal */
   char engine[32];            /* engine actually used */
+  char wait[8];               /* how its threads waited: "poll", "sleep", "" (sim: virtual time) */
 };
+/* The result as the manifest's TEST.result object (docs/archive.md). */
+json_t *bench_job_result_to_json(const struct bench_job_result *res);
 
 /* Progress reported about every 250 ms of engine time. */
 struct bench_progress {

@@ -235,4 +235,5 @@ const struct bench_engine_ops bench_engine_uring_ops = {
     .reap = uring_reap,
     .cleanup = uring_cleanup,
     .now_ns = uring_now_ns,
+    .can_poll = 1,
 };

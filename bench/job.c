@@ -449,9 +449,10 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
   struct job_shared *sh = calloc(1, sizeof *sh);
   if (!sh) return ssdrev_fail(err, -ENOMEM, "out of memory");
   sh->job = job, sh->t = t, sh->ops = ops, sh->progress = progress, sh->progress_arg = progress_arg;
-  sh->poll_ns = job_poll_ns(job);
+  sh->poll_ns = ops->can_poll ? job_poll_ns(job) : 0;
   /* A simulated drive has one virtual clock: drive it from one thread. */
   int fold = bench_target_get_kind(t) == BENCH_TARGET_SIM;
+  snprintf(res->wait, sizeof res->wait, "%s", fold ? "" : sh->poll_ns ? "poll" : "sleep");
   /* A synchronous engine has one I/O in flight per OS thread: a queue depth
    * of qd becomes qd threads of depth 1 per job thread. */
   int spread = !fold && ops->one_in_flight && job->qd > 1;

@@ -119,3 +119,13 @@ int bench_job_from_json(struct bench_job *job, const json_t *obj, struct ssdrev_
   }
   return get_str(obj, "engine", job->engine, sizeof job->engine, err);
 }
+
+json_t *bench_job_result_to_json(const struct bench_job_result *res) {
+  json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:f, s:f, s:f}", "ios", (json_int_t)res->ios, "bytes",
+                        (json_int_t)res->bytes, "errors", (json_int_t)res->errors, "elapsed_ns",
+                        (json_int_t)res->elapsed_ns, "mb_s", res->mb_s, "iops", res->iops, "mean_lat_ns",
+                        res->mean_lat_ns);
+  if (o && res->engine[0]) json_object_set_new(o, "engine", json_string(res->engine));
+  if (o && res->wait[0]) json_object_set_new(o, "wait", json_string(res->wait));
+  return o;
+}

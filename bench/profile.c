@@ -70,7 +70,7 @@ static int check_keys(const json_t *obj, const char *const *a, const char *const
 }
 
 static const char *const settings_keys[] = {
-    "passes", "measure_s", "interval_s", "region_bytes", "zero_buffers", "temp_interval_s",
+    "passes", "measure_s", "interval_s", "region_bytes", "zero_buffers", "wait", "temp_interval_s",
     "fill_max_bytes", "sweep_measure_s", "sweep_ramp_s", "tail_ios", NULL};
 
 static int parse_settings(struct review_settings *s, const json_t *obj, const char *where,
@@ -96,6 +96,12 @@ static int parse_settings(struct review_settings *s, const json_t *obj, const ch
   if (z && !json_is_boolean(z))
     return ssdrev_fail(err, -EINVAL, "%s: 'zero_buffers' must be true or false", where);
   if (z) s->zero_buffers = json_is_true(z);
+  const json_t *w = json_object_get(obj, "wait");
+  if (w) {
+    int mode = json_is_string(w) ? bench_wait_from_name(json_string_value(w)) : -1;
+    if (mode < 0) return ssdrev_fail(err, -EINVAL, "%s: 'wait' must be \"auto\", \"sleep\" or \"poll\"", where);
+    s->wait = (enum bench_wait)mode;
+  }
   if (s->region_bytes && s->region_bytes < 1048576)
     return ssdrev_fail(err, -EINVAL, "%s: 'region_bytes' must be at least 1 MiB", where);
   return 0;

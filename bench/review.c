@@ -63,6 +63,7 @@ void review_job_init(struct review_ctx *c, struct bench_job *job, const char *na
   job->size_bytes = 0;
   job->max_ios = 0;
   job->zero_buffers = c->prof->set.zero_buffers;
+  job->wait = c->prof->set.wait;
   /* FNV-1a of the test name: every test gets its own offsets, yet a rerun
    * with the same --seed repeats them exactly. */
   uint64_t h = 1469598103934665603ull;
@@ -96,12 +97,7 @@ int review_run_job(struct review_ctx *c, const char *test_name, const char *kind
   report(c, 0, 0, 0);
   memset(res, 0, sizeof *res);
   rc = bench_job_run(c->t, job, log_path, job_progress, c, res, err);
-  json_object_set_new(test, "result",
-                      json_pack("{s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:s}", "ios", (json_int_t)res->ios,
-                                "bytes", (json_int_t)res->bytes, "errors", (json_int_t)res->errors,
-                                "elapsed_ns", (json_int_t)res->elapsed_ns, "mb_s", res->mb_s,
-                                "iops", res->iops, "mean_lat_ns", res->mean_lat_ns, "engine",
-                                res->engine));
+  json_object_set_new(test, "result", bench_job_result_to_json(res));
   if (rc < 0) json_object_set_new(test, "error", json_string(err && err->msg[0] ? err->msg : "failed"));
   const char *status = rc < 0 ? "failed" : res->interrupted ? "interrupted" : "complete";
   bench_run_end_test(test, status);

@@ -32,6 +32,7 @@ struct review_settings {
   double interval_s;          /* CDM idle time between passes */
   uint64_t region_bytes;      /* CDM test region */
   int zero_buffers;           /* write zeros (compressible) instead of random data */
+  enum bench_wait wait;       /* how the jobs' threads wait for completions */
   double temp_interval_s;     /* temperature sampling interval during long steps */
   uint64_t fill_max_bytes;    /* 0 = no cap; short mode caps fills */
   double sweep_measure_s, sweep_ramp_s; /* < 0 = the step's own */

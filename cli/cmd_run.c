@@ -339,11 +339,7 @@ int cmd_run(int argc, char **argv) {
   rc = bench_job_run(t, &a.job, a.no_log ? NULL : log_abs, show ? progress_line : NULL, NULL, &res, &err);
   if (show) fputs("\r\033[K", stderr);
   const char *status = rc ? "failed" : res.interrupted ? "interrupted" : "complete";
-  json_object_set_new(test, "result",
-                      json_pack("{s:I, s:I, s:I, s:I, s:f, s:f, s:f}", "ios", (json_int_t)res.ios, "bytes",
-                                (json_int_t)res.bytes, "errors", (json_int_t)res.errors, "elapsed_ns",
-                                (json_int_t)res.elapsed_ns, "mb_s", res.mb_s, "iops", res.iops, "mean_lat_ns",
-                                res.mean_lat_ns));
+  json_object_set_new(test, "result", bench_job_result_to_json(&res));
   if (rc) json_object_set_new(test, "error", json_string(err.msg));
   bench_run_end_test(test, status);
   struct ssdrev_err serr = {{0}};

@@ -132,3 +132,19 @@ TEST("Estimates follow the method: a CDM step at 5 passes is 8 tests x 6 passes 
   CHECK_NEAR(t->kind->estimate_s(&p, t, 256060514304ull), 3e6 / 15000, 0.01);
   review_profile_free(&p);
 }
+
+TEST("settings.wait picks how the jobs wait for completions; other values are refused") {
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"settings\":{\"wait\":\"sleep\"},"
+                      "\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"}]}", 0, &err) == 0);
+  CHECK(p.set.wait == BENCH_WAIT_SLEEP);
+  review_profile_free(&p);
+  CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,"
+                      "\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"}]}", 0, &err) == 0);
+  CHECK(p.set.wait == BENCH_WAIT_AUTO);
+  review_profile_free(&p);
+  CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"settings\":{\"wait\":\"spin\"},"
+                      "\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"}]}", 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "'wait'");
+}
