@@ -71,9 +71,13 @@ median() { sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else pr
 
 # fio_job NAME RW BS QD THREADS [MIX] -> prints "IOPS MEANLAT_NS"
 fio_job() {
-  _rw=$2; _mix=""
+  _rw=$2; _mix=""; _thr=""
   [ -n "${6:-}" ] && _mix="--rwmixread=$6"
-  $(pin "$5") fio --name="$1" --filename="$LOOP" --rw="$_rw" $_mix --bs="$3" --iodepth="$4" --numjobs="$5" \
+  # Several jobs as threads of one process, as ssdrev's --threads (and
+  # CrystalDiskMark's DiskSpd -t16) run them; fio's default forks one
+  # process each, which on 2 CPUs halves its T16 IOPS.
+  [ "$5" -gt 1 ] && _thr="--thread"
+  $(pin "$5") fio --name="$1" --filename="$LOOP" --rw="$_rw" $_mix --bs="$3" --iodepth="$4" --numjobs="$5" $_thr \
       --ioengine=io_uring --direct=1 $FIO_OPTS --size=1G --time_based --runtime="$SECS" --group_reporting \
       --output-format=json --output="$W/fio.json" >/dev/null
   python3 -c '
@@ -144,7 +148,7 @@ for c in $CASES; do
       /usr/bin/time -f '%M' -o "$W/rss" "$SSDREV" run "$LOOP" --out "$W/run" --rw randread --bs 4k \
           --iodepth 32 --size 1G --runtime "${t}s" --engine io_uring --destructive --force --quiet >/dev/null &
       sleep 1
-      hwm1=$(pgrep -n -f "ssdrev run $LOOP" | xargs -I{} awk '/VmHWM/ {print $2}' /proc/{}/status 2>/dev/null || true)
+      hwm1=$(pgrep -n -x ssdrev | xargs -I{} awk '/VmHWM/ {print $2}' /proc/{}/status 2>/dev/null || true)
       wait
       echo "peak RSS, ${t}s RND4K Q32T1 read with log: $(cat "$W/rss") KiB (high-water mark after 1 s: ${hwm1:-?} KiB), log $(du -k "$W/run/logs" | tail -1 | cut -f1) KiB"
     done
