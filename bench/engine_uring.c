@@ -18,7 +18,6 @@ struct uring_priv {
   unsigned pending;   /* SQEs prepared but not yet handed to the kernel */
   int fixed_bufs;     /* buffers registered: use READ_FIXED / WRITE_FIXED */
   int taskrun_flag;   /* the kernel flags pending completion work in the SQ ring */
-  uint64_t poll_ns;   /* bench_engine.poll_ns */
 };
 
 /* Testing aid: SSDREV_DISABLE_IO_URING=1 makes the probe fail as if the
@@ -103,7 +102,6 @@ static int uring_setup(struct bench_engine *e, struct bench_target *t, unsigned 
     p->fixed_bufs = io_uring_register_buffers(&p->ring, iov, nbufs) == 0;
     free(iov);
   }
-  p->poll_ns = e->poll_ns;
   e->priv = p;
   return 0;
 }
@@ -161,7 +159,7 @@ static inline void cpu_relax(void) {
 /* Polls for `min` completions for up to poll_ns. Without TASKRUN_FLAG each
  * round is a non-blocking io_uring_enter; with it, the thread only enters
  * when the kernel says completions wait to be posted. */
-static int poll_completions(struct uring_priv *p, unsigned min) {
+static int poll_completions(struct uring_priv *p, unsigned min, uint64_t poll_ns) {
   int rc = submit_nowait(p);
   if (rc < 0) return rc;
   uint64_t deadline = 0;
@@ -172,7 +170,7 @@ static int poll_completions(struct uring_priv *p, unsigned min) {
     if (!entered) cpu_relax();
     if (!entered && round % 32) continue;
     uint64_t now = bench_clock_ns();
-    if (!deadline) deadline = now + p->poll_ns;
+    if (!deadline) deadline = now + poll_ns;
     else if (now >= deadline) break;
   }
   return 0;
@@ -181,8 +179,8 @@ static int poll_completions(struct uring_priv *p, unsigned min) {
 static int uring_reap(struct bench_engine *e, struct bench_io **done, unsigned min, unsigned max) {
   struct uring_priv *p = e->priv;
   unsigned ready = io_uring_cq_ready(&p->ring);
-  if (p->poll_ns && ready < min) {
-    int rc = poll_completions(p, min);
+  if (e->poll_ns && ready < min) {
+    int rc = poll_completions(p, min, e->poll_ns);
     if (rc < 0) return rc;
     ready = io_uring_cq_ready(&p->ring);
   }
