@@ -188,7 +188,7 @@ size_t log_col_encode(uint8_t *out, const uint64_t *v, size_t n, const uint64_t 
   int ntr = lat ? 3 : 2;
   /* A constant column (most are, in a plain job: length, op, status, queue,
    * flags) encodes to the bare header under every transform, and ties keep
-   * the first: try only that one. Same bytes, a third of the encoder's work. */
+   * the first: try only that one (same bytes, less work). */
   size_t same = 1;
   while (same < n && v[same] == v[0]) same++;
   if (same == n) ntr = 1;
