@@ -1,8 +1,8 @@
 #!/bin/sh
 # vs-fio.sh — ssdrev's engines side by side with fio on the same jobs, on a
-# loop device over a file in /dev/shm (RAM: the device is never the limit,
-# so the tools' own overheads show). Runs the tools alternately, prints each
-# run and the medians and ratios. Needs root (losetup); installs fio from
+# loop device over a file in /dev/shm (RAM-backed: the host CPU, the loop
+# worker's and the tools', is the limit, not flash). Runs the tools in an
+# order that rotates every round, prints each run and the medians and ratios. Needs root (losetup); installs fio from
 # Debian when missing.
 #
 # usage: bench/perf/vs-fio.sh [SSDREV_BINARY] [ROUNDS] [SECONDS]
@@ -108,11 +108,18 @@ compare() {
   i=0
   while [ $i -lt "$ROUNDS" ]; do
     set -- "$@"
-    r=$(in_steady "$W/fb" fio_job "$@")
-    echo "$r" | cut -d' ' -f1 >>"$W/f"; echo "$r" | cut -d' ' -f2 >>"$W/fl"
-    r=$(in_steady "$W/sb" ssd_job "$@")
-    echo "$r" | cut -d' ' -f1 >>"$W/s"; echo "$r" | cut -d' ' -f2 >>"$W/sl"
-    r=$(ssd_job "$2" "$2" "$3" "$4" "$5" "${6:-}" --no-log); echo "$r" | cut -d' ' -f1 >>"$W/n"
+    # The order rotates every round, so neither tool always runs right after
+    # the other (the machine drifts, and a run leaves the device and caches
+    # in a state the next one starts from).
+    for k in 0 1 2; do
+      case $(( (i + k) % 3 )) in
+      0) r=$(in_steady "$W/fb" fio_job "$@")
+         echo "$r" | cut -d' ' -f1 >>"$W/f"; echo "$r" | cut -d' ' -f2 >>"$W/fl" ;;
+      1) r=$(in_steady "$W/sb" ssd_job "$@")
+         echo "$r" | cut -d' ' -f1 >>"$W/s"; echo "$r" | cut -d' ' -f2 >>"$W/sl" ;;
+      2) r=$(ssd_job "$2" "$2" "$3" "$4" "$5" "${6:-}" --no-log); echo "$r" | cut -d' ' -f1 >>"$W/n" ;;
+      esac
+    done
     i=$((i+1))
   done
   f=$(median <"$W/f"); s=$(median <"$W/s"); n=$(median <"$W/n"); fl=$(median <"$W/fl"); sl=$(median <"$W/sl")
