@@ -253,16 +253,11 @@ static void job_loop(struct job_worker *w) {
           submitting = 0;
           break;
         }
+        io->submit_ns = now;
         io->status = 0;
         io->rec_flags = ramp ? BENCH_REC_RAMP : 0;
         w->batch[n++] = io;
         w->nfree--;
-      }
-      /* Stamp after the batch is prepared (offsets, write-buffer refresh),
-       * so a latency is the device's and the kernel's, not the runner's. */
-      if (n) {
-        uint64_t t_sub = ops->now_ns(e);
-        for (unsigned i = 0; i < n; i++) w->batch[i]->submit_ns = t_sub;
       }
       unsigned off = 0;
       while (off < n) {
