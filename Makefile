@@ -18,7 +18,10 @@ CFLAGS_ALL  = $(STD) $(WARN) $(OPT) -MMD -MP -I. $(PKG_CFLAGS) -DSSDREV_VERSION=
 LIBS_ALL    = $(PKG_LIBS) $(EXT_LIBS)
 SAN        := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-LIB_SRC  := $(wildcard bench/*.c analyze/*.c render/*.c)
+# The library's parts, lowest first (docs/architecture.md): each part includes
+# only the public headers of the parts before it.
+PARTS    := base log archive sim import bench analyze render
+LIB_SRC  := $(sort $(foreach p,$(PARTS),$(shell find $(p) -name '*.c')))
 CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 
@@ -78,12 +81,12 @@ fuzz: deps
 	@sh tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
 
 perf: all test-deps
-	@sh bench/perf/run-all.sh $(BUILD)
+	@sh perf/bench/run-all.sh $(BUILD)
 
 lint:
 	@# jansson.h is included so that its json_*_foreach macros are understood
 	cppcheck --quiet --enable=warning,performance --error-exitcode=1 -I. --include=/usr/include/jansson.h \
-	  --suppress=missingIncludeSystem -D__GNUC__ bench analyze render cli
+	  --suppress=missingIncludeSystem -D__GNUC__ $(PARTS) cli
 
 install: all
 	install -D -m 755 $(BUILD)/ssdrev $(DESTDIR)$(PREFIX)/bin/ssdrev

@@ -13,7 +13,8 @@
 #ifndef SSDREV_ANALYZE_H
 #define SSDREV_ANALYZE_H
 
-#include "bench/bench.h"
+#include "log/ssdlog.h"
+#include "archive/archive.h"
 
 /* ============================================================ options */
 
@@ -86,7 +87,7 @@ int analyze_percentiles(const uint64_t *v, size_t n, const double *pcts, unsigne
                         struct analyze_pct_result *out, struct ssdrev_err *err);
 
 /* Latency percentiles of a log: measured (non-ramp) I/Os with status 0 of
- * op `op` (enum bench_op) or of every op when op < 0. *n_out (optional)
+ * op `op` (enum ssdlog_op) or of every op when op < 0. *n_out (optional)
  * receives the sample count. Reads only the columns it needs, in parallel
  * (o->threads), with as many passes as needed (one for realistic logs). */
 int analyze_log_percentiles(const char *path, int op, const struct analyze_opts *o,

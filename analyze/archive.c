@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "analyze/analyze_int.h"
+#include "archive/archive.h"
 
 /* Manifest test keys that are not copied into the analysis entry. */
 static const char *const skip_keys[] = {"name", "params", "log", "result", "start", "end", "samples", NULL};
@@ -267,7 +268,7 @@ static void temperature_add(json_t *out, const json_t *test) {
 
 /* Analyzes one test into a new entry (never fails the run: a missing or
  * unreadable log becomes an "error" in the entry). */
-static json_t *test_entry(const struct bench_run *run, const json_t *test, const struct analyze_opts *o) {
+static json_t *test_entry(const struct archive *run, const json_t *test, const struct analyze_opts *o) {
   json_t *entry = json_object();
   const char *k;
   json_t *v;
@@ -290,7 +291,7 @@ static json_t *test_entry(const struct bench_run *run, const json_t *test, const
   }
   json_t *res = NULL;
   struct ssdrev_err e = {{0}};
-  int rc = analyze_log(bench_run_path(run, log), &lo, want, &res, &e);
+  int rc = analyze_log(archive_path(run, log), &lo, want, &res, &e);
   if (rc) {
     json_object_set_new(entry, "error", json_string(e.msg[0] ? e.msg : "cannot analyze the log"));
     return entry;
@@ -304,7 +305,7 @@ static json_t *test_entry(const struct bench_run *run, const json_t *test, const
  * are then built in manifest order on the calling thread. Each worker only
  * creates new JSON values or reads its own tests' values. */
 struct pool {
-  const struct bench_run *run;
+  const struct archive *run;
   const struct analyze_opts *o;
   json_t *const *tests; /* the manifest's test objects (borrowed) */
   json_t **entries;     /* results, one per test (NULL for temperature) */
@@ -349,8 +350,8 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
     o = &dflt;
   }
   if (out) *out = NULL;
-  struct bench_run *run;
-  int rc = bench_run_open(&run, dir, err);
+  struct archive *run;
+  int rc = archive_open(&run, dir, err);
   if (rc) return rc;
   const json_t *m = run->manifest;
   json_t *a = json_object();
@@ -377,7 +378,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   if (!tv || !entries) {
     free(tv), free(entries);
     json_decref(a), json_decref(tests), json_decref(cdm), json_decref(sweep), json_decref(tail);
-    bench_run_free(run);
+    archive_free(run);
     return ssdrev_fail(err, -ENOMEM, "out of memory");
   }
   for (size_t k = 0; k < pool.n; k++) tv[k] = json_array_get(mt, k);
@@ -425,8 +426,8 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   json_object_set_new(a, "rw_sweep", sweep);
   json_object_set_new(a, "tail", tail);
   json_object_set_new(a, "flags", analyze_flags(a));
-  rc = ssdrev_write_json_atomic(bench_run_path(run, "analysis.json"), a, err);
-  bench_run_free(run);
+  rc = ssdrev_write_json_atomic(archive_path(run, "analysis.json"), a, err);
+  archive_free(run);
   if (rc) {
     json_decref(a);
     return rc;

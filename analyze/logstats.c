@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/analyze_int.h"
+#include "log/ssdlog.h"
 
 #define NOPS 4 /* read, write, trim, flush */
 #define GIB (1024.0 * 1024.0 * 1024.0)
@@ -57,7 +58,7 @@ struct log_ctx {
   int any;
   uint64_t interval_ns, fine_step_bytes;
   struct bins *series, *gib, *fine;
-  uint64_t lat_buf[NOPS][BENCH_LOG_CHUNK_MAX_RECORDS];
+  uint64_t lat_buf[NOPS][SSDLOG_CHUNK_MAX_RECORDS];
 };
 
 static void ctx_free(struct log_ctx *c) {
@@ -73,10 +74,10 @@ static void ctx_free(struct log_ctx *c) {
   free(c);
 }
 
-static void pass1_chunk(struct log_ctx *c, const struct bench_log_chunk *k) {
+static void pass1_chunk(struct log_ctx *c, const struct ssdlog_chunk *k) {
   size_t nb[NOPS] = {0};
   for (size_t i = 0; i < k->n; i++) {
-    if (k->flags[i] & BENCH_REC_RAMP) {
+    if (k->flags[i] & SSDLOG_REC_RAMP) {
       c->ramp++;
       continue;
     }
@@ -115,12 +116,12 @@ static void pass1_chunk(struct log_ctx *c, const struct bench_log_chunk *k) {
 }
 
 /* Refinement pass: the same filter, feeding every accumulator that asked. */
-static void refine_chunk(struct log_ctx *c, const struct bench_log_chunk *k, const int *need,
+static void refine_chunk(struct log_ctx *c, const struct ssdlog_chunk *k, const int *need,
                          int need_all) {
   size_t nb[NOPS] = {0};
   for (size_t i = 0; i < k->n; i++) {
     unsigned op = k->op[i];
-    if ((k->flags[i] & BENCH_REC_RAMP) || op >= NOPS || k->status[i] < 0) continue;
+    if ((k->flags[i] & SSDLOG_REC_RAMP) || op >= NOPS || k->status[i] < 0) continue;
     c->lat_buf[op][nb[op]++] = k->lat_ns[i];
   }
   for (unsigned op = 0; op < NOPS; op++) {
@@ -130,11 +131,11 @@ static void refine_chunk(struct log_ctx *c, const struct bench_log_chunk *k, con
   }
 }
 
-static int read_all(struct bench_log_reader *r, unsigned cols, struct log_ctx *c, int pass,
+static int read_all(struct ssdlog_reader *r, unsigned cols, struct log_ctx *c, int pass,
                     const int *need, int need_all, struct ssdrev_err *err) {
-  struct bench_log_chunk k;
+  struct ssdlog_chunk k;
   int rc;
-  while ((rc = bench_log_next_chunk(r, cols, &k, err)) > 0) {
+  while ((rc = ssdlog_next_chunk(r, cols, &k, err)) > 0) {
     if (pass == 1) pass1_chunk(c, &k);
     else refine_chunk(c, &k, need, need_all);
   }
@@ -143,7 +144,7 @@ static int read_all(struct bench_log_reader *r, unsigned cols, struct log_ctx *c
 
 /* Plans every accumulator and runs refinement passes until all answers
  * are exact. */
-static int solve_pcts(struct bench_log_reader *r, struct log_ctx *c, struct ssdrev_err *err) {
+static int solve_pcts(struct ssdlog_reader *r, struct log_ctx *c, struct ssdrev_err *err) {
   unsigned np;
   const double *pcts = opt_pcts(c->o, &np);
   int need[NOPS] = {0}, need_all, rc;
@@ -163,9 +164,9 @@ static int solve_pcts(struct bench_log_reader *r, struct log_ctx *c, struct ssdr
     int any = need_all;
     for (unsigned op = 0; op < NOPS; op++) any |= need[op];
     if (!any) return 0;
-    rc = bench_log_rewind(r, err);
+    rc = ssdlog_rewind(r, err);
     if (rc) return rc;
-    rc = read_all(r, BENCH_COL_LAT | BENCH_COL_STATUS | BENCH_COL_OP | BENCH_COL_FLAGS, c, 2, need,
+    rc = read_all(r, SSDLOG_COL_LAT | SSDLOG_COL_STATUS | SSDLOG_COL_OP | SSDLOG_COL_FLAGS, c, 2, need,
                   need_all, err);
     if (rc < 0) return rc;
     for (unsigned op = 0; op < NOPS; op++) {
@@ -342,15 +343,15 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
     ctx_free(c);
     return ssdrev_fail(err, -ENOMEM, "out of memory");
   }
-  struct bench_log_reader *r = NULL;
-  rc = bench_log_open(&r, path, o->salvage ? BENCH_LOG_SALVAGE : 0, err);
+  struct ssdlog_reader *r = NULL;
+  rc = ssdlog_open(&r, path, o->salvage ? SSDLOG_SALVAGE : 0, err);
   if (rc) {
     ctx_free(c);
     return rc;
   }
-  unsigned cols = BENCH_COL_SUBMIT | BENCH_COL_LAT | BENCH_COL_LEN | BENCH_COL_STATUS | BENCH_COL_OP |
-                  BENCH_COL_FLAGS;
-  if (want & ANALYZE_WANT_FILL) cols |= BENCH_COL_OFFSET;
+  unsigned cols = SSDLOG_COL_SUBMIT | SSDLOG_COL_LAT | SSDLOG_COL_LEN | SSDLOG_COL_STATUS | SSDLOG_COL_OP |
+                  SSDLOG_COL_FLAGS;
+  if (want & ANALYZE_WANT_FILL) cols |= SSDLOG_COL_OFFSET;
   rc = read_all(r, cols, c, 1, NULL, 0, err);
   if (rc >= 0) rc = solve_pcts(r, c, err);
   if (rc >= 0 && c->series) rc = bins_finish(c->series);
@@ -358,13 +359,13 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
   if (rc >= 0 && c->fine) rc = bins_finish(c->fine);
   if (rc < 0) {
     if (rc == -ENOMEM) ssdrev_fail(err, rc, "out of memory analyzing '%s'", path);
-    bench_log_close(r);
+    ssdlog_close(r);
     ctx_free(c);
     return rc;
   }
-  struct bench_log_stats st;
-  bench_log_get_stats(r, &st);
-  bench_log_close(r);
+  struct ssdlog_stats st;
+  ssdlog_get_stats(r, &st);
+  ssdlog_close(r);
 
   json_t *res = json_object(), *ops = json_object(), *warnings = json_array();
   double elapsed_s = c->any ? (double)(c->last_done - c->first_submit) / 1e9 : 0;
@@ -387,7 +388,7 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
     const struct op_acc *a = &c->op[i];
     /* per-op warnings only in mixes: otherwise they repeat "all" */
     if (a->ios || a->errors)
-      json_object_set_new(ops, bench_op_name(i), stats_json(a, a->pct, elapsed_s, np, bench_op_name(i),
+      json_object_set_new(ops, ssdlog_op_name(i), stats_json(a, a->pct, elapsed_s, np, ssdlog_op_name(i),
                                                             nops > 1 ? warnings : NULL));
   }
   json_object_set_new(res, "ops", ops);

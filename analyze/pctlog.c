@@ -9,24 +9,25 @@
 #include <string.h>
 #include <unistd.h>
 #include "analyze/analyze_int.h"
+#include "log/ssdlog.h"
 
 #define MAX_THREADS 16
 
 struct worker {
   const char *path;
   unsigned flags, tid, nthreads;
-  int op;                 /* filter: enum bench_op or -1 */
+  int op;                 /* filter: enum ssdlog_op or -1 */
   struct analyze_pct *acc;
   int refine;             /* 0: pass 1; 1: refinement pass */
   int rc;
   struct ssdrev_err err;
-  uint64_t buf[BENCH_LOG_CHUNK_MAX_RECORDS * 8];
+  uint64_t buf[SSDLOG_CHUNK_MAX_RECORDS * 8];
 };
 
 /* True when no record of the chunk is ramp or failed: then the latency
  * column is used as is (a vectorizable OR over two narrow columns is much
  * cheaper than copying the kept values). */
-static int all_measured_ok(const struct bench_log_chunk *k) {
+static int all_measured_ok(const struct ssdlog_chunk *k) {
   /* word-at-a-time ORs: -O2 does not vectorize byte loops */
   uint64_t f = 0, st = 0, w;
   size_t i = 0, n = k->n;
@@ -45,10 +46,10 @@ static int all_measured_ok(const struct bench_log_chunk *k) {
 }
 
 /* Keeps the latencies of measured, successful I/Os of the wanted op. */
-static size_t filter(const struct bench_log_chunk *k, int op, uint64_t *buf) {
+static size_t filter(const struct ssdlog_chunk *k, int op, uint64_t *buf) {
   size_t m = 0;
   for (size_t i = 0; i < k->n; i++) {
-    int keep = !(k->flags[i] & BENCH_REC_RAMP) && k->status[i] >= 0 && (op < 0 || k->op[i] == op);
+    int keep = !(k->flags[i] & SSDLOG_REC_RAMP) && k->status[i] >= 0 && (op < 0 || k->op[i] == op);
     buf[m] = k->lat_ns[i];
     m += keep; /* branch-free: most records are kept */
   }
@@ -57,15 +58,15 @@ static size_t filter(const struct bench_log_chunk *k, int op, uint64_t *buf) {
 
 static void *work(void *arg) {
   struct worker *w = arg;
-  struct bench_log_reader *r;
-  w->rc = bench_log_open(&r, w->path, w->flags, &w->err);
+  struct ssdlog_reader *r;
+  w->rc = ssdlog_open(&r, w->path, w->flags, &w->err);
   if (w->rc) return NULL;
-  unsigned cols = BENCH_COL_LAT | BENCH_COL_STATUS | BENCH_COL_FLAGS | (w->op >= 0 ? BENCH_COL_OP : 0);
-  struct bench_log_chunk k;
+  unsigned cols = SSDLOG_COL_LAT | SSDLOG_COL_STATUS | SSDLOG_COL_FLAGS | (w->op >= 0 ? SSDLOG_COL_OP : 0);
+  struct ssdlog_chunk k;
   int rc;
   for (uint64_t ci = 0;; ci++) {
     int mine = ci % w->nthreads == w->tid;
-    rc = bench_log_next_chunk(r, mine ? cols : 0, &k, &w->err);
+    rc = ssdlog_next_chunk(r, mine ? cols : 0, &k, &w->err);
     if (rc <= 0) break;
     if (!mine) continue;
     /* chunks hold at most the format's 65536 records; ours at most 8192 */
@@ -83,7 +84,7 @@ static void *work(void *arg) {
     else analyze_pct_add(w->acc, v, m);
   }
   w->rc = rc < 0 ? rc : 0;
-  bench_log_close(r);
+  ssdlog_close(r);
   return NULL;
 }
 
@@ -120,7 +121,7 @@ int analyze_log_percentiles(const char *path, int op, const struct analyze_opts 
     if (!ws[i] || analyze_pct_new(&ws[i]->acc)) rc = -ENOMEM;
     else {
       ws[i]->path = path;
-      ws[i]->flags = o->salvage ? BENCH_LOG_SALVAGE : 0;
+      ws[i]->flags = o->salvage ? SSDLOG_SALVAGE : 0;
       ws[i]->tid = i;
       ws[i]->nthreads = nt;
       ws[i]->op = op;

@@ -4,6 +4,10 @@
 #ifndef SSDREV_CLI_H
 #define SSDREV_CLI_H
 
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
 
 struct cli_cmd {

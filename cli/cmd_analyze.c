@@ -5,6 +5,7 @@
 #include <string.h>
 #include "analyze/analyze.h"
 #include "cli/cli.h"
+#include "log/ssdlog.h"
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -61,20 +62,20 @@ static int write_csv(const char *cmd, const char *path, const json_t *a) {
 /* Writes the latencies analyze would use (measured, status 0) as uint32. */
 static int export_lat32(const char *cmd, const char *log, const char *out, int salvage) {
   struct ssdrev_err err = {{0}};
-  struct bench_log_reader *r;
-  if (bench_log_open(&r, log, salvage ? BENCH_LOG_SALVAGE : 0, &err)) return cli_error(cmd, "%s", err.msg);
+  struct ssdlog_reader *r;
+  if (ssdlog_open(&r, log, salvage ? SSDLOG_SALVAGE : 0, &err)) return cli_error(cmd, "%s", err.msg);
   struct ssdrev_atomic at;
   if (ssdrev_atomic_open(&at, out, &err)) {
-    bench_log_close(r);
+    ssdlog_close(r);
     return cli_error(cmd, "%s", err.msg);
   }
   static uint32_t buf[65536];
-  struct bench_log_chunk k;
+  struct ssdlog_chunk k;
   int rc;
-  while ((rc = bench_log_next_chunk(r, BENCH_COL_LAT | BENCH_COL_STATUS | BENCH_COL_FLAGS, &k, &err)) > 0) {
+  while ((rc = ssdlog_next_chunk(r, SSDLOG_COL_LAT | SSDLOG_COL_STATUS | SSDLOG_COL_FLAGS, &k, &err)) > 0) {
     size_t m = 0;
     for (size_t i = 0; i < k.n; i++) {
-      if ((k.flags[i] & BENCH_REC_RAMP) || k.status[i] < 0) continue;
+      if ((k.flags[i] & SSDLOG_REC_RAMP) || k.status[i] < 0) continue;
       if (k.lat_ns[i] > UINT32_MAX) {
         rc = -ERANGE;
         snprintf(err.msg, sizeof err.msg, "latency %llu ns in '%s' does not fit in uint32", (unsigned long long)k.lat_ns[i], log);
@@ -85,7 +86,7 @@ static int export_lat32(const char *cmd, const char *log, const char *out, int s
     if (rc < 0) break;
     fwrite(buf, sizeof buf[0], m, at.f);
   }
-  bench_log_close(r);
+  ssdlog_close(r);
   if (rc < 0) {
     ssdrev_atomic_abort(&at);
     return cli_error(cmd, "%s", err.msg);

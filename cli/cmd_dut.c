@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "import/import.h"
+#include "bench/bench.h"
 
 static const char usage_text[] =
     "usage: ssdrev dut [--id-ctrl F] [--smart-log F] [--smartctl F] [options]\n"
@@ -135,7 +137,7 @@ int cmd_dut(int argc, char **argv) {
     char *text[3] = {NULL, NULL, NULL};
     int rc = 0;
     for (int i = 0; i < 3 && !rc; i++) rc = load_text(cmd, files[i], &text[i]);
-    if (!rc && !(dut = bench_dut_parse(text[0], text[1], text[2], serial, &err)))
+    if (!rc && !(dut = import_dut_parse(text[0], text[1], text[2], serial, &err)))
       rc = cli_error(cmd, "%s", err.msg);
     for (int i = 0; i < 3; i++) free(text[i]);
     if (rc) return rc;
@@ -147,7 +149,7 @@ int cmd_dut(int argc, char **argv) {
       json_decref(dut);
       return cli_error(cmd, "%s", err.msg[0] ? err.msg : "--overrides: not a JSON object");
     }
-    bench_dut_apply_overrides(dut, ov);
+    import_dut_apply_overrides(dut, ov);
     json_decref(ov);
   }
   if (as_json) {

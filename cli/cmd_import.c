@@ -2,7 +2,8 @@
  * into a run archive (bench/import.h, docs/interop.md). */
 #include <getopt.h>
 #include <string.h>
-#include "bench/bench.h"
+#include "archive/archive.h"
+#include "import/import.h"
 #include "cli/cli.h"
 
 static void usage(FILE *f) {
@@ -11,7 +12,7 @@ static void usage(FILE *f) {
           "       ssdrev import cdm RESULT.txt --out RUN [options]\n\n"
           "Imports another tool's results into a new run archive.\n\n"
           "importers:\n");
-  for (const struct bench_importer *i = bench_importers; i->name; i++) fprintf(f, "  %-5s %s\n", i->name, i->summary);
+  for (const struct import_format *i = import_formats; i->name; i++) fprintf(f, "  %-5s %s\n", i->name, i->summary);
   fprintf(f,
           "\noptions:\n"
           "  --out RUN            archive to create (must not exist or be empty)\n"
@@ -38,10 +39,10 @@ int cmd_import(int argc, char **argv) {
     return 0;
   }
   if (argc < 2) return cli_usage_error(cmd, "missing importer (fio or cdm)");
-  const struct bench_importer *imp = bench_importer_find(argv[1]);
+  const struct import_format *imp = import_find(argv[1]);
   if (!imp) return cli_usage_error(cmd, "unknown importer '%s' (fio or cdm)", argv[1]);
-  struct bench_import_opts o;
-  bench_import_opts_defaults(&o);
+  struct import_opts o;
+  import_opts_defaults(&o);
   static const struct option longopts[] = {
       {"out", required_argument, NULL, 'o'},      {"label", required_argument, NULL, 'L'},
       {"model", required_argument, NULL, 'm'},    {"firmware", required_argument, NULL, 'f'},
@@ -65,9 +66,9 @@ int cmd_import(int argc, char **argv) {
     case 's': o.state = optarg; break;
     case 'l': o.log_dir = optarg; break;
     case 'a':
-      if (!strcmp(optarg, "auto")) o.lat = BENCH_FIO_LAT_AUTO;
-      else if (!strcmp(optarg, "lat")) o.lat = BENCH_FIO_LAT_TOTAL;
-      else if (!strcmp(optarg, "clat")) o.lat = BENCH_FIO_LAT_CLAT;
+      if (!strcmp(optarg, "auto")) o.lat = IMPORT_FIO_LAT_AUTO;
+      else if (!strcmp(optarg, "lat")) o.lat = IMPORT_FIO_LAT_TOTAL;
+      else if (!strcmp(optarg, "clat")) o.lat = IMPORT_FIO_LAT_CLAT;
       else return cli_usage_error(cmd, "--latency: expected auto, lat or clat, got '%s'", optarg);
       break;
     case 'O':
@@ -91,17 +92,17 @@ int cmd_import(int argc, char **argv) {
   if (!o.out_dir) return cli_usage_error(cmd, "missing --out RUN");
   const char *input = argv[1 + optind];
   struct ssdrev_err err = {{0}};
-  struct bench_import_result res;
+  struct import_result res;
   if (imp->import(input, &o, &res, &err)) return cli_error(cmd, "%s", err.msg);
   /* warnings were recorded in the manifest; show them too */
-  struct bench_run *run;
-  if (!bench_run_open(&run, o.out_dir, &err)) {
+  struct archive *run;
+  if (!archive_open(&run, o.out_dir, &err)) {
     size_t i;
     json_t *w;
     json_array_foreach(json_object_get(run->manifest, "import_warnings"), i, w) {
       fprintf(stderr, "ssdrev import: warning: %s\n", json_string_value(w));
     }
-    bench_run_free(run);
+    archive_free(run);
   }
   printf("imported %u test%s from '%s' into '%s'", res.tests, res.tests == 1 ? "" : "s", input, o.out_dir);
   if (fio) printf(" (%u with per-I/O logs, %llu I/Os)", res.logs, (unsigned long long)res.log_ios);

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <csv.h>
 #include "cli/cli.h"
+#include "log/ssdlog.h"
 
 static const char log_usage[] =
     "usage: ssdrev log info FILE [--salvage] [--json]\n"
@@ -49,9 +50,9 @@ struct log_opts {
 /* Parses "lat,submit" into a column mask. */
 static int parse_cols(const char *s, unsigned *out) {
   static const struct { const char *name; unsigned bit; } t[] = {
-      {"submit", BENCH_COL_SUBMIT}, {"lat", BENCH_COL_LAT},     {"offset", BENCH_COL_OFFSET},
-      {"len", BENCH_COL_LEN},       {"status", BENCH_COL_STATUS}, {"queue", BENCH_COL_QUEUE},
-      {"op", BENCH_COL_OP},         {"flags", BENCH_COL_FLAGS}, {"all", BENCH_COL_ALL},
+      {"submit", SSDLOG_COL_SUBMIT}, {"lat", SSDLOG_COL_LAT},     {"offset", SSDLOG_COL_OFFSET},
+      {"len", SSDLOG_COL_LEN},       {"status", SSDLOG_COL_STATUS}, {"queue", SSDLOG_COL_QUEUE},
+      {"op", SSDLOG_COL_OP},         {"flags", SSDLOG_COL_FLAGS}, {"all", SSDLOG_COL_ALL},
       {"none", 0}};
   unsigned m = 0;
   const char *p = s;
@@ -115,7 +116,7 @@ static void iso_time(uint64_t unix_ns, char *buf, size_t len) {
 }
 
 /* Warns about a truncated tail or skipped chunks (stderr). */
-static void report_damage(const char *cmd, const char *file, const struct bench_log_stats *st) {
+static void report_damage(const char *cmd, const char *file, const struct ssdlog_stats *st) {
   if (st->truncated)
     fprintf(stderr, "ssdrev %s: warning: '%s' ends inside a chunk at byte %" PRIu64
                     " (truncated, e.g. by a crash); %" PRIu64 " records recovered\n",
@@ -163,20 +164,20 @@ static int log_info(int argc, char **argv) {
   struct log_opts o = {0};
   int rc = parse_opts("log", argc, argv, "--salvage --json", &o);
   if (rc) return rc;
-  struct bench_log_reader *r;
+  struct ssdlog_reader *r;
   struct ssdrev_err err = {{0}};
-  if (bench_log_open(&r, o.file, o.salvage ? BENCH_LOG_SALVAGE : 0, &err))
+  if (ssdlog_open(&r, o.file, o.salvage ? SSDLOG_SALVAGE : 0, &err))
     return cli_error("log", "%s", err.msg);
   uint64_t col_bytes[8] = {0}, ops[5] = {0}, ramp = 0, errors = 0, hdr_bytes = 0;
   uint64_t smin = UINT64_MAX, smax = 0, lmin = UINT64_MAX, lmax = 0;
-  struct bench_log_chunk c;
+  struct ssdlog_chunk c;
   int n;
-  while ((n = bench_log_next_chunk(r, BENCH_COL_ALL, &c, &err)) > 0) {
+  while ((n = ssdlog_next_chunk(r, SSDLOG_COL_ALL, &c, &err)) > 0) {
     for (int k = 0; k < 8; k++) col_bytes[k] += c.col_bytes[k];
     hdr_bytes += c.chunk_bytes;
     for (size_t i = 0; i < c.n; i++) {
       ops[c.op[i] < 4 ? c.op[i] : 4]++;
-      ramp += c.flags[i] & BENCH_REC_RAMP;
+      ramp += c.flags[i] & SSDLOG_REC_RAMP;
       errors += c.status[i] != 0;
     }
     smin = c.min_submit_ns < smin ? c.min_submit_ns : smin;
@@ -185,12 +186,12 @@ static int log_info(int argc, char **argv) {
     lmax = c.max_lat_ns > lmax ? c.max_lat_ns : lmax;
   }
   if (n < 0) {
-    bench_log_close(r);
+    ssdlog_close(r);
     return cli_error("log", "%s", err.msg);
   }
-  struct bench_log_stats st;
-  bench_log_get_stats(r, &st);
-  const struct bench_log_header *h = bench_log_get_header(r);
+  struct ssdlog_stats st;
+  ssdlog_get_stats(r, &st);
+  const struct ssdlog_header *h = ssdlog_get_header(r);
   for (int k = 0; k < 8; k++) hdr_bytes -= col_bytes[k];
   char tstatus[32];
   archive_status(o.file, tstatus, sizeof tstatus);
@@ -203,7 +204,7 @@ static int log_info(int argc, char **argv) {
     if (!params) params = json_string(h->params_json);
     json_t *cols = json_object(), *jops = json_object();
     for (int k = 0; k < 8; k++) json_object_set_new(cols, col_names[k], json_integer((json_int_t)col_bytes[k]));
-    for (unsigned k = 0; k < 4; k++) json_object_set_new(jops, bench_op_name(k), json_integer((json_int_t)ops[k]));
+    for (unsigned k = 0; k < 4; k++) json_object_set_new(jops, ssdlog_op_name(k), json_integer((json_int_t)ops[k]));
     if (ops[4]) json_object_set_new(jops, "unknown", json_integer((json_int_t)ops[4]));
     json_t *j = json_pack("{s:s, s:i, s:s, s:I, s:s, s:o, s:I, s:I, s:I, s:f, s:I, s:o, s:o, s:I, s:I}",
         "file", o.file, "version", (int)h->version, "clock_source", clock_name(h->clock_source),
@@ -260,7 +261,7 @@ static int log_info(int argc, char **argv) {
   }
   report_damage("log", o.file, &st);
   if (tstatus[0]) report_status("log", o.file, tstatus);
-  bench_log_close(r);
+  ssdlog_close(r);
   return 0;
 }
 
@@ -270,9 +271,9 @@ static int log_dump(int argc, char **argv) {
   struct log_opts o = {.limit = UINT64_MAX};
   int rc = parse_opts("log", argc, argv, "--salvage --csv --limit", &o);
   if (rc) return rc;
-  struct bench_log_reader *r;
+  struct ssdlog_reader *r;
   struct ssdrev_err err = {{0}};
-  if (bench_log_open(&r, o.file, o.salvage ? BENCH_LOG_SALVAGE : 0, &err))
+  if (ssdlog_open(&r, o.file, o.salvage ? SSDLOG_SALVAGE : 0, &err))
     return cli_error("log", "%s", err.msg);
   static const char *const hdr[] = {"submit_ns", "lat_ns",   "offset_bytes", "len_bytes",
                                     "op",        "status",   "queue_id",     "ramp"};
@@ -286,35 +287,35 @@ static int log_dump(int argc, char **argv) {
     printf("%20s %14s %20s %10s %-6s %7s %5s %4s\n", "submit_ns", "lat_ns", "offset_bytes",
            "len_bytes", "op", "status", "queue", "ramp");
   }
-  struct bench_rec x;
+  struct ssdlog_rec x;
   uint64_t k = 0;
   int n = 0;
-  while (k < o.limit && (n = bench_log_next(r, &x, &err)) == 1) {
+  while (k < o.limit && (n = ssdlog_next(r, &x, &err)) == 1) {
     k++;
-    unsigned ramp = x.flags & BENCH_REC_RAMP ? 1 : 0;
+    unsigned ramp = x.flags & SSDLOG_REC_RAMP ? 1 : 0;
     if (o.csv) {
       printf("%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu32 ",", x.submit_ns, x.lat_ns,
              x.offset_bytes, x.len_bytes);
-      csv_text(stdout, bench_op_name(x.op));
+      csv_text(stdout, ssdlog_op_name(x.op));
       printf(",%" PRId32 ",%u,%u\n", x.status, (unsigned)x.queue_id, ramp);
     } else {
       printf("%20" PRIu64 " %14" PRIu64 " %20" PRIu64 " %10" PRIu32 " %-6s %7" PRId32 " %5u %4u\n",
-             x.submit_ns, x.lat_ns, x.offset_bytes, x.len_bytes, bench_op_name(x.op), x.status,
+             x.submit_ns, x.lat_ns, x.offset_bytes, x.len_bytes, ssdlog_op_name(x.op), x.status,
              (unsigned)x.queue_id, ramp);
     }
   }
   if (fflush(stdout) || ferror(stdout)) {
-    bench_log_close(r);
+    ssdlog_close(r);
     return cli_error("log", "cannot write the dump to stdout: %s", strerror(errno));
   }
   if (n < 0) {
-    bench_log_close(r);
+    ssdlog_close(r);
     return cli_error("log", "%s", err.msg);
   }
-  struct bench_log_stats st;
-  bench_log_get_stats(r, &st);
+  struct ssdlog_stats st;
+  ssdlog_get_stats(r, &st);
   report_damage("log", o.file, &st);
-  bench_log_close(r);
+  ssdlog_close(r);
   return 0;
 }
 
@@ -323,28 +324,28 @@ static int log_synth(int argc, char **argv) {
   int rc = parse_opts("log", argc, argv, "--records --seed --loop-ns --force", &o);
   if (rc) return rc;
   struct ssdrev_err err = {{0}};
-  if (bench_log_synth(o.file, o.records, o.seed, (uint32_t)o.loop_ns, o.force, &err))
+  if (ssdlog_synth(o.file, o.records, o.seed, (uint32_t)o.loop_ns, o.force, &err))
     return cli_error("log", "%s", err.msg);
   return 0;
 }
 
 static int log_scan(int argc, char **argv) {
-  struct log_opts o = {.cols = BENCH_COL_LAT, .passes = 1};
+  struct log_opts o = {.cols = SSDLOG_COL_LAT, .passes = 1};
   int rc = parse_opts("log", argc, argv, "--cols --passes --salvage", &o);
   if (rc) return rc;
-  struct bench_log_reader *r;
+  struct ssdlog_reader *r;
   struct ssdrev_err err = {{0}};
-  if (bench_log_open(&r, o.file, o.salvage ? BENCH_LOG_SALVAGE : 0, &err))
+  if (ssdlog_open(&r, o.file, o.salvage ? SSDLOG_SALVAGE : 0, &err))
     return cli_error("log", "%s", err.msg);
   uint64_t times_ns[1000], sum = 0, recs = 0, done = 0;
   for (uint64_t p = 0; p < o.passes; p++) {
-    if (bench_log_rewind(r, &err)) break;
-    uint64_t t0 = bench_clock_ns();
-    struct bench_log_chunk c;
+    if (ssdlog_rewind(r, &err)) break;
+    uint64_t t0 = ssdrev_clock_ns();
+    struct ssdlog_chunk c;
     int n;
     recs = 0;
     /* the sum keeps the decode from being optimised away and is a checksum */
-    while ((n = bench_log_next_chunk(r, o.cols, &c, &err)) > 0) {
+    while ((n = ssdlog_next_chunk(r, o.cols, &c, &err)) > 0) {
       recs += c.n;
       if (c.lat_ns)
         for (size_t i = 0; i < c.n; i++) sum += c.lat_ns[i];
@@ -352,12 +353,12 @@ static int log_scan(int argc, char **argv) {
         for (size_t i = 0; i < c.n; i++) sum += c.submit_ns[i];
     }
     if (n < 0) {
-      bench_log_close(r);
+      ssdlog_close(r);
       return cli_error("log", "%s", err.msg);
     }
-    times_ns[done++] = bench_clock_ns() - t0;
+    times_ns[done++] = ssdrev_clock_ns() - t0;
   }
-  bench_log_close(r);
+  ssdlog_close(r);
   /* the median pass: robust to a noisy neighbour on a shared machine */
   for (uint64_t i = 1; i < done; i++)
     for (uint64_t j = i; j > 0 && times_ns[j - 1] > times_ns[j]; j--) {

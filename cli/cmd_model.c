@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "sim/sim.h"
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -45,14 +46,14 @@ static int model_list(int argc, char **argv) {
   for (size_t i = 0; i < n; i++) {
     char path[8192];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-    struct bench_sim_model m;
+    struct sim_model m;
     struct ssdrev_err err = {{0}};
-    if (bench_sim_model_load(&m, path, &err)) {
+    if (sim_model_load(&m, path, &err)) {
       fprintf(stderr, "ssdrev model: error: %s\n", err.msg);
       rc = 1;
     } else {
-      struct bench_sim_derived dv;
-      bench_sim_model_derive(&m, &dv);
+      struct sim_derived dv;
+      sim_model_derive(&m, &dv);
       printf("%-16s %-22s %7.1f GB  %u dies  SLC %.0f-%.0f GiB  %s\n", m.name, m.label,
              m.capacity_bytes / 1e9, dv.dies, m.slc_min_gib, m.slc_max_gib, path);
     }
@@ -61,7 +62,7 @@ static int model_list(int argc, char **argv) {
   return rc;
 }
 
-static json_t *model_json(const struct bench_sim_model *m, const struct bench_sim_derived *dv) {
+static json_t *model_json(const struct sim_model *m, const struct sim_derived *dv) {
   json_t *o = json_pack(
       "{s:s, s:s, s:b, s:I, s:i, s:f, s:{s:i, s:i, s:i, s:i, s:f, s:i, s:i, s:I}, "
       "s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}, "
@@ -85,11 +86,11 @@ static json_t *model_json(const struct bench_sim_model *m, const struct bench_si
                                 "seq_read_mb_s", dv->seq_read_mb_s, "slc_write_mb_s", dv->slc_write_mb_s,
                                 "post_cache_mb_s", dv->post_cache_mb_s, "slc_max_bytes",
                                 (json_int_t)dv->slc_max_bytes, "slc_min_bytes", (json_int_t)dv->slc_min_bytes));
-  json_object_set_new(o, "dut", bench_sim_model_dut(m));
+  json_object_set_new(o, "dut", sim_model_dut(m));
   return o;
 }
 
-static void model_text(const struct bench_sim_model *m, const struct bench_sim_derived *dv) {
+static void model_text(const struct sim_model *m, const struct sim_derived *dv) {
   printf("model      %s (%s), simulated\n", m->name, m->label);
   printf("capacity   %llu bytes (%.1f GB), LBA %u B, link %.0f MB/s\n", (unsigned long long)m->capacity_bytes,
          m->capacity_bytes / 1e9, m->lba_bytes, m->link_mb_s);
@@ -129,11 +130,11 @@ static int model_show(int argc, char **argv) {
     else return cli_usage_error("model", "unexpected argument '%s'", argv[i]);
   }
   if (!path) return cli_usage_error("model", "show needs a MODEL_FILE");
-  struct bench_sim_model m;
+  struct sim_model m;
   struct ssdrev_err err = {{0}};
-  if (bench_sim_model_load(&m, path, &err)) return cli_error("model", "%s", err.msg);
-  struct bench_sim_derived dv;
-  bench_sim_model_derive(&m, &dv);
+  if (sim_model_load(&m, path, &err)) return cli_error("model", "%s", err.msg);
+  struct sim_derived dv;
+  sim_model_derive(&m, &dv);
   if (!as_json) {
     model_text(&m, &dv);
     return 0;

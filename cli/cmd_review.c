@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "archive/archive.h"
+#include "bench/bench.h"
 
 static const char usage_text[] =
     "usage: ssdrev review TARGET --out RUN_DIR [options]\n"
@@ -242,14 +244,14 @@ static void print_cdm(const json_t *m) {
 }
 
 static void print_summary(const char *dir) {
-  struct bench_run *run = NULL;
+  struct archive *run = NULL;
   struct ssdrev_err err = {{0}};
-  if (bench_run_open(&run, dir, &err)) return;
+  if (archive_open(&run, dir, &err)) return;
   print_warnings(run->manifest);
   print_cdm(run->manifest);
   printf("\nrun archive: %s (%zu tests); next: ssdrev analyze %s\n", dir,
          json_array_size(json_object_get(run->manifest, "tests")), dir);
-  bench_run_free(run);
+  archive_free(run);
 }
 
 int cmd_review(int argc, char **argv) {

@@ -8,6 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "bench/bench.h"
 
 static const char usage_text[] =
     "usage: ssdrev run TARGET --out RUN_DIR [options]\n"
@@ -248,10 +251,10 @@ static int file_exists(const char *path) {
 }
 
 /* Opens the archive when DIR holds one, else creates it. */
-static int open_run(const struct run_args *a, struct bench_target *t, struct bench_run **run, struct ssdrev_err *err) {
+static int open_run(const struct run_args *a, struct bench_target *t, struct archive **run, struct ssdrev_err *err) {
   char mpath[4200];
   snprintf(mpath, sizeof mpath, "%s/manifest.json", a->out);
-  int rc = file_exists(mpath) ? bench_run_open(run, a->out, err) : bench_run_create(run, a->out, a->target, err);
+  int rc = file_exists(mpath) ? archive_open(run, a->out, err) : archive_create(run, a->out, a->target, err);
   if (rc) return rc;
   json_t *m = (*run)->manifest, *tg = json_object_get(m, "target");
   if (json_is_object(tg) && !json_object_get(tg, "kind")) {
@@ -261,18 +264,18 @@ static int open_run(const struct run_args *a, struct bench_target *t, struct ben
     json_object_set_new(tg, "lba_bytes", json_integer((json_int_t)bench_target_lba_bytes(t)));
   }
   if (bench_target_get_kind(t) == BENCH_TARGET_SIM) {
-    const struct bench_sim_model *model = bench_sim_get_model(bench_target_sim(t));
+    const struct sim_model *model = sim_get_model(bench_target_sim(t));
     json_object_set_new(m, "simulated", json_true());
-    if (!json_object_get(m, "dut")) json_object_set_new(m, "dut", bench_sim_model_dut(model));
+    if (!json_object_get(m, "dut")) json_object_set_new(m, "dut", sim_model_dut(model));
     if (!json_object_get(m, "label") && model->label[0]) json_object_set_new(m, "label", json_string(model->label));
   }
   return 0;
 }
 
 /* The first free name among N, N.2, N.3, ... (only when --name was not given). */
-static void pick_name(struct bench_run *run, const char *base, char *out, size_t len) {
+static void pick_name(struct archive *run, const char *base, char *out, size_t len) {
   snprintf(out, len, "%s", base);
-  for (unsigned i = 2; bench_run_find_test(run, out); i++) snprintf(out, len, "%.100s.%u", base, i);
+  for (unsigned i = 2; archive_find_test(run, out); i++) snprintf(out, len, "%.100s.%u", base, i);
 }
 
 static void print_summary(const struct bench_job *job, const struct bench_job_result *r, const char *status) {
@@ -306,13 +309,13 @@ int cmd_run(int argc, char **argv) {
   }
   snprintf(a.job.engine, sizeof a.job.engine, "%s", ops->name);
 
-  struct bench_run *run = NULL;
+  struct archive *run = NULL;
   if (open_run(&a, t, &run, &err)) {
     bench_target_close(t);
     return cli_error(cmd, "%s", err.msg);
   }
-  if (a.name && bench_run_find_test(run, a.name)) {
-    bench_run_free(run);
+  if (a.name && archive_find_test(run, a.name)) {
+    archive_free(run);
     bench_target_close(t);
     return cli_error(cmd, "test '%s' already exists in run '%s' (choose another --name)", a.name, a.out);
   }
@@ -323,10 +326,10 @@ int cmd_run(int argc, char **argv) {
   /* Buffered or O_DIRECT changes what the latencies mean: keep it (the log header has it too). */
   if (params && bench_target_get_kind(t) != BENCH_TARGET_SIM)
     json_object_set_new(params, "direct", json_boolean(!a.topts.buffered));
-  json_t *test = bench_run_add_test(run, a.job.name, params, a.no_log ? NULL : log_rel);
+  json_t *test = archive_add_test(run, a.job.name, params, a.no_log ? NULL : log_rel);
   json_object_set_new(test, "kind", json_string("job"));
-  if (bench_run_save(run, &err)) {
-    bench_run_free(run);
+  if (archive_save(run, &err)) {
+    archive_free(run);
     bench_target_close(t);
     return cli_error(cmd, "%s", err.msg);
   }
@@ -335,16 +338,16 @@ int cmd_run(int argc, char **argv) {
   int show = !a.quiet && isatty(STDERR_FILENO);
   struct bench_job_result res;
   char log_abs[8400];
-  snprintf(log_abs, sizeof log_abs, "%s", bench_run_path(run, log_rel));
+  snprintf(log_abs, sizeof log_abs, "%s", archive_path(run, log_rel));
   rc = bench_job_run(t, &a.job, a.no_log ? NULL : log_abs, show ? progress_line : NULL, NULL, &res, &err);
   if (show) fputs("\r\033[K", stderr);
   const char *status = rc ? "failed" : res.interrupted ? "interrupted" : "complete";
   json_object_set_new(test, "result", bench_job_result_to_json(&res));
   if (rc) json_object_set_new(test, "error", json_string(err.msg));
-  bench_run_end_test(test, status);
+  archive_end_test(test, status);
   struct ssdrev_err serr = {{0}};
-  int src = bench_run_save(run, &serr);
-  bench_run_free(run);
+  int src = archive_save(run, &serr);
+  archive_free(run);
   bench_target_close(t);
   if (res.engine[0]) print_summary(&a.job, &res, status);
   if (rc) return cli_error(cmd, "%s", err.msg);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "bench/bench.h"
 
 static int vreport(const char *cmd, int code, const char *fmt, va_list ap) {
   fprintf(stderr, "ssdrev %s: error: ", cmd);

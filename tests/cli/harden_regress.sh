@@ -1,6 +1,6 @@
 #!/bin/sh
 # Regressions for bugs found by the hardening work (see docs/hardening.md):
-#  1. `ssdrev compare EMPTY_DIR` passed NULL to qsort (render/compare.c,
+#  1. `ssdrev compare EMPTY_DIR` passed NULL to qsort (render/compare/compare.c,
 #     UBSan "null pointer passed as argument 1"); it must say there are no
 #     run archives and exit 1.
 #  2. `ssdrev dut ... --json` and `ssdrev model show` exited 0 when stdout

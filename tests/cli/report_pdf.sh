@@ -19,7 +19,7 @@ pages=$(sed -n 's/^Pages: *//p' "$T/info")
 [ "${pages:-0}" -ge 4 ] || fail "only ${pages:-0} pages"
 grep -q "^Title: *삼성의 불사조" "$T/info" || fail "no document title: $(cat "$T/info")"
 pdftotext -layout "$T/out/review.pdf" "$T/text.txt" 2>"$T/pdferr" || fail "pdftotext failed"
-# libharu 2.3.0's broken ToUnicode CMaps are rewritten (render/out_pdf.c)
+# libharu 2.3.0's broken ToUnicode CMaps are rewritten (render/doc/pdf.c)
 ! grep -q "ToUnicode" "$T/pdferr" || fail "poppler complains: $(sort -u "$T/pdferr")"
 # every value of both tail tables and of the DUT and CDM tables
 for v in 93.50 92.81 13.90 98.47 107.02 16.71 99.88 281.94 24.43 148.68 2285.65 25.86 174.15 3095.47 28.21 \

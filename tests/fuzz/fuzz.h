@@ -22,6 +22,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
 
 #ifdef FUZZ_NO_MAIN

@@ -1,6 +1,6 @@
 /* fuzz_analysis.c — the renderer's reading of an archive's analysis.json
- * (render/data.c: render_runs_load, then render/template.c and
- * render/charts.c walking it), which `ssdrev report`, `chart` and `compare`
+ * (render/doc/data.c: render_runs_load, then render/doc/template.c and
+ * render/chart/charts.c walking it), which `ssdrev report`, `chart` and `compare`
  * do on archives from anywhere. Each input is DIR/analysis.json; the English
  * review template is expanded against it (charts linked, not drawn) and one
  * chart kind, chosen by the input length, is drawn as SVG. */

@@ -1,7 +1,11 @@
-/* fuzz_cdm.c — the CrystalDiskMark "Save text" parser (bench/import_cdm.c:
- * bench_cdm_parse) on arbitrary text. The input is copied into a buffer of
+/* fuzz_cdm.c — the CrystalDiskMark "Save text" parser (import/cdm.c:
+ * import_cdm_parse) on arbitrary text. The input is copied into a buffer of
  * exactly its size, without a NUL, so a read past the end is an ASan error. */
 #include "tests/fuzz/fuzz.h"
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
 
 static int fuzz_cdm_one(const uint8_t *data, size_t size) {
@@ -9,7 +13,7 @@ static int fuzz_cdm_one(const uint8_t *data, size_t size) {
   char *text = malloc(size ? size : 1);
   if (!text) abort();
   if (size) memcpy(text, data, size);
-  json_t *out = bench_cdm_parse(text, size, "fuzz.txt", &err);
+  json_t *out = import_cdm_parse(text, size, "fuzz.txt", &err);
   fuzz_check_err(&err);
   if (!out) {
     if (!err.msg[0]) abort(); /* a refusal must say why */

@@ -1,9 +1,10 @@
-/* fuzz_dut.c — DUT info from nvme-cli and smartctl JSON (bench/dut.c:
- * bench_dut_parse). The input holds up to three texts separated by NUL
+/* fuzz_dut.c — DUT info from nvme-cli and smartctl JSON (import/dut.c:
+ * import_dut_parse). The input holds up to three texts separated by NUL
  * bytes: nvme id-ctrl, nvme smart-log, smartctl -a -j; an empty part is
  * "not given". The serial switch is the input length's low bit. A summary
  * must never carry the serial unless asked. */
 #include "tests/fuzz/fuzz.h"
+#include "import/import.h"
 
 static int fuzz_dut_one(const uint8_t *data, size_t size) {
   char *parts[3] = {NULL, NULL, NULL};
@@ -17,7 +18,7 @@ static int fuzz_dut_one(const uint8_t *data, size_t size) {
   }
   struct ssdrev_err err = {{0}};
   int serial = (int)(size & 1);
-  json_t *dut = bench_dut_parse(parts[0], parts[1], parts[2], serial, &err);
+  json_t *dut = import_dut_parse(parts[0], parts[1], parts[2], serial, &err);
   fuzz_check_err(&err);
   if (!dut) {
     if (!err.msg[0]) abort();

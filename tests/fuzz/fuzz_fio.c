@@ -1,11 +1,15 @@
-/* fuzz_fio.c — the fio JSON importer (bench/import_fio.c, through the
+/* fuzz_fio.c — the fio JSON importer (import/fio.c, through the
  * importer table as `ssdrev import fio` calls it) on arbitrary JSON: a run
  * archive is created for every input and removed after. The log directory
  * holds two fixed latency logs (prefix "fz", jobs 1 and 2), so inputs that
  * say write_lat_log=fz also go through the log conversion. An archive that
- * imports must then open with bench_run_open, and every test's params must
+ * imports must then open with archive_open, and every test's params must
  * be a job that bench_job_from_json accepts. */
 #include "tests/fuzz/fuzz.h"
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
 
 static int fuzz_fio_one(const uint8_t *data, size_t size) {
@@ -20,14 +24,14 @@ static int fuzz_fio_one(const uint8_t *data, size_t size) {
   }
   const char *in = fuzz_write("fio.json", data, size);
   fuzz_rm("out");
-  struct bench_import_opts o;
-  bench_import_opts_defaults(&o);
+  struct import_opts o;
+  import_opts_defaults(&o);
   o.out_dir = fuzz_path("out");
   o.log_dir = fuzz_path("fiologs");
   o.label = "fuzz";
-  struct bench_import_result res;
+  struct import_result res;
   struct ssdrev_err err = {{0}};
-  const struct bench_importer *imp = bench_importer_find("fio");
+  const struct import_format *imp = import_find("fio");
   if (!imp) abort();
   int rc = imp->import(in, &o, &res, &err);
   fuzz_check_err(&err);
@@ -36,8 +40,8 @@ static int fuzz_fio_one(const uint8_t *data, size_t size) {
     return 0;
   }
   if (res.logs > res.tests) abort();
-  struct bench_run *run;
-  if (bench_run_open(&run, o.out_dir, &err)) {
+  struct archive *run;
+  if (archive_open(&run, o.out_dir, &err)) {
     fprintf(stderr, "fuzz_fio: imported archive does not open: %s\n", err.msg);
     abort();
   }
@@ -60,7 +64,7 @@ static int fuzz_fio_one(const uint8_t *data, size_t size) {
     }
     json_decref(q);
   }
-  bench_run_free(run);
+  archive_free(run);
   return 0;
 }
 

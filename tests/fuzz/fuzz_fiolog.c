@@ -1,47 +1,51 @@
-/* fuzz_fiolog.c — the fio latency-log converter (bench/import_fiolog.c:
- * bench_fio_log_import, libcsv underneath) on arbitrary text, writing a real
+/* fuzz_fiolog.c — the fio latency-log converter (import/fiolog.c:
+ * import_fio_log_import, libcsv underneath) on arbitrary text, writing a real
  * ssdrev log; the log is then read back and must hold exactly the records
  * the converter counted. */
 #include "tests/fuzz/fuzz.h"
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
 
 static int fuzz_fiolog_one(const uint8_t *data, size_t size) {
   struct ssdrev_err err = {{0}};
   const char *in = fuzz_write("job_lat.1.log", data, size);
   const char *out = fuzz_path("out.ssdlog");
-  struct bench_log_writer *w;
-  if (bench_log_writer_open(&w, out, BENCH_CLOCK_IMPORTED, 0, "{}", 1, &err)) {
+  struct ssdlog_writer *w;
+  if (ssdlog_writer_open(&w, out, SSDLOG_CLOCK_IMPORTED, 0, "{}", 1, &err)) {
     fprintf(stderr, "fuzz_fiolog: cannot open the writer: %s\n", err.msg);
     abort();
   }
-  struct bench_fio_log_fmt fmt = {.has_offset = -1, .queue_id = 3};
-  struct bench_fio_log_stats st;
-  int rc = bench_fio_log_import(in, &fmt, w, &st, &err);
+  struct import_fio_log_fmt fmt = {.has_offset = -1, .queue_id = 3};
+  struct import_fio_log_stats st;
+  int rc = import_fio_log_import(in, &fmt, w, &st, &err);
   fuzz_check_err(&err);
   if (rc && !err.msg[0]) {
     fprintf(stderr, "fuzz_fiolog: failed (%d) without a message\n", rc);
     abort();
   }
-  if (bench_log_writer_close(w, &err)) abort();
+  if (ssdlog_writer_close(w, &err)) abort();
   if (rc) return 0;
   if (st.by_op[0] + st.by_op[1] + st.by_op[2] > st.lines) abort(); /* flushes (ddir 3) are not in by_op */
-  struct bench_log_reader *r;
-  if (bench_log_open(&r, out, 0, &err)) {
+  struct ssdlog_reader *r;
+  if (ssdlog_open(&r, out, 0, &err)) {
     fprintf(stderr, "fuzz_fiolog: converted log does not open: %s\n", err.msg);
     abort();
   }
-  struct bench_rec rec;
+  struct ssdlog_rec rec;
   uint64_t n = 0, bytes = 0;
-  while ((rc = bench_log_next(r, &rec, &err)) == 1) {
+  while ((rc = ssdlog_next(r, &rec, &err)) == 1) {
     n++;
     bytes += rec.len_bytes;
-    if (rec.queue_id != 3 || rec.op > BENCH_OP_FLUSH) abort();
+    if (rec.queue_id != 3 || rec.op > SSDLOG_OP_FLUSH) abort();
   }
   if (rc < 0) {
     fprintf(stderr, "fuzz_fiolog: converted log does not read: %s\n", err.msg);
     abort();
   }
-  bench_log_close(r);
+  ssdlog_close(r);
   if (n != st.lines || bytes != st.bytes) {
     fprintf(stderr, "fuzz_fiolog: %llu records read back, %llu converted\n",
             (unsigned long long)n, (unsigned long long)st.lines);

@@ -1,8 +1,9 @@
-/* fuzz_job.c — job parameters from JSON (bench/job_json.c:
+/* fuzz_job.c — job parameters from JSON (bench/job/json.c:
  * bench_job_from_json), as read back from every manifest test's "params".
  * A job that parses must survive bench_job_to_json -> bench_job_from_json
  * unchanged. */
 #include "tests/fuzz/fuzz.h"
+#include "bench/bench.h"
 
 static int fuzz_job_one(const uint8_t *data, size_t size) {
   json_error_t je;

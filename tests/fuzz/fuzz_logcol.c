@@ -1,4 +1,4 @@
-/* fuzz_logcol.c — the log's column codec (bench/log_codec.c), the part of
+/* fuzz_logcol.c — the log's column codec (log/codec.c), the part of
  * the log reader that does the bit arithmetic, fuzzed directly (a whole-file
  * fuzzer rarely gets a chunk's CRC right, so it seldom reaches here).
  * Byte 0 picks the mode:
@@ -8,14 +8,14 @@
  *         byte 0: with a latency column for LOG_TR_DELTA_DONE); encoding
  *         then decoding must give the values back exactly. */
 #include "tests/fuzz/fuzz.h"
-#include "bench/log_codec.h"
+#include "log/codec.h"
 
 #define FUZZ_LOGCOL_MAX 4096u
 
 static int fuzz_logcol_one(const uint8_t *data, size_t size) {
   if (size < 3) return 0;
   /* Every buffer is malloc'd at exactly the size the codec's contract
-   * names (log_codec.h), so a write one element past it is an ASan error. */
+   * names (log/codec.h), so a write one element past it is an ASan error. */
   static uint64_t lat[FUZZ_LOGCOL_MAX], v[FUZZ_LOGCOL_MAX];
   if (!(data[0] & 1)) {
     size_t n = 1 + ((size_t)data[1] | (size_t)data[2] << 8) % FUZZ_LOGCOL_MAX;

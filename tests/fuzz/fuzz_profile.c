@@ -1,9 +1,9 @@
-/* fuzz_profile.c — the review method file (bench/profile.c:
+/* fuzz_profile.c — the review method file (bench/method/profile.c:
  * review_profile_load) on arbitrary JSON, in normal and short mode; every
  * step of a method that loads is then estimated and described as
  * `ssdrev review --plan` does. */
 #include "tests/fuzz/fuzz.h"
-#include "bench/review_int.h"
+#include "bench/method/review_int.h"
 
 static void fuzz_profile_mode(const char *path, int short_mode) {
   struct ssdrev_err err = {{0}};

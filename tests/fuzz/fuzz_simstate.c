@@ -1,9 +1,11 @@
-/* fuzz_simstate.c — the simulated drive's saved state (bench/sim_drive.c:
- * bench_sim_load_state), read back from RUN/sim-state.bin when a review
+/* fuzz_simstate.c — the simulated drive's saved state (sim/drive.c:
+ * sim_load_state), read back from RUN/sim-state.bin when a review
  * resumes. A state that loads is then driven: a short mixed random job runs
  * on the drive, so values the loader accepted are used the way a resumed run
  * uses them. Drive: tests/fuzz/tiny.model (64 MiB, so a state is ~3 KiB). */
 #include "tests/fuzz/fuzz.h"
+#include "sim/sim.h"
+#include "bench/bench.h"
 
 static char fuzz_simstate_model[1100];
 
@@ -21,9 +23,9 @@ static int fuzz_simstate_one(const uint8_t *data, size_t size) {
     fprintf(stderr, "fuzz_simstate: cannot open %s: %s\n", fuzz_simstate_model, err.msg);
     abort();
   }
-  struct bench_sim *s = bench_target_sim(t);
+  struct sim *s = bench_target_sim(t);
   if (!s) abort();
-  int rc = bench_sim_load_state(s, state, &err);
+  int rc = sim_load_state(s, state, &err);
   fuzz_check_err(&err);
   if (rc) {
     if (!err.msg[0]) abort();
@@ -40,8 +42,8 @@ static int fuzz_simstate_one(const uint8_t *data, size_t size) {
     struct bench_job_result res;
     rc = bench_job_run(t, &job, NULL, NULL, NULL, &res, &err);
     fuzz_check_err(&err);
-    struct bench_sim_truth truth;
-    bench_sim_get_truth(s, &truth);
+    struct sim_truth truth;
+    sim_get_truth(s, &truth);
   }
   bench_target_close(t);
   return 0;

@@ -1,8 +1,12 @@
-/* fuzz_template.c — review templates (render/template.c:
+/* fuzz_template.c — review templates (render/doc/template.c:
  * render_template_expand) on arbitrary text, against one analyzed run (the
  * CrystalDiskMark sample, imported and analyzed once at start-up). Charts
  * are linked, not drawn (chart_dir NULL), so each input costs microseconds. */
 #include "tests/fuzz/fuzz.h"
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
 #include "render/render.h"
 
@@ -16,12 +20,12 @@ static void fuzz_template_init(void) {
   const char *root = getenv("SSDREV_ROOT");
   char cdm[1024];
   snprintf(cdm, sizeof cdm, "%s/samples/cdm/pm981-fob-cdm8.txt", root && *root ? root : ".");
-  struct bench_import_opts o;
-  bench_import_opts_defaults(&o);
+  struct import_opts o;
+  import_opts_defaults(&o);
   o.out_dir = fuzz_path("trun");
-  struct bench_import_result res;
+  struct import_result res;
   struct ssdrev_err err = {{0}};
-  const struct bench_importer *imp = bench_importer_find("cdm");
+  const struct import_format *imp = import_find("cdm");
   struct analyze_opts ao;
   analyze_opts_defaults(&ao);
   const char *dirs[1] = {o.out_dir};

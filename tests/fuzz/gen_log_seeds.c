@@ -1,17 +1,21 @@
 /* gen_log_seeds.c — writes the seed logs of tests/fuzz/corpus/log/ with the
- * real writer (bench/log_writer.c): a fuzzer cannot guess a valid CRC, so it
+ * real writer (log/writer.c): a fuzzer cannot guess a valid CRC, so it
  * starts from valid files and their damaged variants. Also writes the valid
  * simulated-drive states of tests/fuzz/corpus/simstate/. Regenerate (after a
  * format change) with: sh tests/fuzz/gen_log_seeds.sh BUILD */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
 
 static int write_log(const char *path, size_t n, int chunks, uint64_t seed) {
   struct ssdrev_err err = {{0}};
-  struct bench_log_writer *w;
-  if (bench_log_writer_open(&w, path, BENCH_CLOCK_VIRTUAL, 1700000000000000000ull,
+  struct ssdlog_writer *w;
+  if (ssdlog_writer_open(&w, path, SSDLOG_CLOCK_VIRTUAL, 1700000000000000000ull,
                             "{\"name\":\"seed\",\"qd\":4}", 1, &err)) {
     fprintf(stderr, "%s\n", err.msg);
     return 1;
@@ -20,7 +24,7 @@ static int write_log(const char *path, size_t n, int chunks, uint64_t seed) {
   for (int c = 0; c < chunks; c++) {
     for (size_t i = 0; i < n; i++) {
       x = x * 6364136223846793005ull + 1442695040888963407ull;
-      struct bench_rec r = {0};
+      struct ssdlog_rec r = {0};
       t += 1000 + (x >> 54);
       r.submit_ns = t;
       r.lat_ns = 20000 + (x >> 50);
@@ -29,12 +33,12 @@ static int write_log(const char *path, size_t n, int chunks, uint64_t seed) {
       r.status = (x % 97) == 0 ? -5 : 0;
       r.queue_id = (uint16_t)(x >> 60);
       r.op = (uint8_t)((x >> 33) % 3);
-      r.flags = i < 3 ? BENCH_REC_RAMP : 0;
-      if (bench_log_append(w, &r, 1, &err)) return fprintf(stderr, "%s\n", err.msg), 1;
+      r.flags = i < 3 ? SSDLOG_REC_RAMP : 0;
+      if (ssdlog_append(w, &r, 1, &err)) return fprintf(stderr, "%s\n", err.msg), 1;
     }
-    if (bench_log_flush(w, 0, &err)) return fprintf(stderr, "%s\n", err.msg), 1;
+    if (ssdlog_flush(w, 0, &err)) return fprintf(stderr, "%s\n", err.msg), 1;
   }
-  if (bench_log_writer_close(w, &err)) return fprintf(stderr, "%s\n", err.msg), 1;
+  if (ssdlog_writer_close(w, &err)) return fprintf(stderr, "%s\n", err.msg), 1;
   return 0;
 }
 
@@ -54,7 +58,7 @@ static int write_state(const char *path, const char *model_spec, uint64_t io_byt
   snprintf(job.engine, sizeof job.engine, "sim");
   struct bench_job_result res;
   int rc = io_bytes ? bench_job_run(t, &job, NULL, NULL, NULL, &res, &err) : 0;
-  if (!rc) rc = bench_sim_save(bench_target_sim(t), path, &err);
+  if (!rc) rc = sim_save(bench_target_sim(t), path, &err);
   if (rc) fprintf(stderr, "%s\n", err.msg);
   bench_target_close(t);
   return rc ? 1 : 0;

@@ -42,14 +42,17 @@ CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers -O1
 # ---------------------------------------------------------------- the library
 # Rebuilt when the source or any header is newer than the object, and all
 # of it when the flags changed (FUZZ_CFLAGS).
-newest_h=$(ls -t bench/*.h analyze/*.h render/*.h tests/fuzz/*.h 2>/dev/null | head -n 1)
+PARTS="base log archive sim import bench analyze render"
+# shellcheck disable=SC2086
+newest_h=$(ls -t $(find $PARTS -name '*.h') tests/fuzz/*.h 2>/dev/null | head -n 1)
 if [ "$(cat "$FZ/obj/flags" 2>/dev/null)" != "$CFLAGS" ]; then
   rm -f "$FZ"/obj/*.o
   printf '%s' "$CFLAGS" >"$FZ/obj/flags"
 fi
 build_fail=0
 objs=""
-for src in bench/*.c analyze/*.c render/*.c; do
+# shellcheck disable=SC2086
+for src in $(find $PARTS -name '*.c' | sort); do
   [ -f "$src" ] || continue
   obj="$FZ/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
   if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_h" -nt "$obj" ]; then

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include "analyze/analyze.h"
 #include "tests/unit/testlib.h"
+#include "log/ssdlog.h"
 
 static const double P[] = {0.001, 1, 25, 50, 90, 99, 99.9, 99.99, 99.999, 100};
 #define NP (sizeof P / sizeof P[0])
@@ -139,28 +140,28 @@ TEST("Two merged accumulators give the percentiles of the union") {
  * `ramp` records, every 97th record an error; lat_out gets the latencies of
  * measured successful I/Os of `op` (-1 = all). */
 static size_t make_log(const char *path, size_t n, size_t ramp, int mix, int op, uint64_t big, uint64_t *lat_out) {
-  struct bench_log_writer *w;
+  struct ssdlog_writer *w;
   struct ssdrev_err e = {{0}};
-  if (bench_log_writer_open(&w, path, BENCH_CLOCK_VIRTUAL, 0, "{}", 1, &e)) {
+  if (ssdlog_writer_open(&w, path, SSDLOG_CLOCK_VIRTUAL, 0, "{}", 1, &e)) {
     fprintf(stderr, "    %s\n", e.msg);
     return 0;
   }
   size_t m = 0;
   uint64_t t = 0;
   for (size_t i = 0; i < n; i++) {
-    struct bench_rec r = {0};
+    struct ssdlog_rec r = {0};
     t += 1000 + rnd() % 500;
     r.submit_ns = t;
     r.lat_ns = 20000 + rnd() % 80000 + (i % 1000 == 7 ? rnd() % big : 0);
     r.offset_bytes = (rnd() % 1000) * 4096;
     r.len_bytes = 4096;
-    r.op = mix && rnd() % 10 < 3 ? BENCH_OP_WRITE : BENCH_OP_READ;
-    r.flags = i < ramp ? BENCH_REC_RAMP : 0;
+    r.op = mix && rnd() % 10 < 3 ? SSDLOG_OP_WRITE : SSDLOG_OP_READ;
+    r.flags = i < ramp ? SSDLOG_REC_RAMP : 0;
     r.status = i % 97 == 5 ? -EIO : 0;
     if (i >= ramp && r.status == 0 && (op < 0 || r.op == op)) lat_out[m++] = r.lat_ns;
-    bench_log_append(w, &r, 1, &e);
+    ssdlog_append(w, &r, 1, &e);
   }
-  if (bench_log_writer_close(w, &e)) return 0;
+  if (ssdlog_writer_close(w, &e)) return 0;
   return m;
 }
 
@@ -193,7 +194,7 @@ TEST("Per-op log percentiles of a mix equal those of the op's own samples") {
   size_t n = 30000;
   uint64_t *lat = malloc(n * sizeof *lat);
   rng_state = 1234567;
-  size_t m = make_log(test_path("w.ssdlog"), n, 0, 1, BENCH_OP_WRITE, 30000000, lat);
+  size_t m = make_log(test_path("w.ssdlog"), n, 0, 1, SSDLOG_OP_WRITE, 30000000, lat);
   REQUIRE(m > 0);
   struct analyze_pct_result want[NP], got[NP];
   REQUIRE(analyze_percentiles(lat, m, P, NP, want, NULL) == 0);
@@ -201,7 +202,7 @@ TEST("Per-op log percentiles of a mix equal those of the op's own samples") {
   analyze_opts_defaults(&o);
   memcpy(o.pcts, P, sizeof P);
   o.npcts = NP;
-  REQUIRE(analyze_log_percentiles(test_path("w.ssdlog"), BENCH_OP_WRITE, &o, got, NULL, NULL) == 0);
+  REQUIRE(analyze_log_percentiles(test_path("w.ssdlog"), SSDLOG_OP_WRITE, &o, got, NULL, NULL) == 0);
   for (unsigned i = 0; i < NP; i++) CHECK_EQ_U64(got[i].value, want[i].value);
 
   /* analyze_log's STATS for "write" carry the same percentiles */

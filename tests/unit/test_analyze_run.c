@@ -4,6 +4,8 @@
 #include <errno.h>
 #include "analyze/analyze.h"
 #include "tests/unit/testlib.h"
+#include "log/ssdlog.h"
+#include "archive/archive.h"
 
 static uint64_t rs = 42;
 static uint64_t rnd(void) {
@@ -18,44 +20,44 @@ static uint64_t rnd(void) {
  * read_pct, an error every err_every (0 = none). */
 static int write_log(const char *path, size_t n, uint32_t bs, uint64_t spacing_ns, uint64_t lat_ns,
                      uint64_t tail_ns, unsigned read_pct, size_t err_every) {
-  struct bench_log_writer *w;
+  struct ssdlog_writer *w;
   struct ssdrev_err e = {{0}};
-  if (bench_log_writer_open(&w, path, BENCH_CLOCK_VIRTUAL, 0, "{}", 1, &e)) {
+  if (ssdlog_writer_open(&w, path, SSDLOG_CLOCK_VIRTUAL, 0, "{}", 1, &e)) {
     fprintf(stderr, "    %s\n", e.msg);
     return -1;
   }
   for (size_t i = 0; i < n; i++) {
-    struct bench_rec r = {0};
+    struct ssdlog_rec r = {0};
     r.submit_ns = i * spacing_ns;
     r.lat_ns = lat_ns + rnd() % 1000 + (i % 500 == 3 ? tail_ns : 0);
     r.offset_bytes = (uint64_t)i * bs;
     r.len_bytes = bs;
-    r.op = rnd() % 100 < read_pct ? BENCH_OP_READ : BENCH_OP_WRITE;
+    r.op = rnd() % 100 < read_pct ? SSDLOG_OP_READ : SSDLOG_OP_WRITE;
     r.status = err_every && i % err_every == 1 ? -EIO : 0;
-    bench_log_append(w, &r, 1, &e);
+    ssdlog_append(w, &r, 1, &e);
   }
-  return bench_log_writer_close(w, &e);
+  return ssdlog_writer_close(w, &e);
 }
 
 /* Adds a test with a log and kind keys (a JSON object, stolen). */
-static void add_test(struct bench_run *run, const char *name, const char *kind, json_t *keys, uint32_t bs,
+static void add_test(struct archive *run, const char *name, const char *kind, json_t *keys, uint32_t bs,
                      size_t n, uint64_t spacing_ns, uint64_t lat_ns, uint64_t tail_ns, unsigned read_pct,
                      size_t err_every) {
   char rel[256];
   snprintf(rel, sizeof rel, "logs/%s.ssdlog", name);
-  json_t *t = bench_run_add_test(run, name, json_pack("{s:i, s:i}", "block_bytes", (int)bs, "qd", 1), rel);
+  json_t *t = archive_add_test(run, name, json_pack("{s:i, s:i}", "block_bytes", (int)bs, "qd", 1), rel);
   json_object_set_new(t, "kind", json_string(kind));
   json_object_update(t, keys);
   json_decref(keys);
-  write_log(bench_run_path(run, rel), n, bs, spacing_ns, lat_ns, tail_ns, read_pct, err_every);
-  bench_run_end_test(t, "complete");
+  write_log(archive_path(run, rel), n, bs, spacing_ns, lat_ns, tail_ns, read_pct, err_every);
+  archive_end_test(t, "complete");
 }
 
 static const char *make_run(const char *name, double scale) {
   const char *dir = test_path(name);
-  struct bench_run *run;
+  struct archive *run;
   struct ssdrev_err e = {{0}};
-  if (bench_run_create(&run, dir, "sim:test", &e)) {
+  if (archive_create(&run, dir, "sim:test", &e)) {
     fprintf(stderr, "    %s\n", e.msg);
     return NULL;
   }
@@ -86,13 +88,13 @@ static const char *make_run(const char *name, double scale) {
                      "read", "pass", 1),
            4096, 20000, sp * 2, 50000, 0, 100, 0);
   /* an imported CrystalDiskMark cell without a log */
-  json_t *imp = bench_run_add_test(run, "cdm.seq.read", json_pack("{}"), NULL);
+  json_t *imp = archive_add_test(run, "cdm.seq.read", json_pack("{}"), NULL);
   json_t *keys = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:f, s:f, s:f}}", "kind", "cdm", "state", "FOB", "profile",
                            "default", "cell", "SEQ1M Q8T1", "op", "read", "summary", "mb_s", 3531.2 * scale, "iops",
                            3367.6, "lat_us", 2373.5);
   json_object_update(imp, keys);
   json_decref(keys);
-  bench_run_end_test(imp, "complete");
+  archive_end_test(imp, "complete");
   /* tail: a mix with a long tail, a clean read with errors */
   add_test(run, "tail.mix70", "tail", json_pack("{s:s}", "workload", "mix70"), 4096, 50000, 120000, 90000,
            3000000, 70, 0);
@@ -106,11 +108,11 @@ static const char *make_run(const char *name, double scale) {
     add_test(run, nm, "rw_sweep", json_pack("{s:i, s:i}", "qd", 1, "read_pct", pcts[i]), 4096, 2000, spc[i], 10000, 0,
              pcts[i], 0);
   }
-  json_t *temp = bench_run_add_test(run, "temperature", json_pack("{}"), NULL);
+  json_t *temp = archive_add_test(run, "temperature", json_pack("{}"), NULL);
   json_object_set_new(temp, "kind", json_string("temperature"));
   json_object_set_new(temp, "samples", json_loads("[[0, 40], [10, 55], [20, 60]]", 0, NULL));
-  if (bench_run_save(run, &e)) fprintf(stderr, "    %s\n", e.msg);
-  bench_run_free(run);
+  if (archive_save(run, &e)) fprintf(stderr, "    %s\n", e.msg);
+  archive_free(run);
   return dir;
 }
 
@@ -307,12 +309,12 @@ TEST("The table and CSV outputs carry every test and op") {
 
 TEST("A run whose log is missing still analyzes, with the error in its entry") {
   const char *dir = test_path("run3");
-  struct bench_run *run;
-  REQUIRE(bench_run_create(&run, dir, "sim:test", NULL) == 0);
-  json_t *t = bench_run_add_test(run, "gone", json_pack("{}"), "logs/gone.ssdlog");
+  struct archive *run;
+  REQUIRE(archive_create(&run, dir, "sim:test", NULL) == 0);
+  json_t *t = archive_add_test(run, "gone", json_pack("{}"), "logs/gone.ssdlog");
   json_object_set_new(t, "kind", json_string("job"));
-  REQUIRE(bench_run_save(run, NULL) == 0);
-  bench_run_free(run);
+  REQUIRE(archive_save(run, NULL) == 0);
+  archive_free(run);
   json_t *a = NULL;
   REQUIRE(analyze_run(dir, NULL, &a, NULL) == 0);
   CHECK_CONTAINS(json_string_value(json_object_get(json_object_get(json_object_get(a, "tests"), "gone"), "error")),

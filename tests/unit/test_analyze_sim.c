@@ -5,6 +5,8 @@
 #include <errno.h>
 #include "analyze/analyze.h"
 #include "tests/unit/testlib.h"
+#include "sim/sim.h"
+#include "bench/bench.h"
 
 #define GIB 1073741824.0
 
@@ -56,20 +58,20 @@ static void check_model(const char *file, int *testlib_failed) {
     CHECK(0);
     return;
   }
-  struct bench_sim *sim = bench_target_sim(t);
+  struct sim *sim = bench_target_sim(t);
   REQUIRE(sim != NULL);
-  struct bench_sim_truth tr;
-  bench_sim_get_truth(sim, &tr);
+  struct sim_truth tr;
+  sim_get_truth(sim, &tr);
   uint64_t cap = bench_target_size_bytes(t) / (128 * 1024) * (128 * 1024);
   const char *log1 = test_path("empty.ssdlog"), *log2 = test_path("near_full.ssdlog");
   remove(log1);
   remove(log2);
   REQUIRE(seq_fill(t, cap, log1) == 0);
-  struct bench_sim_truth tr2;
-  bench_sim_get_truth(sim, &tr2);
+  struct sim_truth tr2;
+  sim_get_truth(sim, &tr2);
   /* a rewrite of a full drive after a minute idle (the static cache folds
    * free): only the static cache is left */
-  bench_sim_idle(sim, UINT64_C(60000000000));
+  sim_idle(sim, UINT64_C(60000000000));
   uint64_t nf = (uint64_t)(tr.slc_cache_bytes_min * 6) / (128 * 1024) * (128 * 1024);
   REQUIRE(seq_fill(t, nf, log2) == 0);
   bench_target_close(t);

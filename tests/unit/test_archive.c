@@ -1,74 +1,78 @@
-/* test_archive.c — run archive, atomic files and JSON loading (bench/run.c, bench/common.c). */
+/* test_archive.c — run archive, atomic files and JSON loading (archive/archive.c, base/common.c). */
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tests/unit/testlib.h"
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
 
 TEST("A new run archive has a manifest with format, tool, host and no tests") {
   struct ssdrev_err err = {{0}};
-  struct bench_run *run;
-  REQUIRE(bench_run_create(&run, test_path("run1"), "sim:x.model", &err) == 0);
-  bench_run_free(run);
-  REQUIRE(bench_run_open(&run, test_path("run1"), &err) == 0);
+  struct archive *run;
+  REQUIRE(archive_create(&run, test_path("run1"), "sim:x.model", &err) == 0);
+  archive_free(run);
+  REQUIRE(archive_open(&run, test_path("run1"), &err) == 0);
   CHECK_STR(json_string_value(json_object_get(run->manifest, "format")), "ssdrev-run");
   CHECK(json_is_true(json_object_get(run->manifest, "simulated")));
   CHECK(json_array_size(json_object_get(run->manifest, "tests")) == 0);
   CHECK(json_is_string(json_object_get(json_object_get(run->manifest, "host"), "hostname")));
   struct stat st;
   CHECK(stat(test_path("run1/logs"), &st) == 0 && S_ISDIR(st.st_mode));
-  bench_run_free(run);
+  archive_free(run);
 }
 
 TEST("Tests added to a run survive a save and reopen with their status and end time") {
   struct ssdrev_err err = {{0}};
-  struct bench_run *run;
-  REQUIRE(bench_run_create(&run, test_path("run2"), "/tmp/f", &err) == 0);
-  json_t *t = bench_run_add_test(run, "job1", NULL, "logs/job1.ssdlog");
-  bench_run_end_test(t, "interrupted");
-  REQUIRE(bench_run_save(run, &err) == 0);
-  bench_run_free(run);
-  REQUIRE(bench_run_open(&run, test_path("run2"), &err) == 0);
-  json_t *u = bench_run_find_test(run, "job1");
+  struct archive *run;
+  REQUIRE(archive_create(&run, test_path("run2"), "/tmp/f", &err) == 0);
+  json_t *t = archive_add_test(run, "job1", NULL, "logs/job1.ssdlog");
+  archive_end_test(t, "interrupted");
+  REQUIRE(archive_save(run, &err) == 0);
+  archive_free(run);
+  REQUIRE(archive_open(&run, test_path("run2"), &err) == 0);
+  json_t *u = archive_find_test(run, "job1");
   REQUIRE(u != NULL);
   CHECK_STR(json_string_value(json_object_get(u, "status")), "interrupted");
   CHECK(json_is_string(json_object_get(u, "end")));
-  CHECK(bench_run_find_test(run, "nope") == NULL);
+  CHECK(archive_find_test(run, "nope") == NULL);
   CHECK(!json_is_true(json_object_get(run->manifest, "simulated")));
-  bench_run_free(run);
+  archive_free(run);
 }
 
 TEST("Creating a run over a non-empty directory is refused") {
   struct ssdrev_err err = {{0}};
-  struct bench_run *run;
-  REQUIRE(bench_run_create(&run, test_path("run3"), "x", &err) == 0);
-  bench_run_free(run);
-  CHECK(bench_run_create(&run, test_path("run3"), "x", &err) == -EEXIST);
+  struct archive *run;
+  REQUIRE(archive_create(&run, test_path("run3"), "x", &err) == 0);
+  archive_free(run);
+  CHECK(archive_create(&run, test_path("run3"), "x", &err) == -EEXIST);
   CHECK_CONTAINS(err.msg, "not empty");
 }
 
 TEST("Opening a run whose manifest is not a ssdrev run names the file and the problem") {
   struct ssdrev_err err = {{0}};
-  struct bench_run *run;
+  struct archive *run;
   mkdir(test_path("bad"), 0777);
   REQUIRE(ssdrev_write_file_atomic(test_path("bad/manifest.json"), "{\"format\":\"x\"}", 14, &err) == 0);
-  CHECK(bench_run_open(&run, test_path("bad"), &err) == -EINVAL);
+  CHECK(archive_open(&run, test_path("bad"), &err) == -EINVAL);
   CHECK_CONTAINS(err.msg, "bad/manifest.json");
   CHECK_CONTAINS(err.msg, "format");
   REQUIRE(ssdrev_write_file_atomic(test_path("bad/manifest.json"), "{\"format\":", 10, &err) == 0);
-  CHECK(bench_run_open(&run, test_path("bad"), &err) == -EINVAL);
+  CHECK(archive_open(&run, test_path("bad"), &err) == -EINVAL);
   CHECK_CONTAINS(err.msg, "line 1");
-  CHECK(bench_run_open(&run, test_path("missing"), &err) == -ENOENT);
+  CHECK(archive_open(&run, test_path("missing"), &err) == -ENOENT);
   CHECK_CONTAINS(err.msg, "missing");
 }
 
 TEST("A manifest whose log path escapes the run directory is rejected") {
   struct ssdrev_err err = {{0}};
-  struct bench_run *run;
+  struct archive *run;
   mkdir(test_path("esc"), 0777);
   const char *m = "{\"format\":\"ssdrev-run\",\"format_version\":1,\"tests\":[{\"name\":\"a\",\"log\":\"../../etc/passwd\"}]}";
   REQUIRE(ssdrev_write_file_atomic(test_path("esc/manifest.json"), m, strlen(m), &err) == 0);
-  CHECK(bench_run_open(&run, test_path("esc"), &err) == -EINVAL);
+  CHECK(archive_open(&run, test_path("esc"), &err) == -EINVAL);
   CHECK_CONTAINS(err.msg, "relative path");
 }
 

@@ -3,8 +3,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include "bench/review_int.h"
+#include "bench/method/review_int.h"
 #include "tests/unit/testlib.h"
+#include "import/import.h"
+#include "bench/bench.h"
 
 static char *slurp(const char *rel) {
   char path[512];
@@ -22,7 +24,7 @@ static json_t *parse_sample(const char *drive, int serial) {
   snprintf(b, sizeof b, "samples/dut/%s.smart-log.json", drive);
   snprintf(c, sizeof c, "samples/dut/%s.smartctl.json", drive);
   char *ic = slurp(a), *sl = slurp(b), *sc = slurp(c);
-  json_t *dut = ic && sl && sc ? bench_dut_parse(ic, sl, sc, serial, NULL) : NULL;
+  json_t *dut = ic && sl && sc ? import_dut_parse(ic, sl, sc, serial, NULL) : NULL;
   free(ic), free(sl), free(sc);
   return dut;
 }
@@ -78,7 +80,7 @@ TEST("The serial number is kept only when asked for") {
 TEST("An old nvme-cli flags field with bit 0 set scales max power by 0.0001 W") {
   const char *ic = "{\"mn\":\"X\",\"ver\":66049,\"psds\":[{\"max_power\":702,\"flags\":0,\"entry_lat\":0,\"exit_lat\":0},"
                    "{\"max_power\":760,\"flags\":3,\"entry_lat\":210,\"exit_lat\":1200}]}";
-  json_t *d = bench_dut_parse(ic, NULL, NULL, 0, NULL);
+  json_t *d = import_dut_parse(ic, NULL, NULL, 0, NULL);
   REQUIRE(d);
   CHECK_NEAR(ps_field(d, 0, "max_power_w"), 7.02, 1e-9);
   CHECK_NEAR(ps_field(d, 1, "max_power_w"), 0.076, 1e-9);
@@ -91,7 +93,7 @@ TEST("An old nvme-cli flags field with bit 0 set scales max power by 0.0001 W") 
 TEST("smartctl JSON alone gives model, firmware, NVMe version and LBA size") {
   char *sc = slurp("samples/dut/pm981-256.smartctl.json");
   REQUIRE(sc);
-  json_t *d = bench_dut_parse(NULL, NULL, sc, 0, NULL);
+  json_t *d = import_dut_parse(NULL, NULL, sc, 0, NULL);
   free(sc);
   REQUIRE(d);
   CHECK_STR(json_string_value(json_object_get(d, "model")), "SAMSUNG MZVLB256HAHQ-000L7");
@@ -103,11 +105,11 @@ TEST("smartctl JSON alone gives model, firmware, NVMe version and LBA size") {
 
 TEST("Broken or foreign JSON is refused with a message naming the input") {
   struct ssdrev_err err = {{0}};
-  CHECK(bench_dut_parse("{\"mn\": ", NULL, NULL, 0, &err) == NULL);
+  CHECK(import_dut_parse("{\"mn\": ", NULL, NULL, 0, &err) == NULL);
   CHECK_CONTAINS(err.msg, "nvme id-ctrl");
-  CHECK(bench_dut_parse(NULL, NULL, "{\"foo\": 1}", 0, &err) == NULL);
+  CHECK(import_dut_parse(NULL, NULL, "{\"foo\": 1}", 0, &err) == NULL);
   CHECK_CONTAINS(err.msg, "smartctl");
-  CHECK(bench_dut_parse(NULL, NULL, NULL, 0, &err) == NULL);
+  CHECK(import_dut_parse(NULL, NULL, NULL, 0, &err) == NULL);
 }
 
 static void put(const char *path, const char *text) {
@@ -175,7 +177,7 @@ TEST("DUT files are found by prefix, and overrides fill controller and media") {
   REQUIRE(bench_dut_read_files(test_tmpdir(), &ic, &sl, &sc, &ov, NULL) == 0);
   CHECK(ic == NULL && ov != NULL);
   json_t *dut = json_object();
-  bench_dut_apply_overrides(dut, ov);
+  import_dut_apply_overrides(dut, ov);
   CHECK_STR(json_string_value(json_object_get(dut, "media")), "Samsung V4 TLC");
   json_decref(dut);
   json_decref(ov);

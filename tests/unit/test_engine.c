@@ -2,6 +2,10 @@
  * through its ops struct, as the runner does. */
 #include <errno.h>
 #include <stdlib.h>
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
 #include "testlib.h"
 
@@ -44,7 +48,7 @@ static void roundtrip(const char *engine, int *testlib_failed) {
       memset(&ios[i], 0, sizeof ios[i]);
       ios[i].offset_bytes = (uint64_t)(N - 1 - i) * BS;
       ios[i].len_bytes = BS;
-      ios[i].op = pass ? BENCH_OP_READ : BENCH_OP_WRITE;
+      ios[i].op = pass ? SSDLOG_OP_READ : SSDLOG_OP_WRITE;
       ios[i].buf = bufs[i];
       ios[i].buf_index = (unsigned)i;
       ios[i].submit_ns = ops->now_ns(&e);

@@ -1,9 +1,13 @@
-/* test_import.c — importers (bench/import*.c): CrystalDiskMark text, fio
+/* test_import.c — importers (import/): CrystalDiskMark text, fio
  * latency logs, fio JSON and json+ bins, and a real fio run imported. */
 #include <errno.h>
 #include <math.h>
 #include <unistd.h>
 #include "tests/unit/testlib.h"
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
 
 static const char cdm8[] =
@@ -44,7 +48,7 @@ static const json_t *cell(const json_t *sum, const char *op, const char *name) {
 
 TEST("A CrystalDiskMark 8 text with BOM and CRLF yields every cell with MB/s, IOPS and latency") {
   struct ssdrev_err err = {{0}};
-  json_t *s = bench_cdm_parse(cdm8, sizeof cdm8 - 1, "cdm8.txt", &err);
+  json_t *s = import_cdm_parse(cdm8, sizeof cdm8 - 1, "cdm8.txt", &err);
   REQUIRE(s != NULL);
   CHECK(json_array_size(json_object_get(s, "cells")) == 7);
   const json_t *c = cell(s, "read", "SEQ1M Q8T1");
@@ -78,7 +82,7 @@ TEST("CrystalDiskMark 7 spelling and NVMe cells parse to SEQ128K Q32T1 and RND4K
       "    Random 4KiB (Q= 32, T=16):  4094.649 MB/s [ 999670.2 IOPS] <   494.56 us>\n\n"
       "Profile: Default\n";
   struct ssdrev_err err = {{0}};
-  json_t *s = bench_cdm_parse(t, sizeof t - 1, "cdm7.txt", &err);
+  json_t *s = import_cdm_parse(t, sizeof t - 1, "cdm7.txt", &err);
   REQUIRE(s != NULL);
   CHECK(cell(s, "read", "SEQ1M Q8T1") != NULL);
   CHECK(cell(s, "read", "SEQ128K Q32T1") != NULL);
@@ -92,7 +96,7 @@ TEST("CrystalDiskMark 7 spelling and NVMe cells parse to SEQ128K Q32T1 and RND4K
 TEST("A malformed CrystalDiskMark result line fails naming the file and line") {
   static const char t[] = "[Read]\n  SEQ    1MiB (Q=  8, T= 1):  3531.284 MB/s\n  SEQ    1MiB (Q=  x):  fast\n";
   struct ssdrev_err err = {{0}};
-  CHECK(bench_cdm_parse(t, sizeof t - 1, "bad.txt", &err) == NULL);
+  CHECK(import_cdm_parse(t, sizeof t - 1, "bad.txt", &err) == NULL);
   CHECK_CONTAINS(err.msg, "bad.txt");
   CHECK_CONTAINS(err.msg, "line 3");
 }
@@ -100,7 +104,7 @@ TEST("A malformed CrystalDiskMark result line fails naming the file and line") {
 TEST("A text without CrystalDiskMark results is refused") {
   static const char t[] = "hello\r\nProfile: Default\r\n";
   struct ssdrev_err err = {{0}};
-  CHECK(bench_cdm_parse(t, sizeof t - 1, "empty.txt", &err) == NULL);
+  CHECK(import_cdm_parse(t, sizeof t - 1, "empty.txt", &err) == NULL);
   CHECK_CONTAINS(err.msg, "no CrystalDiskMark results in 'empty.txt'");
 }
 
@@ -114,7 +118,7 @@ static int write_text(const char *path, const char *text) {
 TEST("json+ bins give nearest-rank percentiles marked as bucketed") {
   json_t *bins = json_pack("{s:i, s:i, s:i, s:i}", "1000", 50, "2000", 40, "3000", 9, "9000", 1);
   double p[] = {50, 90, 99, 99.9, 100};
-  json_t *pct = bench_fio_bins_percentiles(bins, p, 5);
+  json_t *pct = import_fio_bins_percentiles(bins, p, 5);
   REQUIRE(pct != NULL);
   CHECK(json_integer_value(json_object_get(json_array_get(pct, 0), "lat_ns")) == 1000);
   CHECK(json_integer_value(json_object_get(json_array_get(pct, 1), "lat_ns")) == 2000);
@@ -125,42 +129,42 @@ TEST("json+ bins give nearest-rank percentiles marked as bucketed") {
   json_decref(pct);
   json_decref(bins);
   json_t *empty = json_object();
-  CHECK(bench_fio_bins_percentiles(empty, p, 5) == NULL);
+  CHECK(import_fio_bins_percentiles(empty, p, 5) == NULL);
   json_decref(empty);
 }
 
 /* Imports a log text into a fresh ssdlog and reads the records back. */
-static int roundtrip(const char *name, const char *text, int has_offset, struct bench_rec *out, size_t max,
-                     struct bench_fio_log_stats *st, struct ssdrev_err *err) {
+static int roundtrip(const char *name, const char *text, int has_offset, struct ssdlog_rec *out, size_t max,
+                     struct import_fio_log_stats *st, struct ssdrev_err *err) {
   char src[600], dst[620];
   snprintf(src, sizeof src, "%s", test_path(name));
   snprintf(dst, sizeof dst, "%s.ssdlog", src);
   if (write_text(src, text)) return -EIO;
   unlink(dst);
-  struct bench_log_writer *w;
-  int rc = bench_log_writer_open(&w, dst, BENCH_CLOCK_IMPORTED, 0, NULL, 0, err);
+  struct ssdlog_writer *w;
+  int rc = ssdlog_writer_open(&w, dst, SSDLOG_CLOCK_IMPORTED, 0, NULL, 0, err);
   if (rc) return rc;
-  struct bench_fio_log_fmt fmt = {.has_offset = has_offset};
-  rc = bench_fio_log_import(src, &fmt, w, st, err);
-  int crc = bench_log_writer_close(w, err);
+  struct import_fio_log_fmt fmt = {.has_offset = has_offset};
+  rc = import_fio_log_import(src, &fmt, w, st, err);
+  int crc = ssdlog_writer_close(w, err);
   if (rc || crc) return rc ? rc : crc;
-  struct bench_log_reader *r;
-  rc = bench_log_open(&r, dst, 0, err);
+  struct ssdlog_reader *r;
+  rc = ssdlog_open(&r, dst, 0, err);
   if (rc) return rc;
-  if (bench_log_get_header(r)->clock_source != BENCH_CLOCK_IMPORTED) {
-    bench_log_close(r);
+  if (ssdlog_get_header(r)->clock_source != SSDLOG_CLOCK_IMPORTED) {
+    ssdlog_close(r);
     return -EPROTO; /* fails the caller's count check */
   }
   size_t n = 0;
-  while (n < max && (rc = bench_log_next(r, &out[n], err)) == 1) n++;
-  bench_log_close(r);
+  while (n < max && (rc = ssdlog_next(r, &out[n], err)) == 1) n++;
+  ssdlog_close(r);
   return rc < 0 ? rc : (int)n;
 }
 
 TEST("A fio 3.33 log with offsets converts to records with submit = time - latency") {
   struct ssdrev_err err = {{0}};
-  struct bench_rec r[8];
-  struct bench_fio_log_stats st;
+  struct ssdlog_rec r[8];
+  struct import_fio_log_stats st;
   int n = roundtrip("off.log",
                     "1, 382731, 0, 4096, 1011712, 0\n"
                     "5, 2000, 1, 8192, 4096, 0\n"
@@ -171,18 +175,18 @@ TEST("A fio 3.33 log with offsets converts to records with submit = time - laten
   CHECK_EQ_U64(r[0].lat_ns, 382731);
   CHECK_EQ_U64(r[0].submit_ns, 1000000 - 382731);
   CHECK_EQ_U64(r[0].offset_bytes, 1011712);
-  CHECK_EQ_U64(r[1].op, BENCH_OP_WRITE);
+  CHECK_EQ_U64(r[1].op, SSDLOG_OP_WRITE);
   CHECK_EQ_U64(r[1].len_bytes, 8192);
   CHECK_EQ_U64(r[1].submit_ns, 5000000 - 2000);
-  CHECK_EQ_U64(r[2].op, BENCH_OP_TRIM);
+  CHECK_EQ_U64(r[2].op, SSDLOG_OP_TRIM);
   CHECK_EQ_U64(st.by_op[0], 1);
   CHECK_EQ_U64(st.bytes, 4096 + 8192 + 4096);
 }
 
 TEST("A 5-column fio log's last column is the priority, hex or not, never an offset") {
   struct ssdrev_err err = {{0}};
-  struct bench_rec r[4];
-  struct bench_fio_log_stats st;
+  struct ssdlog_rec r[4];
+  struct import_fio_log_stats st;
   int n = roundtrip("prio.log", "0, 226027, 0, 4096, 0x0000\n10, 88322, 0, 4096, 0x0004\n", -1, r, 4, &st, &err);
   REQUIRE(n == 2);
   CHECK_EQ_U64(r[1].offset_bytes, 0);
@@ -194,8 +198,8 @@ TEST("A 5-column fio log's last column is the priority, hex or not, never an off
 
 TEST("A fio log with a bad line fails naming the file and the line") {
   struct ssdrev_err err = {{0}};
-  struct bench_rec r[4];
-  struct bench_fio_log_stats st;
+  struct ssdlog_rec r[4];
+  struct import_fio_log_stats st;
   int n = roundtrip("bad.log", "1, 100, 0, 4096, 0\n2, fast, 0, 4096, 0\n", -1, r, 4, &st, &err);
   CHECK(n == -EINVAL);
   CHECK_CONTAINS(err.msg, "bad.log");
@@ -211,14 +215,14 @@ TEST("A fio log with a bad line fails naming the file and the line") {
 TEST("fio JSON after warning lines loads; garbage fails naming the file") {
   struct ssdrev_err err = {{0}};
   REQUIRE(write_text(test_path("w.json"), "fio: warning: something\n<host> note\n{\"jobs\": []}\n") == 0);
-  json_t *j = bench_fio_json_load(test_path("w.json"), &err);
+  json_t *j = import_fio_json_load(test_path("w.json"), &err);
   CHECK(j != NULL);
   json_decref(j);
   REQUIRE(write_text(test_path("g.json"), "no json here\n") == 0);
-  CHECK(bench_fio_json_load(test_path("g.json"), &err) == NULL);
+  CHECK(import_fio_json_load(test_path("g.json"), &err) == NULL);
   CHECK_CONTAINS(err.msg, "g.json");
   REQUIRE(write_text(test_path("t.json"), "warn\n{\"jobs\": [1,\n") == 0);
-  CHECK(bench_fio_json_load(test_path("t.json"), &err) == NULL);
+  CHECK(import_fio_json_load(test_path("t.json"), &err) == NULL);
   CHECK_CONTAINS(err.msg, "line 3");
 }
 
@@ -237,26 +241,26 @@ TEST("A real fio json+ run with per-I/O logs imports every I/O with exact latenc
            d);
   REQUIRE(system(cmd) == 0);
   struct ssdrev_err err = {{0}};
-  struct bench_import_opts o;
-  bench_import_opts_defaults(&o);
+  struct import_opts o;
+  import_opts_defaults(&o);
   o.out_dir = test_path("fiorun");
   o.state = "FOB";
-  struct bench_import_result res;
-  int rc = bench_importer_find("fio")->import(test_path("fio.json"), &o, &res, &err);
+  struct import_result res;
+  int rc = import_find("fio")->import(test_path("fio.json"), &o, &res, &err);
   if (rc) fprintf(stderr, "    %s\n", err.msg);
   REQUIRE(rc == 0);
   CHECK(res.tests == 1 && res.logs == 1);
   CHECK(res.warnings == 0);
-  json_t *fj = bench_fio_json_load(test_path("fio.json"), &err);
+  json_t *fj = import_fio_json_load(test_path("fio.json"), &err);
   REQUIRE(fj != NULL);
   json_t *job = json_array_get(json_object_get(fj, "jobs"), 0);
   uint64_t total = (uint64_t)(json_integer_value(json_object_get(json_object_get(job, "read"), "total_ios")) +
                               json_integer_value(json_object_get(json_object_get(job, "write"), "total_ios")));
   json_decref(fj);
   CHECK_EQ_U64(res.log_ios, total);
-  struct bench_run *run;
-  REQUIRE(bench_run_open(&run, o.out_dir, &err) == 0);
-  json_t *t = bench_run_find_test(run, "fio.rr.1");
+  struct archive *run;
+  REQUIRE(archive_open(&run, o.out_dir, &err) == 0);
+  json_t *t = archive_find_test(run, "fio.rr.1");
   REQUIRE(t != NULL);
   CHECK_STR(json_string_value(json_object_get(t, "kind")), "job");
   CHECK_STR(json_string_value(json_object_get(json_object_get(run->manifest, "source"), "kind")), "fio");
@@ -264,14 +268,14 @@ TEST("A real fio json+ run with per-I/O logs imports every I/O with exact latenc
   json_t *pct = json_object_get(json_object_get(json_object_get(json_object_get(t, "fio"), "ops"), "read"), "clat_pct");
   CHECK(json_is_true(json_object_get(json_array_get(pct, 0), "bucketed")));
   /* the log's latencies, sorted, equal the fio lat log's values, sorted */
-  struct bench_log_reader *r;
-  REQUIRE(bench_log_open(&r, bench_run_path(run, json_string_value(json_object_get(t, "log"))), 0, &err) == 0);
+  struct ssdlog_reader *r;
+  REQUIRE(ssdlog_open(&r, archive_path(run, json_string_value(json_object_get(t, "log"))), 0, &err) == 0);
   uint64_t *a = calloc(total + 1, sizeof *a), *b = calloc(total + 1, sizeof *b);
   REQUIRE(a && b);
   size_t na = 0, nb = 0;
-  struct bench_rec rec;
-  while (na <= total && bench_log_next(r, &rec, &err) == 1) a[na++] = rec.lat_ns;
-  bench_log_close(r);
+  struct ssdlog_rec rec;
+  while (na <= total && ssdlog_next(r, &rec, &err) == 1) a[na++] = rec.lat_ns;
+  ssdlog_close(r);
   FILE *f = fopen(test_path("lg_lat.1.log"), "r");
   REQUIRE(f != NULL);
   char line[256];
@@ -287,22 +291,22 @@ TEST("A real fio json+ run with per-I/O logs imports every I/O with exact latenc
   CHECK(na == nb && !memcmp(a, b, na * sizeof *a));
   free(a);
   free(b);
-  bench_run_free(run);
+  archive_free(run);
 }
 
 TEST("A CrystalDiskMark import makes a cdm test per cell with a summary and no log") {
   struct ssdrev_err err = {{0}};
   REQUIRE(write_text(test_path("cdm.txt"), cdm8) == 0);
-  struct bench_import_opts o;
-  bench_import_opts_defaults(&o);
+  struct import_opts o;
+  import_opts_defaults(&o);
   o.out_dir = test_path("cdmrun");
   o.model = "SAMSUNG MZVLB256HAHQ-000L7";
-  struct bench_import_result res;
-  REQUIRE(bench_importer_find("cdm")->import(test_path("cdm.txt"), &o, &res, &err) == 0);
+  struct import_result res;
+  REQUIRE(import_find("cdm")->import(test_path("cdm.txt"), &o, &res, &err) == 0);
   CHECK(res.tests == 7);
-  struct bench_run *run;
-  REQUIRE(bench_run_open(&run, o.out_dir, &err) == 0);
-  json_t *t = bench_run_find_test(run, "cdm.SEQ1M_Q8T1.read");
+  struct archive *run;
+  REQUIRE(archive_open(&run, o.out_dir, &err) == 0);
+  json_t *t = archive_find_test(run, "cdm.SEQ1M_Q8T1.read");
   REQUIRE(t != NULL);
   CHECK_STR(json_string_value(json_object_get(t, "kind")), "cdm");
   CHECK_STR(json_string_value(json_object_get(t, "cell")), "SEQ1M Q8T1");
@@ -310,12 +314,12 @@ TEST("A CrystalDiskMark import makes a cdm test per cell with a summary and no l
   CHECK_STR(json_string_value(json_object_get(t, "profile")), "default");
   CHECK(json_object_get(t, "log") == NULL);
   CHECK_NEAR(json_number_value(json_object_get(json_object_get(t, "summary"), "mb_s")), 3531.284, 1e-9);
-  t = bench_run_find_test(run, "cdm.RND4K_Q1T1.mix");
+  t = archive_find_test(run, "cdm.RND4K_Q1T1.mix");
   REQUIRE(t != NULL);
   CHECK(json_integer_value(json_object_get(json_object_get(t, "params"), "read_pct")) == 70);
   CHECK_STR(json_string_value(json_object_get(run->manifest, "label")), "PM981 FOB");
   CHECK_STR(json_string_value(json_object_get(json_object_get(run->manifest, "dut"), "model")),
             "SAMSUNG MZVLB256HAHQ-000L7");
   CHECK_STR(json_string_value(json_object_get(json_object_get(run->manifest, "source"), "kind")), "cdm");
-  bench_run_free(run);
+  archive_free(run);
 }

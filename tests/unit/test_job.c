@@ -3,6 +3,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
 #include "testlib.h"
 
@@ -16,23 +20,23 @@ static struct bench_target *open_file(const char *name, uint64_t bytes, int writ
 }
 
 /* Reads a whole log into arrays; returns the record count or -1. */
-static long read_log(const char *path, struct bench_rec *recs, size_t max) {
-  struct bench_log_reader *r = NULL;
+static long read_log(const char *path, struct ssdlog_rec *recs, size_t max) {
+  struct ssdlog_reader *r = NULL;
   struct ssdrev_err err = {{0}};
-  if (bench_log_open(&r, path, 0, &err)) {
+  if (ssdlog_open(&r, path, 0, &err)) {
     fprintf(stderr, "    log: %s\n", err.msg);
     return -1;
   }
   long n = 0;
-  struct bench_rec rec;
+  struct ssdlog_rec rec;
   int rc;
-  while ((rc = bench_log_next(r, &rec, &err)) == 1)
+  while ((rc = ssdlog_next(r, &rec, &err)) == 1)
     if ((size_t)n < max) recs[n++] = rec;
-  bench_log_close(r);
+  ssdlog_close(r);
   return rc < 0 ? -1 : n;
 }
 
-static struct bench_rec recs[70000];
+static struct ssdlog_rec recs[70000];
 
 TEST("A size-based sequential write makes one pass: every block written once, in order") {
   struct bench_target *t = open_file("seq.img", 1 << 20, 1);
@@ -52,7 +56,7 @@ TEST("A size-based sequential write makes one pass: every block written once, in
   CHECK(n == 256);
   int ok = 1;
   for (long i = 0; i < n; i++) {
-    ok &= recs[i].op == BENCH_OP_WRITE && recs[i].len_bytes == 4096 && recs[i].status == 0 && !recs[i].flags;
+    ok &= recs[i].op == SSDLOG_OP_WRITE && recs[i].len_bytes == 4096 && recs[i].status == 0 && !recs[i].flags;
     /* completions may come back out of order, but each offset appears once */
   }
   CHECK(ok);
@@ -81,7 +85,7 @@ TEST("Random offsets are aligned to the block size and stay inside offset + span
   uint64_t lo = UINT64_MAX, hi = 0;
   for (long i = 0; i < n; i++) {
     uint64_t o = recs[i].offset_bytes;
-    ok &= o % 8192 == 0 && o >= (1u << 20) && o + 8192 <= (2u << 20) && recs[i].op == BENCH_OP_READ;
+    ok &= o % 8192 == 0 && o >= (1u << 20) && o + 8192 <= (2u << 20) && recs[i].op == SSDLOG_OP_READ;
     if (o < lo) lo = o;
     if (o > hi) hi = o;
   }
@@ -97,7 +101,7 @@ TEST("The same seed gives the same offsets; another seed gives others") {
   bench_job_defaults(&j);
   j.measure_ns = 0, j.size_bytes = 64 * 4096, j.qd = 1, j.seed = 42;
   struct ssdrev_err err = {{0}};
-  static struct bench_rec a[64], b[64], c[64];
+  static struct ssdlog_rec a[64], b[64], c[64];
   REQUIRE(bench_job_run(t, &j, test_path("s1.log"), NULL, NULL, NULL, &err) == 0);
   REQUIRE(bench_job_run(t, &j, test_path("s2.log"), NULL, NULL, NULL, &err) == 0);
   j.seed = 43;
@@ -120,12 +124,12 @@ TEST("A time-based job flags its ramp I/Os and measures only the others") {
   struct bench_job_result res;
   struct ssdrev_err err = {{0}};
   CHECK(bench_job_run(t, &j, test_path("ramp.log"), NULL, NULL, &res, &err) == 0);
-  struct bench_log_reader *r = NULL;
-  REQUIRE(bench_log_open(&r, test_path("ramp.log"), 0, &err) == 0);
+  struct ssdlog_reader *r = NULL;
+  REQUIRE(ssdlog_open(&r, test_path("ramp.log"), 0, &err) == 0);
   long ramp = 0, measured = 0, order = 1;
-  struct bench_rec rec;
-  while (bench_log_next(r, &rec, &err) == 1) {
-    if (rec.flags & BENCH_REC_RAMP) {
+  struct ssdlog_rec rec;
+  while (ssdlog_next(r, &rec, &err) == 1) {
+    if (rec.flags & SSDLOG_REC_RAMP) {
       ramp++;
       order &= rec.submit_ns < 50000000;
     } else {
@@ -133,7 +137,7 @@ TEST("A time-based job flags its ramp I/Os and measures only the others") {
       order &= rec.submit_ns >= 50000000;
     }
   }
-  bench_log_close(r);
+  ssdlog_close(r);
   CHECK(ramp > 0);
   CHECK(measured > 0);
   CHECK(order);
@@ -247,7 +251,7 @@ TEST("A mixed job issues reads and writes in about the asked share") {
   long n = read_log(test_path("mix.log"), recs, 70000);
   REQUIRE(n == 4000);
   long reads = 0;
-  for (long i = 0; i < n; i++) reads += recs[i].op == BENCH_OP_READ;
+  for (long i = 0; i < n; i++) reads += recs[i].op == SSDLOG_OP_READ;
   CHECK(reads > 2600 && reads < 3000); /* 2800 expected; binomial sd ~29 */
   bench_target_close(t);
 }

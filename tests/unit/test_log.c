@@ -6,8 +6,12 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
-#include "bench/log_codec.h"
+#include "log/codec.h"
 #include "tests/unit/testlib.h"
 
 static uint64_t rng_state = 12345;
@@ -19,10 +23,10 @@ static uint64_t rnd(void) { /* splitmix64 */
 }
 
 /* A record drawn from a mix of typical values and every field's extremes. */
-static struct bench_rec rand_rec(uint64_t i) {
+static struct ssdlog_rec rand_rec(uint64_t i) {
   static const uint64_t ext64[] = {0, 1, UINT64_MAX, UINT64_MAX - 1, 1ull << 63, 4096};
   static const int32_t ext_status[] = {0, -5, INT32_MIN, INT32_MAX, -28, 1};
-  struct bench_rec r;
+  struct ssdlog_rec r;
   int wild = rnd() % 8 == 0;
   r.submit_ns = wild ? ext64[rnd() % 6] : i * 1000 + rnd() % 100;
   r.lat_ns = wild ? ext64[rnd() % 6] : 50000 + rnd() % 100000;
@@ -35,36 +39,36 @@ static struct bench_rec rand_rec(uint64_t i) {
   return r;
 }
 
-static int rec_eq(const struct bench_rec *a, const struct bench_rec *b) {
+static int rec_eq(const struct ssdlog_rec *a, const struct ssdlog_rec *b) {
   return a->submit_ns == b->submit_ns && a->lat_ns == b->lat_ns &&
          a->offset_bytes == b->offset_bytes && a->len_bytes == b->len_bytes &&
          a->status == b->status && a->queue_id == b->queue_id && a->op == b->op &&
          a->flags == b->flags;
 }
 
-static int write_log(const char *path, const struct bench_rec *recs, size_t n, size_t batch) {
-  struct bench_log_writer *w;
+static int write_log(const char *path, const struct ssdlog_rec *recs, size_t n, size_t batch) {
+  struct ssdlog_writer *w;
   struct ssdrev_err err = {{0}};
-  if (bench_log_writer_open(&w, path, BENCH_CLOCK_VIRTUAL, 42, "{\"qd\": 32}", 1, &err)) return -1;
+  if (ssdlog_writer_open(&w, path, SSDLOG_CLOCK_VIRTUAL, 42, "{\"qd\": 32}", 1, &err)) return -1;
   for (size_t i = 0; i < n; i += batch)
-    if (bench_log_append(w, recs + i, n - i < batch ? n - i : batch, &err)) return -1;
-  return bench_log_writer_close(w, &err);
+    if (ssdlog_append(w, recs + i, n - i < batch ? n - i : batch, &err)) return -1;
+  return ssdlog_writer_close(w, &err);
 }
 
 /* Reads every record back; returns how many matched recs in order, or -1. */
-static long read_back(const char *path, const struct bench_rec *recs, size_t n) {
-  struct bench_log_reader *r;
+static long read_back(const char *path, const struct ssdlog_rec *recs, size_t n) {
+  struct ssdlog_reader *r;
   struct ssdrev_err err = {{0}};
-  if (bench_log_open(&r, path, 0, &err)) return -1;
-  struct bench_rec x;
+  if (ssdlog_open(&r, path, 0, &err)) return -1;
+  struct ssdlog_rec x;
   long ok = 0;
   size_t i = 0;
   int rc;
-  while ((rc = bench_log_next(r, &x, &err)) == 1) {
+  while ((rc = ssdlog_next(r, &x, &err)) == 1) {
     if (i < n && rec_eq(&x, &recs[i])) ok++;
     i++;
   }
-  bench_log_close(r);
+  ssdlog_close(r);
   return rc < 0 || i != n ? -1 : ok;
 }
 
@@ -75,16 +79,16 @@ static long file_size(const char *path) {
 
 /* Chunk offsets of a log, in order; returns the count. */
 static size_t chunk_offsets(const char *path, uint64_t *offs, uint32_t *ns, size_t max) {
-  struct bench_log_reader *r;
+  struct ssdlog_reader *r;
   struct ssdrev_err err = {{0}};
-  if (bench_log_open(&r, path, 0, &err)) return 0;
-  struct bench_log_chunk c;
+  if (ssdlog_open(&r, path, 0, &err)) return 0;
+  struct ssdlog_chunk c;
   size_t k = 0;
-  while (bench_log_next_chunk(r, 0, &c, &err) > 0 && k < max) {
+  while (ssdlog_next_chunk(r, 0, &c, &err) > 0 && k < max) {
     offs[k] = c.file_offset;
     ns[k++] = (uint32_t)c.n;
   }
-  bench_log_close(r);
+  ssdlog_close(r);
   return k;
 }
 
@@ -112,12 +116,12 @@ static void flip_bit(const char *path, uint64_t off, int bit) {
 }
 
 TEST("CRC32C matches the standard check value and is the same in one piece or many") {
-  CHECK_EQ_U64(bench_crc32c(0, "123456789", 9), 0xE3069283u);
+  CHECK_EQ_U64(ssdrev_crc32c(0, "123456789", 9), 0xE3069283u);
   static uint8_t buf[100003];
   for (size_t i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)rnd();
-  uint32_t whole = bench_crc32c(0, buf, sizeof buf), part = 0;
+  uint32_t whole = ssdrev_crc32c(0, buf, sizeof buf), part = 0;
   for (size_t i = 0; i < sizeof buf; i += 7)
-    part = bench_crc32c(part, buf + i, sizeof buf - i < 7 ? sizeof buf - i : 7);
+    part = ssdrev_crc32c(part, buf + i, sizeof buf - i < 7 ? sizeof buf - i : 7);
   CHECK_EQ_U64(whole, part);
 }
 
@@ -152,8 +156,8 @@ TEST("A column of mostly small values with rare outliers uses exceptions, not a 
 }
 
 TEST("Random records with every field at its extremes round-trip through many chunks") {
-  size_t n = 3 * BENCH_LOG_CHUNK_MAX_RECORDS + 123;
-  struct bench_rec *recs = malloc(n * sizeof *recs);
+  size_t n = 3 * SSDLOG_CHUNK_MAX_RECORDS + 123;
+  struct ssdlog_rec *recs = malloc(n * sizeof *recs);
   REQUIRE(recs);
   for (size_t i = 0; i < n; i++) recs[i] = rand_rec(i);
   const char *p = test_path("extremes.ssdlog");
@@ -163,7 +167,7 @@ TEST("Random records with every field at its extremes round-trip through many ch
 }
 
 TEST("A one-record log and an empty log read back exactly") {
-  struct bench_rec one = rand_rec(0);
+  struct ssdlog_rec one = rand_rec(0);
   one.submit_ns = UINT64_MAX;
   one.lat_ns = UINT64_MAX;
   one.status = INT32_MIN;
@@ -171,79 +175,79 @@ TEST("A one-record log and an empty log read back exactly") {
   CHECK(read_back(test_path("one.ssdlog"), &one, 1) == 1);
   REQUIRE(write_log(test_path("empty.ssdlog"), &one, 0, 1) == 0);
   CHECK(read_back(test_path("empty.ssdlog"), &one, 0) == 0);
-  struct bench_log_reader *r;
+  struct ssdlog_reader *r;
   struct ssdrev_err err = {{0}};
-  REQUIRE(bench_log_open(&r, test_path("empty.ssdlog"), 0, &err) == 0);
-  struct bench_log_chunk c;
-  CHECK(bench_log_next_chunk(r, BENCH_COL_ALL, &c, &err) == 0);
-  struct bench_log_stats st;
-  bench_log_get_stats(r, &st);
+  REQUIRE(ssdlog_open(&r, test_path("empty.ssdlog"), 0, &err) == 0);
+  struct ssdlog_chunk c;
+  CHECK(ssdlog_next_chunk(r, SSDLOG_COL_ALL, &c, &err) == 0);
+  struct ssdlog_stats st;
+  ssdlog_get_stats(r, &st);
   CHECK(!st.truncated && st.records == 0);
-  bench_log_close(r);
+  ssdlog_close(r);
 }
 
 TEST("The header keeps version, clock source, start time and params") {
-  struct bench_rec one = rand_rec(0);
+  struct ssdlog_rec one = rand_rec(0);
   REQUIRE(write_log(test_path("hdr.ssdlog"), &one, 1, 1) == 0);
-  struct bench_log_reader *r;
+  struct ssdlog_reader *r;
   struct ssdrev_err err = {{0}};
-  REQUIRE(bench_log_open(&r, test_path("hdr.ssdlog"), 0, &err) == 0);
-  const struct bench_log_header *h = bench_log_get_header(r);
+  REQUIRE(ssdlog_open(&r, test_path("hdr.ssdlog"), 0, &err) == 0);
+  const struct ssdlog_header *h = ssdlog_get_header(r);
   CHECK(h->version == 1);
-  CHECK(h->clock_source == BENCH_CLOCK_VIRTUAL);
+  CHECK(h->clock_source == SSDLOG_CLOCK_VIRTUAL);
   CHECK_EQ_U64(h->start_unix_ns, 42);
   CHECK_STR(h->params_json, "{\"qd\": 32}");
-  bench_log_close(r);
+  ssdlog_close(r);
 }
 
 TEST("Bad magic, unknown version and a corrupt header are refused naming the file") {
-  struct bench_rec one = rand_rec(0);
+  struct ssdlog_rec one = rand_rec(0);
   const char *p = test_path("bad.ssdlog");
-  struct bench_log_reader *r = NULL;
+  struct ssdlog_reader *r = NULL;
   struct ssdrev_err err = {{0}};
   REQUIRE(write_log(p, &one, 1, 1) == 0);
   flip_bit(p, 0, 0);
-  CHECK(bench_log_open(&r, p, 0, &err) == -EINVAL);
+  CHECK(ssdlog_open(&r, p, 0, &err) == -EINVAL);
   CHECK_CONTAINS(err.msg, "bad.ssdlog");
   REQUIRE(write_log(p, &one, 1, 1) == 0);
   flip_bit(p, 8, 1); /* version 1 -> 3 */
-  CHECK(bench_log_open(&r, p, 0, &err) == -ENOTSUP);
+  CHECK(ssdlog_open(&r, p, 0, &err) == -ENOTSUP);
   CHECK_CONTAINS(err.msg, "version 3");
   REQUIRE(write_log(p, &one, 1, 1) == 0);
   flip_bit(p, 30, 4); /* inside params */
-  CHECK(bench_log_open(&r, p, 0, &err) == -EBADMSG);
+  CHECK(ssdlog_open(&r, p, 0, &err) == -EBADMSG);
   CHECK_CONTAINS(err.msg, "CRC32C");
-  CHECK(bench_log_open(&r, test_path("missing.ssdlog"), 0, &err) == -ENOENT);
+  CHECK(ssdlog_open(&r, test_path("missing.ssdlog"), 0, &err) == -ENOENT);
   CHECK_CONTAINS(err.msg, "missing.ssdlog");
 }
 
 TEST("Decoding a subset of columns returns those columns only, with the right values") {
   size_t n = 20000;
-  struct bench_rec *recs = malloc(n * sizeof *recs);
+  struct ssdlog_rec *recs = malloc(n * sizeof *recs);
   REQUIRE(recs);
   for (size_t i = 0; i < n; i++) recs[i] = rand_rec(i);
   const char *p = test_path("subset.ssdlog");
   REQUIRE(write_log(p, recs, n, 64) == 0);
-  static const unsigned masks[] = {BENCH_COL_LAT, BENCH_COL_SUBMIT, BENCH_COL_OFFSET | BENCH_COL_OP,
-                                   BENCH_COL_STATUS | BENCH_COL_FLAGS, BENCH_COL_LEN | BENCH_COL_QUEUE};
+  static const unsigned masks[] = {SSDLOG_COL_LAT, SSDLOG_COL_SUBMIT, SSDLOG_COL_OFFSET | SSDLOG_COL_OP,
+                                   SSDLOG_COL_STATUS | SSDLOG_COL_FLAGS, SSDLOG_COL_LEN | SSDLOG_COL_QUEUE};
   for (size_t m = 0; m < sizeof masks / sizeof masks[0]; m++) {
-    struct bench_log_reader *r;
+    struct ssdlog_reader *r;
     struct ssdrev_err err = {{0}};
-    REQUIRE(bench_log_open(&r, p, 0, &err) == 0);
-    struct bench_log_chunk c;
+    REQUIRE(ssdlog_open(&r, p, 0, &err) == 0);
+    struct ssdlog_chunk c;
     size_t i = 0, bad = 0, wrong_null = 0;
     unsigned k = masks[m];
-    while (bench_log_next_chunk(r, k, &c, &err) > 0) {
-      wrong_null += !(k & BENCH_COL_SUBMIT) != !c.submit_ns;
-      wrong_null += !(k & BENCH_COL_LAT) != !c.lat_ns;
-      wrong_null += !(k & BENCH_COL_OFFSET) != !c.offset_bytes;
-      wrong_null += !(k & BENCH_COL_LEN) != !c.len_bytes;
-      wrong_null += !(k & BENCH_COL_STATUS) != !c.status;
-      wrong_null += !(k & BENCH_COL_QUEUE) != !c.queue_id;
-      wrong_null += !(k & BENCH_COL_OP) != !c.op;
-      wrong_null += !(k & BENCH_COL_FLAGS) != !c.flags;
+    while (ssdlog_next_chunk(r, k, &c, &err) > 0) {
+      wrong_null += !(k & SSDLOG_COL_SUBMIT) != !c.submit_ns;
+      wrong_null += !(k & SSDLOG_COL_LAT) != !c.lat_ns;
+      wrong_null += !(k & SSDLOG_COL_OFFSET) != !c.offset_bytes;
+      wrong_null += !(k & SSDLOG_COL_LEN) != !c.len_bytes;
+      wrong_null += !(k & SSDLOG_COL_STATUS) != !c.status;
+      wrong_null += !(k & SSDLOG_COL_QUEUE) != !c.queue_id;
+      wrong_null += !(k & SSDLOG_COL_OP) != !c.op;
+      wrong_null += !(k & SSDLOG_COL_FLAGS) != !c.flags;
       for (size_t j = 0; j < c.n; j++, i++) {
-        const struct bench_rec *e = &recs[i];
+        const struct ssdlog_rec *e = &recs[i];
         bad += c.submit_ns && c.submit_ns[j] != e->submit_ns;
         bad += c.lat_ns && c.lat_ns[j] != e->lat_ns;
         bad += c.offset_bytes && c.offset_bytes[j] != e->offset_bytes;
@@ -257,38 +261,38 @@ TEST("Decoding a subset of columns returns those columns only, with the right va
     CHECK_EQ_U64(i, n);
     CHECK_EQ_U64(bad, 0);
     CHECK_EQ_U64(wrong_null, 0);
-    bench_log_close(r);
+    ssdlog_close(r);
   }
   free(recs);
 }
 
 TEST("A chunk is written, without a flush, when the record limit is reached and not before") {
-  struct bench_log_writer *w;
+  struct ssdlog_writer *w;
   struct ssdrev_err err = {{0}};
   const char *p = test_path("limit.ssdlog");
-  REQUIRE(bench_log_writer_open(&w, p, BENCH_CLOCK_MONOTONIC, 0, NULL, 1, &err) == 0);
-  uint64_t hdr_bytes = bench_log_writer_bytes(w);
+  REQUIRE(ssdlog_writer_open(&w, p, SSDLOG_CLOCK_MONOTONIC, 0, NULL, 1, &err) == 0);
+  uint64_t hdr_bytes = ssdlog_writer_bytes(w);
   CHECK_EQ_U64(hdr_bytes, (uint64_t)file_size(p));
-  struct bench_rec r = rand_rec(0);
+  struct ssdlog_rec r = rand_rec(0);
   r.submit_ns = 5;
-  for (unsigned i = 0; i + 1 < BENCH_LOG_CHUNK_MAX_RECORDS; i++) REQUIRE(bench_log_append(w, &r, 1, &err) == 0);
-  CHECK_EQ_U64(bench_log_writer_records(w), 0);
+  for (unsigned i = 0; i + 1 < SSDLOG_CHUNK_MAX_RECORDS; i++) REQUIRE(ssdlog_append(w, &r, 1, &err) == 0);
+  CHECK_EQ_U64(ssdlog_writer_records(w), 0);
   CHECK_EQ_U64((uint64_t)file_size(p), hdr_bytes);
-  REQUIRE(bench_log_append(w, &r, 1, &err) == 0);
+  REQUIRE(ssdlog_append(w, &r, 1, &err) == 0);
   /* the encoder thread writes the full chunk on its own, with no flush */
-  for (int i = 0; i < 5000 && bench_log_writer_records(w) == 0; i++) usleep(1000);
-  CHECK_EQ_U64(bench_log_writer_records(w), BENCH_LOG_CHUNK_MAX_RECORDS);
+  for (int i = 0; i < 5000 && ssdlog_writer_records(w) == 0; i++) usleep(1000);
+  CHECK_EQ_U64(ssdlog_writer_records(w), SSDLOG_CHUNK_MAX_RECORDS);
   CHECK((uint64_t)file_size(p) > hdr_bytes);
-  CHECK_EQ_U64((uint64_t)file_size(p), bench_log_writer_bytes(w));
-  REQUIRE(bench_log_append(w, &r, 1, &err) == 0);
-  REQUIRE(bench_log_flush(w, 1, &err) == 0);
-  CHECK_EQ_U64(bench_log_writer_records(w), BENCH_LOG_CHUNK_MAX_RECORDS + 1);
-  CHECK(bench_log_writer_close(w, &err) == 0);
+  CHECK_EQ_U64((uint64_t)file_size(p), ssdlog_writer_bytes(w));
+  REQUIRE(ssdlog_append(w, &r, 1, &err) == 0);
+  REQUIRE(ssdlog_flush(w, 1, &err) == 0);
+  CHECK_EQ_U64(ssdlog_writer_records(w), SSDLOG_CHUNK_MAX_RECORDS + 1);
+  CHECK(ssdlog_writer_close(w, &err) == 0);
 }
 
 TEST("A chunk is cut after one second of submit time") {
   size_t n = 5000; /* 1000 records per second over 5 s: 5 chunks */
-  struct bench_rec *recs = malloc(n * sizeof *recs);
+  struct ssdlog_rec *recs = malloc(n * sizeof *recs);
   REQUIRE(recs);
   for (size_t i = 0; i < n; i++) {
     recs[i] = rand_rec(i);
@@ -306,8 +310,8 @@ TEST("A chunk is cut after one second of submit time") {
 }
 
 TEST("Truncation at every byte of the last chunk recovers all earlier chunks and reports it") {
-  size_t n = 2 * BENCH_LOG_CHUNK_MAX_RECORDS + 40;
-  struct bench_rec *recs = malloc(n * sizeof *recs);
+  size_t n = 2 * SSDLOG_CHUNK_MAX_RECORDS + 40;
+  struct ssdlog_rec *recs = malloc(n * sizeof *recs);
   REQUIRE(recs);
   for (size_t i = 0; i < n; i++) {
     recs[i] = rand_rec(i);
@@ -322,46 +326,46 @@ TEST("Truncation at every byte of the last chunk recovers all earlier chunks and
   int bad = 0;
   for (long cut = (long)offs[2]; cut < size; cut++) {
     REQUIRE(copy_prefix(p, q, cut) == 0);
-    struct bench_log_reader *r;
+    struct ssdlog_reader *r;
     struct ssdrev_err err = {{0}};
-    REQUIRE(bench_log_open(&r, q, 0, &err) == 0);
-    struct bench_log_chunk c;
+    REQUIRE(ssdlog_open(&r, q, 0, &err) == 0);
+    struct ssdlog_chunk c;
     int rc;
-    while ((rc = bench_log_next_chunk(r, BENCH_COL_ALL, &c, &err)) > 0) {
+    while ((rc = ssdlog_next_chunk(r, SSDLOG_COL_ALL, &c, &err)) > 0) {
     }
-    struct bench_log_stats st;
-    bench_log_get_stats(r, &st);
-    bad += rc != 0 || st.records != 2 * BENCH_LOG_CHUNK_MAX_RECORDS ||
+    struct ssdlog_stats st;
+    ssdlog_get_stats(r, &st);
+    bad += rc != 0 || st.records != 2 * SSDLOG_CHUNK_MAX_RECORDS ||
            (cut > (long)offs[2] && (!st.truncated || st.truncated_at != offs[2]));
-    bench_log_close(r);
+    ssdlog_close(r);
   }
   CHECK(bad == 0);
   free(recs);
 }
 
 TEST("A zero-filled tail after the last chunk is reported as truncation, not corruption") {
-  struct bench_rec recs[10];
+  struct ssdlog_rec recs[10];
   for (int i = 0; i < 10; i++) recs[i] = rand_rec((uint64_t)i);
   const char *p = test_path("zeros.ssdlog");
   REQUIRE(write_log(p, recs, 10, 10) == 0);
   long size = file_size(p);
   REQUIRE(truncate(p, size + 4096) == 0);
-  struct bench_log_reader *r;
+  struct ssdlog_reader *r;
   struct ssdrev_err err = {{0}};
-  REQUIRE(bench_log_open(&r, p, 0, &err) == 0);
-  struct bench_rec x;
+  REQUIRE(ssdlog_open(&r, p, 0, &err) == 0);
+  struct ssdlog_rec x;
   int k = 0;
-  while (bench_log_next(r, &x, &err) == 1) k++;
-  struct bench_log_stats st;
-  bench_log_get_stats(r, &st);
+  while (ssdlog_next(r, &x, &err) == 1) k++;
+  struct ssdlog_stats st;
+  ssdlog_get_stats(r, &st);
   CHECK(k == 10);
   CHECK(st.truncated && st.truncated_at == (uint64_t)size);
-  bench_log_close(r);
+  ssdlog_close(r);
 }
 
 TEST("A flipped bit in any chunk is detected with its offset, and salvage skips exactly that chunk") {
-  size_t n = 4 * BENCH_LOG_CHUNK_MAX_RECORDS;
-  struct bench_rec *recs = malloc(n * sizeof *recs);
+  size_t n = 4 * SSDLOG_CHUNK_MAX_RECORDS;
+  struct ssdlog_rec *recs = malloc(n * sizeof *recs);
   REQUIRE(recs);
   for (size_t i = 0; i < n; i++) {
     recs[i] = rand_rec(i);
@@ -378,41 +382,41 @@ TEST("A flipped bit in any chunk is detected with its offset, and salvage skips 
       REQUIRE(write_log(p, recs, n, 4096) == 0);
       uint64_t at = offs[k] + (where ? 116 + rnd() % 20000 : rnd() % 116);
       flip_bit(p, at, (int)(rnd() % 8));
-      struct bench_log_reader *r;
+      struct ssdlog_reader *r;
       struct ssdrev_err err = {{0}};
-      REQUIRE(bench_log_open(&r, p, 0, &err) == 0);
-      struct bench_log_chunk c;
+      REQUIRE(ssdlog_open(&r, p, 0, &err) == 0);
+      struct ssdlog_chunk c;
       int rc, got = 0;
-      while ((rc = bench_log_next_chunk(r, BENCH_COL_ALL, &c, &err)) > 0) got++;
+      while ((rc = ssdlog_next_chunk(r, SSDLOG_COL_ALL, &c, &err)) > 0) got++;
       CHECK(rc == -EBADMSG);
       CHECK(got == k);
       char want[64];
       snprintf(want, sizeof want, "at byte %llu", (unsigned long long)offs[k]);
       CHECK_CONTAINS(err.msg, want);
       CHECK_CONTAINS(err.msg, "flip.ssdlog");
-      bench_log_close(r);
-      REQUIRE(bench_log_open(&r, p, BENCH_LOG_SALVAGE, &err) == 0);
+      ssdlog_close(r);
+      REQUIRE(ssdlog_open(&r, p, SSDLOG_SALVAGE, &err) == 0);
       size_t i = 0, bad = 0;
-      while ((rc = bench_log_next_chunk(r, BENCH_COL_ALL, &c, &err)) > 0)
+      while ((rc = ssdlog_next_chunk(r, SSDLOG_COL_ALL, &c, &err)) > 0)
         for (size_t j = 0; j < c.n; j++, i++) {
-          size_t e = i + (i >= (size_t)k * BENCH_LOG_CHUNK_MAX_RECORDS ? BENCH_LOG_CHUNK_MAX_RECORDS : 0);
+          size_t e = i + (i >= (size_t)k * SSDLOG_CHUNK_MAX_RECORDS ? SSDLOG_CHUNK_MAX_RECORDS : 0);
           bad += c.lat_ns[j] != recs[e].lat_ns || c.offset_bytes[j] != recs[e].offset_bytes;
         }
-      struct bench_log_stats st;
-      bench_log_get_stats(r, &st);
+      struct ssdlog_stats st;
+      ssdlog_get_stats(r, &st);
       CHECK(rc == 0);
       CHECK_EQ_U64(st.skipped_chunks, 1);
-      CHECK_EQ_U64(st.records, 3 * BENCH_LOG_CHUNK_MAX_RECORDS);
+      CHECK_EQ_U64(st.records, 3 * SSDLOG_CHUNK_MAX_RECORDS);
       CHECK_EQ_U64(bad, 0);
-      if (where) CHECK_EQ_U64(st.skipped_records, BENCH_LOG_CHUNK_MAX_RECORDS);
-      bench_log_close(r);
+      if (where) CHECK_EQ_U64(st.skipped_records, SSDLOG_CHUNK_MAX_RECORDS);
+      ssdlog_close(r);
     }
   }
   free(recs);
 }
 
 struct thr_arg {
-  struct bench_log_writer *w;
+  struct ssdlog_writer *w;
   uint16_t q;
   int rc;
 };
@@ -421,20 +425,20 @@ static void *thr_main(void *a) {
   struct thr_arg *t = a;
   struct ssdrev_err err = {{0}};
   for (uint32_t i = 0; i < THR_RECS && !t->rc; i += 3) {
-    struct bench_rec r[3];
+    struct ssdlog_rec r[3];
     for (int j = 0; j < 3; j++)
-      r[j] = (struct bench_rec){.submit_ns = i + (uint32_t)j, .lat_ns = 1, .offset_bytes = i + (uint32_t)j,
+      r[j] = (struct ssdlog_rec){.submit_ns = i + (uint32_t)j, .lat_ns = 1, .offset_bytes = i + (uint32_t)j,
                                 .len_bytes = 512, .queue_id = t->q};
-    t->rc = bench_log_append(t->w, r, 3, &err);
+    t->rc = ssdlog_append(t->w, r, 3, &err);
   }
   return NULL;
 }
 
 TEST("Concurrent appends from several threads lose no record") {
-  struct bench_log_writer *w;
+  struct ssdlog_writer *w;
   struct ssdrev_err err = {{0}};
   const char *p = test_path("threads.ssdlog");
-  REQUIRE(bench_log_writer_open(&w, p, BENCH_CLOCK_MONOTONIC, 0, NULL, 1, &err) == 0);
+  REQUIRE(ssdlog_writer_open(&w, p, SSDLOG_CLOCK_MONOTONIC, 0, NULL, 1, &err) == 0);
   pthread_t th[4];
   struct thr_arg a[4];
   for (int i = 0; i < 4; i++) {
@@ -442,19 +446,19 @@ TEST("Concurrent appends from several threads lose no record") {
     REQUIRE(pthread_create(&th[i], NULL, thr_main, &a[i]) == 0);
   }
   for (int i = 0; i < 4; i++) pthread_join(th[i], NULL);
-  REQUIRE(bench_log_writer_close(w, &err) == 0);
+  REQUIRE(ssdlog_writer_close(w, &err) == 0);
   static uint8_t seen[4][THR_RECS];
   memset(seen, 0, sizeof seen);
-  struct bench_log_reader *r;
-  REQUIRE(bench_log_open(&r, p, 0, &err) == 0);
-  struct bench_rec x;
+  struct ssdlog_reader *r;
+  REQUIRE(ssdlog_open(&r, p, 0, &err) == 0);
+  struct ssdlog_rec x;
   size_t total = 0, bad = 0;
-  while (bench_log_next(r, &x, &err) == 1) {
+  while (ssdlog_next(r, &x, &err) == 1) {
     total++;
     if (x.queue_id < 4 && x.offset_bytes < THR_RECS) seen[x.queue_id][x.offset_bytes]++;
     else bad++;
   }
-  bench_log_close(r);
+  ssdlog_close(r);
   for (int q = 0; q < 4; q++)
     for (uint32_t i = 0; i < THR_RECS; i++) bad += seen[q][i] != 1;
   CHECK_EQ_U64(total, 4 * THR_RECS);
@@ -470,20 +474,20 @@ TEST("A write error (file size limit) fails with the file name, and keeps failin
   lim = old;
   lim.rlim_cur = 100000;
   REQUIRE(setrlimit(RLIMIT_FSIZE, &lim) == 0);
-  struct bench_log_writer *w;
+  struct ssdlog_writer *w;
   struct ssdrev_err err = {{0}};
-  int rc = bench_log_writer_open(&w, p, BENCH_CLOCK_MONOTONIC, 0, NULL, 1, &err);
+  int rc = ssdlog_writer_open(&w, p, SSDLOG_CLOCK_MONOTONIC, 0, NULL, 1, &err);
   int rc1 = 0, rc2 = 0;
   for (uint64_t i = 0; !rc && !rc1 && i < 10000000; i++) {
-    struct bench_rec r = rand_rec(i);
-    rc1 = bench_log_append(w, &r, 1, &err);
+    struct ssdlog_rec r = rand_rec(i);
+    rc1 = ssdlog_append(w, &r, 1, &err);
   }
   if (!rc) {
-    struct bench_rec r = rand_rec(0);
+    struct ssdlog_rec r = rand_rec(0);
     struct ssdrev_err err2 = {{0}};
-    rc2 = bench_log_append(w, &r, 1, &err2);
+    rc2 = ssdlog_append(w, &r, 1, &err2);
     CHECK_CONTAINS(err2.msg, "full.ssdlog");
-    bench_log_writer_close(w, NULL);
+    ssdlog_writer_close(w, NULL);
   }
   setrlimit(RLIMIT_FSIZE, &old);
   signal(SIGXFSZ, prev);
@@ -498,18 +502,18 @@ TEST("A synthetic 4 KiB random-read QD32 log takes at most 6 bytes per I/O") {
   const char *p = test_path("synth.ssdlog");
   struct ssdrev_err err = {{0}};
   uint64_t n = 300000;
-  REQUIRE(bench_log_synth(p, n, 1, 0, 1, &err) == 0);
-  struct bench_log_reader *r;
-  REQUIRE(bench_log_open(&r, p, 0, &err) == 0);
-  struct bench_rec x, prev = {0};
+  REQUIRE(ssdlog_synth(p, n, 1, 0, 1, &err) == 0);
+  struct ssdlog_reader *r;
+  REQUIRE(ssdlog_open(&r, p, 0, &err) == 0);
+  struct ssdlog_rec x, prev = {0};
   uint64_t k = 0, ramp = 0, batched = 0;
-  while (bench_log_next(r, &x, &err) == 1) {
+  while (ssdlog_next(r, &x, &err) == 1) {
     k++;
-    ramp += x.flags & BENCH_REC_RAMP;
+    ramp += x.flags & SSDLOG_REC_RAMP;
     batched += k > 1 && x.submit_ns + x.lat_ns == prev.submit_ns + prev.lat_ns;
     prev = x;
   }
-  bench_log_close(r);
+  ssdlog_close(r);
   CHECK_EQ_U64(k, n);
   CHECK_EQ_U64(ramp, n / 20);
   CHECK(batched > n / 2); /* most completions share a reap stamp, like the engine */
@@ -520,11 +524,11 @@ TEST("A synthetic 4 KiB random-read QD32 log takes at most 6 bytes per I/O") {
 
 TEST("Opening for writing refuses an existing file unless told to overwrite") {
   const char *p = test_path("excl.ssdlog");
-  struct bench_rec one = rand_rec(0);
+  struct ssdlog_rec one = rand_rec(0);
   REQUIRE(write_log(p, &one, 1, 1) == 0);
-  struct bench_log_writer *w = NULL;
+  struct ssdlog_writer *w = NULL;
   struct ssdrev_err err = {{0}};
-  CHECK(bench_log_writer_open(&w, p, BENCH_CLOCK_MONOTONIC, 0, NULL, 0, &err) == -EEXIST);
+  CHECK(ssdlog_writer_open(&w, p, SSDLOG_CLOCK_MONOTONIC, 0, NULL, 0, &err) == -EEXIST);
   CHECK_CONTAINS(err.msg, "excl.ssdlog");
   CHECK(read_back(p, &one, 1) == 1);
 }

@@ -2,8 +2,9 @@
  * --passes apply, mistakes are refused naming the file and key. */
 #include <errno.h>
 #include <stdlib.h>
-#include "bench/review_int.h"
+#include "bench/method/review_int.h"
 #include "tests/unit/testlib.h"
+#include "bench/bench.h"
 
 static const char *repo(const char *rel) {
   static char bufs[4][512];

@@ -1,12 +1,16 @@
 /* test_regress_cdm.c — fuzz findings in the CrystalDiskMark parser
- * (bench/import_cdm.c), as plain unit tests. The raw inputs are also in
+ * (import/cdm.c), as plain unit tests. The raw inputs are also in
  * tests/fuzz/regress/cdm/ for the fuzzer. */
 #include "tests/unit/testlib.h"
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
 
 static int refused_naming_line(const char *text) {
   struct ssdrev_err err = {{0}};
-  json_t *v = bench_cdm_parse(text, strlen(text), "r.txt", &err);
+  json_t *v = import_cdm_parse(text, strlen(text), "r.txt", &err);
   if (v) {
     json_decref(v);
     return 0;
@@ -31,7 +35,7 @@ TEST("A CDM result line with a block size beyond any integer is refused, naming 
 TEST("A CDM result line with ordinary values still parses after the range checks") {
   struct ssdrev_err err = {{0}};
   const char *t = "[Read]\n  SEQ    1MiB (Q=  8, T= 1):  3531.284 MB/s [   3367.7 IOPS] <  2373.63 us>\n";
-  json_t *v = bench_cdm_parse(t, strlen(t), "ok.txt", &err);
+  json_t *v = import_cdm_parse(t, strlen(t), "ok.txt", &err);
   REQUIRE(v != NULL);
   json_t *c = json_array_get(json_object_get(v, "cells"), 0);
   CHECK_EQ_U64(json_integer_value(json_object_get(c, "qd")), 8);

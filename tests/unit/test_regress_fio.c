@@ -1,11 +1,15 @@
-/* test_regress_fio.c — fuzz findings in the fio importer (bench/import_fio.c,
- * bench/import.c) against the manifest check (bench/run.c). Raw input:
+/* test_regress_fio.c — fuzz findings in the fio importer (import/fio.c,
+ * import/import.c) against the manifest check (archive/archive.c). Raw input:
  * tests/fuzz/regress/fio/. */
 #include "tests/unit/testlib.h"
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
 
 /* fuzz finding: import_safe_name keeps '.', so a fio job named "a..b" gets
- * the log "logs/fio.a..b.1.ssdlog"; bench_run_open then refuses the whole
+ * the log "logs/fio.a..b.1.ssdlog"; archive_open then refuses the whole
  * archive because its check is strstr(log, "..") rather than a ".." path
  * component. An import that succeeds must give an archive that opens. */
 TEST("A fio job whose name contains '..' imports into an archive that opens") {
@@ -18,22 +22,22 @@ TEST("A fio job whose name contains '..' imports into an archive that opens") {
   struct ssdrev_err err = {{0}};
   REQUIRE(ssdrev_write_file_atomic(test_path("fio.json"), json, strlen(json), &err) == 0);
   REQUIRE(ssdrev_write_file_atomic(test_path("fz_lat.1.log"), lat, strlen(lat), &err) == 0);
-  struct bench_import_opts o;
-  bench_import_opts_defaults(&o);
+  struct import_opts o;
+  import_opts_defaults(&o);
   o.out_dir = test_path("run-dotdot");
   o.log_dir = test_tmpdir();
-  struct bench_import_result res;
-  const struct bench_importer *imp = bench_importer_find("fio");
+  struct import_result res;
+  const struct import_format *imp = import_find("fio");
   REQUIRE(imp != NULL);
   int rc = imp->import(test_path("fio.json"), &o, &res, &err);
   if (rc) fprintf(stderr, "    import: %s\n", err.msg);
   REQUIRE(rc == 0);
   CHECK(res.logs == 1);
-  struct bench_run *run;
-  rc = bench_run_open(&run, o.out_dir, &err);
+  struct archive *run;
+  rc = archive_open(&run, o.out_dir, &err);
   if (rc) fprintf(stderr, "    open: %s\n", err.msg);
   CHECK(rc == 0);
-  if (!rc) bench_run_free(run);
+  if (!rc) archive_free(run);
 }
 
 TEST("A manifest whose log path climbs out of the run is still refused") {
@@ -42,13 +46,13 @@ TEST("A manifest whose log path climbs out of the run is still refused") {
                   " \"tests\": [{\"name\": \"x\", \"log\": \"../../etc/passwd\"}]}";
   REQUIRE(ssdrev_mkdirs(test_path("run-escape"), &err) == 0);
   REQUIRE(ssdrev_write_file_atomic(test_path("run-escape/manifest.json"), m, strlen(m), &err) == 0);
-  struct bench_run *run = NULL;
-  CHECK(bench_run_open(&run, test_path("run-escape"), &err) < 0);
+  struct archive *run = NULL;
+  CHECK(archive_open(&run, test_path("run-escape"), &err) < 0);
   CHECK_CONTAINS(err.msg, "log");
-  bench_run_free(run);
+  archive_free(run);
 }
 
-/* fuzz finding: fio_size() in bench/import_fio.c takes strtod's value as is,
+/* fuzz finding: fio_size() in import/fio.c takes strtod's value as is,
  * so "nan", "inf" or "1e30k" as bs/size/offset was cast to uint64_t:
  * undefined behaviour (UBSan), and in gcc builds garbage such as 2^63, which
  * json_integer stores negative. Such a job must be refused or get sane
@@ -68,14 +72,14 @@ TEST("fio sizes written as nan, inf or 1e30 never become garbage job parameters"
     snprintf(name, sizeof name, "fio-size-%zu.json", i);
     snprintf(out, sizeof out, "run-size-%zu", i);
     REQUIRE(ssdrev_write_file_atomic(test_path(name), json, strlen(json), &err) == 0);
-    struct bench_import_opts o;
-    bench_import_opts_defaults(&o);
+    struct import_opts o;
+    import_opts_defaults(&o);
     o.out_dir = test_path(out);
     o.no_logs = 1;
-    struct bench_import_result res;
-    if (bench_importer_find("fio")->import(test_path(name), &o, &res, &err)) continue; /* refused: fine */
-    struct bench_run *run;
-    REQUIRE(bench_run_open(&run, o.out_dir, &err) == 0);
+    struct import_result res;
+    if (import_find("fio")->import(test_path(name), &o, &res, &err)) continue; /* refused: fine */
+    struct archive *run;
+    REQUIRE(archive_open(&run, o.out_dir, &err) == 0);
     json_t *p = json_object_get(json_array_get(json_object_get(run->manifest, "tests"), 0), "params");
     const char *keys[] = {"block_bytes", "span_bytes", "offset_bytes"};
     for (size_t k = 0; k < 3; k++) {
@@ -86,6 +90,6 @@ TEST("fio sizes written as nan, inf or 1e30 never become garbage job parameters"
     }
     struct bench_job job;
     CHECK(bench_job_from_json(&job, p, &err) == 0); /* the params must be a valid job */
-    bench_run_free(run);
+    archive_free(run);
   }
 }

@@ -21,6 +21,9 @@
 #include "tests/fuzz/fuzz_template.c"
 #include "tests/fuzz/fuzz_simstate.c"
 #include "tests/fuzz/fuzz_analysis.c"
+#include "log/ssdlog.h"
+#include "sim/sim.h"
+#include "bench/bench.h"
 
 /* Feeds every regular file in ROOT/tests/fuzz/KIND/TARGET to fn; returns the
  * number of files, or -1 when the directory cannot be read. */
@@ -136,11 +139,11 @@ TEST("The generated log and sim-state seeds are still valid for this build (else
   const char *logs[] = {"one-record", "small", "three-chunks", "empty"};
   for (size_t i = 0; i < 4; i++) {
     snprintf(p, sizeof p, "%s/tests/fuzz/corpus/log/%s.ssdlog", root, logs[i]);
-    struct bench_log_reader *r;
-    int rc = bench_log_open(&r, p, 0, &err);
+    struct ssdlog_reader *r;
+    int rc = ssdlog_open(&r, p, 0, &err);
     if (rc) fprintf(stderr, "    %s\n", err.msg);
     CHECK(rc == 0);
-    if (!rc) bench_log_close(r);
+    if (!rc) ssdlog_close(r);
   }
   snprintf(p, sizeof p, "sim:%s/tests/fuzz/tiny.model", root);
   struct bench_target_opts to = {.write_intent = 1, .seed = 1};
@@ -149,7 +152,7 @@ TEST("The generated log and sim-state seeds are still valid for this build (else
   const char *states[] = {"empty", "written"};
   for (size_t i = 0; i < 2; i++) {
     snprintf(p, sizeof p, "%s/tests/fuzz/corpus/simstate/%s.state", root, states[i]);
-    int rc = bench_sim_load_state(bench_target_sim(t), p, &err);
+    int rc = sim_load_state(bench_target_sim(t), p, &err);
     if (rc) fprintf(stderr, "    %s\n", err.msg);
     CHECK(rc == 0);
   }

@@ -1,5 +1,5 @@
 /* test_regress_simstate.c — fuzz findings in the simulated drive's state
- * loader (bench/sim_drive.c: bench_sim_load_state). The loader checks the
+ * loader (sim/drive.c: sim_load_state). The loader checks the
  * header (magic, geometry) but copies struct sim_state verbatim, so a damaged
  * RUN/sim-state.bin makes a resumed review index the program ring out of
  * bounds (SEGV in do_write) or cast an absurd GC pressure to an integer
@@ -8,8 +8,12 @@
  * fuzz inputs are in tests/fuzz/regress/simstate/. */
 #include <stddef.h>
 #include "tests/unit/testlib.h"
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
-#include "bench/sim_internal.h"
+#include "sim/sim_int.h"
 
 /* Opens the tiny fuzz model as a sim target. */
 static struct bench_target *open_tiny(void) {
@@ -30,7 +34,7 @@ static int load_damaged(size_t field_off, uint64_t v, char *msg, size_t msglen) 
   if (!t) return -999;
   struct ssdrev_err err = {{0}};
   const char *path = test_path("damaged.state");
-  int rc = bench_sim_save(bench_target_sim(t), path, &err);
+  int rc = sim_save(bench_target_sim(t), path, &err);
   if (rc) {
     bench_target_close(t);
     return -998;
@@ -44,7 +48,7 @@ static int load_damaged(size_t field_off, uint64_t v, char *msg, size_t msglen) 
     rc = ssdrev_write_file_atomic(path, buf, len, &err);
   }
   free(buf);
-  if (!rc) rc = bench_sim_load_state(bench_target_sim(t), path, &err);
+  if (!rc) rc = sim_load_state(bench_target_sim(t), path, &err);
   snprintf(msg, msglen, "%s", err.msg);
   bench_target_close(t);
   return rc;

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bench/review_int.h"
+#include "bench/method/review_int.h"
 #include "tests/unit/testlib.h"
+#include "bench/bench.h"
 
 static const char *repo(const char *rel) {
   static char bufs[4][512];

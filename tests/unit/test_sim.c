@@ -5,8 +5,11 @@
  * ops directly and taking exact percentiles by sorting. */
 #include <errno.h>
 #include <math.h>
-#include "bench/sim_internal.h"
+#include "sim/sim_int.h"
 #include "testlib.h"
+#include "log/ssdlog.h"
+#include "sim/sim.h"
+#include "bench/bench.h"
 
 #define GIB 1073741824ull
 
@@ -19,16 +22,16 @@ static const char *model_path(const char *name) {
   return b;
 }
 
-static struct bench_sim *open_sim(const char *name, uint64_t seed, struct bench_sim_model *m) {
-  struct bench_sim_model mm;
+static struct sim *open_sim(const char *name, uint64_t seed, struct sim_model *m) {
+  struct sim_model mm;
   struct ssdrev_err err = {{0}};
   if (!m) m = &mm;
-  if (bench_sim_model_load(m, model_path(name), &err)) {
+  if (sim_model_load(m, model_path(name), &err)) {
     fprintf(stderr, "    %s\n", err.msg);
     return NULL;
   }
-  struct bench_sim *s = NULL;
-  if (bench_sim_new(&s, m, seed, &err)) fprintf(stderr, "    %s\n", err.msg);
+  struct sim *s = NULL;
+  if (sim_new(&s, m, seed, &err)) fprintf(stderr, "    %s\n", err.msg);
   return s;
 }
 
@@ -46,26 +49,26 @@ static const char *base_model =
     "block_bytes = 4MiB\nt_read_us = 50\nt_prog_slc_us = 150\nt_prog_tlc_us = 1500\n"
     "t_erase_us = 3000\ncontroller_us = 5\nslc_max_gib = 0.25\nslc_min_gib = 0.0625\n";
 
-static int load_text(const char *name, const char *extra, struct bench_sim_model *m, struct ssdrev_err *err) {
+static int load_text(const char *name, const char *extra, struct sim_model *m, struct ssdrev_err *err) {
   char text[4096];
   snprintf(text, sizeof text, "%s%s", base_model, extra);
   const char *p = test_path(name);
   if (write_model(p, text)) return -EIO;
-  return bench_sim_model_load(m, p, err);
+  return sim_model_load(m, p, err);
 }
 
 /* ------------------------------------------------ a tiny direct driver */
 
 struct drive {
   struct bench_engine e;
-  struct bench_sim *s;
+  struct sim *s;
   struct bench_io ios[64];
   struct bench_io *free_list[64];
   unsigned nfree, qd;
   uint64_t rng;
 };
 
-static void drive_init(struct drive *d, struct bench_sim *s, unsigned qd) {
+static void drive_init(struct drive *d, struct sim *s, unsigned qd) {
   memset(d, 0, sizeof *d);
   d->e.ops = &bench_engine_sim_ops;
   d->s = s;
@@ -73,7 +76,7 @@ static void drive_init(struct drive *d, struct bench_sim *s, unsigned qd) {
   d->rng = 0x9e3779b97f4a7c15ull;
   for (unsigned i = 0; i < qd; i++) d->free_list[d->nfree++] = &d->ios[i];
   struct ssdrev_err err = {{0}};
-  if (sim_engine_attach(&d->e, s, qd, &err)) fprintf(stderr, "    %s\n", err.msg);
+  if (bench_engine_sim_attach(&d->e, s, qd, &err)) fprintf(stderr, "    %s\n", err.msg);
 }
 
 static uint64_t drive_rand(struct drive *d) {
@@ -95,13 +98,13 @@ struct run_out {
 static void drive_run(struct drive *d, uint64_t n, unsigned read_pct, uint32_t bs, uint64_t span, int seq,
                       int want, struct run_out *o) {
   struct bench_io *batch[64], *done[64];
-  uint64_t t0 = bench_sim_now_ns(d->s), sub = 0, fin = 0, seq_off = 0;
+  uint64_t t0 = sim_now_ns(d->s), sub = 0, fin = 0, seq_off = 0;
   o->nlat = o->bytes = o->errors = o->ios = 0;
   while (fin < n) {
     unsigned k = 0;
     while (d->nfree && sub < n) {
       struct bench_io *io = d->free_list[--d->nfree];
-      io->op = drive_rand(d) % 100 < read_pct ? BENCH_OP_READ : BENCH_OP_WRITE;
+      io->op = drive_rand(d) % 100 < read_pct ? SSDLOG_OP_READ : SSDLOG_OP_WRITE;
       io->len_bytes = bs;
       if (seq) {
         io->offset_bytes = seq_off;
@@ -118,7 +121,7 @@ static void drive_run(struct drive *d, uint64_t n, unsigned read_pct, uint32_t b
     if (r <= 0) break;
     for (int i = 0; i < r; i++) {
       struct bench_io *io = done[i];
-      if (o->lat_ns && (want == 2 || (want == 0) == (io->op == BENCH_OP_READ)))
+      if (o->lat_ns && (want == 2 || (want == 0) == (io->op == SSDLOG_OP_READ)))
         o->lat_ns[o->nlat++] = io->done_ns - io->submit_ns;
       if (io->status) o->errors++;
       o->bytes += io->len_bytes;
@@ -127,7 +130,7 @@ static void drive_run(struct drive *d, uint64_t n, unsigned read_pct, uint32_t b
     }
   }
   o->ios = fin;
-  o->mb_s = (double)o->bytes / ((double)(bench_sim_now_ns(d->s) - t0) / 1e9) / 1e6;
+  o->mb_s = (double)o->bytes / ((double)(sim_now_ns(d->s) - t0) / 1e9) / 1e6;
 }
 
 static void drive_free(struct drive *d) { d->e.ops->cleanup(&d->e); }
@@ -149,9 +152,9 @@ static double pct_us(const uint64_t *v, uint64_t n, double p) {
 TEST("Every shipped model file loads and names itself") {
   const char *names[] = {"pm981-256", "pm981a-256", "generic-1tb", "static-512"};
   for (size_t i = 0; i < 4; i++) {
-    struct bench_sim_model m;
+    struct sim_model m;
     struct ssdrev_err err = {{0}};
-    int rc = bench_sim_model_load(&m, model_path(names[i]), &err);
+    int rc = sim_model_load(&m, model_path(names[i]), &err);
     CHECK(rc == 0);
     if (rc) fprintf(stderr, "    %s\n", err.msg);
     CHECK_STR(m.name, names[i]);
@@ -160,28 +163,28 @@ TEST("Every shipped model file loads and names itself") {
 }
 
 TEST("The PM981 model carries the review's hardware facts as parameters") {
-  struct bench_sim_model m;
+  struct sim_model m;
   struct ssdrev_err err = {{0}};
-  REQUIRE(bench_sim_model_load(&m, model_path("pm981-256"), &err) == 0);
+  REQUIRE(sim_model_load(&m, model_path("pm981-256"), &err) == 0);
   CHECK_EQ_U64(m.channels * m.dies_per_channel, 8);
   CHECK_NEAR(m.channel_mt_s, 800, 0);
   CHECK_EQ_U64(m.capacity_bytes, 256060514304ull);
   CHECK_EQ_U64(m.lba_bytes, 512);
-  struct bench_sim_model a;
-  REQUIRE(bench_sim_model_load(&a, model_path("pm981a-256"), &err) == 0);
+  struct sim_model a;
+  REQUIRE(sim_model_load(&a, model_path("pm981a-256"), &err) == 0);
   CHECK_EQ_U64(a.channels * a.dies_per_channel, 8);
   CHECK_NEAR(a.channel_mt_s, 1200, 0);
 }
 
 TEST("An unknown key is reported with its file and line") {
-  struct bench_sim_model m;
+  struct sim_model m;
   struct ssdrev_err err = {{0}};
   CHECK(load_text("unknown.model", "# comment\n\nfoo = 1\n", &m, &err) == -EINVAL);
   CHECK_CONTAINS(err.msg, "unknown key 'foo' at unknown.model:19");
 }
 
 TEST("A bad number names the key, the file and the line") {
-  struct bench_sim_model m;
+  struct sim_model m;
   struct ssdrev_err err = {{0}};
   CHECK(load_text("badnum.model", "fold_mb_s = 12x\n", &m, &err) < 0);
   CHECK_CONTAINS(err.msg, "bad number '12x' for 'fold_mb_s' at badnum.model:17");
@@ -194,18 +197,18 @@ TEST("A bad number names the key, the file and the line") {
 }
 
 TEST("A missing required key is named") {
-  struct bench_sim_model m;
+  struct sim_model m;
   struct ssdrev_err err = {{0}};
   const char *p = test_path("missing.model");
   REQUIRE(write_model(p, "capacity_bytes = 1GiB\nlba_bytes = 512\n") == 0);
-  CHECK(bench_sim_model_load(&m, p, &err) == -EINVAL);
+  CHECK(sim_model_load(&m, p, &err) == -EINVAL);
   CHECK_CONTAINS(err.msg, "missing required key 'link_mb_s' in missing.model");
-  CHECK(bench_sim_model_load(&m, test_path("absent.model"), &err) < 0);
+  CHECK(sim_model_load(&m, test_path("absent.model"), &err) < 0);
   CHECK_CONTAINS(err.msg, "absent.model");
 }
 
 TEST("Cross-field rules are checked: an SLC cache larger than the drive allows is refused") {
-  struct bench_sim_model m;
+  struct sim_model m;
   struct ssdrev_err err = {{0}};
   char text[4096];
   snprintf(text, sizeof text, "%s", base_model);
@@ -213,7 +216,7 @@ TEST("Cross-field rules are checked: an SLC cache larger than the drive allows i
   REQUIRE(p != NULL);
   memcpy(p, "slc_max_gib = 0.50", 18);
   REQUIRE(write_model(test_path("bigslc.model"), text) == 0);
-  CHECK(bench_sim_model_load(&m, test_path("bigslc.model"), &err) == -EINVAL);
+  CHECK(sim_model_load(&m, test_path("bigslc.model"), &err) == -EINVAL);
   CHECK_CONTAINS(err.msg, "slc_max_gib");
   CHECK(load_text("ok.model", "label = Tiny\n", &m, &err) == 0);
   CHECK_STR(m.label, "Tiny");
@@ -221,10 +224,10 @@ TEST("Cross-field rules are checked: an SLC cache larger than the drive allows i
 }
 
 TEST("The model's DUT summary has the review's fields and power states") {
-  struct bench_sim_model m;
+  struct sim_model m;
   struct ssdrev_err err = {{0}};
-  REQUIRE(bench_sim_model_load(&m, model_path("pm981-256"), &err) == 0);
-  json_t *d = bench_sim_model_dut(&m);
+  REQUIRE(sim_model_load(&m, model_path("pm981-256"), &err) == 0);
+  json_t *d = sim_model_dut(&m);
   REQUIRE(d != NULL);
   CHECK_STR(json_string_value(json_object_get(d, "model")), "SAMSUNG MZVLB256HAHQ-000L7");
   CHECK_STR(json_string_value(json_object_get(d, "firmware")), "1L2QEXD7");
@@ -242,13 +245,13 @@ TEST("The model's DUT summary has the review's fields and power states") {
 }
 
 TEST("Derived figures: the PM981's die-parallel random-read ceiling is below 600 MB/s") {
-  struct bench_sim_model m, a;
+  struct sim_model m, a;
   struct ssdrev_err err = {{0}};
-  REQUIRE(bench_sim_model_load(&m, model_path("pm981-256"), &err) == 0);
-  REQUIRE(bench_sim_model_load(&a, model_path("pm981a-256"), &err) == 0);
-  struct bench_sim_derived d, da;
-  bench_sim_model_derive(&m, &d);
-  bench_sim_model_derive(&a, &da);
+  REQUIRE(sim_model_load(&m, model_path("pm981-256"), &err) == 0);
+  REQUIRE(sim_model_load(&a, model_path("pm981a-256"), &err) == 0);
+  struct sim_derived d, da;
+  sim_model_derive(&m, &d);
+  sim_model_derive(&a, &da);
   CHECK(d.raw_read_mb_s < 600 && d.raw_read_mb_s > 300);
   CHECK_EQ_U64(d.slc_max_bytes, 11 * GIB);
   CHECK_EQ_U64(d.slc_min_bytes, 2 * GIB);
@@ -261,31 +264,31 @@ TEST("Derived figures: the PM981's die-parallel random-read ceiling is below 600
 /* ====================================================== FTL, SLC ground truth */
 
 TEST("Writes map LBAs, TRIM gives whole 4 KiB units back, reset empties the drive") {
-  struct bench_sim *s = open_sim("pm981-256", 1, NULL);
+  struct sim *s = open_sim("pm981-256", 1, NULL);
   REQUIRE(s != NULL);
-  struct bench_sim_truth t;
+  struct sim_truth t;
   int32_t st;
-  sim_io(s, 0, BENCH_OP_WRITE, 0, 1 << 20, &st);
+  sim_io(s, 0, SSDLOG_OP_WRITE, 0, 1 << 20, &st);
   CHECK(st == 0);
-  sim_io(s, 0, BENCH_OP_WRITE, (2 << 20) + 512, 512, &st); /* a partial unit maps the whole unit */
-  bench_sim_get_truth(s, &t);
+  sim_io(s, 0, SSDLOG_OP_WRITE, (2 << 20) + 512, 512, &st); /* a partial unit maps the whole unit */
+  sim_get_truth(s, &t);
   CHECK_EQ_U64(t.mapped_bytes, (1 << 20) + 4096);
-  CHECK(bench_sim_trim(s, 0, 512 * 1024) == 0);
-  bench_sim_get_truth(s, &t);
+  CHECK(sim_trim(s, 0, 512 * 1024) == 0);
+  sim_get_truth(s, &t);
   CHECK_EQ_U64(t.mapped_bytes, (512 << 10) + 4096);
-  CHECK(bench_sim_trim(s, 512 * 1024 + 100, 8192) == 0); /* covers only one whole unit */
-  bench_sim_get_truth(s, &t);
+  CHECK(sim_trim(s, 512 * 1024 + 100, 8192) == 0); /* covers only one whole unit */
+  sim_get_truth(s, &t);
   CHECK_EQ_U64(t.mapped_bytes, (512 << 10));
-  CHECK(bench_sim_trim(s, 1ull << 50, 4096) == -EINVAL);
-  bench_sim_reset(s);
-  bench_sim_get_truth(s, &t);
+  CHECK(sim_trim(s, 1ull << 50, 4096) == -EINVAL);
+  sim_reset(s);
+  sim_get_truth(s, &t);
   CHECK_EQ_U64(t.mapped_bytes, 0);
   CHECK_EQ_U64(t.slc_used_bytes, 0);
-  bench_sim_free(s);
+  sim_free(s);
 }
 
 TEST("The FTL map's region summaries agree with the bitmap after random writes and trims") {
-  struct bench_sim *s = open_sim("pm981-256", 1, NULL);
+  struct sim *s = open_sim("pm981-256", 1, NULL);
   REQUIRE(s != NULL);
   uint64_t x = 12345, span = 64ull << 20;
   int32_t st;
@@ -295,7 +298,7 @@ TEST("The FTL map's region summaries agree with the bitmap after random writes a
     if (i % 3) sim_map_set(s, off, len);
     else sim_map_clear(s, off, len);
   }
-  sim_io(s, 0, BENCH_OP_WRITE, 0, 4 << 20, &st); /* makes whole regions full */
+  sim_io(s, 0, SSDLOG_OP_WRITE, 0, 4 << 20, &st); /* makes whole regions full */
   uint64_t pop = 0;
   for (uint64_t w = 0; w < sim_map_words(s); w++) pop += (uint64_t)__builtin_popcountll(s->map[w]);
   CHECK_EQ_U64(pop, s->st.mapped_units);
@@ -312,62 +315,62 @@ TEST("The FTL map's region summaries agree with the bitmap after random writes a
   CHECK(memcmp(copy, s->region, sim_map_regions(s)) == 0);
   CHECK(s->region[0] == SIM_REGION_FULL);
   free(copy);
-  bench_sim_free(s);
+  sim_free(s);
 }
 
 TEST("The dynamic SLC cache is largest on an empty drive and shrinks to the static minimum when full") {
-  struct bench_sim *s = open_sim("pm981-256", 1, NULL);
+  struct sim *s = open_sim("pm981-256", 1, NULL);
   REQUIRE(s != NULL);
-  struct bench_sim_truth t;
-  bench_sim_get_truth(s, &t);
+  struct sim_truth t;
+  sim_get_truth(s, &t);
   CHECK_EQ_U64(t.slc_cache_bytes_now, 11 * GIB);
   CHECK_EQ_U64(t.slc_cache_bytes_max, 11 * GIB);
   CHECK_EQ_U64(t.slc_cache_bytes_min, 2 * GIB);
   sim_map_set(s, 0, s->m.capacity_bytes * 3 / 4); /* 75% full: still room for the whole cache */
-  bench_sim_get_truth(s, &t);
+  sim_get_truth(s, &t);
   CHECK_EQ_U64(t.slc_cache_bytes_cap, 11 * GIB);
   sim_map_set(s, 0, s->m.capacity_bytes);
-  bench_sim_get_truth(s, &t);
+  sim_get_truth(s, &t);
   CHECK_EQ_U64(t.slc_cache_bytes_cap, 2 * GIB);
-  bench_sim_free(s);
+  sim_free(s);
   s = open_sim("static-512", 1, NULL);
   REQUIRE(s != NULL);
-  bench_sim_get_truth(s, &t);
+  sim_get_truth(s, &t);
   CHECK_EQ_U64(t.slc_cache_bytes_cap, 6 * GIB);
   CHECK_EQ_U64(t.slc_cache_bytes_max, 6 * GIB);
-  bench_sim_free(s);
+  sim_free(s);
   s = open_sim("generic-1tb", 1, NULL);
   REQUIRE(s != NULL);
-  bench_sim_get_truth(s, &t);
+  sim_get_truth(s, &t);
   CHECK_EQ_U64(t.slc_cache_bytes_max, 42 * GIB);
-  bench_sim_free(s);
+  sim_free(s);
 }
 
 /* Sequential 128 KiB QD1 writes, one GiB at a time; per-GiB MB/s into v. */
 static void fill_gibs(struct drive *d, uint64_t from_gib, unsigned n, double *v) {
   for (unsigned g = 0; g < n; g++) {
-    uint64_t t0 = bench_sim_now_ns(d->s);
+    uint64_t t0 = sim_now_ns(d->s);
     struct bench_io *io = &d->ios[0], *done;
     for (uint64_t o = (from_gib + g) * GIB; o < (from_gib + g + 1) * GIB; o += 131072) {
-      io->op = BENCH_OP_WRITE;
+      io->op = SSDLOG_OP_WRITE;
       io->offset_bytes = o;
       io->len_bytes = 131072;
       d->e.ops->submit(&d->e, &io, 1);
       d->e.ops->reap(&d->e, &done, 1, 1);
     }
-    v[g] = (double)GIB / ((double)(bench_sim_now_ns(d->s) - t0) / 1e9) / 1e6;
+    v[g] = (double)GIB / ((double)(sim_now_ns(d->s) - t0) / 1e9) / 1e6;
   }
 }
 
 TEST("A sequential fill of the PM981 shows the SLC cliff at 11 GiB, then the post-cache speed") {
-  struct bench_sim *s = open_sim("pm981-256", 3, NULL);
+  struct sim *s = open_sim("pm981-256", 3, NULL);
   REQUIRE(s != NULL);
   struct drive d;
   drive_init(&d, s, 1);
   double v[14];
   fill_gibs(&d, 0, 14, v);
-  struct bench_sim_truth t;
-  bench_sim_get_truth(s, &t);
+  struct sim_truth t;
+  sim_get_truth(s, &t);
   for (int g = 0; g < 10; g++) CHECK(v[g] > 1200); /* in the cache */
   CHECK(v[11] < 0.5 * v[0]);                      /* the cliff */
   CHECK(v[10] > 0.9 * v[0]);
@@ -376,16 +379,16 @@ TEST("A sequential fill of the PM981 shows the SLC cliff at 11 GiB, then the pos
   CHECK_EQ_U64(t.slc_cache_bytes_now, 0);
   CHECK_EQ_U64(t.mapped_bytes, 14 * GIB);
   /* Idle time folds the cache back into TLC. */
-  bench_sim_idle(s, 30000000000ull);
-  bench_sim_get_truth(s, &t);
+  sim_idle(s, 30000000000ull);
+  sim_get_truth(s, &t);
   CHECK_EQ_U64(t.slc_used_bytes, 0);
   CHECK_EQ_U64(t.slc_cache_bytes_now, 11 * GIB);
   drive_free(&d);
-  bench_sim_free(s);
+  sim_free(s);
 }
 
 TEST("Rewriting a 1 GiB region stays in SLC (stale copies give room back); fresh LBAs and TRIM do not cheat") {
-  struct bench_sim *s = open_sim("pm981-256", 3, NULL);
+  struct sim *s = open_sim("pm981-256", 3, NULL);
   REQUIRE(s != NULL);
   struct drive d;
   drive_init(&d, s, 1);
@@ -393,14 +396,14 @@ TEST("Rewriting a 1 GiB region stays in SLC (stale copies give room back); fresh
   /* 20 GiB written over the same 1 GiB, as CrystalDiskMark's passes do:
    * far past the 11 GiB cache, yet every GiB at the cached speed. */
   for (int i = 0; i < 20; i++) fill_gibs(&d, 0, 1, &v[i]);
-  struct bench_sim_truth t;
-  bench_sim_get_truth(s, &t);
+  struct sim_truth t;
+  sim_get_truth(s, &t);
   for (int i = 0; i < 20; i++) CHECK(v[i] > 1200);
   CHECK(t.slc_used_bytes <= 1 * GIB);
   CHECK_EQ_U64(t.mapped_bytes, 1 * GIB);
   /* Trimming the region frees its SLC copies too. */
-  CHECK_EQ_U64(bench_sim_trim(s, 0, GIB), 0);
-  bench_sim_get_truth(s, &t);
+  CHECK_EQ_U64(sim_trim(s, 0, GIB), 0);
+  sim_get_truth(s, &t);
   CHECK_EQ_U64(t.slc_used_bytes, 0);
   /* New LBAs still fill the cache and fall off the cliff after 11 GiB. */
   double w[13];
@@ -408,18 +411,18 @@ TEST("Rewriting a 1 GiB region stays in SLC (stale copies give room back); fresh
   CHECK(w[9] > 1200);
   CHECK(w[12] < 0.5 * w[0]);
   /* Once folded, rewriting old (TLC) data uses the cache afresh. */
-  bench_sim_idle(s, 60000000000ull);
-  bench_sim_get_truth(s, &t);
+  sim_idle(s, 60000000000ull);
+  sim_get_truth(s, &t);
   CHECK_EQ_U64(t.slc_used_bytes, 0);
   fill_gibs(&d, 1, 1, w);
-  bench_sim_get_truth(s, &t);
+  sim_get_truth(s, &t);
   CHECK(t.slc_used_bytes >= 1 * GIB && t.slc_used_bytes < GIB + (1u << 20)); /* + a partial unit */
   drive_free(&d);
-  bench_sim_free(s);
+  sim_free(s);
 }
 
 TEST("On a nearly full drive the cliff comes after the 2 GiB static cache") {
-  struct bench_sim *s = open_sim("pm981-256", 3, NULL);
+  struct sim *s = open_sim("pm981-256", 3, NULL);
   REQUIRE(s != NULL);
   sim_map_set(s, 0, s->m.capacity_bytes);
   struct drive d;
@@ -430,60 +433,60 @@ TEST("On a nearly full drive the cliff comes after the 2 GiB static cache") {
   CHECK(v[0] > 900 && v[1] > 900);
   CHECK(v[2] < 0.6 * v[0] && v[3] < 0.6 * v[0]);
   drive_free(&d);
-  bench_sim_free(s);
+  sim_free(s);
 }
 
 TEST("GC starts only when free space runs short: a 75% full drive writes as fast as an empty one") {
   double v[3];
   const uint64_t fills[3] = {0, 75, 100};
   for (int i = 0; i < 3; i++) {
-    struct bench_sim *s = open_sim("pm981-256", 4, NULL);
+    struct sim *s = open_sim("pm981-256", 4, NULL);
     REQUIRE(s != NULL);
     sim_map_set(s, 0, s->m.capacity_bytes / 100 * fills[i]);
     struct drive d;
     drive_init(&d, s, 1);
     fill_gibs(&d, 0, 1, &v[i]);
     drive_free(&d);
-    bench_sim_free(s);
+    sim_free(s);
   }
   CHECK_NEAR(v[1], v[0], 0.01 * v[0]);
   CHECK(v[2] < 0.8 * v[0]); /* full: GC steps share the dies */
 }
 
 TEST("The drive heats up under load and cools down when idle") {
-  struct bench_sim *s = open_sim("pm981-256", 4, NULL);
+  struct sim *s = open_sim("pm981-256", 4, NULL);
   REQUIRE(s != NULL);
-  struct bench_sim_truth t0, t1, t2;
-  bench_sim_get_truth(s, &t0);
+  struct sim_truth t0, t1, t2;
+  sim_get_truth(s, &t0);
   CHECK_NEAR(t0.temp_c, s->m.temp_idle_c, 1e-9);
   struct drive d;
   drive_init(&d, s, 32);
   struct run_out o = {0};
   drive_run(&d, 3000000, 0, 4096, 8 * GIB, 0, 2, &o); /* ~30 s of busy dies */
   drive_free(&d);
-  bench_sim_get_truth(s, &t1);
+  sim_get_truth(s, &t1);
   CHECK(t1.temp_c > t0.temp_c + 5);
   CHECK(t1.temp_c <= s->m.temp_idle_c + s->m.temp_load_c);
-  bench_sim_idle(s, 300000000000ull);
+  sim_idle(s, 300000000000ull);
   int32_t st;
-  sim_io(s, bench_sim_now_ns(s), BENCH_OP_FLUSH, 0, 0, &st); /* the idle step applies on the next tick */
-  bench_sim_idle(s, 200000000);
-  bench_sim_get_truth(s, &t2);
+  sim_io(s, sim_now_ns(s), SSDLOG_OP_FLUSH, 0, 0, &st); /* the idle step applies on the next tick */
+  sim_idle(s, 200000000);
+  sim_get_truth(s, &t2);
   CHECK(t2.temp_c < t1.temp_c - 5);
-  bench_sim_free(s);
+  sim_free(s);
 }
 
 /* ====================================================== engine semantics */
 
 TEST("The engine's virtual clock advances only by reaping and idling, and completions come in time order") {
-  struct bench_sim *s = open_sim("pm981-256", 5, NULL);
+  struct sim *s = open_sim("pm981-256", 5, NULL);
   REQUIRE(s != NULL);
   sim_map_set(s, 0, GIB);
   struct drive d;
   drive_init(&d, s, 32);
   struct bench_io *b[32], *done[32];
   for (unsigned i = 0; i < 32; i++) {
-    d.ios[i].op = BENCH_OP_READ;
+    d.ios[i].op = SSDLOG_OP_READ;
     d.ios[i].offset_bytes = (uint64_t)i * 7 * 65536;
     d.ios[i].len_bytes = 4096;
     b[i] = &d.ios[i];
@@ -509,28 +512,28 @@ TEST("The engine's virtual clock advances only by reaping and idling, and comple
   d.e.ops->idle(&d.e, 1000000);
   CHECK_EQ_U64(d.e.ops->now_ns(&d.e), before + 1000000);
   drive_free(&d);
-  bench_sim_free(s);
+  sim_free(s);
 }
 
 TEST("Reads of unmapped LBAs complete from the controller without a NAND sense") {
-  struct bench_sim *s = open_sim("pm981-256", 5, NULL);
+  struct sim *s = open_sim("pm981-256", 5, NULL);
   REQUIRE(s != NULL);
   int32_t st;
-  uint64_t done = sim_io(s, 0, BENCH_OP_READ, 1 << 20, 4096, &st);
+  uint64_t done = sim_io(s, 0, SSDLOG_OP_READ, 1 << 20, 4096, &st);
   CHECK(st == 0 && done < 20000);
-  sim_io(s, 0, BENCH_OP_WRITE, 1 << 20, 4096, &st);
+  sim_io(s, 0, SSDLOG_OP_WRITE, 1 << 20, 4096, &st);
   sim_advance(s, 10000000);
-  done = sim_io(s, 10000000, BENCH_OP_READ, 1 << 20, 4096, &st);
+  done = sim_io(s, 10000000, SSDLOG_OP_READ, 1 << 20, 4096, &st);
   CHECK(st == 0 && done - 10000000 > 60000);
-  bench_sim_free(s);
+  sim_free(s);
 }
 
 TEST("Random reads scale with queue depth up to the die-parallel ceiling, below 600 MB/s on the PM981") {
-  struct bench_sim *s = open_sim("pm981-256", 7, NULL);
+  struct sim *s = open_sim("pm981-256", 7, NULL);
   REQUIRE(s != NULL);
   sim_map_set(s, 0, 8 * GIB);
-  struct bench_sim_derived dv;
-  bench_sim_model_derive(&s->m, &dv);
+  struct sim_derived dv;
+  sim_model_derive(&s->m, &dv);
   double mb[3];
   unsigned qds[3] = {1, 4, 32};
   for (int i = 0; i < 3; i++) {
@@ -545,11 +548,11 @@ TEST("Random reads scale with queue depth up to the die-parallel ceiling, below 
   CHECK(mb[2] < 600);
   CHECK(mb[2] > 0.8 * dv.raw_read_mb_s && mb[2] <= dv.raw_read_mb_s * 1.01);
   CHECK(mb[0] > 40 && mb[0] < 60); /* QD1: one read at a time, ~85 us each */
-  bench_sim_free(s);
+  sim_free(s);
 }
 
 TEST("Sequential 1 MiB reads at QD8 reach the host link limit") {
-  struct bench_sim *s = open_sim("pm981-256", 7, NULL);
+  struct sim *s = open_sim("pm981-256", 7, NULL);
   REQUIRE(s != NULL);
   sim_map_set(s, 0, 2 * GIB);
   struct drive d;
@@ -558,44 +561,44 @@ TEST("Sequential 1 MiB reads at QD8 reach the host link limit") {
   drive_run(&d, 2000, 100, 1 << 20, 2 * GIB, 1, 0, &o);
   CHECK(o.mb_s > 3000 && o.mb_s <= s->m.link_mb_s * 1.001);
   drive_free(&d);
-  bench_sim_free(s);
+  sim_free(s);
 }
 
 /* ====================================================== faults */
 
 TEST("Reads of an injected bad LBA range fail with EIO; other I/O succeeds") {
-  struct bench_sim_model m;
+  struct sim_model m;
   struct ssdrev_err err = {{0}};
   REQUIRE(load_text("bad.model", "bad_lba_start = 2048\nbad_lba_count = 16\n", &m, &err) == 0);
-  struct bench_sim *s = NULL;
-  REQUIRE(bench_sim_new(&s, &m, 1, &err) == 0);
+  struct sim *s = NULL;
+  REQUIRE(sim_new(&s, &m, 1, &err) == 0);
   int32_t st;
-  sim_io(s, 0, BENCH_OP_WRITE, 0, 1 << 20, &st);
+  sim_io(s, 0, SSDLOG_OP_WRITE, 0, 1 << 20, &st);
   CHECK(st == 0); /* writes remap: they do not fail */
-  sim_io(s, 0, BENCH_OP_READ, 2048 * 512 + 4096, 4096, &st);
+  sim_io(s, 0, SSDLOG_OP_READ, 2048 * 512 + 4096, 4096, &st);
   CHECK(st == -EIO);
-  sim_io(s, 0, BENCH_OP_READ, 2048 * 512 - 4096, 4096, &st);
+  sim_io(s, 0, SSDLOG_OP_READ, 2048 * 512 - 4096, 4096, &st);
   CHECK(st == 0);
-  sim_io(s, 0, BENCH_OP_READ, (2048 + 16) * 512, 4096, &st);
+  sim_io(s, 0, SSDLOG_OP_READ, (2048 + 16) * 512, 4096, &st);
   CHECK(st == 0);
-  bench_sim_free(s);
+  sim_free(s);
 }
 
 TEST("An injected error rate fails about that share of commands, deterministically") {
-  struct bench_sim_model m;
+  struct sim_model m;
   struct ssdrev_err err = {{0}};
   REQUIRE(load_text("err.model", "error_rate = 0.01\n", &m, &err) == 0);
   uint64_t errs[2];
   for (int k = 0; k < 2; k++) {
-    struct bench_sim *s = NULL;
-    REQUIRE(bench_sim_new(&s, &m, 42, &err) == 0);
+    struct sim *s = NULL;
+    REQUIRE(sim_new(&s, &m, 42, &err) == 0);
     struct drive d;
     drive_init(&d, s, 4);
     struct run_out o = {0};
     drive_run(&d, 100000, 50, 4096, 512 << 20, 0, 2, &o);
     errs[k] = o.errors;
     drive_free(&d);
-    bench_sim_free(s);
+    sim_free(s);
   }
   CHECK(errs[0] > 800 && errs[0] < 1200);
   CHECK_EQ_U64(errs[0], errs[1]);
@@ -604,7 +607,7 @@ TEST("An injected error rate fails about that share of commands, deterministical
 /* ====================================================== determinism, state */
 
 static uint64_t run_hash(const char *model, uint64_t seed) {
-  struct bench_sim *s = open_sim(model, seed, NULL);
+  struct sim *s = open_sim(model, seed, NULL);
   if (!s) return 0;
   struct drive d;
   drive_init(&d, s, 16);
@@ -614,7 +617,7 @@ static uint64_t run_hash(const char *model, uint64_t seed) {
   for (uint64_t i = 0; i < o.nlat; i++) h = (h ^ lat[i]) * 1099511628211ull;
   free(lat);
   drive_free(&d);
-  bench_sim_free(s);
+  sim_free(s);
   return h;
 }
 
@@ -626,7 +629,7 @@ TEST("The same seed gives the same completions; another seed does not") {
 }
 
 TEST("A saved drive state restores the same FTL, cache and future timing") {
-  struct bench_sim *s = open_sim("pm981-256", 9, NULL), *r = open_sim("pm981-256", 9, NULL);
+  struct sim *s = open_sim("pm981-256", 9, NULL), *r = open_sim("pm981-256", 9, NULL);
   REQUIRE(s && r);
   struct drive d;
   drive_init(&d, s, 4);
@@ -635,26 +638,26 @@ TEST("A saved drive state restores the same FTL, cache and future timing") {
   drive_free(&d);
   struct ssdrev_err err = {{0}};
   const char *p = test_path("state.bin");
-  REQUIRE(bench_sim_save(s, p, &err) == 0);
-  REQUIRE(bench_sim_load_state(r, p, &err) == 0);
-  struct bench_sim_truth a, b;
-  bench_sim_get_truth(s, &a);
-  bench_sim_get_truth(r, &b);
+  REQUIRE(sim_save(s, p, &err) == 0);
+  REQUIRE(sim_load_state(r, p, &err) == 0);
+  struct sim_truth a, b;
+  sim_get_truth(s, &a);
+  sim_get_truth(r, &b);
   CHECK(memcmp(&a, &b, sizeof a) == 0);
   int32_t st;
-  uint64_t now = bench_sim_now_ns(s);
+  uint64_t now = sim_now_ns(s);
   for (int i = 0; i < 100; i++) {
-    uint64_t x = sim_io(s, now, i % 3 ? BENCH_OP_READ : BENCH_OP_WRITE, (uint64_t)i * 1048576, 4096, &st);
-    uint64_t y = sim_io(r, now, i % 3 ? BENCH_OP_READ : BENCH_OP_WRITE, (uint64_t)i * 1048576, 4096, &st);
+    uint64_t x = sim_io(s, now, i % 3 ? SSDLOG_OP_READ : SSDLOG_OP_WRITE, (uint64_t)i * 1048576, 4096, &st);
+    uint64_t y = sim_io(r, now, i % 3 ? SSDLOG_OP_READ : SSDLOG_OP_WRITE, (uint64_t)i * 1048576, 4096, &st);
     CHECK_EQ_U64(x, y);
   }
-  struct bench_sim *other = open_sim("generic-1tb", 9, NULL);
+  struct sim *other = open_sim("generic-1tb", 9, NULL);
   REQUIRE(other != NULL);
-  CHECK(bench_sim_load_state(other, p, &err) == -EBADMSG);
+  CHECK(sim_load_state(other, p, &err) == -EBADMSG);
   CHECK_CONTAINS(err.msg, "state.bin");
-  bench_sim_free(other);
-  bench_sim_free(s);
-  bench_sim_free(r);
+  sim_free(other);
+  sim_free(s);
+  sim_free(r);
 }
 
 /* ====================================================== calibration */
@@ -689,7 +692,7 @@ static int check_tail(const char *what, uint64_t *lat, uint64_t n, const struct 
 /* The review's tail test: QD1 4 KiB random over a full drive, at least a
  * million I/Os each, read / 70:30 mix / write; the cache folded between. */
 static void tail_run(const char *model, const struct tail_ref ref[3], int *testlib_failed) {
-  struct bench_sim *s = open_sim(model, 2020, NULL);
+  struct sim *s = open_sim(model, 2020, NULL);
   REQUIRE(s != NULL);
   sim_map_set(s, 0, s->m.capacity_bytes);
   uint64_t n = 1000000, *lat = malloc(n * sizeof *lat);
@@ -704,10 +707,10 @@ static void tail_run(const char *model, const struct tail_ref ref[3], int *testl
     CHECK(o.errors == 0);
     CHECK(check_tail(names[w], lat, o.nlat, &ref[w]));
     drive_free(&d);
-    bench_sim_idle(s, 60000000000ull);
+    sim_idle(s, 60000000000ull);
   }
   free(lat);
-  bench_sim_free(s);
+  sim_free(s);
 }
 
 TEST("PM981: QD1 tail latencies match the review (within 10% at p90-p99.9, same order beyond)") {
@@ -732,7 +735,7 @@ TEST("PM981a is ahead of PM981 in random reads, cached and post-cache writes") {
   double rd[2], post[2], slc[2];
   const char *names[2] = {"pm981-256", "pm981a-256"};
   for (int i = 0; i < 2; i++) {
-    struct bench_sim *s = open_sim(names[i], 1, NULL);
+    struct sim *s = open_sim(names[i], 1, NULL);
     REQUIRE(s != NULL);
     sim_map_set(s, 0, 4 * GIB);
     struct drive d;
@@ -747,7 +750,7 @@ TEST("PM981a is ahead of PM981 in random reads, cached and post-cache writes") {
     slc[i] = v[0];
     post[i] = v[12];
     drive_free(&d);
-    bench_sim_free(s);
+    sim_free(s);
   }
   CHECK(rd[1] > rd[0]);
   CHECK(slc[1] > slc[0]);

@@ -1,6 +1,10 @@
 /* test_sim_job.c — the simulated drive through the real job runner and log
  * writer: a sim target's logs are identical for the same seed, and its
  * virtual clock is what the log records. */
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
 #include "testlib.h"
 
@@ -42,19 +46,19 @@ static int run_job(const char *log, uint64_t seed, struct bench_job_result *res)
 
 /* FNV-1a over every decoded record of a log; counts records. */
 static uint64_t log_digest(const char *path, uint64_t *n) {
-  struct bench_log_reader *r = NULL;
+  struct ssdlog_reader *r = NULL;
   struct ssdrev_err err = {{0}};
-  if (bench_log_open(&r, path, 0, &err)) return 0;
+  if (ssdlog_open(&r, path, 0, &err)) return 0;
   uint64_t h = 1469598103934665603ull;
-  struct bench_rec rec;
+  struct ssdlog_rec rec;
   *n = 0;
-  while (bench_log_next(r, &rec, &err) == 1) {
+  while (ssdlog_next(r, &rec, &err) == 1) {
     const uint64_t v[7] = {rec.submit_ns, rec.lat_ns, rec.offset_bytes, rec.len_bytes,
                            (uint64_t)(int64_t)rec.status, rec.op, rec.flags};
     for (int i = 0; i < 7; i++) h = (h ^ v[i]) * 1099511628211ull;
     (*n)++;
   }
-  bench_log_close(r);
+  ssdlog_close(r);
   return h;
 }
 
@@ -77,20 +81,20 @@ TEST("The same seed gives identical I/O records through the job runner on a sim 
 TEST("A sim job's log records the virtual clock and mechanistic latencies") {
   struct bench_job_result a;
   REQUIRE(run_job(test_path("v.ssdlog"), 3, &a) == 0);
-  struct bench_log_reader *r = NULL;
+  struct ssdlog_reader *r = NULL;
   struct ssdrev_err err = {{0}};
-  REQUIRE(bench_log_open(&r, test_path("v.ssdlog"), 0, &err) == 0);
-  CHECK_EQ_U64(bench_log_get_header(r)->clock_source, BENCH_CLOCK_VIRTUAL);
-  struct bench_rec rec;
+  REQUIRE(ssdlog_open(&r, test_path("v.ssdlog"), 0, &err) == 0);
+  CHECK_EQ_U64(ssdlog_get_header(r)->clock_source, SSDLOG_CLOCK_VIRTUAL);
+  struct ssdlog_rec rec;
   uint64_t wr = 0, rd = 0, max_submit = 0, bad = 0;
-  while (bench_log_next(r, &rec, &err) == 1) {
+  while (ssdlog_next(r, &rec, &err) == 1) {
     if (rec.status) bad++;
-    if (rec.op == BENCH_OP_WRITE) wr++;
+    if (rec.op == SSDLOG_OP_WRITE) wr++;
     else rd++;
     if (rec.submit_ns > max_submit) max_submit = rec.submit_ns;
     if (rec.lat_ns < 5000 || rec.lat_ns > 50000000) bad++; /* > controller overhead, < any stall */
   }
-  bench_log_close(r);
+  ssdlog_close(r);
   CHECK_EQ_U64(bad, 0);
   CHECK(rd > 2 * wr && wr > 0);
   CHECK(max_submit >= 40000000 && max_submit < 60000000); /* 50 ms of virtual time, not wall time */

@@ -3,6 +3,10 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
 #include "bench/bench.h"
 #include "testlib.h"
 
@@ -114,7 +118,7 @@ TEST("A sim target takes its size from the model, and purge empties the drive") 
   REQUIRE(rc == 0);
   CHECK(bench_target_get_kind(t) == BENCH_TARGET_SIM);
   REQUIRE(bench_target_sim(t) != NULL);
-  CHECK_EQ_U64(bench_target_size_bytes(t), bench_sim_get_model(bench_target_sim(t))->capacity_bytes);
+  CHECK_EQ_U64(bench_target_size_bytes(t), sim_get_model(bench_target_sim(t))->capacity_bytes);
   CHECK_STR(bench_engine_default(t)->name, "sim");
   struct bench_job j;
   bench_job_defaults(&j);
@@ -124,11 +128,11 @@ TEST("A sim target takes its size from the model, and purge empties the drive") 
   REQUIRE(bench_job_run(t, &j, NULL, NULL, NULL, &res, &err) == 0);
   CHECK_STR(res.engine, "sim");
   CHECK_EQ_U64(res.bytes, 64 << 20);
-  struct bench_sim_truth tr;
-  bench_sim_get_truth(bench_target_sim(t), &tr);
+  struct sim_truth tr;
+  sim_get_truth(bench_target_sim(t), &tr);
   CHECK(tr.mapped_bytes >= 64 << 20);
   CHECK(bench_target_purge(t, &err) == 0);
-  bench_sim_get_truth(bench_target_sim(t), &tr);
+  sim_get_truth(bench_target_sim(t), &tr);
   CHECK_EQ_U64(tr.mapped_bytes, 0);
   bench_target_close(t);
 }

@@ -1,0 +1,262 @@
+/* archive.c — the run archive: a directory with manifest.json (docs/archive.md),
+ * logs/ and later analysis.json. Every manifest save is atomic. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include "archive/archive.h"
+
+static void iso8601_now(char *buf, size_t len) {
+  time_t t = time(NULL);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int dir_is_empty(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  struct dirent *e;
+  int empty = 1;
+  while ((e = readdir(d))) {
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+      empty = 0;
+      break;
+    }
+  }
+  closedir(d);
+  return empty;
+}
+
+static json_t *host_info(void) {
+  struct utsname u;
+  char host[256] = "unknown";
+  gethostname(host, sizeof host - 1);
+  json_t *h = json_object();
+  json_object_set_new(h, "hostname", json_string(host));
+  if (!uname(&u)) {
+    json_object_set_new(h, "kernel", json_string(u.release));
+    json_object_set_new(h, "machine", json_string(u.machine));
+  }
+  return h;
+}
+
+int archive_create(struct archive **out, const char *dir, const char *target_spec,
+                     struct ssdrev_err *err) {
+  *out = NULL;
+  struct stat st;
+  if (!stat(dir, &st)) {
+    if (!S_ISDIR(st.st_mode)) return ssdrev_fail(err, -ENOTDIR, "cannot create run '%s': not a directory", dir);
+    if (!dir_is_empty(dir))
+      return ssdrev_fail(err, -EEXIST, "cannot create run '%s': directory exists and is not empty", dir);
+  }
+  struct archive *run = calloc(1, sizeof *run);
+  if (!run) return ssdrev_fail(err, -ENOMEM, "out of memory");
+  if (snprintf(run->dir, sizeof run->dir, "%s", dir) >= (int)sizeof run->dir) {
+    free(run);
+    return ssdrev_fail(err, -ENAMETOOLONG, "run path too long: '%s'", dir);
+  }
+  char logs[4200];
+  snprintf(logs, sizeof logs, "%s/logs", dir);
+  int rc = ssdrev_mkdirs(logs, err);
+  if (rc) {
+    free(run);
+    return rc;
+  }
+  char now[32];
+  iso8601_now(now, sizeof now);
+  json_t *m = json_object();
+  json_object_set_new(m, "format", json_string("ssdrev-run"));
+  json_object_set_new(m, "format_version", json_integer(1));
+  json_t *tool = json_object();
+  json_object_set_new(tool, "name", json_string("ssdrev"));
+  json_object_set_new(tool, "version", json_string(SSDREV_VERSION));
+  json_object_set_new(m, "tool", tool);
+  json_object_set_new(m, "host", host_info());
+  json_object_set_new(m, "created", json_string(now));
+  json_object_set_new(m, "simulated", json_boolean(target_spec && !strncmp(target_spec, "sim:", 4)));
+  json_t *target = json_object();
+  json_object_set_new(target, "spec", json_string(target_spec ? target_spec : ""));
+  json_object_set_new(m, "target", target);
+  json_t *source = json_object();
+  json_object_set_new(source, "kind", json_string("ssdrev"));
+  json_object_set_new(m, "source", source);
+  json_object_set_new(m, "steps", json_object());
+  json_object_set_new(m, "tests", json_array());
+  run->manifest = m;
+  rc = archive_save(run, err);
+  if (rc) {
+    archive_free(run);
+    return rc;
+  }
+  *out = run;
+  return 0;
+}
+
+/* 1 when rel names a file inside the run: relative, and no ".." component.
+ * Checked by component, not by substring: "logs/a..b.ssdlog" is inside (an
+ * imported fio job name may hold dots), "logs/../x" and "/x" are not. */
+static int rel_path_inside(const char *rel) {
+  if (!rel[0] || rel[0] == '/') return 0;
+  for (const char *c = rel; *c;) {
+    size_t n = strcspn(c, "/");
+    if (n == 2 && c[0] == '.' && c[1] == '.') return 0;
+    c += n;
+    if (*c == '/') c++;
+  }
+  return 1;
+}
+
+int archive_open(struct archive **out, const char *dir, struct ssdrev_err *err) {
+  *out = NULL;
+  struct stat st;
+  if (stat(dir, &st)) {
+    int e = errno;
+    return ssdrev_fail(err, -e, "cannot open run '%s': %s", dir, strerror(e));
+  }
+  if (!S_ISDIR(st.st_mode)) return ssdrev_fail(err, -ENOTDIR, "cannot open run '%s': not a directory", dir);
+  struct archive *run = calloc(1, sizeof *run);
+  if (!run) return ssdrev_fail(err, -ENOMEM, "out of memory");
+  snprintf(run->dir, sizeof run->dir, "%s", dir);
+  char path[4200];
+  snprintf(path, sizeof path, "%s/manifest.json", dir);
+  run->manifest = ssdrev_load_json_crc(path, &run->manifest_crc32c, err);
+  if (!run->manifest) {
+    free(run);
+    return -EINVAL;
+  }
+  json_t *m = run->manifest;
+  const char *fmt = json_string_value(json_object_get(m, "format"));
+  const char *why = NULL;
+  if (!json_is_object(m)) why = "not a JSON object";
+  else if (!fmt || strcmp(fmt, "ssdrev-run")) why = "\"format\" is not \"ssdrev-run\"";
+  else if (json_integer_value(json_object_get(m, "format_version")) != 1) why = "unsupported \"format_version\" (expected 1)";
+  else if (!json_is_array(json_object_get(m, "tests"))) why = "\"tests\" is not an array";
+  if (!why) {
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(m, "tests"), i, t) {
+      if (!json_is_object(t) || !json_is_string(json_object_get(t, "name"))) {
+        why = "a test entry lacks a \"name\" string";
+        break;
+      }
+      json_t *log = json_object_get(t, "log");
+      if (log && (!json_is_string(log) || !rel_path_inside(json_string_value(log)))) {
+        why = "a test's \"log\" is not a relative path inside the run";
+        break;
+      }
+    }
+  }
+  if (why) {
+    int rc = ssdrev_fail(err, -EINVAL, "invalid manifest '%s': %s", path, why);
+    archive_free(run);
+    return rc;
+  }
+  if (!json_is_object(json_object_get(m, "steps"))) json_object_set_new(m, "steps", json_object());
+  *out = run;
+  return 0;
+}
+
+int archive_save(struct archive *run, struct ssdrev_err *err) {
+  return ssdrev_write_json_atomic(archive_path(run, "manifest.json"), run->manifest, err);
+}
+
+void archive_free(struct archive *run) {
+  if (!run) return;
+  json_decref(run->manifest);
+  free(run);
+}
+
+json_t *archive_add_test(struct archive *run, const char *name, json_t *params, const char *log_rel) {
+  char now[32];
+  iso8601_now(now, sizeof now);
+  json_t *t = json_object();
+  json_object_set_new(t, "name", json_string(name));
+  json_object_set_new(t, "params", params ? params : json_object());
+  json_object_set_new(t, "start", json_string(now));
+  json_object_set_new(t, "status", json_string("running"));
+  if (log_rel) json_object_set_new(t, "log", json_string(log_rel));
+  json_array_append_new(json_object_get(run->manifest, "tests"), t);
+  return t;
+}
+
+json_t *archive_find_test(struct archive *run, const char *name) {
+  size_t i;
+  json_t *t;
+  json_array_foreach(json_object_get(run->manifest, "tests"), i, t) {
+    const char *n = json_string_value(json_object_get(t, "name"));
+    if (n && !strcmp(n, name)) return t;
+  }
+  return NULL;
+}
+
+void archive_end_test(json_t *test, const char *status) {
+  char now[32];
+  iso8601_now(now, sizeof now);
+  json_object_set_new(test, "status", json_string(status));
+  json_object_set_new(test, "end", json_string(now));
+}
+
+const char *archive_path(const struct archive *run, const char *rel) {
+  static _Thread_local char bufs[4][8400];
+  static _Thread_local unsigned i;
+  char *b = bufs[i++ & 3];
+  snprintf(b, sizeof bufs[0], "%s/%s", run->dir, rel);
+  return b;
+}
+
+/* 1 when name is a temporary file of ssdrev_atomic_open: "X.tmp.XXXXXX",
+ * where mkstemp filled the six X with letters and digits. */
+static int is_atomic_temp(const char *name) {
+  size_t n = strlen(name);
+  if (n < 12 || memcmp(name + n - 11, ".tmp.", 5)) return 0;
+  for (size_t i = n - 6; i < n; i++) {
+    char c = name[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) return 0;
+  }
+  return 1;
+}
+
+/* Removes temporaries under dir, descending `depth` more levels; returns the
+ * number removed or a negative errno. Symbolic links are never followed. */
+static int remove_temps(const char *dir, int depth, struct ssdrev_err *err) {
+  DIR *d = opendir(dir);
+  if (!d) {
+    int e = errno;
+    return ssdrev_fail(err, -e, "cannot list '%s': %s", dir, strerror(e));
+  }
+  int removed = 0, rc = 0;
+  struct dirent *e;
+  while (!rc && (e = readdir(d))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    char path[8400];
+    if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
+    struct stat st;
+    if (lstat(path, &st)) continue;
+    if (S_ISDIR(st.st_mode) && depth > 0) {
+      int n = remove_temps(path, depth - 1, err);
+      if (n < 0) rc = n;
+      else removed += n;
+    } else if (S_ISREG(st.st_mode) && is_atomic_temp(e->d_name)) {
+      if (unlink(path) && errno != ENOENT) {
+        int en = errno;
+        rc = ssdrev_fail(err, -en, "cannot remove stale temporary '%s': %s", path, strerror(en));
+      } else {
+        removed++;
+      }
+    }
+  }
+  closedir(d);
+  return rc ? rc : removed;
+}
+
+int archive_remove_temps(struct archive *run, struct ssdrev_err *err) {
+  /* the archive is flat: manifest and outputs at the top, logs/ and charts
+   * one level down; two levels cover it without walking arbitrary trees */
+  return remove_temps(run->dir, 2, err);
+}
+

@@ -1,0 +1,36 @@
+/* engine.c — the engine registry: a table of ops structs, looked up by name.
+ * The runner never asks "which engine is this?"; it calls the hooks. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench/bench.h"
+
+extern const struct bench_engine_ops bench_engine_uring_ops;
+extern const struct bench_engine_ops bench_engine_psync_ops;
+/* Probes whether io_uring rings can be created here (bench/engine/uring.c). */
+int bench_engine_uring_available(void);
+
+static const struct bench_engine_ops *const engines[] = {
+    &bench_engine_uring_ops,
+    &bench_engine_psync_ops,
+    &bench_engine_sim_ops,
+};
+
+/* The hooks every engine must fill; idle is optional. */
+static int ops_complete(const struct bench_engine_ops *o) {
+  return o->name && o->setup && o->submit && o->reap && o->cleanup && o->now_ns;
+}
+
+const struct bench_engine_ops *bench_engine_find(const char *name) {
+  if (!name) return NULL;
+  for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
+    if (engines[i]->name && !strcmp(engines[i]->name, name))
+      return ops_complete(engines[i]) ? engines[i] : NULL;
+  return NULL;
+}
+
+const struct bench_engine_ops *bench_engine_default(struct bench_target *t) {
+  if (t && bench_target_get_kind(t) == BENCH_TARGET_SIM) return bench_engine_find("sim");
+  if (bench_engine_uring_available()) return bench_engine_find("io_uring");
+  return bench_engine_find("psync");
+}

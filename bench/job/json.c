@@ -1,0 +1,131 @@
+/* json.c — job defaults and the job <-> JSON mapping used by the
+ * manifest and the log header (docs/archive.md, TEST.params). */
+#include <errno.h>
+#include <string.h>
+#include "bench/bench.h"
+
+void bench_job_defaults(struct bench_job *job) {
+  memset(job, 0, sizeof *job);
+  snprintf(job->name, sizeof job->name, "job");
+  job->pattern = BENCH_RAND;
+  job->read_pct = 100;
+  job->block_bytes = 4096;
+  job->qd = 32;
+  job->threads = 1;
+  job->measure_ns = 5000000000ull;
+  job->seed = 1;
+}
+
+static const char *const wait_names[] = {"auto", "sleep", "poll"};
+
+int bench_wait_from_name(const char *name) {
+  for (int i = 0; i < (int)(sizeof wait_names / sizeof wait_names[0]); i++)
+    if (!strcmp(name, wait_names[i])) return i;
+  return -1;
+}
+
+const char *bench_wait_name(enum bench_wait w) {
+  return (unsigned)w < sizeof wait_names / sizeof wait_names[0] ? wait_names[w] : "auto";
+}
+
+json_t *bench_job_to_json(const struct bench_job *job) {
+  return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:I, s:s, s:s, s:I}",
+                   "name", job->name,
+                   "pattern", job->pattern == BENCH_SEQ ? "seq" : "rand",
+                   "read_pct", (json_int_t)job->read_pct,
+                   "block_bytes", (json_int_t)job->block_bytes,
+                   "qd", (json_int_t)job->qd,
+                   "threads", (json_int_t)job->threads,
+                   "offset_bytes", (json_int_t)job->offset_bytes,
+                   "span_bytes", (json_int_t)job->span_bytes,
+                   "ramp_ns", (json_int_t)job->ramp_ns,
+                   "measure_ns", (json_int_t)job->measure_ns,
+                   "size_bytes", (json_int_t)job->size_bytes,
+                   "max_ios", (json_int_t)job->max_ios,
+                   "seed", (json_int_t)job->seed,
+                   "zero_buffers", job->zero_buffers != 0,
+                   "max_errors", (json_int_t)job->max_errors,
+                   "engine", job->engine,
+                   "wait", bench_wait_name(job->wait),
+                   "idle_ns", (json_int_t)job->idle_ns);
+}
+
+/* Reads an optional non-negative integer key. */
+static int get_u64(const json_t *obj, const char *key, uint64_t max, uint64_t *out, struct ssdrev_err *err) {
+  json_t *v = json_object_get(obj, key);
+  if (!v) return 0;
+  if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max)
+    return ssdrev_fail(err, -EINVAL, "job parameter '%s' must be an integer in 0..%llu", key, (unsigned long long)max);
+  *out = (uint64_t)json_integer_value(v);
+  return 0;
+}
+
+static int get_str(const json_t *obj, const char *key, char *buf, size_t len, struct ssdrev_err *err) {
+  json_t *v = json_object_get(obj, key);
+  if (!v) return 0;
+  if (!json_is_string(v) || json_string_length(v) >= len)
+    return ssdrev_fail(err, -EINVAL, "job parameter '%s' must be a string of under %zu bytes", key, len);
+  snprintf(buf, len, "%s", json_string_value(v));
+  return 0;
+}
+
+int bench_job_from_json(struct bench_job *job, const json_t *obj, struct ssdrev_err *err) {
+  if (!json_is_object(obj)) return ssdrev_fail(err, -EINVAL, "job parameters must be a JSON object");
+  bench_job_defaults(job);
+  int rc = get_str(obj, "name", job->name, sizeof job->name, err);
+  if (rc) return rc;
+  char pattern[8] = "";
+  if ((rc = get_str(obj, "pattern", pattern, sizeof pattern, err))) return rc;
+  if (pattern[0]) {
+    if (!strcmp(pattern, "seq")) job->pattern = BENCH_SEQ;
+    else if (!strcmp(pattern, "rand")) job->pattern = BENCH_RAND;
+    else return ssdrev_fail(err, -EINVAL, "job parameter 'pattern' must be \"seq\" or \"rand\", not \"%s\"", pattern);
+  }
+  uint64_t v = 0;
+  struct { const char *key; uint64_t max; int width; void *dst; } const ints[] = {
+      {"read_pct", 100, 4, &job->read_pct},
+      {"block_bytes", UINT32_MAX, 4, &job->block_bytes},
+      {"qd", 65536, 4, &job->qd},
+      {"threads", 4096, 4, &job->threads},
+      {"offset_bytes", INT64_MAX, 8, &job->offset_bytes},
+      {"span_bytes", INT64_MAX, 8, &job->span_bytes},
+      {"ramp_ns", INT64_MAX, 8, &job->ramp_ns},
+      {"measure_ns", INT64_MAX, 8, &job->measure_ns},
+      {"size_bytes", INT64_MAX, 8, &job->size_bytes},
+      {"max_ios", INT64_MAX, 8, &job->max_ios},
+      {"seed", INT64_MAX, 8, &job->seed},
+      {"max_errors", INT64_MAX, 8, &job->max_errors},
+      {"idle_ns", INT64_MAX, 8, &job->idle_ns},
+  };
+  for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+    if (!json_object_get(obj, ints[i].key)) continue;
+    if ((rc = get_u64(obj, ints[i].key, ints[i].max, &v, err))) return rc;
+    if (ints[i].width == 4) {
+      uint32_t v32 = (uint32_t)v;
+      memcpy(ints[i].dst, &v32, 4);
+    } else {
+      memcpy(ints[i].dst, &v, 8);
+    }
+  }
+  json_t *z = json_object_get(obj, "zero_buffers");
+  if (z && !json_is_boolean(z)) return ssdrev_fail(err, -EINVAL, "job parameter 'zero_buffers' must be true or false");
+  if (z) job->zero_buffers = json_is_true(z);
+  char wait[8] = "";
+  if ((rc = get_str(obj, "wait", wait, sizeof wait, err))) return rc;
+  if (wait[0]) {
+    int w = bench_wait_from_name(wait);
+    if (w < 0) return ssdrev_fail(err, -EINVAL, "job parameter 'wait' must be \"auto\", \"sleep\" or \"poll\", not \"%s\"", wait);
+    job->wait = (enum bench_wait)w;
+  }
+  return get_str(obj, "engine", job->engine, sizeof job->engine, err);
+}
+
+json_t *bench_job_result_to_json(const struct bench_job_result *res) {
+  json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:f, s:f, s:f}", "ios", (json_int_t)res->ios, "bytes",
+                        (json_int_t)res->bytes, "errors", (json_int_t)res->errors, "elapsed_ns",
+                        (json_int_t)res->elapsed_ns, "mb_s", res->mb_s, "iops", res->iops, "mean_lat_ns",
+                        res->mean_lat_ns);
+  if (o && res->engine[0]) json_object_set_new(o, "engine", json_string(res->engine));
+  if (o && res->wait[0]) json_object_set_new(o, "wait", json_string(res->wait));
+  return o;
+}

@@ -1,0 +1,83 @@
+/* dut_step.c — the DUT summary of a new review archive: from the user's
+ * JSON files (--dut-json), from the device itself (nvme-cli, smartctl,
+ * sysfs), or from the sim model; then the method's and the user's overrides.
+ * Raw tool outputs are kept under dut/ in the archive. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench/method/review_int.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
+
+json_t *review_build_dut(struct review_ctx *c, struct ssdrev_err *err);
+
+static const struct { const char *key, *file; } raw_files[] = {
+    {"id_ctrl", "dut/id-ctrl.json"}, {"smart_log", "dut/smart-log.json"}, {"smartctl", "dut/smartctl.json"}};
+
+/* Writes the raw texts of `raw` ({"id_ctrl": text...}) into the archive and
+ * records their paths in dut.raw. */
+static int keep_raw(struct review_ctx *c, json_t *dut, const char *const texts[3],
+                    struct ssdrev_err *err) {
+  json_t *paths = json_object();
+  int rc = 0;
+  for (size_t i = 0; i < 3 && !rc; i++) {
+    if (!texts[i]) continue;
+    if (!json_object_size(paths) && (rc = ssdrev_mkdirs(archive_path(c->run, "dut"), err))) break;
+    rc = ssdrev_write_file_atomic(archive_path(c->run, raw_files[i].file), texts[i],
+                                  strlen(texts[i]), err);
+    if (!rc) json_object_set_new(paths, raw_files[i].key, json_string(raw_files[i].file));
+  }
+  if (!rc && json_object_size(paths)) json_object_set(dut, "raw", paths);
+  json_decref(paths);
+  return rc;
+}
+
+json_t *review_build_dut(struct review_ctx *c, struct ssdrev_err *err) {
+  const struct bench_review_opts *o = c->o;
+  json_t *dut = NULL, *overrides = NULL;
+  enum bench_target_kind kind = bench_target_get_kind(c->t);
+  int rc = 0;
+  if (o->dut_json_dir) {
+    char *t[3] = {NULL, NULL, NULL};
+    rc = bench_dut_read_files(o->dut_json_dir, &t[0], &t[1], &t[2], &overrides, err);
+    if (!rc && (t[0] || t[1] || t[2])) {
+      dut = import_dut_parse(t[0], t[1], t[2], o->include_serial, err);
+      if (!dut) rc = -EINVAL;
+      else rc = keep_raw(c, dut, (const char *const *)t, err);
+    }
+    for (int i = 0; i < 3; i++) free(t[i]);
+    if (rc) goto fail;
+  } else if (kind == BENCH_TARGET_BLOCK) {
+    json_t *raw = NULL;
+    dut = bench_dut_collect(o->target_spec, o->include_serial, &raw, err);
+    if (!dut) {
+      rc = -EINVAL;
+      goto fail;
+    }
+    const char *texts[3];
+    for (int i = 0; i < 3; i++) texts[i] = json_string_value(json_object_get(raw, raw_files[i].key));
+    rc = keep_raw(c, dut, texts, err);
+    json_decref(raw);
+    if (rc) goto fail;
+  } else if (kind == BENCH_TARGET_SIM && bench_target_sim(c->t)) {
+    dut = sim_model_dut(sim_get_model(bench_target_sim(c->t)));
+  }
+  if (!dut) dut = json_object();
+  if (!json_object_get(dut, "capacity_bytes"))
+    json_object_set_new(dut, "capacity_bytes", json_integer((json_int_t)c->cap_bytes));
+  if (!json_object_get(dut, "lba_bytes"))
+    json_object_set_new(dut, "lba_bytes", json_integer(c->lba_bytes));
+  /* Controller and media are in no tool's output: the method file or the
+   * user's overrides.json supply them. */
+  json_t *pd = json_object_get(c->prof->json, "dut");
+  if (pd) import_dut_apply_overrides(dut, pd);
+  if (overrides) import_dut_apply_overrides(dut, overrides);
+  if (!o->include_serial) json_object_del(dut, "serial");
+  json_decref(overrides);
+  return dut;
+fail:
+  json_decref(dut);
+  json_decref(overrides);
+  return NULL;
+}

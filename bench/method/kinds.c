@@ -1,0 +1,14 @@
+/* kinds.c — the table of step kinds a method file may name. */
+#include <string.h>
+#include "bench/method/review_int.h"
+
+static const struct review_kind *const kinds[] = {
+    &review_kind_purge, &review_kind_cdm, &review_kind_prefill, &review_kind_fill_drive,
+    &review_kind_rw_sweep, &review_kind_tail,
+};
+
+const struct review_kind *review_kind_find(const char *name) {
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (!strcmp(kinds[i]->name, name)) return kinds[i];
+  return NULL;
+}

@@ -1,0 +1,220 @@
+/* lowqd.c — low queue depth steps: the RW-ratio sweep (4 KiB random
+ * at QD 1, 2, 4 with the read share from 0 to 100%) and the tail-latency runs
+ * (4 KiB random QD1 read, 70/30 mix and write, a million I/Os each). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include "bench/method/review_int.h"
+#include "archive/archive.h"
+
+static int parse_block(struct review_step *s, const json_t *obj, const char *where,
+                       struct ssdrev_err *err) {
+  uint64_t block = 4096;
+  int rc = review_json_size(obj, "block", &block, where, err);
+  if (rc) return rc;
+  if (block < 512 || block > (16u << 20) || block % 512)
+    return ssdrev_fail(err, -EINVAL, "%s: 'block' must be a multiple of 512 up to 16 MiB", where);
+  s->block_bytes = (uint32_t)block;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- rw_sweep */
+
+static const char *const sweep_keys[] = {"block", "qds", "read_pct_step", "measure_s", "ramp_s", NULL};
+
+static int sweep_parse(struct review_step *s, const json_t *obj, const struct review_profile *p,
+                       const char *where, struct ssdrev_err *err) {
+  (void)p;
+  s->read_pct_step = 10;
+  s->measure_s = 5;
+  s->ramp_s = 1;
+  s->qds[0] = 1, s->qds[1] = 2, s->qds[2] = 4;
+  s->nqds = 3;
+  int rc = parse_block(s, obj, where, err);
+  if (!rc) rc = review_json_uint(obj, "read_pct_step", 1, 100, &s->read_pct_step, where, err);
+  if (!rc) rc = review_json_num(obj, "measure_s", 0.001, 86400, &s->measure_s, where, err);
+  if (!rc) rc = review_json_num(obj, "ramp_s", 0, 86400, &s->ramp_s, where, err);
+  if (rc) return rc;
+  if (100 % s->read_pct_step)
+    return ssdrev_fail(err, -EINVAL, "%s: 'read_pct_step' must divide 100", where);
+  const json_t *qds = json_object_get(obj, "qds");
+  if (!qds) return 0;
+  if (!json_is_array(qds) || json_array_size(qds) == 0 || json_array_size(qds) > REVIEW_MAX_QDS)
+    return ssdrev_fail(err, -EINVAL, "%s: 'qds' must be an array of 1 to %d queue depths", where,
+                       REVIEW_MAX_QDS);
+  for (size_t i = 0; i < json_array_size(qds); i++) {
+    const json_t *q = json_array_get(qds, i);
+    if (!json_is_integer(q) || json_integer_value(q) < 1 || json_integer_value(q) > 1024)
+      return ssdrev_fail(err, -EINVAL, "%s: qds[%zu] must be an integer in [1, 1024]", where, i);
+    s->qds[i] = (unsigned)json_integer_value(q);
+  }
+  s->nqds = (unsigned)json_array_size(qds);
+  return 0;
+}
+
+static void sweep_times(const struct review_profile *p, const struct review_step *s,
+                        double *measure_s, double *ramp_s) {
+  *measure_s = p->set.sweep_measure_s >= 0 ? p->set.sweep_measure_s : s->measure_s;
+  *ramp_s = p->set.sweep_ramp_s >= 0 ? p->set.sweep_ramp_s : s->ramp_s;
+}
+
+static double sweep_estimate(const struct review_profile *p, const struct review_step *s,
+                             uint64_t cap) {
+  (void)cap;
+  double m, r;
+  sweep_times(p, s, &m, &r);
+  return s->nqds * (100 / s->read_pct_step + 1) * (m + r);
+}
+
+static void sweep_describe(const struct review_profile *p, const struct review_step *s,
+                           uint64_t cap, char *buf, size_t len) {
+  (void)cap;
+  double m, r;
+  sweep_times(p, s, &m, &r);
+  char q[64] = "";
+  size_t n = 0;
+  for (unsigned i = 0; i < s->nqds && n < sizeof q; i++)
+    n += (size_t)snprintf(q + n, sizeof q - n, "%s%u", i ? "," : "", s->qds[i]);
+  snprintf(buf, len, "RW-ratio sweep: %u KiB random, QD %s, read 0..100%% step %u%%, %gs each",
+           s->block_bytes / 1024, q, s->read_pct_step, m);
+}
+
+static int sweep_run(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err) {
+  double m, r;
+  sweep_times(c->prof, s, &m, &r);
+  for (unsigned qi = 0; qi < s->nqds; qi++) {
+    for (unsigned rp = 0; rp <= 100; rp += s->read_pct_step) {
+      char name[160];
+      snprintf(name, sizeof name, "%s.QD%u.R%u", s->id, s->qds[qi], rp);
+      struct bench_job job;
+      struct bench_job_result res;
+      review_job_init(c, &job, name);
+      job.pattern = BENCH_RAND;
+      job.read_pct = rp;
+      job.block_bytes = s->block_bytes;
+      job.qd = s->qds[qi];
+      job.span_bytes = review_align_down(c->cap_bytes, s->block_bytes);
+      job.ramp_ns = (uint64_t)(r * 1e9);
+      job.measure_ns = (uint64_t)(m * 1e9);
+      json_t *extra = json_pack("{s:i, s:i}", "qd", (int)s->qds[qi], "read_pct", (int)rp);
+      int rc = review_run_job(c, name, "rw_sweep", extra, &job, m + r, &res, err);
+      if (rc) return rc;
+    }
+  }
+  return 0;
+}
+
+const struct review_kind review_kind_rw_sweep = {
+    .name = "rw_sweep", .keys = sweep_keys, .parse = sweep_parse, .estimate_s = sweep_estimate,
+    .describe = sweep_describe, .run = sweep_run,
+};
+
+/* -------------------------------------------------------------------- tail */
+
+static const char *const tail_keys[] = {"block", "qd", "ios", "workloads", NULL};
+
+static const struct { unsigned mask; const char *name; unsigned read_pct; } workloads[] = {
+    {REVIEW_OP_READ, "read", 100}, {REVIEW_OP_MIX, "mix70", 70}, {REVIEW_OP_WRITE, "write", 0}};
+
+static int tail_parse(struct review_step *s, const json_t *obj, const struct review_profile *p,
+                      const char *where, struct ssdrev_err *err) {
+  (void)p;
+  s->qds[0] = 1;
+  s->nqds = 1;
+  s->ios = 1000000;
+  s->workloads = REVIEW_OP_READ | REVIEW_OP_MIX | REVIEW_OP_WRITE;
+  int rc = parse_block(s, obj, where, err);
+  if (!rc) rc = review_json_uint(obj, "qd", 1, 1024, &s->qds[0], where, err);
+  if (!rc) rc = review_json_size(obj, "ios", &s->ios, where, err);
+  if (rc) return rc;
+  if (s->ios == 0) return ssdrev_fail(err, -EINVAL, "%s: 'ios' must be at least 1", where);
+  const json_t *w = json_object_get(obj, "workloads");
+  if (!w) return 0;
+  if (!json_is_array(w) || json_array_size(w) == 0)
+    return ssdrev_fail(err, -EINVAL, "%s: 'workloads' must be a non-empty array of \"read\", \"mix70\", \"write\"", where);
+  s->workloads = 0;
+  for (size_t i = 0; i < json_array_size(w); i++) {
+    const char *n = json_string_value(json_array_get(w, i));
+    unsigned m = 0;
+    for (size_t k = 0; n && k < sizeof workloads / sizeof workloads[0]; k++)
+      if (!strcmp(n, workloads[k].name)) m = workloads[k].mask;
+    if (!m) return ssdrev_fail(err, -EINVAL, "%s: workloads[%zu] must be \"read\", \"mix70\" or \"write\"", where, i);
+    s->workloads |= m;
+  }
+  return 0;
+}
+
+static uint64_t tail_ios(const struct review_profile *p, const struct review_step *s) {
+  return p->set.tail_ios && p->set.tail_ios < s->ios ? p->set.tail_ios : s->ios;
+}
+
+static unsigned nworkloads(unsigned m) {
+  return !!(m & REVIEW_OP_READ) + !!(m & REVIEW_OP_MIX) + !!(m & REVIEW_OP_WRITE);
+}
+
+static double tail_estimate(const struct review_profile *p, const struct review_step *s,
+                            uint64_t cap) {
+  (void)cap;
+  return nworkloads(s->workloads) * (double)tail_ios(p, s) / (p->set.plan_qd1_iops * s->qds[0]);
+}
+
+static void tail_describe(const struct review_profile *p, const struct review_step *s,
+                          uint64_t cap, char *buf, size_t len) {
+  (void)cap;
+  snprintf(buf, len, "tail latency: %u KiB random QD%u, %u workloads x %" PRIu64 " I/Os",
+           s->block_bytes / 1024, s->qds[0], nworkloads(s->workloads), tail_ios(p, s));
+}
+
+/* Adds a warning per reported percentile that fewer than
+ * REVIEW_TAIL_MIN_BEYOND I/Os back (nearest rank: those at or beyond it). */
+static void tail_warnings(json_t *test, uint64_t ios) {
+  static const double pcts[] = {50, 90, 99, 99.9, 99.99, 99.999};
+  json_t *w = json_array();
+  for (size_t i = 0; i < sizeof pcts / sizeof pcts[0]; i++) {
+    double beyond = floor((double)ios * (100.0 - pcts[i]) / 100.0 + 1e-9);
+    if (beyond >= REVIEW_TAIL_MIN_BEYOND) continue;
+    double need = ceil(REVIEW_TAIL_MIN_BEYOND * 100.0 / (100.0 - pcts[i]) - 1e-6);
+    char msg[200];
+    snprintf(msg, sizeof msg, "p%g rests on %.0f I/Os at or beyond it (< %d): needs at least %.0f I/Os",
+             pcts[i], beyond, REVIEW_TAIL_MIN_BEYOND, need);
+    json_array_append_new(w, json_string(msg));
+  }
+  if (json_array_size(w)) json_object_set_new(test, "warnings", w);
+  else json_decref(w);
+}
+
+static int tail_run(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err) {
+  uint64_t ios = tail_ios(c->prof, s);
+  for (size_t k = 0; k < sizeof workloads / sizeof workloads[0]; k++) {
+    if (!(s->workloads & workloads[k].mask)) continue;
+    char name[160];
+    snprintf(name, sizeof name, "%s.%s", s->id, workloads[k].name);
+    struct bench_job job;
+    struct bench_job_result res;
+    review_job_init(c, &job, name);
+    job.pattern = BENCH_RAND;
+    job.read_pct = workloads[k].read_pct;
+    job.block_bytes = s->block_bytes;
+    job.qd = s->qds[0];
+    job.span_bytes = review_align_down(c->cap_bytes, s->block_bytes);
+    job.measure_ns = 0;
+    job.size_bytes = ios * s->block_bytes; /* size-based: exactly `ios` I/Os */
+    job.max_ios = ios;
+    json_t *extra = json_pack("{s:s}", "workload", workloads[k].name);
+    int rc = review_run_job(c, name, "tail", extra, &job,
+                            (double)ios / (c->prof->set.plan_qd1_iops * s->qds[0]), &res, err);
+    if (rc) return rc;
+    json_t *test = archive_find_test(c->run, name);
+    if (test) {
+      tail_warnings(test, res.ios);
+      if ((rc = archive_save(c->run, err))) return rc;
+    }
+  }
+  return 0;
+}
+
+const struct review_kind review_kind_tail = {
+    .name = "tail", .keys = tail_keys, .parse = tail_parse, .estimate_s = tail_estimate,
+    .describe = tail_describe, .run = tail_run,
+};

@@ -1,0 +1,426 @@
+/* review.c — runs a method (docs/method.md) on a target into one run
+ * archive: creates or resumes the archive, records the method and the DUT,
+ * runs each step through its kind and marks it complete, so an interrupted
+ * review resumes at the first step not complete. Also the plan (ETA). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "bench/method/review_int.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
+
+json_t *review_build_dut(struct review_ctx *c, struct ssdrev_err *err); /* bench/method/dut_step.c */
+
+/* ---------------------------------------------------------------- progress */
+
+static void report(struct review_ctx *c, double job_frac, double mb_s, double iops) {
+  if (!c->progress) return;
+  double done = c->step_done_s + job_frac * c->job_est_s;
+  double frac = c->step_est_s > 0 ? done / c->step_est_s : 0;
+  if (frac > 0.999) frac = 0.999; /* 1.0 is sent once, when the step ends */
+  if (frac < 0) frac = 0;
+  double wall_s = (double)(ssdrev_clock_ns() - c->step_wall0_ns) / 1e9;
+  /* The estimate is device time from planning assumptions; once a little of
+   * the step has run, the observed rate is the better predictor (and the only
+   * sane one for a sim, whose virtual time runs faster than the wall). */
+  double eta = frac > 0.02 ? wall_s / frac * (1 - frac) : c->is_sim ? -1 : c->step_est_s - done;
+  struct bench_progress p = {.phase = c->phase, .fraction = frac, .mb_s = mb_s, .iops = iops,
+                             .eta_s = eta};
+  c->progress(&p, c->progress_arg);
+}
+
+static void sample_temp(struct review_ctx *c, int force) {
+  if (!c->temp_samples) return;
+  double t = c->is_sim ? c->temp_engine_s + c->temp_job_s
+                       : (double)(ssdrev_clock_ns() - c->temp_wall0_ns) / 1e9;
+  if (!force && json_array_size(c->temp_samples) &&
+      t - c->temp_last_s < c->prof->set.temp_interval_s)
+    return;
+  double temp = bench_target_temp_c(c->t);
+  if (temp < 0) return;
+  c->temp_last_s = t;
+  json_array_append_new(c->temp_samples, json_pack("[f, f]", round(t * 1000) / 1000, temp));
+}
+
+static void job_progress(const struct bench_progress *p, void *arg) {
+  struct review_ctx *c = arg;
+  c->temp_job_s += 0.25; /* the runner reports about every 250 ms of engine time */
+  sample_temp(c, 0);
+  report(c, p->fraction >= 0 ? p->fraction : 0, p->mb_s, p->iops);
+}
+
+/* ------------------------------------------------------------ step helpers */
+
+void review_job_init(struct review_ctx *c, struct bench_job *job, const char *name) {
+  bench_job_defaults(job);
+  snprintf(job->name, sizeof job->name, "%s", name);
+  job->threads = 1;
+  job->qd = 1;
+  job->ramp_ns = 0;
+  job->measure_ns = 0;
+  job->size_bytes = 0;
+  job->max_ios = 0;
+  job->zero_buffers = c->prof->set.zero_buffers;
+  job->wait = c->prof->set.wait;
+  /* FNV-1a of the test name: every test gets its own offsets, yet a rerun
+   * with the same --seed repeats them exactly. */
+  uint64_t h = 1469598103934665603ull;
+  for (const char *s = name; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  /* 63 bits: the manifest stores the seed as a JSON (signed) integer */
+  job->seed = (c->o->seed ^ h) & (uint64_t)INT64_MAX;
+}
+
+int review_run_job(struct review_ctx *c, const char *test_name, const char *kind, json_t *extra,
+                   const struct bench_job *job, double est_s, struct bench_job_result *res,
+                   struct ssdrev_err *err) {
+  char rel[300];
+  snprintf(rel, sizeof rel, "logs/%s.ssdlog", test_name);
+  char log_path[8400];
+  snprintf(log_path, sizeof log_path, "%s", archive_path(c->run, rel));
+  json_t *test = archive_add_test(c->run, test_name, bench_job_to_json(job), rel);
+  json_object_set_new(test, "step", json_string(c->step->id));
+  json_object_set_new(test, "kind", json_string(kind));
+  if (extra) {
+    json_object_update(test, extra);
+    json_decref(extra);
+  }
+  /* No save here: the step is already marked "running", so after a crash
+   * the whole step reruns and this entry is not needed; one fsync per test
+   * instead of two. */
+  int rc;
+  c->job_est_s = est_s;
+  c->temp_job_s = 0;
+  snprintf(c->phase, sizeof c->phase, "[%u/%u] %s", c->step_no, c->nsteps_run, test_name);
+  sample_temp(c, 0);
+  report(c, 0, 0, 0);
+  memset(res, 0, sizeof *res);
+  rc = bench_job_run(c->t, job, log_path, job_progress, c, res, err);
+  json_object_set_new(test, "result", bench_job_result_to_json(res));
+  if (rc < 0) json_object_set_new(test, "error", json_string(err && err->msg[0] ? err->msg : "failed"));
+  const char *status = rc < 0 ? "failed" : res->interrupted ? "interrupted" : "complete";
+  archive_end_test(test, status);
+  struct ssdrev_err serr;
+  int src = archive_save(c->run, &serr);
+  if (rc < 0) return rc;
+  if (src) {
+    *err = serr;
+    return src;
+  }
+  if (res->interrupted) return ssdrev_fail(err, -EINTR, "interrupted during test '%s'", test_name);
+  c->step_done_s += est_s;
+  c->temp_engine_s += (double)(res->elapsed_ns + job->ramp_ns + job->idle_ns) / 1e9;
+  c->temp_job_s = 0;
+  return 0;
+}
+
+int review_purge(struct review_ctx *c, struct ssdrev_err *err) {
+  snprintf(c->phase, sizeof c->phase, "[%u/%u] %s: purge", c->step_no, c->nsteps_run, c->step->id);
+  report(c, 0, 0, 0);
+  int rc = bench_target_purge(c->t, err);
+  if (rc) return rc;
+  c->step_done_s += 2;
+  return 0;
+}
+
+/* Drops a step's earlier test entries (and their logs): a rerun or a resumed
+ * step starts clean instead of appending duplicates. */
+static void drop_step_tests(struct archive *run, const char *step_id) {
+  json_t *tests = json_object_get(run->manifest, "tests");
+  for (size_t i = json_array_size(tests); i-- > 0;) {
+    json_t *t = json_array_get(tests, i);
+    const char *s = json_string_value(json_object_get(t, "step"));
+    if (!s || strcmp(s, step_id)) continue;
+    const char *log = json_string_value(json_object_get(t, "log"));
+    if (log && !strstr(log, "..")) unlink(archive_path(run, log));
+    json_array_remove(tests, i);
+  }
+}
+
+static int run_step(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err) {
+  json_t *steps = json_object_get(c->run->manifest, "steps");
+  drop_step_tests(c->run, s->id);
+  json_object_set_new(steps, s->id, json_string("running"));
+  int rc = archive_save(c->run, err);
+  if (rc) return rc;
+  c->step = s;
+  c->step_est_s = s->kind->estimate_s(c->prof, s, c->cap_bytes);
+  c->step_done_s = 0;
+  c->step_wall0_ns = ssdrev_clock_ns();
+  c->temp_samples = NULL;
+  if (s->temperature && bench_target_temp_c(c->t) >= 0) {
+    c->temp_samples = json_array();
+    c->temp_wall0_ns = ssdrev_clock_ns();
+    c->temp_engine_s = c->temp_job_s = c->temp_last_s = 0;
+  }
+  snprintf(c->phase, sizeof c->phase, "[%u/%u] %s", c->step_no, c->nsteps_run, s->id);
+  report(c, 0, 0, 0);
+  rc = s->kind->run(c, s, err);
+  if (c->temp_samples) {
+    sample_temp(c, 1);
+    char name[REVIEW_ID_MAX + 16];
+    snprintf(name, sizeof name, "%s.temperature", s->id);
+    json_t *t = archive_add_test(c->run, name, json_object(), NULL);
+    json_object_set_new(t, "step", json_string(s->id));
+    json_object_set_new(t, "kind", json_string("temperature"));
+    json_object_set_new(t, "clock", json_string(c->is_sim ? "virtual" : "monotonic"));
+    json_object_set_new(t, "samples", c->temp_samples);
+    archive_end_test(t, "complete");
+    c->temp_samples = NULL;
+  }
+  json_object_set_new(steps, s->id,
+                      json_string(rc == 0 ? "complete" : rc == -EINTR ? "interrupted" : "failed"));
+  struct ssdrev_err serr;
+  int src = archive_save(c->run, &serr);
+  if (rc) return rc;
+  if (src) {
+    *err = serr;
+    return src;
+  }
+  if (c->is_sim) {
+    /* The drive's state goes with the archive: a resumed review continues
+     * on the same (simulated) drive. */
+    rc = sim_save(bench_target_sim(c->t), archive_path(c->run, "sim-state.bin"), err);
+    if (rc) return rc;
+  }
+  if (c->progress) {
+    char d[32];
+    review_format_duration((double)(ssdrev_clock_ns() - c->step_wall0_ns) / 1e9, d, sizeof d);
+    snprintf(c->phase, sizeof c->phase, "[%u/%u] %s done in %s", c->step_no, c->nsteps_run,
+             s->id, d);
+    struct bench_progress p = {.phase = c->phase, .fraction = 1.0, .eta_s = 0};
+    c->progress(&p, c->progress_arg);
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- archive */
+
+static int run_exists(const char *dir) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/manifest.json", dir);
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+static const char *passes_as(unsigned passes) {
+  return passes == 5 ? "CrystalDiskMark 8" : passes == 3 ? "CrystalDiskMark 9" : "custom";
+}
+
+static json_t *method_json(const struct review_ctx *c) {
+  const struct review_settings *s = &c->prof->set;
+  return json_pack("{s:s, s:s, s:b, s:i, s:s, s:I, s:f, s:f, s:I, s:b}", "name", c->prof->name,
+                   "profile_path", c->o->profile_path ? c->o->profile_path : "", "short",
+                   c->prof->short_mode, "passes", (int)s->passes, "passes_as",
+                   passes_as(s->passes), "seed", (json_int_t)c->o->seed, "measure_s", s->measure_s,
+                   "interval_s", s->interval_s, "region_bytes", (json_int_t)s->region_bytes,
+                   "include_serial", c->o->include_serial);
+}
+
+static int open_target(const struct bench_review_opts *o, int write, struct bench_target **t,
+                       struct ssdrev_err *err) {
+  struct bench_target_opts to = {0};
+  to.create_bytes = o->create_bytes;
+  to.write_intent = write;
+  to.destructive = o->destructive;
+  to.force = o->force;
+  to.seed = o->seed;
+  return bench_target_open(t, o->target_spec, &to, err);
+}
+
+/* Resuming: the archive's own method and options win over the command line,
+ * so the remaining steps run exactly as the first ones did. */
+static int resume_profile(struct review_ctx *c, struct bench_review_opts *eff,
+                          struct ssdrev_err *err) {
+  json_t *m = c->run->manifest;
+  const char *spec = json_string_value(json_object_get(json_object_get(m, "target"), "spec"));
+  if (spec && strcmp(spec, c->o->target_spec) && !c->o->force)
+    return ssdrev_fail(err, -EINVAL, "run '%s' was made on '%s', not '%s' (use --force to continue anyway)",
+                       c->o->run_dir, spec, c->o->target_spec);
+  json_t *method = json_object_get(m, "method");
+  json_t *prof = json_object_get(m, "profile");
+  if (!json_is_object(prof) || !json_is_object(method))
+    return ssdrev_fail(err, -EINVAL, "run '%s' holds no review method (not made by `ssdrev review`)",
+                       c->o->run_dir);
+  eff->short_mode = json_is_true(json_object_get(method, "short"));
+  eff->passes = (unsigned)json_integer_value(json_object_get(method, "passes"));
+  eff->seed = (uint64_t)json_integer_value(json_object_get(method, "seed"));
+  char src[600];
+  snprintf(src, sizeof src, "%s/manifest.json: profile", c->o->run_dir);
+  return review_profile_from_json(c->prof, prof, src, eff->short_mode, eff->passes, err);
+}
+
+static int fill_new_manifest(struct review_ctx *c, struct ssdrev_err *err) {
+  json_t *m = c->run->manifest;
+  json_t *target = json_object_get(m, "target");
+  static const char *const kinds[] = {"", "file", "block", "sim"};
+  enum bench_target_kind k = bench_target_get_kind(c->t);
+  json_object_set_new(target, "kind", json_string(k >= 1 && k <= 3 ? kinds[k] : "unknown"));
+  json_object_set_new(target, "size_bytes", json_integer((json_int_t)c->cap_bytes));
+  json_object_set_new(target, "lba_bytes", json_integer(c->lba_bytes));
+  json_object_set_new(m, "simulated", json_boolean(c->is_sim));
+  json_t *dut = review_build_dut(c, err);
+  if (!dut) return -EINVAL;
+  const char *label = c->o->label ? c->o->label : json_string_value(json_object_get(dut, "label"));
+  if (label) json_object_set_new(m, "label", json_string(label));
+  json_object_del(dut, "label");
+  json_object_set_new(m, "dut", dut);
+  json_object_set(m, "profile", c->prof->json);
+  json_object_set_new(m, "method", method_json(c));
+  return archive_save(c->run, err);
+}
+
+/* Bad --dut-json input fails before the archive exists, so a corrected
+ * command can use the same --out. */
+static int check_dut_json(const struct bench_review_opts *o, struct ssdrev_err *err) {
+  char *t[3];
+  json_t *ov = NULL;
+  int rc = bench_dut_read_files(o->dut_json_dir, &t[0], &t[1], &t[2], &ov, err);
+  if (rc) return rc;
+  if (t[0] || t[1] || t[2]) {
+    json_t *d = import_dut_parse(t[0], t[1], t[2], 0, err);
+    if (!d) rc = -EINVAL;
+    json_decref(d);
+  }
+  for (int i = 0; i < 3; i++) free(t[i]);
+  json_decref(ov);
+  return rc;
+}
+
+int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progress, void *arg,
+                     struct ssdrev_err *err) {
+  if (!o || !o->target_spec || !o->run_dir)
+    return ssdrev_fail(err, -EINVAL, "review: a target and a run directory are required");
+  struct bench_review_opts eff = *o;
+  struct review_profile prof;
+  memset(&prof, 0, sizeof prof);
+  struct review_ctx c = {.o = &eff, .prof = &prof, .progress = progress, .progress_arg = arg};
+  int resume = run_exists(o->run_dir);
+  int rc;
+  if (resume) {
+    if ((rc = archive_open(&c.run, o->run_dir, err))) return rc;
+    /* a killed review leaves its temporary files behind; this process is
+     * the archive's only writer now (readers must never remove them) */
+    if ((rc = archive_remove_temps(c.run, err)) < 0) goto out;
+    if ((rc = resume_profile(&c, &eff, err))) goto out;
+  } else {
+    if (!o->profile_path) return ssdrev_fail(err, -EINVAL, "review: no method file given");
+    if ((rc = review_profile_load(&prof, o->profile_path, o->short_mode, o->passes, err)))
+      return rc;
+  }
+  const struct review_step *only = NULL;
+  if (o->only_step && !(only = review_profile_step(&prof, o->only_step))) {
+    rc = ssdrev_fail(err, -EINVAL, "--step: method '%s' has no step '%s'", prof.source, o->only_step);
+    goto out;
+  }
+  if ((rc = open_target(&eff, 1, &c.t, err))) goto out;
+  c.cap_bytes = bench_target_size_bytes(c.t);
+  c.lba_bytes = bench_target_lba_bytes(c.t);
+  c.is_sim = bench_target_get_kind(c.t) == BENCH_TARGET_SIM;
+  if (!resume) {
+    if (o->dut_json_dir && (rc = check_dut_json(o, err))) goto out;
+    if ((rc = archive_create(&c.run, o->run_dir, o->target_spec, err))) goto out;
+    if ((rc = fill_new_manifest(&c, err))) goto out;
+  } else if (c.is_sim && access(archive_path(c.run, "sim-state.bin"), F_OK) == 0) {
+    rc = sim_load_state(bench_target_sim(c.t), archive_path(c.run, "sim-state.bin"), err);
+    if (rc) goto out;
+  }
+  json_t *steps = json_object_get(c.run->manifest, "steps");
+  const struct review_step *todo[REVIEW_MAX_STEPS];
+  unsigned n = 0;
+  for (unsigned i = 0; i < prof.nsteps; i++) {
+    const struct review_step *s = &prof.steps[i];
+    const char *st = json_string_value(json_object_get(steps, s->id));
+    if (only ? s == only : !(st && !strcmp(st, "complete"))) todo[n++] = s;
+  }
+  c.nsteps_run = n;
+  for (unsigned i = 0; i < n && !rc; i++) {
+    if (bench_stop_requested) {
+      rc = ssdrev_fail(err, -EINTR, "interrupted before step '%s'", todo[i]->id);
+      break;
+    }
+    c.step_no = i + 1;
+    rc = run_step(&c, todo[i], err);
+  }
+out:
+  bench_target_close(c.t);
+  archive_free(c.run);
+  review_profile_free(&prof);
+  return rc;
+}
+
+/* -------------------------------------------------------------------- plan */
+
+int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
+                      struct ssdrev_err *err) {
+  if (!o || !o->target_spec || !buf || !len)
+    return ssdrev_fail(err, -EINVAL, "plan: a target is required");
+  struct review_profile prof;
+  memset(&prof, 0, sizeof prof);
+  struct bench_review_opts eff = *o;
+  struct archive *run = NULL;
+  int rc;
+  if (o->run_dir && run_exists(o->run_dir)) {
+    if ((rc = archive_open(&run, o->run_dir, err))) return rc;
+    struct review_ctx c = {.o = o, .prof = &prof, .run = run};
+    if ((rc = resume_profile(&c, &eff, err))) goto out;
+  } else {
+    if (!o->profile_path) return ssdrev_fail(err, -EINVAL, "plan: no method file given");
+    if ((rc = review_profile_load(&prof, o->profile_path, o->short_mode, o->passes, err))) return rc;
+  }
+  if (o->only_step && !review_profile_step(&prof, o->only_step)) {
+    rc = ssdrev_fail(err, -EINVAL, "--step: method '%s' has no step '%s'", prof.source, o->only_step);
+    goto out;
+  }
+  /* The plan never writes: the target is opened read-only, or not at all
+   * when it is a file still to be created. */
+  uint64_t cap = o->create_bytes;
+  int is_sim = !strncmp(o->target_spec, "sim:", 4);
+  struct bench_target *t = NULL;
+  struct ssdrev_err terr;
+  if (open_target(&eff, 0, &t, &terr) == 0) {
+    cap = bench_target_size_bytes(t);
+    bench_target_close(t);
+  } else if (!cap) {
+    *err = terr;
+    rc = -ENOENT;
+    goto out;
+  }
+  json_t *steps = run ? json_object_get(run->manifest, "steps") : NULL;
+  size_t used = 0;
+#define OUT(...) \
+  do { \
+    int w_ = snprintf(buf + used, used < len ? len - used : 0, __VA_ARGS__); \
+    if (w_ > 0) used += (size_t)w_; \
+  } while (0)
+  OUT("method '%s' (%s) on %s, %.1f GB; CDM passes %u (%s)%s\n", prof.name, prof.source,
+      o->target_spec, (double)cap / 1e9, prof.set.passes, passes_as(prof.set.passes),
+      prof.short_mode ? "; short mode" : "");
+  double total = 0;
+  for (unsigned i = 0; i < prof.nsteps; i++) {
+    const struct review_step *s = &prof.steps[i];
+    const char *st = steps ? json_string_value(json_object_get(steps, s->id)) : NULL;
+    int skip = o->only_step ? strcmp(s->id, o->only_step) != 0 : (st && !strcmp(st, "complete"));
+    double e = s->kind->estimate_s(&prof, s, cap);
+    char d[32], what[256];
+    review_format_duration(e, d, sizeof d);
+    s->kind->describe(&prof, s, cap, what, sizeof what);
+    OUT("  %2u. %-12s %8s  %s%s\n", i + 1, s->id, skip ? "-" : d, what,
+        skip ? (o->only_step ? "  (not selected)" : "  (complete)") : "");
+    if (!skip) total += e;
+  }
+  char d[32];
+  review_format_duration(total, d, sizeof d);
+  OUT("estimated total: %s of device time%s\n", d,
+      is_sim ? " (simulated: the wall time is much shorter)" : "");
+#undef OUT
+  if (used >= len) rc = ssdrev_fail(err, -ENOSPC, "plan: buffer too small");
+out:
+  archive_free(run);
+  review_profile_free(&prof);
+  return rc;
+}

@@ -1,0 +1,178 @@
+/* bench/method/review_int.h — private to bench/method/, bench/profile*.c, bench/dut*.c:
+ * the parsed method file (profile), the step kinds table and the runner's
+ * context. The public contract is section 7 of bench/bench.h; the method
+ * file format is documented in docs/method.md. */
+#ifndef SSDREV_REVIEW_INT_H
+#define SSDREV_REVIEW_INT_H
+
+#include "archive/archive.h"
+#include "bench/bench.h"
+
+#define REVIEW_MAX_STEPS 32
+#define REVIEW_MAX_CELLS 16
+#define REVIEW_MAX_QDS 8
+#define REVIEW_ID_MAX 48
+
+/* Percentiles the tail step checks for enough samples (analysis' default). */
+#define REVIEW_TAIL_MIN_BEYOND 10 /* I/Os at or beyond a percentile to trust it */
+
+enum review_op_mask { REVIEW_OP_READ = 1u << 0, REVIEW_OP_WRITE = 1u << 1, REVIEW_OP_MIX = 1u << 2 };
+
+/* One CrystalDiskMark cell, e.g. SEQ1M Q8T1. */
+struct review_cell {
+  char name[32];              /* "SEQ1M Q8T1" */
+  enum bench_pattern pattern;
+  uint32_t block_bytes;
+  unsigned qd, threads;
+};
+
+/* Method-wide settings after short mode and --passes were applied. */
+struct review_settings {
+  unsigned passes;            /* measured passes per CDM cell and op */
+  double measure_s;           /* CDM measure time per pass */
+  double interval_s;          /* CDM idle time between passes */
+  uint64_t region_bytes;      /* CDM test region */
+  int zero_buffers;           /* write zeros (compressible) instead of random data */
+  enum bench_wait wait;       /* how the jobs' threads wait for completions */
+  double temp_interval_s;     /* temperature sampling interval during long steps */
+  uint64_t fill_max_bytes;    /* 0 = no cap; short mode caps fills */
+  double sweep_measure_s, sweep_ramp_s; /* < 0 = the step's own */
+  uint64_t tail_ios;          /* 0 = the step's own */
+  double plan_write_mb_s;     /* planning assumptions for the ETA */
+  double plan_read_mb_s;
+  double plan_qd1_iops;
+};
+
+struct review_kind;
+
+/* One step of a method, parsed. Only the fields of its kind are used. */
+struct review_step {
+  char id[REVIEW_ID_MAX];
+  const struct review_kind *kind;
+  int temperature;            /* sample temperature during the step */
+  /* cdm */
+  char state[16];             /* "FOB", "75%" */
+  char cdm_profile[32];       /* "default", "nvme", "peak", "real" */
+  struct review_cell cells[REVIEW_MAX_CELLS];
+  unsigned ncells;
+  unsigned ops;               /* enum review_op_mask */
+  unsigned mix_read_pct;
+  double region_offset_pct;   /* where the CDM region starts, % of capacity */
+  /* prefill, fill_drive */
+  double fill_pct;
+  uint32_t block_bytes;
+  uint64_t near_full_bytes;   /* fill_drive: rewrite this much of a full drive */
+  double near_full_idle_s;    /* fill_drive: idle before that rewrite, so the drive folds its SLC */
+  /* rw_sweep, tail */
+  unsigned qds[REVIEW_MAX_QDS], nqds;
+  unsigned read_pct_step;
+  double measure_s, ramp_s;
+  uint64_t ios;               /* tail: I/Os per workload */
+  unsigned workloads;         /* tail: enum review_op_mask (MIX = 70/30) */
+};
+
+struct review_profile {
+  json_t *json;               /* the method file, verbatim (owned) */
+  char name[64];
+  char source[512];           /* path, for messages */
+  struct review_settings set;
+  struct review_step steps[REVIEW_MAX_STEPS];
+  unsigned nsteps;
+  int short_mode;
+};
+
+/* Loads and validates a method file; applies short mode and passes (0 = the
+ * file's). Errors name the file and the key at fault. */
+int review_profile_load(struct review_profile *p, const char *path, int short_mode,
+                        unsigned passes, struct ssdrev_err *err);
+/* Same from a parsed object (a reference is taken); `source` names it. */
+int review_profile_from_json(struct review_profile *p, json_t *root, const char *source,
+                             int short_mode, unsigned passes, struct ssdrev_err *err);
+void review_profile_free(struct review_profile *p);
+const struct review_step *review_profile_step(const struct review_profile *p, const char *id);
+
+/* JSON helpers shared by the step parsers: missing keys keep *out. Sizes are
+ * integers (bytes) or strings such as "128KiB", "1GiB", "4k". */
+int review_json_size(const json_t *obj, const char *key, uint64_t *out, const char *where,
+                     struct ssdrev_err *err);
+int review_json_uint(const json_t *obj, const char *key, unsigned min, unsigned max,
+                     unsigned *out, const char *where, struct ssdrev_err *err);
+int review_json_num(const json_t *obj, const char *key, double min, double max, double *out,
+                    const char *where, struct ssdrev_err *err);
+int review_json_str(const json_t *obj, const char *key, char *out, size_t len,
+                    const char *where, struct ssdrev_err *err);
+
+/* The runner's state while a method runs. */
+struct review_ctx {
+  const struct bench_review_opts *o;
+  struct review_profile *prof;
+  struct archive *run;
+  struct bench_target *t;
+  uint64_t cap_bytes;
+  uint32_t lba_bytes;
+  int is_sim;
+  bench_progress_fn progress;
+  void *progress_arg;
+  /* progress of the step running now */
+  const struct review_step *step;
+  unsigned step_no, nsteps_run;
+  double step_est_s;          /* estimated device time of the step */
+  double step_done_s;         /* estimate of the jobs finished in the step */
+  double job_est_s;           /* estimate of the job running now */
+  uint64_t step_wall0_ns;
+  char phase[256];
+  /* temperature samples of the step (NULL when not sampling) */
+  json_t *temp_samples;
+  uint64_t temp_wall0_ns;
+  double temp_engine_s;       /* engine time of finished jobs (sim clock) */
+  double temp_job_s;          /* engine time of the running job so far */
+  double temp_last_s;
+};
+
+/* A kind of step: parse its keys, estimate, describe and run it. */
+struct review_kind {
+  const char *name;
+  const char *const *keys;    /* keys allowed besides id, kind, temperature */
+  int (*parse)(struct review_step *s, const json_t *obj, const struct review_profile *p,
+               const char *where, struct ssdrev_err *err);
+  double (*estimate_s)(const struct review_profile *p, const struct review_step *s,
+                       uint64_t cap_bytes);
+  void (*describe)(const struct review_profile *p, const struct review_step *s,
+                   uint64_t cap_bytes, char *buf, size_t len);
+  int (*run)(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err);
+};
+const struct review_kind *review_kind_find(const char *name);
+extern const struct review_kind review_kind_purge, review_kind_cdm, review_kind_prefill,
+    review_kind_fill_drive, review_kind_rw_sweep, review_kind_tail;
+
+/* Runs one job as a test entry of the run: logs to logs/NAME.ssdlog, adds
+ * {step, kind, extra keys (stolen)} and the result, saves the manifest.
+ * Returns -EINTR when stopped by a signal (the test is "interrupted"). */
+int review_run_job(struct review_ctx *c, const char *test_name, const char *kind,
+                   json_t *extra, const struct bench_job *job, double est_s,
+                   struct bench_job_result *res, struct ssdrev_err *err);
+/* Whole-target discard, reported as progress. */
+int review_purge(struct review_ctx *c, struct ssdrev_err *err);
+/* A job with the method's common defaults and a seed derived from the name. */
+void review_job_init(struct review_ctx *c, struct bench_job *job, const char *name);
+/* Rounds down to a multiple of `align` (a power of two or not). */
+uint64_t review_align_down(uint64_t v, uint64_t align);
+/* "1h02m", "35s", ... */
+void review_format_duration(double s, char *buf, size_t len);
+
+/* DUT helpers (bench/method/dut_collect.c). */
+/* Reads nvme/smartctl JSON files from DIR (DIR/id-ctrl.json...) or PREFIX
+ * (PREFIX.id-ctrl.json...); any may be missing. Outputs are malloc'd text
+ * or NULL; overrides (DIR/overrides.json, PREFIX.overrides.json) is a new
+ * reference or NULL. Fails only when none is found or one is unreadable. */
+int bench_dut_read_files(const char *dir_or_prefix, char **id_ctrl, char **smart_log,
+                         char **smartctl, json_t **overrides, struct ssdrev_err *err);
+/* For /dev/nvmeXnY: runs nvme id-ctrl/smart-log -o json and smartctl -a -j
+ * (read-only commands) when installed; outputs as above (NULL if absent). */
+int bench_dut_collect_nvme(const char *dev, char **id_ctrl, char **smart_log, char **smartctl,
+                           struct ssdrev_err *err);
+/* Adds sysfs facts of a block device (model, firmware, link) to dut where
+ * absent. Returns 0 even when nothing was found. */
+int bench_dut_add_sysfs(json_t *dut, const char *dev, const char *sysfs_root);
+
+#endif

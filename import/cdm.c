@@ -1,0 +1,438 @@
+/* cdm.c — CrystalDiskMark "Save text" results (CDM 7-9 layout) parsed
+ * into a JSON summary: header keys and one entry per result cell. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "import/import_int.h"
+#include "archive/archive.h"
+
+enum cdm_section { CDM_NONE, CDM_READ, CDM_WRITE, CDM_MIX };
+static const char *const cdm_op_names[] = {NULL, "read", "write", "mix"};
+
+/* Footer keys, as CDM writes them (right-aligned before the colon). */
+static const struct {
+  const char *key;  /* text before ':' */
+  const char *json; /* key in the summary */
+} cdm_keys[] = {
+    {"Profile", "profile"}, {"Test", "test"}, {"Mode", "mode"},       {"Time", "time"},
+    {"Date", "date"},       {"OS", "os"},     {"Comment", "comment"},
+};
+
+static const char *skip_ws(const char *p, const char *end) {
+  while (p < end && (*p == ' ' || *p == '\t')) p++;
+  return p;
+}
+
+static json_t *trimmed_string(const char *p, const char *end) {
+  p = skip_ws(p, end);
+  while (end > p && (end[-1] == ' ' || end[-1] == '\t')) end--;
+  return json_stringn(p, (size_t)(end - p));
+}
+
+/* "Key: value" footer lines; 1 when the line was one. */
+static int parse_key_line(json_t *out, const char *p, const char *end) {
+  p = skip_ws(p, end);
+  for (size_t i = 0; i < sizeof cdm_keys / sizeof cdm_keys[0]; i++) {
+    size_t kl = strlen(cdm_keys[i].key);
+    if ((size_t)(end - p) <= kl || strncmp(p, cdm_keys[i].key, kl)) continue;
+    const char *q = skip_ws(p + kl, end);
+    if (q >= end || *q != ':') continue;
+    json_t *v = trimmed_string(q + 1, end);
+    if (v) json_object_set_new(out, cdm_keys[i].json, v);
+    return 1;
+  }
+  return 0;
+}
+
+/* Finds character c in [p, end); NULL if absent. */
+static const char *find_char(const char *p, const char *end, char c) {
+  const void *q = memchr(p, c, (size_t)(end - p));
+  return q;
+}
+
+/* Parses a number at p (bounded by end); the line is copied to a small buffer
+ * so strtod cannot read past the line. */
+static int parse_num(const char *p, const char *end, double *v, const char **next) {
+  char buf[48];
+  p = skip_ws(p, end);
+  size_t n = 0;
+  while (p + n < end && n < sizeof buf - 1 && (isdigit((unsigned char)p[n]) || p[n] == '.' || p[n] == ','))
+    n++;
+  if (!n) return -1;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (p[i] != ',') buf[k++] = p[i]; /* some locales group thousands */
+  buf[k] = 0;
+  char *e;
+  errno = 0;
+  *v = strtod(buf, &e);
+  if (errno || *e || e == buf) return -1;
+  *next = p + n;
+  return 0;
+}
+
+/* Limits of an accepted cell: the same ranges bench_job_from_json accepts for
+ * block_bytes, qd and threads, so an imported cell is a job ssdrev could run.
+ * Checked on the double, before any conversion: casting a double outside the
+ * range of json_int_t is undefined behaviour (T= 1e26 gave INT64_MIN). */
+#define CDM_MAX_BLOCK_BYTES 4294967295.0
+#define CDM_MAX_QD 65536.0
+#define CDM_MAX_THREADS 4096.0
+
+/* NULL when v is a whole number in [1, max]; else why it is not. */
+static const char *count_problem(double v, double max) {
+  if (!(v >= 1.0)) return "must be at least 1";
+  if (v > max) return "is beyond the supported range";
+  if (v != (double)(uint64_t)v) return "must be a whole number";
+  return NULL;
+}
+
+/* One result line, e.g.
+ *   "  SEQ    1MiB (Q=  8, T= 1):  3531.284 MB/s [   3367.7 IOPS] <  2373.63 us>"
+ *   "Sequential 1MiB (Q=  8, T= 1):  ..."   (CDM 7 spelling)
+ * Returns 1 and appends a cell, 0 when the line is not a result line, or -1
+ * when it looks like one but is malformed; then *why says what is wrong. */
+static int parse_result_line(json_t *cells, enum cdm_section sec, const char *p, const char *end,
+                             char *why, size_t why_len) {
+  static const struct { const char *word, *prefix, *pattern; } kinds[] = {
+      {"SEQ", "SEQ", "seq"}, {"Sequential", "SEQ", "seq"},
+      {"RND", "RND", "rand"}, {"Random", "RND", "rand"},
+  };
+  p = skip_ws(p, end);
+  const char *w = p;
+  while (p < end && isalpha((unsigned char)*p)) p++;
+  size_t wl = (size_t)(p - w);
+  int kind = -1;
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (wl == strlen(kinds[i].word) && !strncmp(w, kinds[i].word, wl)) kind = (int)i;
+  if (kind < 0) return 0;
+  double size;
+  if (parse_num(p, end, &size, &p)) return -1;
+  const char *u = p;
+  while (p < end && isalpha((unsigned char)*p)) p++;
+  size_t ul = (size_t)(p - u);
+  char unit = 0;
+  double mult = 0;
+  if (ul == 3 && !strncmp(u, "KiB", 3)) unit = 'K', mult = 1024.0;
+  else if (ul == 3 && !strncmp(u, "MiB", 3)) unit = 'M', mult = 1048576.0;
+  else if (ul == 3 && !strncmp(u, "GiB", 3)) unit = 'G', mult = 1073741824.0;
+  if (!unit) return -1;
+  const char *q = find_char(p, end, 'Q');
+  const char *t = q ? find_char(q, end, 'T') : NULL;
+  double qd, th, mb_s;
+  if (!q || !t || q + 1 >= end || q[1] != '=' || t + 1 >= end || t[1] != '=') return -1;
+  if (parse_num(q + 2, end, &qd, &p) || parse_num(t + 2, end, &th, &p)) return -1;
+  const char *colon = find_char(p, end, ':');
+  if (!colon || parse_num(colon + 1, end, &mb_s, &p)) return -1;
+  double block = size * mult + 0.5;
+  const char *bad = count_problem(floor(block), CDM_MAX_BLOCK_BYTES);
+  if (bad) {
+    snprintf(why, why_len, "block size %g%ciB %s (1 B to 4 GiB - 1)", size, unit, bad);
+    return -1;
+  }
+  bad = count_problem(qd, CDM_MAX_QD);
+  if (bad) {
+    snprintf(why, why_len, "queue depth Q=%g %s (1..%g)", qd, bad, CDM_MAX_QD);
+    return -1;
+  }
+  bad = count_problem(th, CDM_MAX_THREADS);
+  if (bad) {
+    snprintf(why, why_len, "thread count T=%g %s (1..%g)", th, bad, CDM_MAX_THREADS);
+    return -1;
+  }
+  json_t *c = json_object();
+  char cell[64];
+  snprintf(cell, sizeof cell, "%s%g%c Q%gT%g", kinds[kind].prefix, size, unit, qd, th);
+  json_object_set_new(c, "op", json_string(cdm_op_names[sec]));
+  json_object_set_new(c, "cell", json_string(cell));
+  json_object_set_new(c, "pattern", json_string(kinds[kind].pattern));
+  json_object_set_new(c, "block_bytes", json_integer((json_int_t)floor(block)));
+  json_object_set_new(c, "qd", json_integer((json_int_t)qd));
+  json_object_set_new(c, "threads", json_integer((json_int_t)th));
+  json_object_set_new(c, "mb_s", json_real(mb_s));
+  /* IOPS in [...] and mean latency in <... us> are absent before CDM 7 */
+  const char *b = find_char(p, end, '[');
+  double v;
+  const char *after;
+  if (b && !parse_num(b + 1, end, &v, &after)) {
+    json_object_set_new(c, "iops", json_real(v));
+    p = after;
+  }
+  const char *l = find_char(p, end, '<');
+  if (l && !parse_num(l + 1, end, &v, &after)) json_object_set_new(c, "lat_us", json_real(v));
+  json_array_append_new(cells, c);
+  return 1;
+}
+
+/* A CDM 6 row, which names the operation instead of using sections:
+ *   "   Sequential Read (Q= 32,T= 1) :    91.559 MB/s"
+ *   " Random Write 4KiB (Q=  8,T= 8) :     3.173 MB/s [    774.7 IOPS]"
+ * CDM 6's sequential test uses 128 KiB blocks (it prints no size). The row
+ * is rewritten in the CDM 7+ shape and parsed by parse_result_line. Returns
+ * as parse_result_line; rows of CDM 5 and older (no Q=/T=) are -1. */
+static int parse_legacy_line(json_t *cells, const char *p, const char *end, char *why, size_t why_len) {
+  p = skip_ws(p, end);
+  const char *w = p;
+  while (p < end && isalpha((unsigned char)*p)) p++;
+  int seq = p - w == 10 && !strncmp(w, "Sequential", 10);
+  if (!seq && !(p - w == 6 && !strncmp(w, "Random", 6))) return 0;
+  p = skip_ws(p, end);
+  const char *o = p;
+  while (p < end && isalpha((unsigned char)*p)) p++;
+  enum cdm_section op = p - o == 4 && !strncmp(o, "Read", 4)    ? CDM_READ
+                        : p - o == 5 && !strncmp(o, "Write", 5) ? CDM_WRITE
+                                                                : CDM_NONE;
+  if (op == CDM_NONE) return 0;
+  const char *paren = find_char(p, end, '(');
+  const char *sz = skip_ws(p, paren ? paren : end), *sz_end = paren ? paren : end;
+  while (sz_end > sz && sz_end[-1] == ' ') sz_end--;
+  if (!paren || !find_char(paren, end, 'Q') || (sz == sz_end && !seq)) {
+    snprintf(why, why_len, "the layout before CrystalDiskMark 6 (no Q=/T= per row) is not supported");
+    return -1;
+  }
+  char buf[256];
+  int n = snprintf(buf, sizeof buf, "%s %.*s %.*s", seq ? "SEQ" : "RND", sz == sz_end ? 6 : (int)(sz_end - sz),
+                   sz == sz_end ? "128KiB" : sz, (int)(end - paren), paren);
+  if (n < 0 || (size_t)n >= sizeof buf) return -1;
+  return parse_result_line(cells, op, buf, buf + n, why, why_len);
+}
+
+json_t *import_cdm_parse(const char *text, size_t len, const char *name, struct ssdrev_err *err) {
+  const char *p = text, *end = text + len;
+  if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3; /* UTF-8 BOM from Notepad */
+  json_t *out = json_object();
+  json_t *cells = json_array();
+  enum cdm_section sec = CDM_NONE;
+  int legacy = 0, legacy_comment = 0; /* CDM 6 layout seen; the next line is its comment */
+  unsigned line = 0;
+  while (p < end) {
+    const char *nl = find_char(p, end, '\n');
+    const char *le = nl ? nl : end;
+    line++;
+    if (le > p && le[-1] == '\r') le--;
+    const char *s = skip_ws(p, le);
+    static const char cdm_name[] = "CrystalDiskMark ";
+    if ((size_t)(le - s) > sizeof cdm_name - 1 && !strncmp(s, cdm_name, sizeof cdm_name - 1)) {
+      const char *v = s + sizeof cdm_name - 1;
+      const char *c = v;
+      while (c + 3 < le && strncmp(c, " (C)", 4)) c++;
+      json_object_set_new(out, "version", trimmed_string(v, c + 3 < le ? c : le));
+    } else if (s < le && *s == '[') {
+      if (le - s >= 6 && !strncmp(s, "[Read]", 6)) sec = CDM_READ;
+      else if (le - s >= 7 && !strncmp(s, "[Write]", 7)) sec = CDM_WRITE;
+      else if (le - s >= 5 && !strncmp(s, "[Mix]", 5)) {
+        sec = CDM_MIX;
+        json_object_set_new(out, "mix", trimmed_string(s + 5, le));
+      }
+    } else if (parse_key_line(out, s, le)) {
+      sec = CDM_NONE;
+      /* CDM 6 writes the comment unlabelled on the line after "OS :" */
+      legacy_comment = legacy && le - s >= 2 && !strncmp(s, "OS", 2);
+    } else if (sec == CDM_NONE && s < le && legacy_comment) {
+      json_object_set_new(out, "comment", trimmed_string(s, le));
+      legacy_comment = 0;
+    } else if (sec == CDM_NONE && s < le) {
+      char why[128] = "";
+      int rc = parse_legacy_line(cells, s, le, why, sizeof why);
+      if (rc < 0) {
+        ssdrev_fail(err, -EINVAL, "bad CrystalDiskMark result in '%s' line %u: %s%s'%.*s'", name, line,
+                    why, why[0] ? " in " : "", (int)(le - s > 120 ? 120 : le - s), s);
+        json_decref(cells);
+        json_decref(out);
+        return NULL;
+      }
+      if (rc > 0) legacy = 1;
+    } else if (sec != CDM_NONE && s < le) {
+      char why[128] = "";
+      int rc = parse_result_line(cells, sec, s, le, why, sizeof why);
+      if (rc < 0) {
+        ssdrev_fail(err, -EINVAL, "bad CrystalDiskMark result in '%s' line %u: %s%s'%.*s'", name, line,
+                    why, why[0] ? " in " : "", (int)(le - s > 120 ? 120 : le - s), s);
+        json_decref(cells);
+        json_decref(out);
+        return NULL;
+      }
+    }
+    p = nl ? nl + 1 : end;
+  }
+  if (!json_array_size(cells)) {
+    ssdrev_fail(err, -EINVAL,
+                "no CrystalDiskMark results in '%s': expected [Read]/[Write] sections with lines "
+                "like 'SEQ    1MiB (Q=  8, T= 1):  3531.284 MB/s'", name);
+    json_decref(cells);
+    json_decref(out);
+    return NULL;
+  }
+  json_object_set_new(out, "cells", cells);
+  return out;
+}
+
+/* The number before "%" in s (e.g. "Read 70%/Write 30%" -> 70), or dflt. */
+static unsigned first_percent(const char *s, unsigned dflt) {
+  const char *pct = s ? strchr(s, '%') : NULL;
+  if (!pct) return dflt;
+  const char *b = pct;
+  while (b > s && isdigit((unsigned char)b[-1])) b--;
+  if (b == pct) return dflt;
+  unsigned v = 0;
+  for (; b < pct; b++) v = v * 10 + (unsigned)(*b - '0');
+  return v > 100 ? dflt : v;
+}
+
+/* A fill state from the comment when the user gave none: "FOB" or "75%". */
+static void guess_state(const char *comment, char *out, size_t len) {
+  out[0] = 0;
+  if (!comment) return;
+  if (strstr(comment, "FOB") || strstr(comment, "fob")) {
+    snprintf(out, len, "FOB");
+    return;
+  }
+  unsigned v = first_percent(comment, 1000);
+  if (v <= 100) snprintf(out, len, "%u%%", v);
+}
+
+/* "default", "peak", "real", "demo" from "Profile: Peak Performance"; the
+ * NVMe SSD setting keeps "Default" in the text but changes the cells. */
+static void profile_key(const char *profile, const json_t *cells, char *out, size_t len) {
+  size_t i = 0;
+  for (; profile && isalpha((unsigned char)profile[i]) && i + 1 < len; i++)
+    out[i] = (char)tolower((unsigned char)profile[i]);
+  out[i] = 0;
+  if (!i) snprintf(out, len, "default");
+  /* CDM 7's Default set already had RND4K Q32T16; the NVMe SSD set of CDM
+   * 8 and 9 is the one with SEQ128K Q32T1 (CDM 6, with no Profile line,
+   * has that row in its only set) */
+  size_t k;
+  json_t *c;
+  json_array_foreach(cells, k, c) {
+    const char *cell = json_string_value(json_object_get(c, "cell"));
+    if (profile && !strcmp(out, "default") && cell && !strcmp(cell, "SEQ128K Q32T1")) snprintf(out, len, "nvme");
+  }
+}
+
+/* "1 GiB (x5) [C: 45% ...]" -> region bytes and passes. */
+static void parse_test_line(const char *test, uint64_t *span_bytes, unsigned *passes) {
+  *span_bytes = 0;
+  *passes = 0;
+  if (!test) return;
+  char *end;
+  double v = strtod(test, &end);
+  if (end != test && v > 0) {
+    while (*end == ' ') end++;
+    double mult = !strncmp(end, "GiB", 3) ? 1073741824.0 : !strncmp(end, "MiB", 3) ? 1048576.0 : 0;
+    *span_bytes = (uint64_t)(v * mult + 0.5);
+  }
+  const char *x = strstr(test, "(x");
+  if (x) {
+    unsigned long n = strtoul(x + 2, &end, 10);
+    if (end != x + 2 && *end == ')' && n < 1000) *passes = (unsigned)n;
+  }
+}
+
+int import_cdm(const char *input, const struct import_opts *o,
+                     struct import_result *res, struct ssdrev_err *err) {
+  memset(res, 0, sizeof *res);
+  char *text;
+  size_t len;
+  int rc = ssdrev_read_file(input, &text, &len, 16u << 20, err);
+  if (rc) return rc;
+  json_t *sum = import_cdm_parse(text, len, input, err);
+  free(text);
+  if (!sum) return -EINVAL;
+  const char *comment = json_string_value(json_object_get(sum, "comment"));
+  char state[32], profile[32];
+  if (o->state) snprintf(state, sizeof state, "%s", o->state);
+  else guess_state(comment, state, sizeof state);
+  json_t *cells = json_object_get(sum, "cells");
+  profile_key(json_string_value(json_object_get(sum, "profile")), cells, profile, sizeof profile);
+  struct import_opts oo = *o;
+  if (!oo.label && comment && *comment) oo.label = comment;
+  if (state[0]) oo.state = state;
+  struct archive *run;
+  rc = import_run_create(&run, &oo, "cdm", input, "cdm", err);
+  if (rc) {
+    json_decref(sum);
+    return rc;
+  }
+  json_t *src = json_object_get(run->manifest, "source");
+  const char *k;
+  json_t *v;
+  json_object_foreach(sum, k, v) {
+    if (strcmp(k, "cells")) json_object_set(src, k, v);
+  }
+  uint64_t span_bytes;
+  unsigned passes;
+  parse_test_line(json_string_value(json_object_get(sum, "test")), &span_bytes, &passes);
+  const char *time_s = json_string_value(json_object_get(sum, "time"));
+  double measure_s = 0;
+  if (time_s && !strncmp(time_s, "Measure ", 8)) measure_s = strtod(time_s + 8, NULL);
+  unsigned mix_read_pct = first_percent(json_string_value(json_object_get(sum, "mix")), 70);
+  size_t i;
+  json_t *c;
+  json_array_foreach(cells, i, c) {
+    const char *cell = json_string_value(json_object_get(c, "cell"));
+    const char *op = json_string_value(json_object_get(c, "op"));
+    char cname[64], name[160];
+    import_safe_name(cname, sizeof cname, cell);
+    snprintf(name, sizeof name, "cdm.%s.%s", cname, op);
+    if (archive_find_test(run, name)) {
+      import_warn(run, res, "'%s': cell %s %s appears twice; the second is ignored", input, cell, op);
+      continue;
+    }
+    /* CDM saves a test it did not run (a single test button, an abort) as
+     * 0.000 MB/s; a zero is no measurement and must not enter a median */
+    if (json_number_value(json_object_get(c, "mb_s")) <= 0 && json_number_value(json_object_get(c, "iops")) <= 0) {
+      import_warn(run, res, "'%s': cell %s %s is 0 MB/s (not run); skipped", input, cell, op);
+      continue;
+    }
+    json_t *params = json_object();
+    json_object_set(params, "pattern", json_object_get(c, "pattern"));
+    json_object_set_new(params, "read_pct",
+                        json_integer(!strcmp(op, "read") ? 100 : !strcmp(op, "write") ? 0 : mix_read_pct));
+    json_object_set(params, "block_bytes", json_object_get(c, "block_bytes"));
+    json_object_set(params, "qd", json_object_get(c, "qd"));
+    json_object_set(params, "threads", json_object_get(c, "threads"));
+    if (span_bytes) json_object_set_new(params, "span_bytes", json_integer((json_int_t)span_bytes));
+    if (measure_s > 0) json_object_set_new(params, "measure_ns", json_integer((json_int_t)(measure_s * 1e9)));
+    json_object_set_new(params, "engine", json_string("crystaldiskmark"));
+    json_t *t = archive_add_test(run, name, params, NULL);
+    json_object_set_new(t, "step", json_string("cdm"));
+    json_object_set_new(t, "kind", json_string("cdm"));
+    if (state[0]) json_object_set_new(t, "state", json_string(state));
+    json_object_set_new(t, "profile", json_string(profile));
+    json_object_set_new(t, "cell", json_string(cell));
+    json_object_set_new(t, "op", json_string(op));
+    /* CDM saves only the best of its passes: one summary stands for them all */
+    json_object_set_new(t, "pass", json_integer(1));
+    if (passes) json_object_set_new(t, "cdm_passes", json_integer(passes));
+    json_t *s = json_object();
+    json_object_set(s, "mb_s", json_object_get(c, "mb_s"));
+    if (json_object_get(c, "iops")) json_object_set(s, "iops", json_object_get(c, "iops"));
+    if (json_object_get(c, "lat_us")) json_object_set(s, "lat_us", json_object_get(c, "lat_us"));
+    json_object_set_new(t, "summary", s);
+    json_t *r = json_object();
+    json_object_set_new(r, "ios", json_integer(0));
+    json_object_set_new(r, "bytes", json_integer(0));
+    json_object_set_new(r, "errors", json_integer(0));
+    json_object_set_new(r, "elapsed_ns", json_integer(0));
+    json_object_set(r, "mb_s", json_object_get(c, "mb_s"));
+    json_object_set_new(r, "iops", json_real(json_number_value(json_object_get(c, "iops"))));
+    json_object_set_new(r, "mean_lat_ns", json_real(json_number_value(json_object_get(c, "lat_us")) * 1e3));
+    json_object_set_new(t, "result", r);
+    archive_end_test(t, "complete");
+    res->tests++;
+  }
+  json_decref(sum);
+  if (!res->tests) {
+    rc = ssdrev_fail(err, -EINVAL, "no measured CrystalDiskMark results in '%s': every cell is 0 MB/s", input);
+    archive_free(run);
+    return rc;
+  }
+  json_object_set_new(json_object_get(run->manifest, "steps"), "cdm", json_string("complete"));
+  rc = archive_save(run, err);
+  archive_free(run);
+  return rc;
+}

@@ -1,0 +1,620 @@
+/* fio.c — fio JSON / json+ output (local, or client/server with
+ * "client_stats" from several hosts) into a run archive: one test of kind
+ * "job" per fio job and host, with the job's per-I/O latency log (from
+ * write_lat_log with log_avg_msec=0) converted to an ssdrev binary log. */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include "import/import_int.h"
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+
+/* The percentiles computed from json+ bins (analyze's default list). */
+static const double fio_pcts[] = {50, 90, 99, 99.9, 99.99, 99.999};
+static const char *const fio_ddirs[] = {"read", "write", "trim"};
+/* the most per-thread logs merged into one group_reporting test */
+#define IMPORT_FIO_MAX_THREAD_LOGS 1024u
+
+json_t *import_fio_json_load(const char *path, struct ssdrev_err *err) {
+  char *text;
+  size_t len;
+  if (ssdrev_read_file(path, &text, &len, 0, err)) return NULL;
+  /* fio prints warnings (and "<host>" lines in client mode) before the JSON */
+  size_t off = 0;
+  int skipped = 0;
+  while (off < len && text[off] != '{') {
+    const char *nl = memchr(text + off, '\n', len - off);
+    if (!nl) {
+      off = len;
+      break;
+    }
+    off = (size_t)(nl - text) + 1;
+    skipped++;
+  }
+  if (off >= len) {
+    free(text);
+    ssdrev_fail(err, -EINVAL,
+                "no fio JSON in '%s': no line starts with '{' (run fio with --output-format=json+)", path);
+    return NULL;
+  }
+  json_error_t je;
+  /* --output-format=normal,json+ puts the text report after the JSON: stop
+   * at the end of the JSON value */
+  json_t *j = json_loadb(text + off, len - off, JSON_DISABLE_EOF_CHECK, &je);
+  free(text);
+  if (!j) {
+    ssdrev_fail(err, -EINVAL, "cannot parse fio JSON '%s' line %d column %d: %s", path,
+                je.line + skipped, je.column, je.text);
+    return NULL;
+  }
+  if (!json_is_object(j) || !(json_is_array(json_object_get(j, "jobs")) ||
+                              json_is_array(json_object_get(j, "client_stats")))) {
+    json_decref(j);
+    ssdrev_fail(err, -EINVAL, "'%s' is not fio JSON output: no \"jobs\" or \"client_stats\" array", path);
+    return NULL;
+  }
+  return j;
+}
+
+struct fio_bin {
+  uint64_t lat_ns, count;
+};
+
+static int bin_cmp(const void *a, const void *b) {
+  const struct fio_bin *x = a, *y = b;
+  return x->lat_ns < y->lat_ns ? -1 : x->lat_ns > y->lat_ns;
+}
+
+json_t *import_fio_bins_percentiles(const json_t *bins, const double *pcts, unsigned npcts) {
+  size_t n = json_object_size(bins);
+  if (!json_is_object(bins) || !n) return NULL;
+  struct fio_bin *b = calloc(n, sizeof *b);
+  if (!b) return NULL;
+  size_t k = 0;
+  uint64_t total = 0;
+  const char *key;
+  json_t *v;
+  json_object_foreach((json_t *)bins, key, v) {
+    char *end;
+    unsigned long long lat = strtoull(key, &end, 10);
+    if (*end || !json_is_integer(v) || json_integer_value(v) < 0) continue;
+    b[k].lat_ns = lat;
+    b[k].count = (uint64_t)json_integer_value(v);
+    total += b[k++].count;
+  }
+  if (!total) {
+    free(b);
+    return NULL;
+  }
+  qsort(b, k, sizeof *b, bin_cmp);
+  json_t *out = json_array();
+  for (unsigned i = 0; i < npcts; i++) {
+    /* nearest rank, as numpy's inverted_cdf: the first value whose
+     * cumulative count reaches p% of the samples */
+    double want = pcts[i] / 100.0 * (double)total;
+    uint64_t rank = (uint64_t)ceil(want - 1e-9 * want);
+    if (rank < 1) rank = 1;
+    uint64_t cum = 0;
+    size_t j = 0;
+    for (; j < k; j++) {
+      cum += b[j].count;
+      if (cum >= rank) break;
+    }
+    if (j == k) j = k - 1;
+    json_t *e = json_object();
+    json_object_set_new(e, "p", json_real(pcts[i]));
+    json_object_set_new(e, "lat_ns", json_integer((json_int_t)b[j].lat_ns));
+    json_object_set_new(e, "lat_us", json_real((double)b[j].lat_ns / 1e3));
+    json_object_set_new(e, "bucketed", json_true());
+    json_array_append_new(out, e);
+  }
+  free(b);
+  return out;
+}
+
+/* fio's own percentile list ("percentile": {"99.000000": ns}); also bucketed,
+ * since fio computes it from the same histogram. */
+static json_t *fio_listed_percentiles(const json_t *pct) {
+  if (!json_is_object(pct) || !json_object_size(pct)) return NULL;
+  json_t *out = json_array();
+  const char *key;
+  json_t *v;
+  json_object_foreach((json_t *)pct, key, v) {
+    json_t *e = json_object();
+    json_object_set_new(e, "p", json_real(strtod(key, NULL)));
+    json_object_set(e, "lat_ns", v);
+    json_object_set_new(e, "lat_us", json_real(json_number_value(v) / 1e3));
+    json_object_set_new(e, "bucketed", json_true());
+    json_array_append_new(out, e);
+  }
+  return out;
+}
+
+static const char *opt(const json_t *opts, const char *key) {
+  return json_string_value(json_object_get(opts, key));
+}
+
+/* Why a fio option cannot become a job parameter: filled by the option
+ * parsers below, which return -1 then; the import refuses the job. */
+struct fio_why {
+  char msg[256];
+};
+
+/* The limits of bench_job_from_json: an imported job must be one ssdrev
+ * could run. Compared as doubles before any conversion (a double outside
+ * the integer's range cast to it is undefined behaviour: bs=nan gave
+ * block_bytes = INT64_MIN). */
+#define FIO_MAX_BLOCK 4294967295.0 /* UINT32_MAX */
+#define FIO_MAX_I64 9223372036854775807.0 /* rounds to 2^63: also compared with < 2^63 */
+
+/* fio sizes: "4k", "128KiB", "1m", "4096"; k/m/g are binary (kb_base=1024).
+ * Only the first of "4k,64k" or "4k-16k" is taken. Text that is no number
+ * at all keeps dflt (as before); a number that is not a finite size in
+ * [min, max] is refused. */
+static int fio_size(const json_t *opts, const char *key, uint64_t dflt, double min, double max,
+                    uint64_t *out, struct fio_why *why) {
+  const char *s = opt(opts, key);
+  *out = dflt;
+  if (!s) return 0;
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s) return 0;
+  double mult = 1;
+  switch (*end) {
+  case 'k': case 'K': mult = 1024.0; break;
+  case 'm': case 'M': mult = 1048576.0; break;
+  case 'g': case 'G': mult = 1073741824.0; break;
+  case 't': case 'T': mult = 1099511627776.0; break;
+  default: break;
+  }
+  double b = floor(v * mult + 0.5);
+  if (!(b >= min && b <= max && b < 9223372036854775808.0)) {
+    snprintf(why->msg, sizeof why->msg, "option %s = '%.40s' is not a size of %.0f to %.0f bytes", key, s, min, max);
+    return -1;
+  }
+  *out = (uint64_t)b;
+  return 0;
+}
+
+/* An integer option in [min, max], or dflt when absent. */
+static int fio_uint(const json_t *opts, const char *key, uint64_t dflt, uint64_t min, uint64_t max, uint64_t *out,
+                    struct fio_why *why) {
+  const char *s = opt(opts, key);
+  *out = dflt;
+  if (!s) return 0;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (end == s) return 0; /* not a number: the default, as fio's own parser would not start */
+  if (errno || *s == '-' || v < min || v > max) {
+    snprintf(why->msg, sizeof why->msg, "option %s = '%.40s' is not an integer in %llu..%llu", key, s,
+             (unsigned long long)min, (unsigned long long)max);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+/* A fio time option in ns: seconds unless suffixed (us, ms, s, m, h, d, as
+ * fio's parser reads them: "1m" is a minute, "500ms" half a second). */
+static int fio_time_ns(const json_t *opts, const char *key, int *present, uint64_t *out, struct fio_why *why) {
+  const char *s = opt(opts, key);
+  *present = 0;
+  *out = 0;
+  if (!s) return 0;
+  static const struct { const char *suffix; double ns; } units[] = {
+      {"", 1e9}, {"s", 1e9}, {"sec", 1e9}, {"us", 1e3}, {"usec", 1e3}, {"ms", 1e6}, {"msec", 1e6},
+      {"m", 60e9}, {"min", 60e9}, {"h", 3600e9}, {"hr", 3600e9}, {"hour", 3600e9}, {"d", 86400e9}, {"day", 86400e9},
+  };
+  char *end;
+  double v = strtod(s, &end);
+  double mult = -1;
+  for (size_t i = 0; end != s && i < sizeof units / sizeof units[0]; i++)
+    if (!strcasecmp(end, units[i].suffix)) mult = units[i].ns;
+  double ns = floor(v * mult + 0.5);
+  if (end == s || mult < 0 || !(ns >= 0 && ns < FIO_MAX_I64)) {
+    snprintf(why->msg, sizeof why->msg, "option %s = '%.40s' is not a time (seconds, or with us/ms/s/m/h/d)", key, s);
+    return -1;
+  }
+  *present = 1;
+  *out = (uint64_t)ns;
+  return 0;
+}
+
+/* fio's clocks and counters in a job entry are non-negative and, in ns,
+ * fit 63 bits: 2^43 ms is 278 years. A value beyond (a damaged or edited
+ * output) would wrap when scaled to ns, or turn negative in the archive. */
+#define FIO_MAX_MS (1ll << 43)
+static int fio_counts_ok(const json_t *job, struct fio_why *why) {
+  static const char *const clocks[] = {"job_runtime", "job_start"};
+  for (size_t i = 0; i < 2; i++) {
+    json_int_t v = json_integer_value(json_object_get(job, clocks[i]));
+    if (v < 0 || v > FIO_MAX_MS) {
+      snprintf(why->msg, sizeof why->msg, "%s = %lld ms is out of range", clocks[i], (long long)v);
+      return 0;
+    }
+  }
+  for (unsigned d = 0; d < 3; d++) {
+    static const char *const counts[] = {"total_ios", "io_bytes"};
+    for (size_t i = 0; i < 2; i++) {
+      json_int_t v = json_integer_value(json_object_get(json_object_get(job, fio_ddirs[d]), counts[i]));
+      if (v < 0) {
+        snprintf(why->msg, sizeof why->msg, "%s.%s = %lld is negative", fio_ddirs[d], counts[i], (long long)v);
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+/* The job's parameters in the shape of bench_job_to_json, from fio options;
+ * NULL (and why) when an option is out of range. */
+static json_t *fio_params(const json_t *opts, struct fio_why *why) {
+  const char *rw = opt(opts, "rw");
+  if (!rw) rw = opt(opts, "readwrite");
+  if (!rw) rw = "read";
+  int mixed = !strncmp(rw, "rw", 2) || !strncmp(rw, "readwrite", 9) || !strncmp(rw, "randrw", 6);
+  int reads = !strncmp(rw, "read", 4) || !strncmp(rw, "randread", 8);
+  uint64_t read_pct = reads ? 100 : 0, write_pct = 50, block, qd, offset, span, measure_ns, ramp_ns;
+  int rc = 0, has_measure = 0, has_ramp = 0;
+  if (mixed) {
+    if (opt(opts, "rwmixread")) rc = fio_uint(opts, "rwmixread", 50, 0, 100, &read_pct, why);
+    else if (!(rc = fio_uint(opts, "rwmixwrite", 50, 0, 100, &write_pct, why))) read_pct = 100 - write_pct;
+  }
+  const char *bs_key = opt(opts, "bs") || !opt(opts, "blocksize") ? "bs" : "blocksize";
+  if (!rc) rc = fio_size(opts, bs_key, 4096, 1, FIO_MAX_BLOCK, &block, why);
+  if (!rc) rc = fio_uint(opts, "iodepth", 1, 1, 65536, &qd, why);
+  if (!rc) rc = fio_size(opts, "offset", 0, 0, FIO_MAX_I64, &offset, why);
+  if (!rc) rc = fio_size(opts, "size", 0, 0, FIO_MAX_I64, &span, why);
+  /* runtime bounds the job only when time_based; ramp_time always applies */
+  if (!rc && json_object_get(opts, "time_based")) rc = fio_time_ns(opts, "runtime", &has_measure, &measure_ns, why);
+  if (!rc) rc = fio_time_ns(opts, "ramp_time", &has_ramp, &ramp_ns, why);
+  if (rc) return NULL;
+  json_t *p = json_object();
+  json_object_set_new(p, "pattern", json_string(!strncmp(rw, "rand", 4) ? "rand" : "seq"));
+  json_object_set_new(p, "read_pct", json_integer((json_int_t)read_pct));
+  json_object_set_new(p, "block_bytes", json_integer((json_int_t)block));
+  json_object_set_new(p, "qd", json_integer((json_int_t)qd));
+  json_object_set_new(p, "threads", json_integer(1)); /* numjobs clones are separate jobs */
+  json_object_set_new(p, "offset_bytes", json_integer((json_int_t)offset));
+  json_object_set_new(p, "span_bytes", json_integer((json_int_t)span));
+  if (has_measure) json_object_set_new(p, "measure_ns", json_integer((json_int_t)measure_ns));
+  if (has_ramp) json_object_set_new(p, "ramp_ns", json_integer((json_int_t)ramp_ns));
+  char engine[64];
+  snprintf(engine, sizeof engine, "fio:%s", opt(opts, "ioengine") ? opt(opts, "ioengine") : "psync");
+  json_object_set_new(p, "engine", json_string(engine));
+  return p;
+}
+
+/* Summary of one job entry: totals and per-direction stats with bucketed
+ * percentiles. Fills the test's "result" and "fio" keys. */
+static void fio_summarize(json_t *test, const json_t *job, const json_t *opts, uint64_t *ios_out) {
+  json_t *ops = json_object();
+  uint64_t ios = 0, bytes = 0;
+  double bw = 0, iops = 0, lat_sum = 0;
+  for (unsigned d = 0; d < 3; d++) {
+    const json_t *s = json_object_get(job, fio_ddirs[d]);
+    uint64_t n = (uint64_t)json_integer_value(json_object_get(s, "total_ios"));
+    if (!n) continue;
+    const json_t *clat = json_object_get(s, "clat_ns");
+    const json_t *lat = json_object_get(s, "lat_ns");
+    json_t *o = json_object();
+    json_object_set_new(o, "ios", json_integer((json_int_t)n));
+    json_object_set(o, "bytes", json_object_get(s, "io_bytes"));
+    json_object_set_new(o, "mb_s", json_real(json_number_value(json_object_get(s, "bw_bytes")) / 1e6));
+    json_object_set(o, "iops", json_object_get(s, "iops"));
+    json_object_set(o, "runtime_ms", json_object_get(s, "runtime"));
+    json_object_set(o, "lat_mean_ns", json_object_get(lat, "mean"));
+    json_object_set(o, "clat_mean_ns", json_object_get(clat, "mean"));
+    json_object_set(o, "clat_min_ns", json_object_get(clat, "min"));
+    json_object_set(o, "clat_max_ns", json_object_get(clat, "max"));
+    json_t *pct = import_fio_bins_percentiles(json_object_get(clat, "bins"), fio_pcts,
+                                             sizeof fio_pcts / sizeof fio_pcts[0]);
+    const char *src = "json+ bins";
+    if (!pct) {
+      pct = fio_listed_percentiles(json_object_get(clat, "percentile"));
+      src = "fio percentile list";
+    }
+    if (pct) {
+      json_object_set_new(o, "clat_pct", pct);
+      json_object_set_new(o, "clat_pct_source", json_string(src));
+    }
+    json_object_set_new(ops, fio_ddirs[d], o);
+    ios += n;
+    bytes += (uint64_t)json_integer_value(json_object_get(s, "io_bytes"));
+    bw += json_number_value(json_object_get(s, "bw_bytes"));
+    iops += json_number_value(json_object_get(s, "iops"));
+    double mean = json_number_value(json_object_get(lat, "mean"));
+    if (mean <= 0) mean = json_number_value(json_object_get(clat, "mean"));
+    lat_sum += mean * (double)n;
+  }
+  uint64_t runtime_ms = (uint64_t)json_integer_value(json_object_get(job, "job_runtime"));
+  json_t *r = json_object();
+  json_object_set_new(r, "ios", json_integer((json_int_t)ios));
+  json_object_set_new(r, "bytes", json_integer((json_int_t)bytes));
+  json_object_set_new(r, "errors", json_integer(0)); /* fio logs completed I/Os only */
+  json_object_set_new(r, "elapsed_ns", json_integer((json_int_t)(runtime_ms * 1000000ull)));
+  json_object_set_new(r, "mb_s", json_real(bw / 1e6));
+  json_object_set_new(r, "iops", json_real(iops));
+  json_object_set_new(r, "mean_lat_ns", json_real(ios ? lat_sum / (double)ios : 0));
+  json_object_set_new(test, "result", r);
+  json_t *f = json_object();
+  json_object_set(f, "jobname", json_object_get(job, "jobname"));
+  if (json_object_get(job, "hostname")) json_object_set(f, "hostname", json_object_get(job, "hostname"));
+  if (json_object_get(job, "port")) json_object_set(f, "port", json_object_get(job, "port"));
+  json_object_set(f, "groupid", json_object_get(job, "groupid"));
+  json_object_set(f, "error", json_object_get(job, "error"));
+  json_object_set_new(f, "job_runtime_ms", json_integer((json_int_t)runtime_ms));
+  json_object_set(f, "options", (json_t *)opts);
+  json_object_set_new(f, "ops", ops);
+  json_object_set_new(test, "fio", f);
+  /* tests without a log still carry a summary (docs/archive.md) */
+  json_t *s = json_object();
+  json_object_set_new(s, "mb_s", json_real(bw / 1e6));
+  json_object_set_new(s, "iops", json_real(iops));
+  json_object_set_new(s, "lat_us", json_real(ios ? lat_sum / (double)ios / 1e3 : 0));
+  json_object_set_new(test, "summary", s);
+  *ios_out = ios;
+}
+
+static int file_nonempty(const char *path) {
+  struct stat st;
+  return !stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+/* Finds the job's latency log: PREFIX_{lat,clat}.N.log (or PREFIX_lat.log with
+ * per_job_logs=0), with ".HOST" appended for client/server runs. */
+static int find_log(const struct import_opts *o, const char *json_dir, const json_t *opts,
+                    unsigned thread_no, const char *host, char *out, size_t len, const char **kind) {
+  const char *prefix = opt(opts, "write_lat_log");
+  if (!prefix) return 0;
+  static const char *const kinds_auto[] = {"lat", "clat"};
+  const char *const *kinds = kinds_auto;
+  size_t nkinds = 2;
+  if (o->lat == IMPORT_FIO_LAT_TOTAL) nkinds = 1;
+  if (o->lat == IMPORT_FIO_LAT_CLAT) kinds = kinds_auto + 1, nkinds = 1;
+  const char *dirs[2] = {o->log_dir ? o->log_dir : json_dir, o->log_dir ? NULL : "."};
+  int per_job = !opt(opts, "per_job_logs") || strcmp(opt(opts, "per_job_logs"), "0");
+  for (size_t k = 0; k < nkinds; k++) {
+    for (size_t d = 0; d < 2; d++) {
+      if (!dirs[d] || (prefix[0] == '/' && d > 0)) continue;
+      char num[24] = "";
+      if (per_job) snprintf(num, sizeof num, ".%u", thread_no);
+      int n = snprintf(out, len, "%s%s%s_%s%s.log%s%s", prefix[0] == '/' ? "" : dirs[d],
+                       prefix[0] == '/' ? "" : "/", prefix, kinds[k], num, host ? "." : "",
+                       host ? host : "");
+      if (n > 0 && (size_t)n < len && file_nonempty(out)) {
+        *kind = kinds[k];
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* Converts the job's log(s) into one ssdrev log. Several paths are the
+ * threads of a group_reporting entry; each keeps its thread in queue_id. */
+static int import_job_log(struct archive *run, json_t *test, const char *name, char **log_paths,
+                          unsigned npaths, const char *lat_kind, const json_t *opts,
+                          const struct import_opts *o, uint64_t start_unix_ns, uint64_t fio_ios,
+                          const char *input, struct import_result *res, struct ssdrev_err *err) {
+  char rel[512];
+  snprintf(rel, sizeof rel, "logs/%s.ssdlog", name);
+  char *params = json_dumps(json_object_get(test, "params"), JSON_COMPACT);
+  struct ssdlog_writer *w;
+  int rc = ssdlog_writer_open(&w, archive_path(run, rel), SSDLOG_CLOCK_IMPORTED, start_unix_ns,
+                                 params, 0, err);
+  free(params);
+  if (rc) return rc;
+  struct import_fio_log_fmt fmt = {.has_offset = o->log_offset, .queue_id = 0};
+  /* the JSON lists every option set, so no log_offset means fio's default 0;
+   * guessing by column count would take fio 3.36's issue-time column (or
+   * the prio) of a 6-column log for an offset */
+  if (fmt.has_offset < 0) fmt.has_offset = opt(opts, "log_offset") && strcmp(opt(opts, "log_offset"), "0") != 0;
+  struct import_fio_log_stats st, all = {0};
+  json_t *files = json_array();
+  for (unsigned i = 0; i < npaths && !rc; i++) {
+    fmt.queue_id = (uint16_t)i;
+    rc = import_fio_log_import(log_paths[i], &fmt, w, &st, err);
+    all.lines += st.lines;
+    all.clamped += st.clamped;
+    if (!all.columns) all.columns = st.columns;
+    char abs[PATH_MAX];
+    json_array_append_new(files, json_string(realpath(log_paths[i], abs) ? abs : log_paths[i]));
+  }
+  struct ssdrev_err cerr = {{0}};
+  int crc = ssdlog_writer_close(w, rc ? &cerr : err);
+  if (!rc) rc = crc;
+  if (rc) {
+    json_decref(files);
+    remove(archive_path(run, rel));
+    return rc;
+  }
+  json_object_set_new(test, "log", json_string(rel));
+  json_t *ls = json_object();
+  json_object_set(ls, "file", json_array_get(files, 0));
+  if (npaths > 1) json_object_set(ls, "files", files); /* one per thread: queue_id 0, 1, ... */
+  json_decref(files);
+  json_object_set_new(ls, "kind", json_string(lat_kind));
+  json_object_set_new(ls, "columns", json_integer(all.columns));
+  json_object_set_new(ls, "records", json_integer((json_int_t)all.lines));
+  json_object_set_new(ls, "submit_clamped", json_integer((json_int_t)all.clamped));
+  json_object_set_new(ls, "time_resolution_ns", json_integer(1000000));
+  json_object_set_new(test, "log_source", ls);
+  json_object_del(test, "summary"); /* the log is the source of truth now */
+  res->logs++;
+  res->log_ios += all.lines;
+  if (all.lines != fio_ios)
+    import_warn(run, res, "'%s' job %s: log '%s'%s holds %llu I/Os, fio counted %llu (fio %s)", input, name,
+                log_paths[0], npaths > 1 ? " and the other threads' logs" : "",
+                (unsigned long long)all.lines, (unsigned long long)fio_ios,
+                all.lines < fio_ios ? "dropped samples; client/server runs may lose the log's tail"
+                                    : "counted fewer than it logged");
+  return 0;
+}
+
+/* group_reporting set and not 0 */
+static int grouped(const json_t *opts) {
+  const char *g = opt(opts, "group_reporting");
+  return g && strcmp(g, "0");
+}
+
+int import_fio(const char *input, const struct import_opts *o,
+                     struct import_result *res, struct ssdrev_err *err) {
+  memset(res, 0, sizeof *res);
+  json_t *root = import_fio_json_load(input, err);
+  if (!root) return -EINVAL;
+  json_t *jobs = json_object_get(root, "client_stats");
+  int client_mode = json_is_array(jobs);
+  if (!client_mode) jobs = json_object_get(root, "jobs");
+  const json_t *gopts = json_object_get(root, "global options");
+  char dirbuf[PATH_MAX];
+  snprintf(dirbuf, sizeof dirbuf, "%s", input);
+  const char *json_dir = dirname(dirbuf);
+  /* the target: what the first job ran on */
+  char spec[600] = "fio";
+  json_t *first = json_array_get(jobs, 0);
+  const char *fname = opt(json_object_get(first, "job options"), "filename");
+  if (!fname) fname = opt(gopts, "filename");
+  if (fname) snprintf(spec, sizeof spec, "fio:%s", fname);
+  struct archive *run;
+  int rc = import_run_create(&run, o, "fio", input, spec, err);
+  if (rc) {
+    json_decref(root);
+    return rc;
+  }
+  json_t *src = json_object_get(run->manifest, "source");
+  json_object_set(src, "fio_version", json_object_get(root, "fio version"));
+  json_object_set_new(src, "client_server", json_boolean(client_mode));
+  json_t *hosts = json_object(); /* hostname -> jobs seen (thread numbers) */
+  json_t *used_logs = json_object(); /* log paths already imported */
+  json_int_t ts_raw = json_integer_value(json_object_get(root, "timestamp_ms"));
+  if (!json_object_get(root, "timestamp_ms")) {
+    json_int_t ts_s = json_integer_value(json_object_get(root, "timestamp"));
+    ts_raw = ts_s > 0 && ts_s <= FIO_MAX_MS / 1000 ? ts_s * 1000 : 0;
+  }
+  /* the output's end time only dates the logs: one out of range is unknown */
+  uint64_t ts_ms = ts_raw > 0 && ts_raw <= FIO_MAX_MS ? (uint64_t)ts_raw : 0;
+  size_t i;
+  json_t *job;
+  /* Per host: report entries and whether any is a group_reporting entry. A
+   * grouped entry stands for several fio threads (each with its own log,
+   * numbered by thread), so the logs map to entries only when the host's
+   * report has that single entry. */
+  json_t *entries = json_object(), *grouped_hosts = json_object();
+  json_array_foreach(jobs, i, job) {
+    const char *jobname = json_string_value(json_object_get(job, "jobname"));
+    if (!jobname || (client_mode && !json_object_get(job, "job options") && !strcmp(jobname, "All clients")))
+      continue;
+    const char *h = client_mode ? json_string_value(json_object_get(job, "hostname")) : NULL;
+    const char *hk = h ? h : "";
+    json_object_set_new(entries, hk, json_integer(json_integer_value(json_object_get(entries, hk)) + 1));
+    if (grouped(gopts) || grouped(json_object_get(job, "job options")))
+      json_object_set_new(grouped_hosts, hk, json_true());
+  }
+  json_array_foreach(jobs, i, job) {
+    const char *jobname = json_string_value(json_object_get(job, "jobname"));
+    /* client mode appends an aggregate over hosts; it has no options */
+    if (!jobname || (client_mode && !json_object_get(job, "job options") && !strcmp(jobname, "All clients")))
+      continue;
+    const char *host = client_mode ? json_string_value(json_object_get(job, "hostname")) : NULL;
+    const char *hkey = host ? host : "";
+    json_int_t thread_no = json_integer_value(json_object_get(hosts, hkey)) + 1;
+    json_object_set_new(hosts, hkey, json_integer(thread_no));
+    json_t *opts = json_is_object(gopts) ? json_deep_copy(gopts) : json_object();
+    json_object_update(opts, json_object_get(job, "job options"));
+    char raw[400], name[420];
+    if (host) snprintf(raw, sizeof raw, "fio.%s.%s.%lld", host, jobname, (long long)thread_no);
+    else snprintf(raw, sizeof raw, "fio.%s.%lld", jobname, (long long)thread_no);
+    import_safe_name(name, sizeof name, raw);
+    struct fio_why why;
+    json_t *params = fio_counts_ok(job, &why) ? fio_params(opts, &why) : NULL;
+    if (!params) {
+      rc = ssdrev_fail(err, -EINVAL, "cannot import '%s' job %s: %s", input, name, why.msg);
+      json_decref(opts);
+      break;
+    }
+    json_t *test = archive_add_test(run, name, params, NULL);
+    json_object_set_new(test, "kind", json_string("job"));
+    json_object_set_new(test, "step", json_string("fio"));
+    if (o->state) json_object_set_new(test, "state", json_string(o->state));
+    uint64_t fio_ios;
+    fio_summarize(test, job, opts, &fio_ios);
+    uint64_t runtime_ms = (uint64_t)json_integer_value(json_object_get(job, "job_runtime"));
+    /* fio 3.36+ records the job's start ("job_start", ms); older versions
+     * stamp only the output's end, so the start is about runtime earlier */
+    json_int_t job_start_ms = json_integer_value(json_object_get(job, "job_start"));
+    uint64_t start_unix_ns = (job_start_ms > 0 ? (uint64_t)job_start_ms
+                              : ts_ms > runtime_ms ? ts_ms - runtime_ms : 0) * 1000000ull;
+    int host_grouped = json_is_true(json_object_get(grouped_hosts, hkey));
+    int single = json_integer_value(json_object_get(entries, hkey)) == 1;
+    char *paths[IMPORT_FIO_MAX_THREAD_LOGS];
+    unsigned npaths = 0;
+    char log_path[PATH_MAX];
+    const char *lat_kind = NULL;
+    const char *avg = opt(opts, "log_avg_msec");
+    if (o->no_logs || !opt(opts, "write_lat_log")) {
+      /* summary only, by request or for want of a log */
+    } else if (avg && strcmp(avg, "0")) {
+      import_warn(run, res, "'%s' job %s: log_avg_msec=%s logs averages, not single I/Os; log not imported",
+                  input, name, avg);
+    } else if (host_grouped && !single) {
+      import_warn(run, res, "'%s' job %s: group_reporting merges several jobs into each report entry, so the "
+                  "per-thread logs cannot be matched to entries; log not imported (run without "
+                  "group_reporting)", input, name);
+    } else if (!find_log(o, json_dir, opts, (unsigned)thread_no, host, log_path, sizeof log_path, &lat_kind)) {
+      import_warn(run, res, "'%s' job %s: no latency log %s_lat.%lld.log%s%s found (see --logs)", input, name,
+                  opt(opts, "write_lat_log"), (long long)thread_no, host ? "." : "", host ? host : "");
+    } else if (json_object_get(used_logs, log_path)) {
+      /* per_job_logs=0: one log for every job, kept by the first */
+      import_warn(run, res, "'%s' job %s: log '%s' is shared (per_job_logs=0) and was imported into an "
+                  "earlier job", input, name, log_path);
+    } else {
+      paths[npaths++] = strdup(log_path);
+      /* a group_reporting entry owns every thread's log: PREFIX_lat.1.log,
+       * PREFIX_lat.2.log, ... (one file when per_job_logs=0) */
+      const char *first_kind = lat_kind;
+      while (host_grouped && npaths < IMPORT_FIO_MAX_THREAD_LOGS &&
+             find_log(o, json_dir, opts, npaths + 1, host, log_path, sizeof log_path, &lat_kind) &&
+             lat_kind == first_kind && !json_object_get(used_logs, log_path) && strcmp(log_path, paths[0]))
+        paths[npaths++] = strdup(log_path);
+      for (unsigned k = 0; k < npaths; k++) {
+        if (!paths[k]) rc = ssdrev_fail(err, -ENOMEM, "out of memory importing '%s'", input);
+        else json_object_set_new(used_logs, paths[k], json_true());
+      }
+      if (!rc && host_grouped) json_object_set_new(json_object_get(test, "params"), "threads", json_integer(npaths));
+      if (!rc)
+        rc = import_job_log(run, test, name, paths, npaths, first_kind, opts, o, start_unix_ns, fio_ios, input,
+                            res, err);
+      for (unsigned k = 0; k < npaths; k++) free(paths[k]);
+    }
+    json_decref(opts);
+    if (rc) break;
+    const json_t *jerr = json_object_get(job, "error");
+    archive_end_test(test, json_integer_value(jerr) ? "failed" : "complete");
+    res->tests++;
+  }
+  json_t *hl = json_array();
+  const char *hk;
+  json_t *hv;
+  json_object_foreach(hosts, hk, hv) {
+    if (*hk) json_array_append_new(hl, json_string(hk));
+  }
+  json_object_set_new(src, "hosts", hl);
+  json_decref(hosts);
+  json_decref(used_logs);
+  json_decref(entries);
+  json_decref(grouped_hosts);
+  if (!rc && !res->tests) rc = ssdrev_fail(err, -EINVAL, "no fio jobs in '%s'", input);
+  if (!rc) json_object_set_new(json_object_get(run->manifest, "steps"), "fio", json_string("complete"));
+  int src_rc = archive_save(run, rc ? NULL : err);
+  if (!rc) rc = src_rc;
+  archive_free(run);
+  json_decref(root);
+  return rc;
+}

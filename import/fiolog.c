@@ -1,0 +1,174 @@
+/* fiolog.c — fio per-I/O latency logs (write_lat_log with
+ * log_avg_msec=0) into ssdrev binary logs, streamed through libcsv so memory
+ * stays bounded whatever the log length. */
+#include <csv.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "log/ssdlog.h"
+#include "import/import.h"
+
+#define FIOLOG_BATCH 4096u
+#define FIOLOG_MAX_COLS 16u
+
+struct fiolog_state {
+  const char *path;
+  const struct import_fio_log_fmt *fmt;
+  struct ssdlog_writer *w;
+  struct import_fio_log_stats *st;
+  struct ssdrev_err *err;
+  int rc;                        /* first error; parsing stops on it */
+  int has_offset;                /* resolved on the first record */
+  unsigned ncols;                /* fields in the current record */
+  uint64_t col[FIOLOG_MAX_COLS]; /* parsed fields of the current record */
+  int col_ok[FIOLOG_MAX_COLS];   /* field parsed as a number */
+  int col_hex[FIOLOG_MAX_COLS];  /* field was written as 0x... (log_prio=1) */
+  uint64_t line;                 /* 1-based record number */
+  struct ssdlog_rec batch[FIOLOG_BATCH];
+  size_t nbatch;
+};
+
+static int fiolog_flush(struct fiolog_state *s) {
+  if (!s->nbatch || s->rc) return s->rc;
+  int rc = ssdlog_append(s->w, s->batch, s->nbatch, s->err);
+  s->nbatch = 0;
+  if (rc) s->rc = rc;
+  return rc;
+}
+
+/* Field callback: parse the number now so only integers are kept per row. */
+static void fiolog_field(void *data, size_t len, void *arg) {
+  struct fiolog_state *s = arg;
+  if (s->rc) return;
+  unsigned i = s->ncols++;
+  if (i >= FIOLOG_MAX_COLS) return; /* extra columns of future fio versions */
+  char buf[32];
+  s->col_ok[i] = 0;
+  s->col_hex[i] = 0;
+  if (len == 0 || len >= sizeof buf) return;
+  memcpy(buf, data, len);
+  buf[len] = 0;
+  if (buf[0] == '-' || buf[0] == '+') return;
+  char *end;
+  errno = 0;
+  /* base 0: log_prio=1 writes the priority as 0x%04x */
+  unsigned long long v = strtoull(buf, &end, 0);
+  if (errno || *end) return;
+  s->col[i] = v;
+  s->col_ok[i] = 1;
+  s->col_hex[i] = len > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
+}
+
+static void fiolog_record(int c, void *arg) {
+  (void)c;
+  struct fiolog_state *s = arg;
+  unsigned n = s->ncols;
+  s->ncols = 0;
+  if (s->rc) return;
+  s->line++;
+  if (n == 0) return;
+  if (n < 4) {
+    s->rc = ssdrev_fail(s->err, -EINVAL,
+                        "bad fio log '%s' line %llu: %u columns, expected at least 4 "
+                        "(time_ms, value, ddir, bs)",
+                        s->path, (unsigned long long)s->line, n);
+    return;
+  }
+  if (!s->st->columns) {
+    s->st->columns = n;
+    /* fio 3.x writes "t, v, ddir, bs, prio" or "t, v, ddir, bs, offset, prio";
+     * fio 2.x's 5-column offset logs need has_offset = 1 from the caller. */
+    s->has_offset = s->fmt->has_offset >= 0 ? s->fmt->has_offset : n >= 6;
+  }
+  unsigned need = s->has_offset ? 5 : 4;
+  for (unsigned i = 0; i < need && i < FIOLOG_MAX_COLS; i++) {
+    if (i >= n || !s->col_ok[i] || (i == 4 && s->col_hex[i])) {
+      s->rc = ssdrev_fail(s->err, -EINVAL,
+                          "bad fio log '%s' line %llu: column %u is not a non-negative integer%s",
+                          s->path, (unsigned long long)s->line, i + 1,
+                          i == 4 ? " (is it a log_offset=1 log? see --log-offset)" : "");
+      return;
+    }
+  }
+  uint64_t t_ms = s->col[0], lat_ns = s->col[1], ddir = s->col[2], bs = s->col[3];
+  if (ddir > 3 || bs > UINT32_MAX) {
+    s->rc = ssdrev_fail(s->err, -EINVAL, "bad fio log '%s' line %llu: %s %llu out of range", s->path,
+                        (unsigned long long)s->line, ddir > 3 ? "ddir" : "bs",
+                        (unsigned long long)(ddir > 3 ? ddir : bs));
+    return;
+  }
+  /* t_ms in ns must fit a signed 64-bit clock: 2^43 ms (278 years) x 10^6
+   * is 8.8e18 ns. Beyond, t_ms * 10^6 wrapped and gave a garbage submit
+   * time. */
+  if (t_ms > (1ull << 43)) {
+    s->rc = ssdrev_fail(s->err, -EINVAL, "bad fio log '%s' line %llu: time %llu ms out of range", s->path,
+                        (unsigned long long)s->line, (unsigned long long)t_ms);
+    return;
+  }
+  struct ssdlog_rec *r = &s->batch[s->nbatch++];
+  memset(r, 0, sizeof *r);
+  /* fio stamps the sample at completion with a millisecond clock, so the
+   * submit time is completion - latency, good to about 1 ms. */
+  uint64_t done_ns = t_ms * 1000000ull;
+  if (lat_ns > done_ns) {
+    r->submit_ns = 0;
+    s->st->clamped++;
+  } else {
+    r->submit_ns = done_ns - lat_ns;
+  }
+  r->lat_ns = lat_ns;
+  r->offset_bytes = s->has_offset ? s->col[4] : 0;
+  r->len_bytes = (uint32_t)bs;
+  r->queue_id = s->fmt->queue_id;
+  r->op = ddir == 3 ? SSDLOG_OP_FLUSH : (uint8_t)ddir; /* fio's DDIR_SYNC is 3 */
+  s->st->lines++;
+  if (ddir < 3) s->st->by_op[ddir]++;
+  s->st->bytes += bs;
+  if (t_ms > s->st->max_time_ms) s->st->max_time_ms = t_ms;
+  if (s->nbatch == FIOLOG_BATCH) fiolog_flush(s);
+}
+
+int import_fio_log_import(const char *path, const struct import_fio_log_fmt *fmt,
+                         struct ssdlog_writer *w, struct import_fio_log_stats *st,
+                         struct ssdrev_err *err) {
+  memset(st, 0, sizeof *st);
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    int e = errno;
+    return ssdrev_fail(err, -e, "cannot open fio log '%s': %s", path, strerror(e));
+  }
+  struct fiolog_state *s = calloc(1, sizeof *s);
+  if (!s) {
+    fclose(f);
+    return ssdrev_fail(err, -ENOMEM, "out of memory reading '%s'", path);
+  }
+  s->path = path;
+  s->fmt = fmt;
+  s->w = w;
+  s->st = st;
+  s->err = err;
+  struct csv_parser p;
+  if (csv_init(&p, 0)) {
+    free(s);
+    fclose(f);
+    return ssdrev_fail(err, -ENOMEM, "cannot set up the CSV parser for '%s'", path);
+  }
+  char buf[65536];
+  size_t n;
+  while (!s->rc && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+    if (csv_parse(&p, buf, n, fiolog_field, fiolog_record, s) != n && !s->rc)
+      s->rc = ssdrev_fail(err, -EINVAL, "bad fio log '%s' near line %llu: %s", path,
+                          (unsigned long long)s->line + 1, csv_strerror(csv_error(&p)));
+  }
+  if (!s->rc && ferror(f)) {
+    int e = errno ? errno : EIO;
+    s->rc = ssdrev_fail(err, -e, "cannot read fio log '%s': %s", path, strerror(e));
+  }
+  if (!s->rc) csv_fini(&p, fiolog_field, fiolog_record, s);
+  fiolog_flush(s);
+  int rc = s->rc;
+  csv_free(&p);
+  fclose(f);
+  free(s);
+  return rc;
+}

@@ -1,0 +1,119 @@
+/* import.h — other tools' results into ssdrev run archives (docs/interop.md).
+ * An importer is a row in a table of function pointers (import/import.c);
+ * `ssdrev import KIND` looks it up by name.
+ *
+ *   fio  fio --output-format=json or json+ (local or client/server), plus the
+ *        per-I/O latency logs of write_lat_log with log_avg_msec=0, converted
+ *        to ssdrev binary logs (clock source SSDLOG_CLOCK_IMPORTED).
+ *   cdm  CrystalDiskMark "Save text" result files: a summary per cell, no log.
+ *   DUT  nvme-cli and smartctl JSON into the review's DUT summary.
+ *
+ * Rules as in base/ssdrev.h. */
+#ifndef SSDREV_IMPORT_H
+#define SSDREV_IMPORT_H
+
+#include "log/ssdlog.h"
+
+/* Which fio latency log to take per-I/O records from. */
+enum import_fio_lat {
+  IMPORT_FIO_LAT_AUTO = 0, /* "lat" when present, else "clat" */
+  IMPORT_FIO_LAT_TOTAL = 1, /* *_lat.N.log: submission to completion */
+  IMPORT_FIO_LAT_CLAT = 2,  /* *_clat.N.log: issue to completion */
+};
+
+struct import_opts {
+  const char *out_dir;   /* run archive to create (must not exist or be empty) */
+  const char *log_dir;   /* fio: directory holding the latency logs; NULL = the
+                          * JSON file's directory, then the current directory */
+  const char *label;     /* drive label for reports; NULL = none (cdm: the Comment) */
+  const char *model;     /* DUT model / firmware to record (fio and CDM know neither) */
+  const char *firmware;
+  const char *state;     /* fill state, e.g. "FOB" or "75%"; NULL = guessed (cdm) */
+  enum import_fio_lat lat;
+  int log_offset;        /* fio logs carry an offset column: -1 = from the JSON
+                          * job options, else 0 or 1 */
+  int no_logs;           /* fio: import the summary only, even if logs exist */
+};
+void import_opts_defaults(struct import_opts *o);
+
+struct import_result {
+  unsigned tests;     /* test entries written */
+  unsigned logs;      /* of which with a per-I/O log */
+  uint64_t log_ios;   /* records written to logs */
+  unsigned warnings;  /* also stored in the manifest under "import_warnings" */
+};
+
+struct import_format {
+  const char *name;    /* "fio", "cdm" */
+  const char *summary; /* one line for --help */
+  int (*import)(const char *input, const struct import_opts *o,
+                struct import_result *res, struct ssdrev_err *err);
+};
+/* Looks an importer up by name; NULL if unknown. */
+const struct import_format *import_find(const char *name);
+/* The table, ending with a row whose name is NULL. */
+extern const struct import_format import_formats[];
+
+/* ---- fio latency logs (import/fiolog.c) */
+
+/* How to read one log's columns. Lines are "time_ms, value, ddir, bs[, offset]
+ * [, prio][, more]": fio 3.x always appends prio (decimal, or hex with
+ * log_prio=1); the offset is there only with log_offset=1; later columns (fio
+ * 3.36's issue time) are ignored. */
+struct import_fio_log_fmt {
+  int has_offset;         /* -1 = decide by the column count: 6+ columns => offset */
+  uint16_t queue_id;      /* stored in every record */
+};
+struct import_fio_log_stats {
+  uint64_t lines;         /* records converted */
+  uint64_t clamped;       /* records whose derived submit time was < 0, set to 0 */
+  uint64_t by_op[3];      /* read, write, trim */
+  uint64_t bytes;
+  uint64_t max_time_ms;   /* largest time column */
+  unsigned columns;       /* column count of the first line */
+};
+/* Streams the fio latency log at PATH through libcsv into the open writer W.
+ * Each record: lat_ns = value (ns), submit_ns = time_ms * 1e6 - value (fio
+ * stamps a sample when the I/O completes; so submit times are good to about
+ * 1 ms), op = ddir, len = bs, offset if present, status 0. Fails naming the
+ * file and line on a malformed line. */
+int import_fio_log_import(const char *path, const struct import_fio_log_fmt *fmt,
+                         struct ssdlog_writer *w, struct import_fio_log_stats *st,
+                         struct ssdrev_err *err);
+
+/* ---- fio JSON (import/fio.c) */
+
+/* Loads fio JSON output, skipping any text before the first line that starts
+ * with '{' (fio prints warnings, and client/server prefixes, before it). */
+json_t *import_fio_json_load(const char *path, struct ssdrev_err *err);
+/* Percentiles from a json+ "bins" object (latency ns -> count): nearest rank
+ * over the buckets, each value the bucket's representative value as fio
+ * prints it. Returns [{"p":..,"lat_ns":..,"bucketed":true}, ...] or NULL
+ * when bins is not a non-empty object. */
+json_t *import_fio_bins_percentiles(const json_t *bins, const double *pcts, unsigned npcts);
+
+/* ---- CrystalDiskMark text (import/cdm.c) */
+
+/* Parses CrystalDiskMark "Save text" output (CDM 6-9 section layout; UTF-8 with
+ * or without BOM, CRLF or LF, spacing lenient) into
+ *   {"version": "8.0.4 x64", "profile": "Default", "test": "1 GiB (x5) [...]",
+ *    "mode": .., "time": .., "date": .., "os": .., "comment": ..,
+ *    "mix": "Read 70%/Write 30%",
+ *    "cells": [{"op": "read", "cell": "SEQ1M Q8T1", "pattern": "seq",
+ *               "block_bytes": 1048576, "qd": 8, "threads": 1,
+ *               "mb_s": .., "iops": .., "lat_us": ..}, ...]}
+ * Keys the text lacks are absent. Fails naming the line when no result line
+ * is found or a result line is malformed. `name` is used in messages. */
+json_t *import_cdm_parse(const char *text, size_t len, const char *name, struct ssdrev_err *err);
+
+/* ---- DUT info (import/dut.c) */
+
+/* DUT info from nvme-cli (id-ctrl -o json, smart-log -o json) and smartctl -j
+ * JSON text, merged into the review's DUT summary object (docs/archive.md). */
+json_t *import_dut_parse(const char *id_ctrl_json, const char *smart_log_json,
+                        const char *smartctl_json, int include_serial, struct ssdrev_err *err);
+/* Copies the fields of a user's overrides object (e.g. "controller",
+ * "media", which no tool reports) into dut. */
+void import_dut_apply_overrides(json_t *dut, const json_t *overrides);
+
+#endif

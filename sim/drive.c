@@ -1,0 +1,585 @@
+/* drive.c — the simulated drive: instance lifetime, the timing of one
+ * command (reads on dies and channels, writes through the DRAM buffer into
+ * SLC or TLC programs, erases), idle folding, ground truth, save/restore.
+ * See sim/sim_int.h for the reservation model and docs/sim-model.md. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim/sim_int.h"
+#include "log/ssdlog.h"
+
+#define SIM_STATE_MAGIC "SSDRSIM2" /* 2: adds the SLC residency map */
+#define SIM_THERMAL_STEP_NS 100000000ull /* temperature updated every 100 ms */
+#define SIM_THERMAL_TAU_S 30.0           /* heat-up / cool-down time constant */
+#define SIM_BAD_READ_RETRIES 8           /* an unreadable LBA costs a full retry ladder */
+
+/* splitmix64: tiny, fast, and good enough for timing noise. */
+static inline uint64_t rnd(struct sim *s) {
+  uint64_t z = (s->st.rng += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+/* Uniform in [0, n]. */
+static inline uint64_t rnd_upto(struct sim *s, uint64_t n) {
+  return n ? (uint64_t)(((unsigned __int128)rnd(s) * (n + 1)) >> 64) : 0;
+}
+static uint64_t prob_thresh(double p) {
+  if (p <= 0) return 0;
+  if (p >= 1) return UINT64_MAX;
+  return (uint64_t)(p * 18446744073709551616.0);
+}
+static inline uint64_t us_ns(double us) { return (uint64_t)llround(us * 1000.0); }
+static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* Queues a transfer of x ns that is ready at r; returns when it ends. */
+static inline uint64_t fluid_take(struct sim_fluid *f, uint64_t r, uint64_t x) {
+  if (r > f->t) {
+    uint64_t gone = r - f->t;
+    f->backlog = f->backlog > gone ? f->backlog - gone : 0;
+    f->t = r;
+  }
+  f->backlog += x;
+  return r + f->backlog;
+}
+
+/* log2(v) when v is a power of two > 1, else 0 (the slow path divides). */
+static unsigned pow2_shift(uint64_t v) {
+  return v > 1 && !(v & (v - 1)) ? (unsigned)__builtin_ctzll(v) : 0;
+}
+
+static void derive_constants(struct sim *s) {
+  const struct sim_model *m = &s->m;
+  s->ndies = m->channels * m->dies_per_channel;
+  s->ctrl_ns = us_ns(m->controller_us);
+  for (int i = 0; i < 3; i++) s->t_read_ns[i] = us_ns(m->t_read_us + i * m->t_read_step_us);
+  s->read_jitter_ns = us_ns(m->read_jitter_us);
+  s->retry_thresh = prob_thresh(m->read_retry_prob);
+  s->prog_slc_ns = us_ns(m->t_prog_slc_us);
+  s->prog_tlc_ns = us_ns(m->t_prog_tlc_us);
+  s->erase_ns = us_ns(m->t_erase_us);
+  s->erase_jitter_ns = us_ns(m->t_erase_us * m->erase_jitter_pct / 100.0);
+  s->suspend_ns = us_ns(m->suspend_us);
+  s->gc_copy_ns = us_ns(m->gc_copy_us);
+  s->ack_ns = us_ns(m->write_ack_us);
+  s->ack_jitter_ns = us_ns(m->write_jitter_us);
+  s->stall_thresh = prob_thresh(m->write_stall_prob);
+  s->stall_min_ns = us_ns(m->write_stall_min_us);
+  s->stall_span_ns = us_ns(m->write_stall_max_us) - s->stall_min_ns;
+  s->error_thresh = prob_thresh(m->error_rate);
+  s->ch_ns_per_byte = 1000.0 / m->channel_mt_s;
+  s->link_ns_per_byte = 1000.0 / m->link_mb_s;
+  s->slc_unit_bytes = (uint64_t)m->page_bytes * m->planes;
+  s->tlc_unit_bytes = s->slc_unit_bytes * m->bits_per_cell;
+  s->slc_unit_xfer_ns = (uint64_t)(s->slc_unit_bytes * s->ch_ns_per_byte);
+  s->tlc_unit_xfer_ns = (uint64_t)(s->tlc_unit_bytes * s->ch_ns_per_byte);
+  s->slc_max_bytes = (uint64_t)(m->slc_max_gib * 1073741824.0);
+  s->slc_min_bytes = (uint64_t)(m->slc_min_gib * 1073741824.0);
+  s->buf_cap_bytes = m->write_buffer_bytes;
+  s->bad_start_bytes = m->bad_lba_start * m->lba_bytes;
+  s->bad_end_bytes = s->bad_start_bytes + m->bad_lba_count * m->lba_bytes;
+  s->units = m->capacity_bytes / SIM_UNIT_BYTES;
+  s->ring_cap = s->buf_cap_bytes / s->slc_unit_bytes + 2;
+  s->stripe_shift = pow2_shift(s->slc_unit_bytes);
+  s->die_shift = pow2_shift(s->ndies);
+  s->die_mask = s->die_shift || s->ndies == 1 ? s->ndies - 1 : 0;
+  s->dpc_shift = pow2_shift(m->dies_per_channel);
+  s->gc_thresh_slc = prob_thresh(m->gc_steps_per_gib * (double)s->slc_unit_bytes / 1073741824.0);
+  s->gc_thresh_tlc = prob_thresh(m->gc_steps_per_gib * (double)s->tlc_unit_bytes / 1073741824.0);
+}
+
+static void state_init(struct sim *s) {
+  memset(&s->st, 0, sizeof s->st);
+  s->st.rng = s->seed ^ 0x5353445253494dull; /* "SSDRSIM": seed 0 still mixes */
+  s->st.temp_c = s->m.temp_idle_c;
+}
+
+int sim_new(struct sim **out, const struct sim_model *m, uint64_t seed,
+                  struct ssdrev_err *err) {
+  *out = NULL;
+  if (!m->channels || !m->dies_per_channel || !m->planes || !m->page_bytes || !m->bits_per_cell ||
+      m->channel_mt_s <= 0 || m->link_mb_s <= 0 || m->capacity_bytes < SIM_UNIT_BYTES)
+    return ssdrev_fail(err, -EINVAL, "cannot create simulated drive '%s': incomplete model", m->name);
+  struct sim *s = calloc(1, sizeof *s);
+  if (!s) return ssdrev_fail(err, -ENOMEM, "cannot create simulated drive '%s': out of memory", m->name);
+  s->m = *m;
+  s->seed = seed;
+  derive_constants(s);
+  s->dies = calloc(s->ndies, sizeof *s->dies);
+  s->chan = calloc(m->channels, sizeof *s->chan);
+  s->ring = calloc(s->ring_cap, sizeof *s->ring);
+  /* calloc of a large bitmap maps zero pages lazily: an empty drive costs
+   * no memory until written. */
+  s->map = calloc(sim_map_words(s), sizeof *s->map);
+  s->slc_map = calloc(sim_map_words(s), sizeof *s->slc_map);
+  s->region = calloc(sim_map_regions(s), 1);
+  if (!s->dies || !s->chan || !s->ring || !s->map || !s->slc_map || !s->region) {
+    sim_free(s);
+    return ssdrev_fail(err, -ENOMEM, "cannot create simulated drive '%s': out of memory for the FTL map",
+                       m->name);
+  }
+  state_init(s);
+  *out = s;
+  return 0;
+}
+
+void sim_free(struct sim *s) {
+  if (!s) return;
+  free(s->dies);
+  free(s->chan);
+  free(s->ring);
+  free(s->map);
+  free(s->slc_map);
+  free(s->region);
+  free(s);
+}
+
+const struct sim_model *sim_get_model(const struct sim *s) { return &s->m; }
+uint64_t sim_now_ns(const struct sim *s) { return s->st.now_ns; }
+
+static void thermal_step(struct sim *s) {
+  uint64_t dt = s->st.now_ns - s->st.thermal_at_ns;
+  double util = (double)s->st.busy_ns_acc / ((double)dt * s->ndies);
+  if (util > 1) util = 1;
+  double target = s->m.temp_idle_c + s->m.temp_load_c * util;
+  s->st.temp_c += (target - s->st.temp_c) * (1 - exp(-(double)dt / 1e9 / SIM_THERMAL_TAU_S));
+  s->st.busy_ns_acc = 0;
+  s->st.thermal_at_ns = s->st.now_ns;
+}
+
+void sim_advance(struct sim *s, uint64_t now_ns) {
+  if (now_ns <= s->st.now_ns) return;
+  s->st.now_ns = now_ns;
+  if (now_ns - s->st.thermal_at_ns >= SIM_THERMAL_STEP_NS) thermal_step(s);
+}
+
+void sim_idle(struct sim *s, uint64_t idle_ns) {
+  sim_advance(s, s->st.now_ns + idle_ns);
+  /* Folding rewrites SLC blocks into TLC while the host is away. */
+  double folded = s->m.fold_mb_s * 1e6 * ((double)idle_ns / 1e9);
+  s->st.slc_used_bytes = folded >= (double)s->st.slc_used_bytes ? 0 : s->st.slc_used_bytes - (uint64_t)folded;
+  if (!s->st.slc_used_bytes) sim_slc_clear_all(s); /* everything is in TLC now */
+}
+
+/* Units whose SLC copy became invalid give their room back: the cache
+ * reclaims blocks of stale pages by erasing them, without folding. */
+static void sim_slc_release(struct sim *s, uint64_t units) {
+  uint64_t b = units * SIM_UNIT_BYTES;
+  s->st.slc_used_bytes = b >= s->st.slc_used_bytes ? 0 : s->st.slc_used_bytes - b;
+}
+
+void sim_reset(struct sim *s) {
+  memset(s->map, 0, sim_map_words(s) * sizeof *s->map);
+  memset(s->region, SIM_REGION_EMPTY, sim_map_regions(s));
+  sim_slc_clear_all(s);
+  s->st.mapped_units = 0;
+  s->st.slc_used_bytes = 0;
+  s->st.pending_bytes = 0;
+  s->st.buf_used_bytes = 0;
+  s->st.ring_head = s->st.ring_count = 0;
+  for (unsigned i = 0; i < s->ndies; i++) s->dies[i].block_fill = 0;
+}
+
+int sim_trim(struct sim *s, uint64_t off, uint64_t len) {
+  if (off > s->m.capacity_bytes || len > s->m.capacity_bytes - off) return -EINVAL;
+  sim_slc_release(s, sim_slc_unmark_trim(s, off, len));
+  sim_map_clear(s, off, len);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ reads */
+
+/* Senses one stripe unit's worth of an I/O (one multi-plane read of
+ * page_bytes x planes) on its die, then moves it over the channel. The die
+ * is free again once the data is in its cache register (cache read), so the
+ * next sense overlaps this transfer. Returns when the data is in the
+ * controller. */
+static uint64_t read_unit(struct sim *s, uint64_t t0, uint64_t unit, uint64_t bytes) {
+  /* Divisions are slow on the hot path: shift when the geometry allows. */
+  int p2 = s->die_mask || s->ndies == 1;
+  unsigned die = (unsigned)(p2 ? unit & s->die_mask : unit % s->ndies);
+  struct sim_die *d = &s->dies[die];
+  /* Page type (LSB/CSB/MSB) sets how many read levels are sensed. */
+  unsigned type = (unsigned)((p2 ? unit >> s->die_shift : unit / s->ndies) % 3);
+  uint64_t sense = s->t_read_ns[type] + rnd_upto(s, s->read_jitter_ns);
+  if (s->retry_thresh && rnd(s) < s->retry_thresh) /* ECC failed: re-sense with shifted levels */
+    sense += s->t_read_ns[type] + rnd_upto(s, s->read_jitter_ns);
+  uint64_t st = max64(t0, d->read_until);
+  if (st >= d->erase_from && st < d->erase_until) {
+    if (st < d->copy_until && s->gc_copy_ns) {
+      /* GC copy phase: wait for the current copy, slip in, push the rest. */
+      uint64_t wait = s->gc_copy_ns - (st - d->erase_from) % s->gc_copy_ns;
+      st += wait;
+      d->copy_until += sense;
+      d->erase_until += sense;
+      d->prog_until += sense;
+    } else {
+      st = d->erase_until; /* erases cannot be suspended */
+    }
+  }
+  int collided = st >= d->prog_from && st < d->prog_until;
+  if (collided) { /* suspend the program, read, resume */
+    uint64_t rem = d->prog_until - st;
+    st += rem < s->suspend_ns ? rem : s->suspend_ns;
+  }
+  uint64_t se = st + sense;
+  d->read_until = se;
+  if (collided) d->prog_until += se - st;
+  s->st.busy_ns_acc += sense;
+  unsigned ch = s->m.dies_per_channel == 1 ? die : s->dpc_shift ? die >> s->dpc_shift : die / s->m.dies_per_channel;
+  return fluid_take(&s->chan[ch], se, (uint64_t)(bytes * s->ch_ns_per_byte));
+}
+
+static uint64_t do_read(struct sim *s, uint64_t now, uint64_t off, uint32_t len, int32_t *status) {
+  uint64_t t0 = now + s->ctrl_ns, ready = t0;
+  if (off < s->bad_end_bytes && off + len > s->bad_start_bytes) {
+    *status = -EIO;
+    return t0 + SIM_BAD_READ_RETRIES * s->t_read_ns[2];
+  }
+  uint64_t ub = s->slc_unit_bytes;
+  uint64_t first = s->stripe_shift ? off >> s->stripe_shift : off / ub;
+  uint64_t last = s->stripe_shift ? (off + len - 1) >> s->stripe_shift : (off + len - 1) / ub;
+  for (uint64_t u = first; u <= last; u++) {
+    uint64_t a = max64(off, u * ub), b = off + len < (u + 1) * ub ? off + len : (u + 1) * ub;
+    /* Unmapped LBAs read as zeros from the controller, without the NAND. */
+    if (!sim_map_any(s, a, b - a)) continue;
+    ready = max64(ready, read_unit(s, t0, u, b - a));
+  }
+  return fluid_take(&s->st.link_rd, ready, (uint64_t)(len * s->link_ns_per_byte));
+}
+
+/* ----------------------------------------------------------------- writes */
+
+static void ring_push(struct sim *s, uint64_t end_ns, uint64_t bytes) {
+  uint64_t i = (s->st.ring_head + s->st.ring_count) % s->ring_cap;
+  s->ring[i].end_ns = end_ns;
+  s->ring[i].bytes = bytes;
+  s->st.ring_count++;
+}
+
+/* Frees buffer space of the oldest program unit; returns when it is free. */
+static uint64_t ring_pop(struct sim *s) {
+  struct sim_flush *f = &s->ring[s->st.ring_head];
+  s->st.ring_head = (s->st.ring_head + 1) % s->ring_cap;
+  s->st.ring_count--;
+  s->st.buf_used_bytes -= f->bytes;
+  return f->end_ns;
+}
+
+/* 0..1: how hard GC works. It starts when free space falls below
+ * gc_free_pct (erased blocks run short) and grows as free space shrinks;
+ * an empty or 75%-full drive has nothing urgent to collect. */
+static double gc_pressure(const struct sim *s) {
+  double free_frac = 1.0 - (double)s->st.mapped_units / (double)s->units;
+  double start = s->m.gc_free_pct / 100.0;
+  return free_frac >= start ? 0 : (start - free_frac) / start;
+}
+
+/* Programs one multi-plane unit (SLC) or one-shot TLC unit on the next die
+ * of the write point, erasing a fresh block first when the open one is full. */
+static void program_unit(struct sim *s, int slc) {
+  uint64_t unit = slc ? s->slc_unit_bytes : s->tlc_unit_bytes;
+  /* next_die stays a die index (not a running count), so a saved state can
+   * be checked against the drive it is loaded into. */
+  unsigned die = (unsigned)(s->st.next_die % s->ndies);
+  s->st.next_die = die + 1 < s->ndies ? die + 1 : 0;
+  struct sim_die *d = &s->dies[die];
+  unsigned ch = die / s->m.dies_per_channel;
+  uint64_t start = max64(s->st.pending_ready_ns, max64(d->prog_until, d->read_until));
+  int idle = d->prog_until <= start;
+  uint64_t slc_equiv = slc ? unit : unit / s->m.bits_per_cell;
+  if (d->block_fill + slc_equiv > s->m.block_bytes) {
+    uint64_t e = s->erase_ns - s->erase_jitter_ns + rnd_upto(s, 2 * s->erase_jitter_ns);
+    d->erase_from = start;
+    d->copy_until = start;
+    d->erase_until = start + e;
+    d->block_fill = 0;
+    s->st.busy_ns_acc += e;
+    start += e;
+  }
+  d->block_fill += slc_equiv;
+  /* A GC step relocates a victim's valid pages (copies that cannot be
+   * suspended, though a read may slip in between two) and erases it (which
+   * a read must wait out). */
+  uint64_t gc_thresh = slc ? s->gc_thresh_slc : s->gc_thresh_tlc;
+  if (gc_thresh && rnd(s) < (uint64_t)((double)gc_thresh * gc_pressure(s))) {
+    uint64_t copies = (uint64_t)s->m.gc_copies * s->gc_copy_ns;
+    uint64_t g = copies + s->erase_ns - s->erase_jitter_ns + rnd_upto(s, 2 * s->erase_jitter_ns);
+    d->erase_from = start;
+    d->copy_until = start + copies;
+    d->erase_until = start + g;
+    s->st.busy_ns_acc += g;
+    start += g;
+  }
+  uint64_t xe = fluid_take(&s->chan[ch], start, slc ? s->slc_unit_xfer_ns : s->tlc_unit_xfer_ns);
+  uint64_t xs = xe - (slc ? s->slc_unit_xfer_ns : s->tlc_unit_xfer_ns);
+  uint64_t pe = xe + (slc ? s->prog_slc_ns : s->prog_tlc_ns);
+  if (idle) d->prog_from = xs;
+  d->prog_until = pe;
+  s->st.busy_ns_acc += pe - xs;
+  ring_push(s, pe, unit);
+  s->st.pending_bytes -= unit;
+  if (slc) s->st.slc_used_bytes += unit;
+}
+
+static void dispatch_pending(struct sim *s) {
+  while (s->st.pending_bytes >= s->slc_unit_bytes) {
+    int slc = s->st.slc_used_bytes + s->slc_unit_bytes <= sim_slc_cap(s);
+    if (!slc && s->st.pending_bytes < s->tlc_unit_bytes) break;
+    program_unit(s, slc);
+  }
+}
+
+static uint64_t do_write(struct sim *s, uint64_t now, uint64_t off, uint32_t len) {
+  uint64_t in = fluid_take(&s->st.link_wr, now, (uint64_t)(len * s->link_ns_per_byte));
+  sim_map_set(s, off, len);
+  /* The old copies of rewritten units that sit in SLC become stale; the new
+   * ones land in SLC while it has room (dispatch_pending decides the same
+   * way per program unit). */
+  sim_slc_release(s, sim_slc_mark(s, off, len, s->st.slc_used_bytes + s->slc_unit_bytes <= sim_slc_cap(s)));
+  /* A write larger than the buffer streams through it in pieces. A piece
+   * leaves room for the partial TLC unit still pending (< tlc_unit_bytes; the
+   * model makes the buffer hold two), so the buffer never holds more than
+   * buf_cap_bytes and the ring never more than buf_cap / slc_unit units:
+   * one 64 MiB write used to push 2048 units into a 258-entry ring. */
+  uint64_t piece_max = s->buf_cap_bytes > s->tlc_unit_bytes ? s->buf_cap_bytes - s->tlc_unit_bytes : 0;
+  if (!piece_max) piece_max = len; /* a model sim_model_load would refuse: no buffer to stream through */
+  for (uint64_t left = len; left;) {
+    uint64_t piece = left < piece_max ? left : piece_max;
+    left -= piece;
+    /* Units already programmed give their buffer space back. */
+    while (s->st.ring_count && s->ring[s->st.ring_head].end_ns <= in) ring_pop(s);
+    /* A full buffer makes the write wait for the oldest program in flight:
+     * past the buffer, the host sees the NAND's speed. */
+    while (s->st.buf_used_bytes + piece > s->buf_cap_bytes && s->st.ring_count) in = max64(in, ring_pop(s));
+    s->st.buf_used_bytes += piece;
+    s->st.pending_bytes += piece;
+    s->st.pending_ready_ns = in;
+    dispatch_pending(s);
+  }
+  uint64_t done = in + s->ack_ns + rnd_upto(s, s->ack_jitter_ns);
+  if (s->stall_thresh && rnd(s) < s->stall_thresh) /* the L2P journal is being flushed */
+    done += s->stall_min_ns + rnd_upto(s, s->stall_span_ns);
+  return done;
+}
+
+static uint64_t do_flush(struct sim *s, uint64_t now) {
+  uint64_t done = now + s->ctrl_ns;
+  for (uint64_t i = 0; i < s->st.ring_count; i++)
+    done = max64(done, s->ring[(s->st.ring_head + i) % s->ring_cap].end_ns);
+  return done;
+}
+
+uint64_t sim_io(struct sim *s, uint64_t now, unsigned op, uint64_t off, uint32_t len,
+                int32_t *status) {
+  *status = 0;
+  if (!len && op != SSDLOG_OP_FLUSH) return now + s->ctrl_ns;
+  if (op != SSDLOG_OP_FLUSH && (off > s->m.capacity_bytes || len > s->m.capacity_bytes - off)) {
+    *status = -EINVAL;
+    return now + s->ctrl_ns;
+  }
+  if (s->error_thresh && rnd(s) < s->error_thresh) { /* injected media error */
+    *status = -EIO;
+    return now + s->ctrl_ns + s->t_read_ns[0];
+  }
+  switch (op) {
+  case SSDLOG_OP_READ: return do_read(s, now, off, len, status);
+  case SSDLOG_OP_WRITE: return do_write(s, now, off, len);
+  case SSDLOG_OP_TRIM:
+    sim_slc_release(s, sim_slc_unmark_trim(s, off, len));
+    sim_map_clear(s, off, len);
+    return now + s->ctrl_ns;
+  case SSDLOG_OP_FLUSH: return do_flush(s, now);
+  default: *status = -EOPNOTSUPP; return now + s->ctrl_ns;
+  }
+}
+
+/* ------------------------------------------------------------ ground truth */
+
+void sim_get_truth(const struct sim *s, struct sim_truth *t) {
+  struct sim_derived d;
+  sim_model_derive(&s->m, &d);
+  memset(t, 0, sizeof *t);
+  uint64_t cap = sim_slc_cap(s);
+  t->slc_cache_bytes_cap = cap;
+  t->slc_used_bytes = s->st.slc_used_bytes;
+  t->slc_cache_bytes_now = cap > s->st.slc_used_bytes ? cap - s->st.slc_used_bytes : 0;
+  t->slc_cache_bytes_max = s->slc_max_bytes;
+  t->slc_cache_bytes_min = s->slc_min_bytes;
+  t->post_cache_mb_s = d.post_cache_mb_s;
+  t->mapped_bytes = s->st.mapped_units * SIM_UNIT_BYTES;
+  t->temp_c = s->st.temp_c;
+  t->now_ns = s->st.now_ns;
+}
+
+/* ------------------------------------------------------------ save / load */
+
+struct sim_file_header {
+  char magic[8];
+  uint64_t capacity_bytes, units, seed, ndies, channels, ring_cap, map_words;
+};
+
+static void header_of(const struct sim *s, struct sim_file_header *h) {
+  memset(h, 0, sizeof *h);
+  memcpy(h->magic, SIM_STATE_MAGIC, 8);
+  h->capacity_bytes = s->m.capacity_bytes;
+  h->units = s->units;
+  h->seed = s->seed;
+  h->ndies = s->ndies;
+  h->channels = s->m.channels;
+  h->ring_cap = s->ring_cap;
+  h->map_words = sim_map_words(s);
+}
+
+int sim_save(const struct sim *s, const char *path, struct ssdrev_err *err) {
+  struct ssdrev_atomic a;
+  int rc = ssdrev_atomic_open(&a, path, err);
+  if (rc) return rc;
+  struct sim_file_header h;
+  header_of(s, &h);
+  fwrite(&h, sizeof h, 1, a.f);
+  fwrite(&s->st, sizeof s->st, 1, a.f);
+  fwrite(s->dies, sizeof *s->dies, s->ndies, a.f);
+  fwrite(s->chan, sizeof *s->chan, s->m.channels, a.f);
+  fwrite(s->ring, sizeof *s->ring, s->ring_cap, a.f);
+  fwrite(s->map, sizeof *s->map, h.map_words, a.f);
+  fwrite(s->slc_map, sizeof *s->slc_map, h.map_words, a.f);
+  return ssdrev_atomic_commit(&a, err); /* reports any short write */
+}
+
+/* Every clock in a state (now, reservations, backlogs) stays below this:
+ * 2^62 ns is 146 years of virtual time, far past any review, and the head
+ * room keeps sums of a few clocks from wrapping. */
+#define SIM_MAX_CLOCK_NS (1ull << 62)
+
+static int fluid_ok(const struct sim_fluid *f) {
+  return f->t < SIM_MAX_CLOCK_NS && f->backlog < SIM_MAX_CLOCK_NS;
+}
+
+/* Checks a loaded state against the drive it is loaded into, before any of
+ * it is used: the timing code trusts these invariants (ring indices, the die
+ * of the write point, buffer accounting, mapped count = bits set in the map),
+ * and a damaged value indexes the ring out of bounds or turns GC pressure
+ * into an absurd integer. Returns NULL when consistent, else what is wrong
+ * (written to why). The arrays are read from the file buffer unaligned. */
+static const char *state_problem(const struct sim *s, const struct sim_state *st, const char *dies,
+                                 const char *chan, const char *ring, const char *map, char *why, size_t len) {
+  if (st->ring_head >= s->ring_cap || st->ring_count > s->ring_cap) {
+    snprintf(why, len, "program ring head %llu / count %llu outside a ring of %llu entries",
+             (unsigned long long)st->ring_head, (unsigned long long)st->ring_count,
+             (unsigned long long)s->ring_cap);
+    return why;
+  }
+  if (st->next_die >= s->ndies) {
+    snprintf(why, len, "write point names die %llu of a drive with %u dies", (unsigned long long)st->next_die,
+             s->ndies);
+    return why;
+  }
+  if (st->now_ns >= SIM_MAX_CLOCK_NS || st->pending_ready_ns >= SIM_MAX_CLOCK_NS ||
+      st->thermal_at_ns > st->now_ns || st->busy_ns_acc >= SIM_MAX_CLOCK_NS || !fluid_ok(&st->link_rd) ||
+      !fluid_ok(&st->link_wr))
+    return "a clock is out of range";
+  if (!isfinite(st->temp_c) || fabs(st->temp_c) > 1000)
+    return "temperature is not a number of degrees";
+  if (st->mapped_units > s->units) {
+    snprintf(why, len, "%llu mapped units on a drive of %llu", (unsigned long long)st->mapped_units,
+             (unsigned long long)s->units);
+    return why;
+  }
+  if (st->slc_used_bytes > s->slc_max_bytes) {
+    snprintf(why, len, "%llu bytes in an SLC cache of at most %llu", (unsigned long long)st->slc_used_bytes,
+             (unsigned long long)s->slc_max_bytes);
+    return why;
+  }
+  if (st->pending_bytes >= s->tlc_unit_bytes || st->buf_used_bytes > s->buf_cap_bytes)
+    return "write buffer holds more than it can";
+  /* buf_used = pending + the program units in flight (do_write/ring_pop keep it so) */
+  uint64_t in_flight = 0;
+  for (uint64_t i = 0; i < st->ring_count; i++) {
+    struct sim_flush f;
+    memcpy(&f, ring + ((st->ring_head + i) % s->ring_cap) * sizeof f, sizeof f);
+    if ((f.bytes != s->slc_unit_bytes && f.bytes != s->tlc_unit_bytes) || f.end_ns >= SIM_MAX_CLOCK_NS)
+      return "a program in flight is not a program unit";
+    in_flight += f.bytes; /* at most ring_cap x tlc_unit_bytes: cannot wrap */
+  }
+  if (st->pending_bytes + in_flight != st->buf_used_bytes)
+    return "write buffer accounting does not add up";
+  for (unsigned i = 0; i < s->ndies; i++) {
+    struct sim_die d;
+    memcpy(&d, dies + i * sizeof d, sizeof d);
+    if (d.read_until >= SIM_MAX_CLOCK_NS || d.prog_from >= SIM_MAX_CLOCK_NS || d.prog_until >= SIM_MAX_CLOCK_NS ||
+        d.erase_from >= SIM_MAX_CLOCK_NS || d.erase_until >= SIM_MAX_CLOCK_NS || d.copy_until >= SIM_MAX_CLOCK_NS ||
+        d.block_fill > s->m.block_bytes) {
+      snprintf(why, len, "die %u has a clock or block fill out of range", i);
+      return why;
+    }
+  }
+  for (unsigned i = 0; i < s->m.channels; i++) {
+    struct sim_fluid f;
+    memcpy(&f, chan + i * sizeof f, sizeof f);
+    if (!fluid_ok(&f)) return "a channel clock is out of range";
+  }
+  uint64_t words = sim_map_words(s), bits = 0;
+  for (uint64_t w = 0; w < words; w++) {
+    uint64_t v;
+    memcpy(&v, map + w * sizeof v, sizeof v);
+    bits += (uint64_t)__builtin_popcountll(v);
+    if (w + 1 == words && s->units % 64 && v >> (s->units % 64))
+      return "the map marks units past the end of the drive";
+  }
+  if (bits != st->mapped_units) {
+    snprintf(why, len, "%llu mapped units, but the map holds %llu", (unsigned long long)st->mapped_units,
+             (unsigned long long)bits);
+    return why;
+  }
+  return NULL;
+}
+
+int sim_load_state(struct sim *s, const char *path, struct ssdrev_err *err) {
+  char *buf = NULL;
+  size_t len = 0;
+  struct sim_file_header h, want;
+  header_of(s, &want);
+  size_t need = sizeof h + sizeof s->st + s->ndies * sizeof *s->dies +
+                s->m.channels * sizeof *s->chan + s->ring_cap * sizeof *s->ring +
+                2 * want.map_words * sizeof *s->map; /* FTL map, then SLC residency map */
+  int rc = ssdrev_read_file(path, &buf, &len, need + 1, err);
+  if (rc) return rc;
+  if (len < sizeof h) {
+    free(buf);
+    return ssdrev_fail(err, -EBADMSG, "cannot load sim state '%s': file too short", path);
+  }
+  memcpy(&h, buf, sizeof h);
+  want.seed = h.seed; /* a state may be restored under another seed */
+  if (memcmp(&h, &want, sizeof h) || len != need) {
+    free(buf);
+    return ssdrev_fail(err, -EBADMSG, "cannot load sim state '%s': not a state of model '%s' (%s)", path,
+                       s->m.name, memcmp(h.magic, SIM_STATE_MAGIC, 8) ? "bad magic" : "geometry differs");
+  }
+  struct sim_state st;
+  const char *p = buf + sizeof h;
+  memcpy(&st, p, sizeof st);
+  const char *dies = p + sizeof st;
+  const char *chan = dies + s->ndies * sizeof *s->dies;
+  const char *ring = chan + s->m.channels * sizeof *s->chan;
+  const char *map = ring + s->ring_cap * sizeof *s->ring;
+  char why[160];
+  const char *bad = state_problem(s, &st, dies, chan, ring, map, why, sizeof why);
+  if (bad) {
+    free(buf);
+    /* nothing was copied: the drive keeps the state it had */
+    return ssdrev_fail(err, -EBADMSG, "cannot load sim state '%s': damaged state for model '%s': %s", path,
+                       s->m.name, bad);
+  }
+  s->st = st;
+  memcpy(s->dies, dies, s->ndies * sizeof *s->dies);
+  memcpy(s->chan, chan, s->m.channels * sizeof *s->chan);
+  memcpy(s->ring, ring, s->ring_cap * sizeof *s->ring);
+  memcpy(s->map, map, want.map_words * sizeof *s->map);
+  memcpy(s->slc_map, map + want.map_words * sizeof *s->map, want.map_words * sizeof *s->slc_map);
+  s->slc_map_dirty = 1;
+  free(buf);
+  sim_map_rebuild_regions(s);
+  return 0;
+}

@@ -1,0 +1,117 @@
+/* sim_int.h — private to bench/sim*.c (and their unit tests): the
+ * simulated drive's state and the timing core the sim engine calls.
+ *
+ * The drive is a reservation model: every command is timed when it is
+ * submitted, in submission order, against per-resource "busy until" clocks
+ * (dies, channels, the host link, the DRAM write buffer). Because virtual time
+ * only moves forward and commands arrive in time order, this is exactly FIFO
+ * queueing at each resource, and needs no event loop. */
+#ifndef SSDREV_SIM_INTERNAL_H
+#define SSDREV_SIM_INTERNAL_H
+
+#include "sim/sim.h"
+
+#define SIM_UNIT_BYTES 4096u /* FTL mapping granularity */
+/* A summary byte per 8 map words (2 MiB): random I/O on a filled or empty
+ * region never touches the large bitmap (cache misses dominate otherwise). */
+#define SIM_REGION_WORDS 8u
+enum { SIM_REGION_EMPTY = 0, SIM_REGION_FULL = 1, SIM_REGION_MIXED = 2 };
+
+struct sim_die {
+  uint64_t read_until;  /* end of the last read reserved on this die */
+  uint64_t prog_from;   /* start of the current program chain */
+  uint64_t prog_until;  /* end of the queued programs (pushed by reads) */
+  uint64_t erase_from, erase_until; /* last GC step or erase: cannot be suspended */
+  uint64_t copy_until;  /* GC: copies run from erase_from to here, then the erase */
+  uint64_t block_fill;  /* bytes programmed into the open block */
+};
+
+/* A shared transfer resource (host link, NAND channel) as a fluid queue:
+ * transfers are timed by their ready time against the backlog, so a
+ * transfer reserved for later never blocks one that is ready earlier. */
+struct sim_fluid {
+  uint64_t t;       /* time of the last update */
+  uint64_t backlog; /* ns of transfers still queued at t */
+};
+
+/* One program unit handed to the NAND, whose buffer space frees at end_ns. */
+struct sim_flush {
+  uint64_t end_ns;
+  uint64_t bytes;
+};
+
+/* Scalar state, saved verbatim by sim_save. */
+struct sim_state {
+  uint64_t now_ns;
+  uint64_t rng;
+  struct sim_fluid link_rd;  /* host link, device to host */
+  struct sim_fluid link_wr;  /* host link, host to device (full duplex) */
+  uint64_t slc_used_bytes;   /* data sitting in SLC, not yet folded */
+  uint64_t mapped_units;     /* 4 KiB units holding data */
+  uint64_t buf_used_bytes;   /* write buffer: dispatched-unfinished + pending */
+  uint64_t pending_bytes;    /* accepted, not yet a full program unit */
+  uint64_t pending_ready_ns; /* when the last pending byte arrived */
+  uint64_t next_die;         /* write point, round robin over dies */
+  uint64_t ring_head, ring_count;
+  uint64_t busy_ns_acc;      /* die time used since the last thermal step */
+  uint64_t thermal_at_ns;
+  double temp_c;
+};
+
+struct sim {
+  struct sim_model m;
+  uint64_t seed;
+  /* derived constants, in ns and bytes */
+  unsigned ndies;
+  /* shifts/masks for the hot path when the geometry is a power of two, else 0 */
+  unsigned stripe_shift, die_shift, dpc_shift;
+  uint64_t die_mask;
+  uint64_t ctrl_ns, t_read_ns[3], read_jitter_ns, retry_thresh;
+  uint64_t prog_slc_ns, prog_tlc_ns, erase_ns, erase_jitter_ns, suspend_ns;
+  uint64_t gc_copy_ns, gc_thresh_slc, gc_thresh_tlc; /* GC step per program unit */
+  uint64_t ack_ns, ack_jitter_ns, stall_thresh, stall_min_ns, stall_span_ns;
+  uint64_t error_thresh;
+  double ch_ns_per_byte, link_ns_per_byte;
+  uint64_t slc_unit_bytes, tlc_unit_bytes; /* one multi-plane program (SLC is also the read stripe) */
+  uint64_t slc_unit_xfer_ns, tlc_unit_xfer_ns;
+  uint64_t slc_max_bytes, slc_min_bytes, buf_cap_bytes;
+  uint64_t bad_start_bytes, bad_end_bytes;
+  uint64_t units;            /* capacity in 4 KiB units */
+  /* state */
+  struct sim_state st;
+  struct sim_die *dies;
+  struct sim_fluid *chan;    /* per NAND channel */
+  struct sim_flush *ring;    /* FIFO of program units in flight */
+  uint64_t ring_cap;
+  uint64_t *map;             /* bitmap of mapped 4 KiB units */
+  /* 4 KiB units whose newest copy was programmed into SLC and may still be
+   * there: rewriting or trimming one invalidates its SLC copy, which gives
+   * the cache room back (a 1 GiB CrystalDiskMark region rewritten for
+   * minutes stays in SLC, as on a real drive). Cleared once the cache is
+   * empty; after a partial fold it over-approximates. */
+  uint64_t *slc_map;
+  int slc_map_dirty;         /* any bit may be set (skips clearing a clean map) */
+  uint8_t *region;           /* per SIM_REGION_WORDS of map: SIM_REGION_EMPTY/FULL/MIXED */
+};
+
+
+/* FTL map (sim/ftl.c): a bitmap of mapped 4 KiB units, word-at-a-time. */
+void sim_map_set(struct sim *s, uint64_t off, uint64_t len);
+void sim_map_clear(struct sim *s, uint64_t off, uint64_t len);
+int sim_map_any(const struct sim *s, uint64_t off, uint64_t len);
+uint64_t sim_map_words(const struct sim *s);
+uint64_t sim_map_regions(const struct sim *s);
+/* Recomputes every region summary from the bitmap (after a restore). */
+void sim_map_rebuild_regions(struct sim *s);
+/* SLC residency (sim/ftl.c): returns how many of the units a write of
+ * [off, off+len) covers were marked in SLC, then marks them (in_slc) or
+ * unmarks them. sim_slc_unmark_trim does the same for the whole units a
+ * discard releases. sim_slc_clear_all forgets every mark. */
+uint64_t sim_slc_mark(struct sim *s, uint64_t off, uint64_t len, int in_slc);
+uint64_t sim_slc_unmark_trim(struct sim *s, uint64_t off, uint64_t len);
+void sim_slc_clear_all(struct sim *s);
+/* The SLC room the free space allows now (dynamic part shrinks as it fills). */
+uint64_t sim_slc_cap(const struct sim *s);
+
+
+#endif
