@@ -8,7 +8,7 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 # ------------------------------------------------------------ end user settings
 
 VERSION := 0.1.0
-WARN    := -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
+WARN    := -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wno-missing-field-initializers
 STD     := -std=c11 -D_GNU_SOURCE
 PKGS    := liburing cairo jansson libcmark-gfm fontconfig
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

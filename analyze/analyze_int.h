@@ -31,7 +31,7 @@ struct bin_out {
   uint64_t first_submit_ns, last_done_ns;
 };
 
-struct bins {
+struct analyze_bins {
   int started;
   uint64_t base, max_key; /* oldest open key; largest key seen */
   struct bin_acc win[BINS_WINDOW];
@@ -41,19 +41,19 @@ struct bins {
   int enomem;
 };
 
-void bins_init(struct bins *b);
-void bins_release(struct bins *b);
-void bins_add(struct bins *b, uint64_t key, uint64_t lat_ns, uint64_t bytes, uint64_t submit_ns,
+void analyze_bins_init(struct analyze_bins *b);
+void analyze_bins_release(struct analyze_bins *b);
+void analyze_bins_add(struct analyze_bins *b, uint64_t key, uint64_t lat_ns, uint64_t bytes, uint64_t submit_ns,
               uint64_t done_ns);
 /* Closes every open bin; returns -ENOMEM if an allocation ever failed. */
-int bins_finish(struct bins *b);
+int analyze_bins_finish(struct analyze_bins *b);
 
 /* ---------------------------------------------------------------- json */
 /* Rounds to `digits` decimals so analysis.json stays readable. */
-double an_round(double v, int digits);
-json_t *an_real(double v, int digits);
+double analyze_json_round(double v, int digits);
+json_t *analyze_json_real(double v, int digits);
 /* Number (integer or real) of o[key] or `dflt`. */
-double an_num(const json_t *o, const char *key, double dflt);
-const char *an_str(const json_t *o, const char *key);
+double analyze_json_num(const json_t *o, const char *key, double dflt);
+const char *analyze_json_str(const json_t *o, const char *key);
 
 #endif

@@ -26,9 +26,9 @@ static const json_t *all_stats(const json_t *entry, const char *op) {
 /* Block size of a test: params.block_bytes, else parsed from a CDM cell
  * name ("RND4K", "SEQ1M", "SEQ128K"); 0 when unknown. */
 static double block_bytes(const json_t *test) {
-  double b = an_num(json_object_get(test, "params"), "block_bytes", 0);
+  double b = analyze_json_num(json_object_get(test, "params"), "block_bytes", 0);
   if (b > 0) return b;
-  const char *cell = an_str(test, "cell");
+  const char *cell = analyze_json_str(test, "cell");
   if (!cell) return 0;
   const char *p = cell;
   while (*p && (*p < '0' || *p > '9')) p++;
@@ -58,20 +58,20 @@ static void cdm_fold(json_t *row, const char *op, double mb_s, double lat_us, do
     json_object_set_new(o, "passes", json_integer(0));
     json_object_set_new(row, op, o);
   }
-  double cur = an_num(o, "mb_s", -1), lat = an_num(o, "lat_us", -1);
+  double cur = analyze_json_num(o, "mb_s", -1), lat = analyze_json_num(o, "lat_us", -1);
   if (mb_s > cur) {
-    json_object_set_new(o, "mb_s", an_real(mb_s, 2));
+    json_object_set_new(o, "mb_s", analyze_json_real(mb_s, 2));
     /* IOPS as CrystalDiskMark: MB/s * 1e6 / block size */
     double iops = bs > 0 ? mb_s * 1e6 / bs : iops_in;
-    json_object_set_new(o, "iops", an_real(iops, 2));
+    json_object_set_new(o, "iops", analyze_json_real(iops, 2));
   }
-  if (lat_us >= 0 && (lat < 0 || lat_us < lat)) json_object_set_new(o, "lat_us", an_real(lat_us, 2));
+  if (lat_us >= 0 && (lat < 0 || lat_us < lat)) json_object_set_new(o, "lat_us", analyze_json_real(lat_us, 2));
   json_object_set_new(o, "passes", json_integer(json_integer_value(json_object_get(o, "passes")) + 1));
 }
 
 static void cdm_add(json_t *cdm, const json_t *test, const json_t *entry) {
-  const char *state = an_str(test, "state"), *profile = an_str(test, "profile"), *cell = an_str(test, "cell"),
-             *op = an_str(test, "op");
+  const char *state = analyze_json_str(test, "state"), *profile = analyze_json_str(test, "profile"), *cell = analyze_json_str(test, "cell"),
+             *op = analyze_json_str(test, "op");
   if (!cell || !op) return;
   if (!state) state = "FOB";
   if (!profile) profile = "default";
@@ -82,20 +82,20 @@ static void cdm_add(json_t *cdm, const json_t *test, const json_t *entry) {
   const json_t *sum = json_object_get(test, "summary");
   const json_t *st = all_stats(entry, "all");
   if (st) {
-    mb_s = an_num(st, "mb_s", 0);
-    lat_us = an_num(st, "lat_mean_us", -1);
+    mb_s = analyze_json_num(st, "mb_s", 0);
+    lat_us = analyze_json_num(st, "lat_mean_us", -1);
   } else if (sum) {
-    mb_s = an_num(sum, "mb_s", 0);
-    lat_us = an_num(sum, "lat_us", -1);
-    iops = an_num(sum, "iops", 0);
+    mb_s = analyze_json_num(sum, "mb_s", 0);
+    lat_us = analyze_json_num(sum, "lat_us", -1);
+    iops = analyze_json_num(sum, "iops", 0);
   } else {
     return;
   }
   size_t i;
   json_t *row = NULL, *r;
   json_array_foreach(cdm, i, r) {
-    if (!strcmp(an_str(r, "state"), state) && !strcmp(an_str(r, "profile"), profile) &&
-        !strcmp(an_str(r, "cell"), cell)) {
+    if (!strcmp(analyze_json_str(r, "state"), state) && !strcmp(analyze_json_str(r, "profile"), profile) &&
+        !strcmp(analyze_json_str(r, "cell"), cell)) {
       row = r;
       break;
     }
@@ -118,7 +118,7 @@ static json_t *pct_object(const json_t *stats) {
   json_t *e;
   json_array_foreach(json_object_get(stats, "pct"), i, e) {
     char key[48];
-    snprintf(key, sizeof key, "p%g_us", an_num(e, "p", 0));
+    snprintf(key, sizeof key, "p%g_us", analyze_json_num(e, "p", 0));
     json_object_set(o, key, json_object_get(e, "lat_us"));
   }
   json_object_set(o, "ios", json_object_get(stats, "ios"));
@@ -128,7 +128,7 @@ static json_t *pct_object(const json_t *stats) {
 }
 
 static void tail_add(json_t *tail, const json_t *test, const json_t *entry) {
-  const char *w = an_str(test, "workload");
+  const char *w = analyze_json_str(test, "workload");
   const json_t *st = all_stats(entry, "all");
   if (!w || !st) return;
   json_t *o = pct_object(st);
@@ -142,14 +142,14 @@ static void tail_add(json_t *tail, const json_t *test, const json_t *entry) {
 }
 
 static int cmp_points(const void *a, const void *b) {
-  double x = an_num(*(json_t *const *)a, "read_pct", 0), y = an_num(*(json_t *const *)b, "read_pct", 0);
+  double x = analyze_json_num(*(json_t *const *)a, "read_pct", 0), y = analyze_json_num(*(json_t *const *)b, "read_pct", 0);
   return x < y ? -1 : x > y;
 }
 
 static void sweep_add(json_t *sweep, const json_t *test, const json_t *entry) {
   const json_t *st = all_stats(entry, "all");
   if (!st) return;
-  json_int_t qd = (json_int_t)an_num(test, "qd", an_num(json_object_get(test, "params"), "qd", 1));
+  json_int_t qd = (json_int_t)analyze_json_num(test, "qd", analyze_json_num(json_object_get(test, "params"), "qd", 1));
   size_t i;
   json_t *g = NULL, *x;
   json_array_foreach(sweep, i, x) {
@@ -162,7 +162,7 @@ static void sweep_add(json_t *sweep, const json_t *test, const json_t *entry) {
     json_array_append_new(sweep, g);
   }
   json_t *p = json_object();
-  json_object_set_new(p, "read_pct", json_real(an_num(test, "read_pct", an_num(json_object_get(test, "params"), "read_pct", 0))));
+  json_object_set_new(p, "read_pct", json_real(analyze_json_num(test, "read_pct", analyze_json_num(json_object_get(test, "params"), "read_pct", 0))));
   json_object_set(p, "mb_s", json_object_get(st, "mb_s"));
   json_object_set(p, "iops", json_object_get(st, "iops"));
   const json_t *rd = all_stats(entry, "read"), *wr = all_stats(entry, "write");
@@ -191,7 +191,7 @@ static void sweep_sort(json_t *sweep) {
 static void fill_add(json_t *out, const json_t *test, const json_t *entry) {
   const json_t *f = json_object_get(entry, "fill");
   if (!f) return;
-  const char *phase = an_str(test, "phase");
+  const char *phase = analyze_json_str(test, "phase");
   if (!phase) phase = "empty";
   json_t *fill = json_object_get(out, "fill");
   if (!fill) {
@@ -207,7 +207,7 @@ static void fill_add(json_t *out, const json_t *test, const json_t *entry) {
   if (!strcmp(phase, "near_full")) {
     if (json_object_get(fill, "near_full")) return;
     json_t *nf = json_object();
-    json_object_set_new(nf, "test", json_string(an_str(test, "name") ? an_str(test, "name") : ""));
+    json_object_set_new(nf, "test", json_string(analyze_json_str(test, "name") ? analyze_json_str(test, "name") : ""));
     json_object_set(nf, "per_gib", json_object_get(f, "per_gib"));
     json_object_set(nf, "slc", json_object_get(f, "slc"));
     json_object_set_new(fill, "near_full", nf);
@@ -219,7 +219,7 @@ static void fill_add(json_t *out, const json_t *test, const json_t *entry) {
   }
   if (json_object_get(fill, "phase")) return; /* the first empty-drive fill wins */
   json_object_set_new(fill, "phase", json_string(phase));
-  json_object_set_new(fill, "test", json_string(an_str(test, "name") ? an_str(test, "name") : ""));
+  json_object_set_new(fill, "test", json_string(analyze_json_str(test, "name") ? analyze_json_str(test, "name") : ""));
   json_object_set(fill, "per_gib", json_object_get(f, "per_gib"));
   json_object_set(fill, "trace", json_object_get(f, "trace"));
   const json_t *ser = json_object_get(entry, "series");
@@ -257,12 +257,12 @@ static void temperature_add(json_t *out, const json_t *test) {
     if (json_array_size(s) < 2 || !json_is_number(json_array_get(s, 0)) || !json_is_number(json_array_get(s, 1)))
       continue;
     double ts = json_number_value(json_array_get(s, 0));
-    json_array_append_new(t, an_real(off + ts, 3));
+    json_array_append_new(t, analyze_json_real(off + ts, 3));
     json_array_append(c, json_array_get(s, 1));
-    json_array_append_new(json_object_get(st, "t_s"), an_real(ts, 3));
+    json_array_append_new(json_object_get(st, "t_s"), analyze_json_real(ts, 3));
     json_array_append(json_object_get(st, "c"), json_array_get(s, 1));
   }
-  const char *key = an_str(test, "step") ? an_str(test, "step") : an_str(test, "name");
+  const char *key = analyze_json_str(test, "step") ? analyze_json_str(test, "step") : analyze_json_str(test, "name");
   json_object_set_new(json_object_get(o, "steps"), key ? key : "?", st);
 }
 
@@ -277,14 +277,14 @@ static json_t *test_entry(const struct archive *run, const json_t *test, const s
   }
   double bs = block_bytes(test);
   if (bs > 0) json_object_set_new(entry, "block_bytes", json_integer((json_int_t)bs));
-  const char *log = an_str(test, "log"), *kind = an_str(test, "kind");
+  const char *log = analyze_json_str(test, "log"), *kind = analyze_json_str(test, "kind");
   if (!log) return entry;
   struct analyze_opts lo = *o;
   unsigned want = ANALYZE_WANT_SERIES;
   if (kind && !strcmp(kind, "prefill")) want |= ANALYZE_WANT_FILL; /* sequential too: per-GiB trace */
   if (kind && !strcmp(kind, "fill_drive")) {
     want |= ANALYZE_WANT_FILL;
-    const char *phase = an_str(test, "phase");
+    const char *phase = analyze_json_str(test, "phase");
     /* a nearly full drive has a cache of about 2 GiB: a 2 GiB minimum
      * segment would hide it, so the near-full trace uses 0.5 GiB */
     if (!lo.slc_min_seg_gib) lo.slc_min_seg_gib = phase && !strcmp(phase, "near_full") ? 0.5 : 2.0;
@@ -318,7 +318,7 @@ static void *pool_work(void *arg) {
   for (;;) {
     size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
     if (i >= p->n) return NULL;
-    const char *kind = an_str(p->tests[i], "kind");
+    const char *kind = analyze_json_str(p->tests[i], "kind");
     if (kind && !strcmp(kind, "temperature")) continue;
     p->entries[i] = test_entry(p->run, p->tests[i], p->o);
   }
@@ -361,7 +361,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   char hex[16];
   snprintf(hex, sizeof hex, "%08x", run->manifest_crc32c);
   json_object_set_new(a, "manifest_crc32c", json_string(hex));
-  if (an_str(m, "label")) json_object_set(a, "label", json_object_get(m, "label"));
+  if (analyze_json_str(m, "label")) json_object_set(a, "label", json_object_get(m, "label"));
   json_object_set_new(a, "simulated", json_boolean(json_is_true(json_object_get(m, "simulated"))));
   if (json_object_get(m, "dut")) json_object_set(a, "dut", json_object_get(m, "dut"));
   if (json_object_get(m, "target")) json_object_set(a, "target", json_object_get(m, "target"));
@@ -387,7 +387,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   analyze_tests(&pool, o->threads ? o->threads : ncpu > 0 ? (unsigned)ncpu : 2);
   json_array_foreach(mt, i, t) {
-    const char *name = an_str(t, "name"), *kind = an_str(t, "kind"), *status = an_str(t, "status");
+    const char *name = analyze_json_str(t, "name"), *kind = analyze_json_str(t, "kind"), *status = analyze_json_str(t, "status");
     if (!kind) kind = "job";
     if (!strcmp(kind, "temperature")) {
       temperature_add(a, t);

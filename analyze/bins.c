@@ -29,14 +29,14 @@ static double hist_pct(const uint32_t *h, uint64_t n, double p) {
   return 0;
 }
 
-void bins_init(struct bins *b) { memset(b, 0, sizeof *b); }
-void bins_release(struct bins *b) {
+void analyze_bins_init(struct analyze_bins *b) { memset(b, 0, sizeof *b); }
+void analyze_bins_release(struct analyze_bins *b) {
   free(b->out);
   b->out = NULL;
   b->nout = b->capout = 0;
 }
 
-static void close_one(struct bins *b) {
+static void close_one(struct analyze_bins *b) {
   struct bin_acc *a = &b->win[b->base % BINS_WINDOW];
   if (b->nout == b->capout) {
     size_t cap = b->capout ? b->capout * 2 : 256;
@@ -63,7 +63,7 @@ static void close_one(struct bins *b) {
   b->base++;
 }
 
-void bins_add(struct bins *b, uint64_t key, uint64_t lat_ns, uint64_t bytes, uint64_t submit_ns,
+void analyze_bins_add(struct analyze_bins *b, uint64_t key, uint64_t lat_ns, uint64_t bytes, uint64_t submit_ns,
               uint64_t done_ns) {
   if (!b->started) {
     b->started = 1;
@@ -85,23 +85,23 @@ void bins_add(struct bins *b, uint64_t key, uint64_t lat_ns, uint64_t bytes, uin
   a->hist[hist_idx(lat_ns)]++;
 }
 
-int bins_finish(struct bins *b) {
+int analyze_bins_finish(struct analyze_bins *b) {
   if (b->started)
     while (b->base <= b->max_key) close_one(b);
   return b->enomem ? -ENOMEM : 0;
 }
 
-double an_round(double v, int digits) {
+double analyze_json_round(double v, int digits) {
   double m = pow(10, digits);
   if (!isfinite(v)) return 0;
   return round(v * m) / m;
 }
-json_t *an_real(double v, int digits) { return json_real(an_round(v, digits)); }
-double an_num(const json_t *o, const char *key, double dflt) {
+json_t *analyze_json_real(double v, int digits) { return json_real(analyze_json_round(v, digits)); }
+double analyze_json_num(const json_t *o, const char *key, double dflt) {
   const json_t *v = json_object_get(o, key);
   return json_is_number(v) ? json_number_value(v) : dflt;
 }
-const char *an_str(const json_t *o, const char *key) {
+const char *analyze_json_str(const json_t *o, const char *key) {
   const json_t *v = json_object_get(o, key);
   return json_is_string(v) ? json_string_value(v) : NULL;
 }

@@ -37,8 +37,8 @@ static void add_run(struct cmp *c, size_t r, const json_t *a) {
   json_t *row, *g, *p;
   json_array_foreach(json_object_get(a, "cdm"), i, row) {
     char key[256];
-    snprintf(key, sizeof key, "%s %s %s", an_str(row, "state") ? an_str(row, "state") : "",
-             an_str(row, "profile") ? an_str(row, "profile") : "", an_str(row, "cell") ? an_str(row, "cell") : "");
+    snprintf(key, sizeof key, "%s %s %s", analyze_json_str(row, "state") ? analyze_json_str(row, "state") : "",
+             analyze_json_str(row, "profile") ? analyze_json_str(row, "profile") : "", analyze_json_str(row, "cell") ? analyze_json_str(row, "cell") : "");
     for (unsigned o = 0; o < 3; o++) {
       const json_t *x = json_object_get(row, ops[o]);
       if (!x) continue;
@@ -64,13 +64,13 @@ static void add_run(struct cmp *c, size_t r, const json_t *a) {
     snprintf(key, sizeof key, "QD%lld", (long long)json_integer_value(json_object_get(g, "qd")));
     json_array_foreach(json_object_get(g, "points"), k, p) {
       char m[64];
-      snprintf(m, sizeof m, "read %g%% mb_s", an_num(p, "read_pct", 0));
+      snprintf(m, sizeof m, "read %g%% mb_s", analyze_json_num(p, "read_pct", 0));
       put(c, r, "rw_sweep", key, m, json_object_get(p, "mb_s"));
     }
   }
   const char *name;
   json_object_foreach((json_t *)json_object_get(a, "tests"), name, t) {
-    const char *kind = an_str(t, "kind");
+    const char *kind = analyze_json_str(t, "kind");
     if (kind && strcmp(kind, "job")) continue; /* review tests are in the sections above */
     const json_t *all = json_object_get(json_object_get(t, "ops"), "all");
     put(c, r, "tests", name, "mb_s", json_object_get(all, "mb_s"));
@@ -85,7 +85,7 @@ json_t *analyze_compare(const json_t *const *analyses, size_t n, struct ssdrev_e
     return NULL;
   }
   for (size_t i = 0; i < n; i++) {
-    const char *f = an_str(analyses[i], "format");
+    const char *f = analyze_json_str(analyses[i], "format");
     if (!f || strcmp(f, "ssdrev-analysis")) {
       ssdrev_fail(err, -EINVAL, "input %zu is not an ssdrev analysis (\"format\" is not \"ssdrev-analysis\")", i + 1);
       return NULL;
@@ -94,7 +94,7 @@ json_t *analyze_compare(const json_t *const *analyses, size_t n, struct ssdrev_e
   struct cmp c = {.n = n, .rows = json_array(), .index = json_object()};
   json_t *labels = json_array();
   for (size_t i = 0; i < n; i++) {
-    const char *l = an_str(analyses[i], "label");
+    const char *l = analyze_json_str(analyses[i], "label");
     json_array_append_new(labels, l ? json_string(l) : json_sprintf("run %zu", i + 1));
     add_run(&c, i, analyses[i]);
   }
@@ -106,7 +106,7 @@ json_t *analyze_compare(const json_t *const *analyses, size_t n, struct ssdrev_e
     json_t *ratios = json_array();
     for (size_t k = 0; k < n; k++) {
       const json_t *v = json_array_get(vals, k);
-      if (base != 0 && json_is_number(v)) json_array_append_new(ratios, an_real(json_number_value(v) / base, 4));
+      if (base != 0 && json_is_number(v)) json_array_append_new(ratios, analyze_json_real(json_number_value(v) / base, 4));
       else json_array_append_new(ratios, json_null());
     }
     json_object_set_new(row, "ratios", ratios);

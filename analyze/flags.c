@@ -44,15 +44,15 @@ static void add_flag(json_t *flags, const char *id, const char *severity, json_t
 /* The drive's capacity in GB, or 0 when unknown: a regular-file target's
  * size says nothing about the drive under it. */
 static double capacity_gb(const json_t *a) {
-  double b = an_num(json_object_get(a, "dut"), "capacity_bytes", 0);
+  double b = analyze_json_num(json_object_get(a, "dut"), "capacity_bytes", 0);
   const json_t *t = json_object_get(a, "target");
-  const char *kind = an_str(t, "kind");
-  if (b <= 0 && !(kind && !strcmp(kind, "file"))) b = an_num(t, "size_bytes", 0);
+  const char *kind = analyze_json_str(t, "kind");
+  if (b <= 0 && !(kind && !strcmp(kind, "file"))) b = analyze_json_num(t, "size_bytes", 0);
   return b / 1e9;
 }
 
 static double cdm_mb_s(const json_t *row, const char *op) {
-  return an_num(json_object_get(row, op), "mb_s", -1);
+  return analyze_json_num(json_object_get(row, op), "mb_s", -1);
 }
 
 static void rule_rnd_plateau(const json_t *a, json_t *flags) {
@@ -60,15 +60,15 @@ static void rule_rnd_plateau(const json_t *a, json_t *flags) {
   size_t i;
   json_t *row;
   json_array_foreach(json_object_get(a, "cdm"), i, row) {
-    const char *cell = an_str(row, "cell");
+    const char *cell = analyze_json_str(row, "cell");
     if (!cell || strncmp(cell, "RND4K Q32", 9)) continue;
     double mb = cdm_mb_s(row, "read");
     if (mb < 0 || mb >= RND_PLATEAU_MB_S || cap <= 0 || cap > LOW_CAPACITY_GB) continue;
     add_flag(flags, "rnd_read_plateau", "warn",
-             json_pack("{s:f, s:f, s:s, s:s}", "mb_s", an_round(mb, 1), "capacity_gb", an_round(cap, 0), "cell",
-                       cell, "state", an_str(row, "state") ? an_str(row, "state") : ""),
+             json_pack("{s:f, s:f, s:s, s:s}", "mb_s", analyze_json_round(mb, 1), "capacity_gb", analyze_json_round(cap, 0), "cell",
+                       cell, "state", analyze_json_str(row, "state") ? analyze_json_str(row, "state") : ""),
              "%s read %.0f MB/s < %.0f MB/s on a %.0f GB drive (%s): few dies, queue depth does not help",
-             cell, mb, RND_PLATEAU_MB_S, cap, an_str(row, "state") ? an_str(row, "state") : "");
+             cell, mb, RND_PLATEAU_MB_S, cap, analyze_json_str(row, "state") ? analyze_json_str(row, "state") : "");
   }
 }
 
@@ -78,19 +78,19 @@ static void rule_fob_vs_full(const json_t *a, json_t *flags) {
   size_t i, j;
   json_t *fob, *full;
   json_array_foreach(cdm, i, fob) {
-    if (strcmp(an_str(fob, "state") ? an_str(fob, "state") : "", "FOB")) continue;
+    if (strcmp(analyze_json_str(fob, "state") ? analyze_json_str(fob, "state") : "", "FOB")) continue;
     json_array_foreach(cdm, j, full) {
-      const char *st = an_str(full, "state");
-      if (!st || !strcmp(st, "FOB") || strcmp(an_str(full, "cell"), an_str(fob, "cell")) ||
-          strcmp(an_str(full, "profile"), an_str(fob, "profile")))
+      const char *st = analyze_json_str(full, "state");
+      if (!st || !strcmp(st, "FOB") || strcmp(analyze_json_str(full, "cell"), analyze_json_str(fob, "cell")) ||
+          strcmp(analyze_json_str(full, "profile"), analyze_json_str(fob, "profile")))
         continue;
       for (unsigned k = 0; k < 3; k++) {
         double x = cdm_mb_s(fob, ops[k]), y = cdm_mb_s(full, ops[k]);
         if (x <= 0 || y < 0 || y >= FULL_VS_FOB_MIN * x) continue;
         add_flag(flags, "fob_vs_full", "warn",
-                 json_pack("{s:s, s:s, s:s, s:f, s:f, s:f}", "cell", an_str(fob, "cell"), "op", ops[k], "state", st,
-                           "fob_mb_s", an_round(x, 1), "full_mb_s", an_round(y, 1), "ratio", an_round(y / x, 3)),
-                 "%s %s at %s: %.0f MB/s is %.2fx of FOB %.0f MB/s (< %.1fx)", an_str(fob, "cell"), ops[k], st, y,
+                 json_pack("{s:s, s:s, s:s, s:f, s:f, s:f}", "cell", analyze_json_str(fob, "cell"), "op", ops[k], "state", st,
+                           "fob_mb_s", analyze_json_round(x, 1), "full_mb_s", analyze_json_round(y, 1), "ratio", analyze_json_round(y / x, 3)),
+                 "%s %s at %s: %.0f MB/s is %.2fx of FOB %.0f MB/s (< %.1fx)", analyze_json_str(fob, "cell"), ops[k], st, y,
                  y / x, x, FULL_VS_FOB_MIN);
       }
     }
@@ -100,14 +100,14 @@ static void rule_fob_vs_full(const json_t *a, json_t *flags) {
 static void rule_write_cliff(const json_t *a, json_t *flags) {
   const json_t *s = json_object_get(json_object_get(a, "fill"), "slc");
   if (!s || !json_is_true(json_object_get(s, "found"))) return;
-  double at = an_num(s, "max_gib", 0), v1 = an_num(s, "cache_mb_s", 0), v2 = an_num(s, "post_cache_mb_s", 0);
+  double at = analyze_json_num(s, "max_gib", 0), v1 = analyze_json_num(s, "cache_mb_s", 0), v2 = analyze_json_num(s, "post_cache_mb_s", 0);
   add_flag(flags, "write_cliff", "info",
            json_pack("{s:f, s:f, s:f, s:f}", "at_gib", at, "cache_mb_s", v1, "post_cache_mb_s", v2, "confidence",
-                     an_num(s, "confidence", 0)),
+                     analyze_json_num(s, "confidence", 0)),
            "write cliff after %.1f GiB: %.0f MB/s in the SLC cache, %.0f MB/s after", at, v1, v2);
   if (v1 > 0 && v2 < SLOW_POST_CACHE_RATIO * v1)
     add_flag(flags, "slow_post_cache", "warn",
-             json_pack("{s:f, s:f, s:f}", "cache_mb_s", v1, "post_cache_mb_s", v2, "ratio", an_round(v2 / v1, 3)),
+             json_pack("{s:f, s:f, s:f}", "cache_mb_s", v1, "post_cache_mb_s", v2, "ratio", analyze_json_round(v2 / v1, 3)),
              "post-cache write speed %.0f MB/s is %.2fx of the cached %.0f MB/s (< %.1fx)", v2, v2 / v1, v1,
              SLOW_POST_CACHE_RATIO);
 }
@@ -116,7 +116,7 @@ static void rule_write_cliff(const json_t *a, json_t *flags) {
 static double tail_p(const json_t *t, double p) {
   char key[48];
   snprintf(key, sizeof key, "p%g_us", p);
-  return an_num(t, key, -1);
+  return analyze_json_num(t, key, -1);
 }
 
 static void rule_tail_blowup(const json_t *a, json_t *flags) {
@@ -129,7 +129,7 @@ static void rule_tail_blowup(const json_t *a, json_t *flags) {
     if (p50 <= 0 || hi < 0 || hi / p50 <= TAIL_BLOWUP_RATIO) continue;
     add_flag(flags, "tail_blowup", "warn",
              json_pack("{s:s, s:f, s:f, s:f, s:f}", "workload", w, "p50_us", p50, "p", php, "p_us", hi, "ratio",
-                       an_round(hi / p50, 2)),
+                       analyze_json_round(hi / p50, 2)),
              "%s tail: p%g %.1f µs is %.1fx the median %.1f µs (> %.0fx)", w, php, hi, hi / p50, p50,
              TAIL_BLOWUP_RATIO);
   }
@@ -142,18 +142,18 @@ static void rule_sweep_dip(const json_t *a, json_t *flags) {
     const json_t *pts = json_object_get(g, "points");
     size_t n = json_array_size(pts);
     if (n < 3) continue;
-    double e0 = an_num(json_array_get(pts, 0), "mb_s", 0), e1 = an_num(json_array_get(pts, n - 1), "mb_s", 0);
+    double e0 = analyze_json_num(json_array_get(pts, 0), "mb_s", 0), e1 = analyze_json_num(json_array_get(pts, n - 1), "mb_s", 0);
     double lo = e0 < e1 ? e0 : e1, worst = -1, at = 0;
     json_array_foreach(pts, k, p) {
       if (k == 0 || k == n - 1) continue;
-      double v = an_num(p, "mb_s", 0);
-      if (worst < 0 || v < worst) worst = v, at = an_num(p, "read_pct", 0);
+      double v = analyze_json_num(p, "mb_s", 0);
+      if (worst < 0 || v < worst) worst = v, at = analyze_json_num(p, "read_pct", 0);
     }
     if (lo <= 0 || worst >= SWEEP_DIP_RATIO * lo) continue;
     json_int_t qd = json_integer_value(json_object_get(g, "qd"));
     add_flag(flags, "rw_sweep_dip", "warn",
              json_pack("{s:I, s:f, s:f, s:f, s:f}", "qd", qd, "read_pct", at, "mb_s", worst, "ends_min_mb_s", lo,
-                       "ratio", an_round(worst / lo, 3)),
+                       "ratio", analyze_json_round(worst / lo, 3)),
              "RW-ratio sweep QD%lld dips to %.1f MB/s at %.0f%% reads, %.2fx of the slower pure workload (%.1f MB/s)",
              (long long)qd, worst, at, worst / lo, lo);
   }
@@ -193,7 +193,7 @@ static double series_drop(const json_t *ser) {
 
 static void rule_thermal(const json_t *a, json_t *flags) {
   const json_t *temp = json_object_get(json_object_get(a, "temperature"), "c");
-  double warn = an_num(json_object_get(a, "dut"), "warn_temp_c", 0), maxc = -1000;
+  double warn = analyze_json_num(json_object_get(a, "dut"), "warn_temp_c", 0), maxc = -1000;
   size_t i;
   json_t *v;
   json_array_foreach(temp, i, v) {
@@ -204,7 +204,7 @@ static void rule_thermal(const json_t *a, json_t *flags) {
   json_t *t;
   double worst = 1;
   json_object_foreach((json_t *)json_object_get(a, "tests"), name, t) {
-    const char *kind = an_str(t, "kind");
+    const char *kind = analyze_json_str(t, "kind");
     if (kind && !strcmp(kind, "fill_drive")) continue; /* its drop is the SLC cliff */
     double d = series_drop(json_object_get(t, "series"));
     if (d < worst) worst = d, worst_name = name;
@@ -212,7 +212,7 @@ static void rule_thermal(const json_t *a, json_t *flags) {
   if (worst < THERMAL_DROP_RATIO)
     add_flag(flags, "thermal_throttle", "warn",
              json_pack("{s:f, s:f, s:s, s:f}", "max_c", maxc, "warn_c", warn, "test", worst_name, "drop_ratio",
-                       an_round(worst, 3)),
+                       analyze_json_round(worst, 3)),
              "throughput fell to %.2fx of its median in %s while the drive reached %.0f C (warning %.0f C)", worst,
              worst_name, maxc, warn);
   else
@@ -236,7 +236,7 @@ static double link_mb_s(const char *link) {
 }
 
 static void rule_link_bound(const json_t *a, json_t *flags) {
-  const char *link = an_str(json_object_get(a, "dut"), "link");
+  const char *link = analyze_json_str(json_object_get(a, "dut"), "link");
   double lim = link_mb_s(link), best = 0;
   const char *cell = NULL, *op = NULL;
   if (lim <= 0) return;
@@ -245,11 +245,11 @@ static void rule_link_bound(const json_t *a, json_t *flags) {
   json_array_foreach(json_object_get(a, "cdm"), i, row) {
     static const char *const ops[] = {"read", "write"};
     for (unsigned k = 0; k < 2; k++)
-      if (cdm_mb_s(row, ops[k]) > best) best = cdm_mb_s(row, ops[k]), cell = an_str(row, "cell"), op = ops[k];
+      if (cdm_mb_s(row, ops[k]) > best) best = cdm_mb_s(row, ops[k]), cell = analyze_json_str(row, "cell"), op = ops[k];
   }
   if (best < LINK_BOUND_RATIO * lim) return;
   add_flag(flags, "link_bound", "info",
-           json_pack("{s:f, s:f, s:s, s:s, s:s}", "mb_s", best, "link_mb_s", an_round(lim, 1), "link", link, "cell",
+           json_pack("{s:f, s:f, s:s, s:s, s:s}", "mb_s", best, "link_mb_s", analyze_json_round(lim, 1), "link", link, "cell",
                      cell, "op", op),
            "%s %s %.0f MB/s is %.0f%% of the %s link (%.0f MB/s): the host link, not the drive, is the limit", cell,
            op, best, 100 * best / lim, link, lim);
@@ -259,13 +259,13 @@ static void rule_io_errors(const json_t *a, json_t *flags) {
   const char *name;
   json_t *t;
   json_object_foreach((json_t *)json_object_get(a, "tests"), name, t) {
-    double e = an_num(json_object_get(json_object_get(t, "ops"), "all"), "errors", 0);
+    double e = analyze_json_num(json_object_get(json_object_get(t, "ops"), "all"), "errors", 0);
     if (e > 0)
       add_flag(flags, "io_errors", "error", json_pack("{s:s, s:f}", "test", name, "errors", e),
                "%s: %.0f I/O errors (excluded from the latency figures)", name, e);
-    if (an_str(t, "error"))
+    if (analyze_json_str(t, "error"))
       add_flag(flags, "log_unreadable", "error", json_pack("{s:s}", "test", name), "%s: %s", name,
-               an_str(t, "error"));
+               analyze_json_str(t, "error"));
   }
 }
 

@@ -57,7 +57,7 @@ struct log_ctx {
   uint64_t first_submit, last_done, measured, ramp, bad_op;
   int any;
   uint64_t interval_ns, fine_step_bytes;
-  struct bins *series, *gib, *fine;
+  struct analyze_bins *series, *gib, *fine;
   uint64_t lat_buf[NOPS][SSDLOG_CHUNK_MAX_RECORDS];
 };
 
@@ -65,9 +65,9 @@ static void ctx_free(struct log_ctx *c) {
   if (!c) return;
   for (unsigned i = 0; i < NOPS; i++) analyze_pct_free(c->op[i].pct);
   analyze_pct_free(c->all);
-  if (c->series) bins_release(c->series);
-  if (c->gib) bins_release(c->gib);
-  if (c->fine) bins_release(c->fine);
+  if (c->series) analyze_bins_release(c->series);
+  if (c->gib) analyze_bins_release(c->gib);
+  if (c->fine) analyze_bins_release(c->fine);
   free(c->series);
   free(c->gib);
   free(c->fine);
@@ -104,11 +104,11 @@ static void pass1_chunk(struct log_ctx *c, const struct ssdlog_chunk *k) {
     a->lat_sum += lat;
     a->lat_sumsq += (unsigned __int128)lat * lat;
     c->lat_buf[op][nb[op]++] = lat;
-    if (c->series) bins_add(c->series, done / c->interval_ns, lat, len, sub, done);
+    if (c->series) analyze_bins_add(c->series, done / c->interval_ns, lat, len, sub, done);
     if (c->gib) {
       uint64_t off = k->offset_bytes[i];
-      bins_add(c->gib, off >> 30, lat, len, sub, done);
-      bins_add(c->fine, off / c->fine_step_bytes, lat, len, sub, done);
+      analyze_bins_add(c->gib, off >> 30, lat, len, sub, done);
+      analyze_bins_add(c->fine, off / c->fine_step_bytes, lat, len, sub, done);
     }
   }
   for (unsigned op = 0; op < NOPS; op++)
@@ -199,14 +199,14 @@ static json_t *stats_json(const struct op_acc *a, const struct analyze_pct *pct,
   json_object_set_new(s, "ios", json_integer((json_int_t)a->ios));
   json_object_set_new(s, "bytes", json_integer((json_int_t)a->bytes));
   json_object_set_new(s, "errors", json_integer((json_int_t)a->errors));
-  json_object_set_new(s, "elapsed_s", an_real(elapsed_s, 6));
-  json_object_set_new(s, "iops", an_real(elapsed_s > 0 ? n / elapsed_s : 0, 2));
-  json_object_set_new(s, "mb_s", an_real(elapsed_s > 0 ? (double)a->bytes / elapsed_s / 1e6 : 0, 3));
-  json_object_set_new(s, "mib_s", an_real(elapsed_s > 0 ? (double)a->bytes / elapsed_s / 1048576.0 : 0, 3));
-  json_object_set_new(s, "lat_min_us", an_real((double)a->lat_min / 1e3, 3));
-  json_object_set_new(s, "lat_mean_us", an_real(mean / 1e3, 3));
-  json_object_set_new(s, "lat_stddev_us", an_real(sqrt(var) / 1e3, 3));
-  json_object_set_new(s, "lat_max_us", an_real((double)a->lat_max / 1e3, 3));
+  json_object_set_new(s, "elapsed_s", analyze_json_real(elapsed_s, 6));
+  json_object_set_new(s, "iops", analyze_json_real(elapsed_s > 0 ? n / elapsed_s : 0, 2));
+  json_object_set_new(s, "mb_s", analyze_json_real(elapsed_s > 0 ? (double)a->bytes / elapsed_s / 1e6 : 0, 3));
+  json_object_set_new(s, "mib_s", analyze_json_real(elapsed_s > 0 ? (double)a->bytes / elapsed_s / 1048576.0 : 0, 3));
+  json_object_set_new(s, "lat_min_us", analyze_json_real((double)a->lat_min / 1e3, 3));
+  json_object_set_new(s, "lat_mean_us", analyze_json_real(mean / 1e3, 3));
+  json_object_set_new(s, "lat_stddev_us", analyze_json_real(sqrt(var) / 1e3, 3));
+  json_object_set_new(s, "lat_max_us", analyze_json_real((double)a->lat_max / 1e3, 3));
   struct analyze_pct_result res[ANALYZE_MAX_PCTS];
   json_t *arr = json_array();
   if (a->ios) analyze_pct_results(pct, res);
@@ -214,7 +214,7 @@ static json_t *stats_json(const struct op_acc *a, const struct analyze_pct *pct,
     json_t *e = json_object();
     json_object_set_new(e, "p", json_real(res[i].p));
     json_object_set_new(e, "lat_ns", json_integer((json_int_t)res[i].value));
-    json_object_set_new(e, "lat_us", an_real((double)res[i].value / 1e3, 3));
+    json_object_set_new(e, "lat_us", analyze_json_real((double)res[i].value / 1e3, 3));
     json_object_set_new(e, "at_or_beyond", json_integer((json_int_t)res[i].at_or_beyond));
     json_object_set_new(e, "warn", json_boolean(res[i].warn));
     json_array_append_new(arr, e);
@@ -227,7 +227,7 @@ static json_t *stats_json(const struct op_acc *a, const struct analyze_pct *pct,
   return s;
 }
 
-static json_t *series_json(const struct bins *b, double interval_s, uint64_t first_submit,
+static json_t *series_json(const struct analyze_bins *b, double interval_s, uint64_t first_submit,
                            uint64_t last_done) {
   json_t *o = json_object(), *t = json_array(), *mb = json_array(), *io = json_array(),
          *lm = json_array(), *p50 = json_array(), *p99 = json_array();
@@ -239,12 +239,12 @@ static json_t *series_json(const struct bins *b, double interval_s, uint64_t fir
     if ((double)first_submit > start && (double)first_submit < end) start = (double)first_submit;
     if (i + 1 == b->nout && (double)last_done < end && (double)last_done > start) end = (double)last_done;
     double dur_s = (end - start) / 1e9;
-    json_array_append_new(t, an_real((double)x->key * interval_s, 6));
-    json_array_append_new(mb, an_real(dur_s > 0 ? (double)x->bytes / dur_s / 1e6 : 0, 3));
-    json_array_append_new(io, an_real(dur_s > 0 ? (double)x->ios / dur_s : 0, 2));
-    json_array_append_new(lm, an_real(x->lat_mean_ns / 1e3, 3));
-    json_array_append_new(p50, an_real(x->p50_ns / 1e3, 3));
-    json_array_append_new(p99, an_real(x->p99_ns / 1e3, 3));
+    json_array_append_new(t, analyze_json_real((double)x->key * interval_s, 6));
+    json_array_append_new(mb, analyze_json_real(dur_s > 0 ? (double)x->bytes / dur_s / 1e6 : 0, 3));
+    json_array_append_new(io, analyze_json_real(dur_s > 0 ? (double)x->ios / dur_s : 0, 2));
+    json_array_append_new(lm, analyze_json_real(x->lat_mean_ns / 1e3, 3));
+    json_array_append_new(p50, analyze_json_real(x->p50_ns / 1e3, 3));
+    json_array_append_new(p99, analyze_json_real(x->p99_ns / 1e3, 3));
   }
   json_object_set_new(o, "interval_s", json_real(interval_s));
   json_object_set_new(o, "t_s", t);
@@ -260,7 +260,7 @@ static json_t *series_json(const struct bins *b, double interval_s, uint64_t fir
 /* Speed of each offset bin: its bytes over the time since the previous bin
  * completed (sequential fills complete bins in order). gib[] is the GiB
  * written at the end of each bin. Returns the number of points. */
-static size_t trace_points(const struct bins *b, uint64_t first_submit, double *gib, double *mb_s,
+static size_t trace_points(const struct analyze_bins *b, uint64_t first_submit, double *gib, double *mb_s,
                            double *lat_mean_us, double *lat_p99_us) {
   double cum = 0;
   uint64_t prev = first_submit;
@@ -280,7 +280,7 @@ static size_t trace_points(const struct bins *b, uint64_t first_submit, double *
 
 static json_t *darr(const double *v, size_t n, int digits) {
   json_t *a = json_array();
-  for (size_t i = 0; i < n; i++) json_array_append_new(a, an_real(v[i], digits));
+  for (size_t i = 0; i < n; i++) json_array_append_new(a, analyze_json_real(v[i], digits));
   return a;
 }
 
@@ -301,7 +301,7 @@ static int fill_json(struct log_ctx *c, json_t *res, struct ssdrev_err *err) {
   json_object_set_new(fill, "per_gib", pg);
   k = trace_points(c->fine, c->first_submit, g, m, NULL, NULL);
   json_t *fine = json_object();
-  json_object_set_new(fine, "step_gib", an_real((double)c->fine_step_bytes / GIB, 6));
+  json_object_set_new(fine, "step_gib", analyze_json_real((double)c->fine_step_bytes / GIB, 6));
   json_object_set_new(fine, "gib", darr(g, k, 4));
   json_object_set_new(fine, "mb_s", darr(m, k, 2));
   json_object_set_new(fill, "trace", fine);
@@ -354,9 +354,9 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
   if (want & ANALYZE_WANT_FILL) cols |= SSDLOG_COL_OFFSET;
   rc = read_all(r, cols, c, 1, NULL, 0, err);
   if (rc >= 0) rc = solve_pcts(r, c, err);
-  if (rc >= 0 && c->series) rc = bins_finish(c->series);
-  if (rc >= 0 && c->gib) rc = bins_finish(c->gib);
-  if (rc >= 0 && c->fine) rc = bins_finish(c->fine);
+  if (rc >= 0 && c->series) rc = analyze_bins_finish(c->series);
+  if (rc >= 0 && c->gib) rc = analyze_bins_finish(c->gib);
+  if (rc >= 0 && c->fine) rc = analyze_bins_finish(c->fine);
   if (rc < 0) {
     if (rc == -ENOMEM) ssdrev_fail(err, rc, "out of memory analyzing '%s'", path);
     ssdlog_close(r);

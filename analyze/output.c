@@ -7,16 +7,16 @@
 
 static void print_stats(FILE *f, const char *op, const json_t *s) {
   fprintf(f, "  %-6s %10.0f ios %10.2f MB/s %10.0f IOPS  lat us: min %.2f mean %.2f sd %.2f max %.2f\n", op,
-          an_num(s, "ios", 0), an_num(s, "mb_s", 0), an_num(s, "iops", 0), an_num(s, "lat_min_us", 0),
-          an_num(s, "lat_mean_us", 0), an_num(s, "lat_stddev_us", 0), an_num(s, "lat_max_us", 0));
-  if (an_num(s, "errors", 0) > 0) fprintf(f, "         %.0f errors\n", an_num(s, "errors", 0));
+          analyze_json_num(s, "ios", 0), analyze_json_num(s, "mb_s", 0), analyze_json_num(s, "iops", 0), analyze_json_num(s, "lat_min_us", 0),
+          analyze_json_num(s, "lat_mean_us", 0), analyze_json_num(s, "lat_stddev_us", 0), analyze_json_num(s, "lat_max_us", 0));
+  if (analyze_json_num(s, "errors", 0) > 0) fprintf(f, "         %.0f errors\n", analyze_json_num(s, "errors", 0));
   size_t i;
   json_t *p;
   const json_t *pct = json_object_get(s, "pct");
   if (!json_array_size(pct)) return;
   fprintf(f, "        ");
   json_array_foreach(pct, i, p) {
-    fprintf(f, " p%g=%.2f%s", an_num(p, "p", 0), an_num(p, "lat_us", 0),
+    fprintf(f, " p%g=%.2f%s", analyze_json_num(p, "p", 0), analyze_json_num(p, "lat_us", 0),
             json_is_true(json_object_get(p, "warn")) ? "(!)" : "");
   }
   fprintf(f, " us\n");
@@ -26,14 +26,14 @@ int analyze_print_table(FILE *f, const json_t *a) {
   const char *name, *op;
   json_t *t, *s, *e;
   size_t i;
-  if (an_str(a, "label")) fprintf(f, "%s%s\n", an_str(a, "label"), json_is_true(json_object_get(a, "simulated")) ? " (simulated)" : "");
+  if (analyze_json_str(a, "label")) fprintf(f, "%s%s\n", analyze_json_str(a, "label"), json_is_true(json_object_get(a, "simulated")) ? " (simulated)" : "");
   json_object_foreach((json_t *)json_object_get(a, "tests"), name, t) {
-    fprintf(f, "%s [%s]\n", name, an_str(t, "kind") ? an_str(t, "kind") : "job");
-    if (an_str(t, "error")) fprintf(f, "  error: %s\n", an_str(t, "error"));
+    fprintf(f, "%s [%s]\n", name, analyze_json_str(t, "kind") ? analyze_json_str(t, "kind") : "job");
+    if (analyze_json_str(t, "error")) fprintf(f, "  error: %s\n", analyze_json_str(t, "error"));
     const json_t *sum = json_object_get(t, "summary");
     if (sum)
-      fprintf(f, "  imported: %.2f MB/s %.2f IOPS %.2f us\n", an_num(sum, "mb_s", 0), an_num(sum, "iops", 0),
-              an_num(sum, "lat_us", 0));
+      fprintf(f, "  imported: %.2f MB/s %.2f IOPS %.2f us\n", analyze_json_num(sum, "mb_s", 0), analyze_json_num(sum, "iops", 0),
+              analyze_json_num(sum, "lat_us", 0));
     json_object_foreach(json_object_get(t, "ops"), op, s) {
       print_stats(f, op, s);
     }
@@ -52,10 +52,10 @@ int analyze_print_table(FILE *f, const json_t *a) {
             "read us", "write us", mix ? "   mix MB/s     mix us" : "");
     json_array_foreach(cdm, i, s) {
       const json_t *r = json_object_get(s, "read"), *w = json_object_get(s, "write"), *m = json_object_get(s, "mix");
-      fprintf(f, "  %-6s %-8s %-16s %10.2f %10.2f %10.2f %10.2f", an_str(s, "state"), an_str(s, "profile"),
-              an_str(s, "cell"), an_num(r, "mb_s", 0), an_num(w, "mb_s", 0), an_num(r, "lat_us", 0),
-              an_num(w, "lat_us", 0));
-      if (mix) fprintf(f, " %10.2f %10.2f", an_num(m, "mb_s", 0), an_num(m, "lat_us", 0));
+      fprintf(f, "  %-6s %-8s %-16s %10.2f %10.2f %10.2f %10.2f", analyze_json_str(s, "state"), analyze_json_str(s, "profile"),
+              analyze_json_str(s, "cell"), analyze_json_num(r, "mb_s", 0), analyze_json_num(w, "mb_s", 0), analyze_json_num(r, "lat_us", 0),
+              analyze_json_num(w, "lat_us", 0));
+      if (mix) fprintf(f, " %10.2f %10.2f", analyze_json_num(m, "mb_s", 0), analyze_json_num(m, "lat_us", 0));
       fputc('\n', f);
     }
   }
@@ -63,11 +63,11 @@ int analyze_print_table(FILE *f, const json_t *a) {
   if (slc) {
     fprintf(f, "\nSLC cache: ");
     if (json_is_true(json_object_get(slc, "found")))
-      fprintf(f, "%.2f GiB at %.0f MB/s, then %.0f MB/s (confidence %.2f)", an_num(slc, "max_gib", 0),
-              an_num(slc, "cache_mb_s", 0), an_num(slc, "post_cache_mb_s", 0), an_num(slc, "confidence", 0));
+      fprintf(f, "%.2f GiB at %.0f MB/s, then %.0f MB/s (confidence %.2f)", analyze_json_num(slc, "max_gib", 0),
+              analyze_json_num(slc, "cache_mb_s", 0), analyze_json_num(slc, "post_cache_mb_s", 0), analyze_json_num(slc, "confidence", 0));
     else
       fprintf(f, "no sustained drop found");
-    if (json_is_number(json_object_get(slc, "min_gib"))) fprintf(f, "; near full %.2f GiB", an_num(slc, "min_gib", 0));
+    if (json_is_number(json_object_get(slc, "min_gib"))) fprintf(f, "; near full %.2f GiB", analyze_json_num(slc, "min_gib", 0));
     fprintf(f, "\n");
   }
   const char *w;
@@ -82,7 +82,7 @@ int analyze_print_table(FILE *f, const json_t *a) {
   const json_t *flags = json_object_get(a, "flags");
   if (json_array_size(flags)) fprintf(f, "\nflags:\n");
   json_array_foreach(flags, i, e) {
-    fprintf(f, "  [%s] %s: %s\n", an_str(e, "severity"), an_str(e, "id"), an_str(e, "message"));
+    fprintf(f, "  [%s] %s: %s\n", analyze_json_str(e, "severity"), analyze_json_str(e, "id"), analyze_json_str(e, "message"));
   }
   return ferror(f) ? -EIO : 0;
 }
@@ -120,13 +120,13 @@ int analyze_write_csv(FILE *f, const json_t *a) {
   json_object_foreach((json_t *)json_object_get(a, "tests"), name, t) {
     json_object_foreach(json_object_get(t, "ops"), op, s) {
       csv_field(f, name, 0);
-      csv_field(f, an_str(t, "kind") ? an_str(t, "kind") : "", 0);
+      csv_field(f, analyze_json_str(t, "kind") ? analyze_json_str(t, "kind") : "", 0);
       csv_field(f, op, 0);
-      for (unsigned c = 0; c < 11; c++) csv_num(f, an_num(s, cols[c], 0), 0);
+      for (unsigned c = 0; c < 11; c++) csv_num(f, analyze_json_num(s, cols[c], 0), 0);
       const json_t *pct = json_object_get(s, "pct");
       for (i = 0; i < json_array_size(pl); i++) {
         const json_t *e = json_array_get(pct, i);
-        if (e) csv_num(f, an_num(e, "lat_us", 0), i + 1 == json_array_size(pl));
+        if (e) csv_num(f, analyze_json_num(e, "lat_us", 0), i + 1 == json_array_size(pl));
         else csv_field(f, "", i + 1 == json_array_size(pl));
       }
       if (!json_array_size(pl)) fputc('\n', f);

@@ -157,19 +157,19 @@ int analyze_slc_estimate(const double *gib, const double *mb_s, size_t n, double
 json_t *analyze_slc_to_json(const struct analyze_slc *s, double min_seg_gib) {
   json_t *o = json_object(), *d = json_array();
   json_object_set_new(o, "found", json_boolean(s->found));
-  json_object_set_new(o, "cache_gib", s->found ? an_real(s->cache_gib, 3) : json_null());
-  json_object_set_new(o, "cache_mb_s", an_real(s->cache_mb_s, 1));
-  json_object_set_new(o, "post_cache_mb_s", s->found ? an_real(s->post_cache_mb_s, 1) : json_null());
+  json_object_set_new(o, "cache_gib", s->found ? analyze_json_real(s->cache_gib, 3) : json_null());
+  json_object_set_new(o, "cache_mb_s", analyze_json_real(s->cache_mb_s, 1));
+  json_object_set_new(o, "post_cache_mb_s", s->found ? analyze_json_real(s->post_cache_mb_s, 1) : json_null());
   for (unsigned i = 0; i < s->ndrops; i++) {
     json_t *e = json_object();
-    json_object_set_new(e, "at_gib", an_real(s->drops[i].at_gib, 3));
-    json_object_set_new(e, "from_mb_s", an_real(s->drops[i].from_mb_s, 1));
-    json_object_set_new(e, "to_mb_s", an_real(s->drops[i].to_mb_s, 1));
+    json_object_set_new(e, "at_gib", analyze_json_real(s->drops[i].at_gib, 3));
+    json_object_set_new(e, "from_mb_s", analyze_json_real(s->drops[i].from_mb_s, 1));
+    json_object_set_new(e, "to_mb_s", analyze_json_real(s->drops[i].to_mb_s, 1));
     json_array_append_new(d, e);
   }
   json_object_set_new(o, "drops", d);
   json_object_set_new(o, "segments", json_integer(s->nsegments));
-  json_object_set_new(o, "confidence", an_real(s->confidence, 2));
+  json_object_set_new(o, "confidence", analyze_json_real(s->confidence, 2));
   json_object_set_new(o, "method", json_sprintf("binary segmentation, BIC penalty, min segment %g GiB", min_seg_gib));
   return o;
 }

@@ -28,11 +28,6 @@ uint64_t ssdrev_clock_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-const char *ssdlog_op_name(unsigned op) {
-  static const char *const names[] = {"read", "write", "trim", "flush"};
-  return op < 4 ? names[op] : "unknown";
-}
-
 int ssdrev_atomic_open(struct ssdrev_atomic *a, const char *path, struct ssdrev_err *err) {
   memset(a, 0, sizeof *a);
   if (strlen(path) + 16 >= sizeof a->tmp)

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
-#include "bench/method/review_int.h"
+#include "import/import.h"
 
 static json_t *parse_text(const char *text, const char *what, struct ssdrev_err *err) {
   json_error_t je;

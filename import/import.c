@@ -8,11 +8,6 @@
 #include "import/import_int.h"
 #include "archive/archive.h"
 
-int import_fio(const char *input, const struct import_opts *o,
-                     struct import_result *res, struct ssdrev_err *err);
-int import_cdm(const char *input, const struct import_opts *o,
-                     struct import_result *res, struct ssdrev_err *err);
-
 const struct import_format import_formats[] = {
     {.name = "fio",
      .summary = "fio JSON/json+ output (local or client/server) and its per-I/O latency logs",

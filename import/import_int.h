@@ -17,4 +17,10 @@ int import_run_create(struct archive **run, const struct import_opts *o,
 void import_warn(struct archive *run, struct import_result *res, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The importers of the table in import/import.c (import/fio.c, import/cdm.c). */
+int import_fio(const char *input, const struct import_opts *o, struct import_result *res,
+               struct ssdrev_err *err);
+int import_cdm(const char *input, const struct import_opts *o, struct import_result *res,
+               struct ssdrev_err *err);
+
 #endif

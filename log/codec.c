@@ -9,7 +9,7 @@
 
 /* ------------------------------------------------------------ bit packing */
 
-void log_pack(uint8_t *p, const uint64_t *v, size_t n, unsigned w) {
+void ssdlog_pack(uint8_t *p, const uint64_t *v, size_t n, unsigned w) {
   size_t nbytes = (n * w + 7) / 8;
   memset(p, 0, nbytes);
   if (!w) return;
@@ -83,7 +83,7 @@ static const unpack_fn unpackers[65] = {
     unpack_56, unpack_57, unpack_58, unpack_59, unpack_60, unpack_61, unpack_62, unpack_63,
     unpack_64};
 
-void log_unpack(const uint8_t *p, size_t n, unsigned w, uint64_t base, uint64_t *out) {
+void ssdlog_unpack(const uint8_t *p, size_t n, unsigned w, uint64_t base, uint64_t *out) {
   size_t groups = (n + 7) / 8;
   size_t len = (n * w + 7) / 8;
   /* A group starting at byte s reads up to s + 7W/8 + 9: groups whose reads
@@ -178,7 +178,7 @@ static unsigned apply_transform(int tr, const uint64_t *v, const uint64_t *lat, 
   return shift;
 }
 
-size_t log_col_encode(uint8_t *out, const uint64_t *v, size_t n, const uint64_t *lat,
+size_t ssdlog_col_encode(uint8_t *out, const uint64_t *v, size_t n, const uint64_t *lat,
                       uint64_t *scratch) {
   uint64_t *cand = scratch, *best = scratch + n;
   struct col_plan bp = {0}, pl;
@@ -216,7 +216,7 @@ size_t log_col_encode(uint8_t *out, const uint64_t *v, size_t n, const uint64_t 
   log_put64(out + 17, bref);
   uint8_t *p = out + LOG_COL_HDR_BYTES;
   for (size_t i = 0; i < n; i++) best[i] -= bp.base;
-  log_pack(p, best, n, bp.w);
+  ssdlog_pack(p, best, n, bp.w);
   p += (n * bp.w + 7) / 8;
   if (bp.nexc) {
     /* exceptions: indices then high parts, each gathered into cand (free
@@ -225,12 +225,12 @@ size_t log_col_encode(uint8_t *out, const uint64_t *v, size_t n, const uint64_t 
     size_t k = 0;
     for (size_t i = 0; i < n && k < bp.nexc; i++)
       if (log_bitlen(best[i]) > bp.w) cand[k++] = i;
-    log_pack(p, cand, bp.nexc, iw);
+    ssdlog_pack(p, cand, bp.nexc, iw);
     p += (bp.nexc * iw + 7) / 8;
     k = 0;
     for (size_t i = 0; i < n && k < bp.nexc; i++)
       if (log_bitlen(best[i]) > bp.w) cand[k++] = best[i] >> bp.w; /* w < 64 whenever there are exceptions */
-    log_pack(p, cand, bp.nexc, bp.ew);
+    ssdlog_pack(p, cand, bp.nexc, bp.ew);
     p += (bp.nexc * bp.ew + 7) / 8;
   }
   return (size_t)(p - out);
@@ -238,12 +238,12 @@ size_t log_col_encode(uint8_t *out, const uint64_t *v, size_t n, const uint64_t 
 
 /* ------------------------------------------------------------ decoder */
 
-int log_col_transform(const uint8_t *p, size_t len) {
+int ssdlog_col_transform(const uint8_t *p, size_t len) {
   if (len < LOG_COL_HDR_BYTES || p[0] != LOG_ENC_PFOR || p[1] > LOG_TR_DELTA_DONE) return -1;
   return p[1];
 }
 
-int log_col_decode(const uint8_t *p, size_t len, size_t n, uint64_t *out, const uint64_t *lat,
+int ssdlog_col_decode(const uint8_t *p, size_t len, size_t n, uint64_t *out, const uint64_t *lat,
                    uint64_t *scratch, const char **why) {
   if (len < LOG_COL_HDR_BYTES) return *why = "column shorter than its header", -EBADMSG;
   unsigned enc = p[0], tr = p[1], shift = p[2], w = p[3], ew = p[4];
@@ -257,13 +257,13 @@ int log_col_decode(const uint8_t *p, size_t len, size_t n, uint64_t *out, const 
   uint64_t packed = ((uint64_t)n * w + 7) / 8, ib = (nexc * iw + 7) / 8, hb = (nexc * ew + 7) / 8;
   if (LOG_COL_HDR_BYTES + packed + ib + hb != len) return *why = "column length does not match its header", -EBADMSG;
   const uint8_t *d = p + LOG_COL_HDR_BYTES;
-  log_unpack(d, n, w, base, out);
+  ssdlog_unpack(d, n, w, base, out);
   if (nexc) {
     /* exceptions are unpacked in bulk too: delta-coded submit times of small
      * reap batches can make a quarter of a column exceptions */
     uint64_t *idx = scratch, *hi = scratch + ((n + 7) & ~(size_t)7);
-    log_unpack(d + packed, (size_t)nexc, iw, 0, idx);
-    log_unpack(d + packed + ib, (size_t)nexc, ew, 0, hi);
+    ssdlog_unpack(d + packed, (size_t)nexc, iw, 0, idx);
+    ssdlog_unpack(d + packed + ib, (size_t)nexc, ew, 0, hi);
     uint64_t badidx = 0;
     for (uint64_t k = 0; k < nexc; k++) badidx |= idx[k] >= n;
     if (badidx) return *why = "exception index out of range", -EBADMSG;
@@ -283,4 +283,9 @@ int log_col_decode(const uint8_t *p, size_t len, size_t n, uint64_t *out, const 
   if (tr == LOG_TR_DELTA_DONE)
     for (size_t i = 0; i < n; i++) out[i] -= lat[i];
   return 0;
+}
+
+const char *ssdlog_op_name(unsigned op) {
+  static const char *const names[] = {"read", "write", "trim", "flush"};
+  return op < 4 ? names[op] : "unknown";
 }

@@ -63,7 +63,7 @@ static inline unsigned log_bitlen(uint64_t v) { return v ? 64u - (unsigned)__bui
  * trying the transforms allowed for the column and keeping the smallest.
  * `lat` (may be NULL) enables LOG_TR_DELTA_DONE. `scratch` holds 2*n u64s.
  * out must have room for log_col_max_bytes(n). Returns the bytes written. */
-size_t log_col_encode(uint8_t *out, const uint64_t *v, size_t n, const uint64_t *lat,
+size_t ssdlog_col_encode(uint8_t *out, const uint64_t *v, size_t n, const uint64_t *lat,
                       uint64_t *scratch);
 static inline size_t log_col_max_bytes(size_t n) { return LOG_COL_HDR_BYTES + 3 * 8 * n + 16; }
 
@@ -72,7 +72,7 @@ static inline size_t log_col_max_bytes(size_t n) { return LOG_COL_HDR_BYTES + 3 
  * column uses LOG_TR_DELTA_DONE (else may be NULL). scratch holds 2 * (n
  * rounded up to 8) u64s, for the exceptions. Every length and index
  * is validated: returns 0, or -EBADMSG with a static reason in *why. */
-int log_col_decode(const uint8_t *p, size_t len, size_t n, uint64_t *out, const uint64_t *lat,
+int ssdlog_col_decode(const uint8_t *p, size_t len, size_t n, uint64_t *out, const uint64_t *lat,
                    uint64_t *scratch, const char **why);
 /* 1 and the value if the column is one repeated value (RAW, w = 0, no
  * exceptions, exact length), else 0: lets readers fill narrow columns
@@ -85,12 +85,12 @@ static inline int log_col_const(const uint8_t *p, size_t len, uint64_t *val) {
   return 1;
 }
 /* The transform a column uses (after validating its header length), or -1. */
-int log_col_transform(const uint8_t *p, size_t len);
+int ssdlog_col_transform(const uint8_t *p, size_t len);
 
 /* Bit-packing: n values of w bits LSB-first. pack writes ceil(n*w/8) bytes.
  * unpack adds `base` to each value and writes n rounded up to 8 outputs; it
  * reads only [p, p + ceil(n*w/8)). */
-void log_pack(uint8_t *p, const uint64_t *v, size_t n, unsigned w);
-void log_unpack(const uint8_t *p, size_t n, unsigned w, uint64_t base, uint64_t *out);
+void ssdlog_pack(uint8_t *p, const uint64_t *v, size_t n, unsigned w);
+void ssdlog_unpack(const uint8_t *p, size_t n, unsigned w, uint64_t base, uint64_t *out);
 
 #endif

@@ -242,7 +242,7 @@ int ssdlog_next_chunk(struct ssdlog_reader *r, unsigned cols, struct ssdlog_chun
     int bad = -1;
     if (want & SSDLOG_COL_SUBMIT) {
       if (log_get32(h + 52) != ssdrev_crc32c(0, cp[LC_SUBMIT], cl[LC_SUBMIT])) bad = LC_SUBMIT;
-      else if (log_col_transform(cp[LC_SUBMIT], cl[LC_SUBMIT]) == LOG_TR_DELTA_DONE)
+      else if (ssdlog_col_transform(cp[LC_SUBMIT], cl[LC_SUBMIT]) == LOG_TR_DELTA_DONE)
         need |= SSDLOG_COL_LAT;
     }
     for (int c = 1; c < LOG_NCOLS && bad < 0; c++)
@@ -263,7 +263,7 @@ int ssdlog_next_chunk(struct ssdlog_reader *r, unsigned cols, struct ssdlog_chun
     for (int k = 0; k < LOG_NCOLS && bad < 0; k++) {
       int c = order[k];
       if (!(need >> c & 1u) || (narrow_const >> c & 1u)) continue;
-      if (log_col_decode(cp[c], cl[c], n, r->v[c], c == LC_SUBMIT ? r->v[LC_LAT] : NULL,
+      if (ssdlog_col_decode(cp[c], cl[c], n, r->v[c], c == LC_SUBMIT ? r->v[LC_LAT] : NULL,
                          r->scratch, &why))
         bad = c;
     }

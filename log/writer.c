@@ -166,7 +166,7 @@ static int encode_write(struct ssdlog_writer *w, const struct ssdlog_rec *r, siz
     case LC_OP: for (size_t i = 0; i < n; i++) v[i] = r[i].op; break;
     default: for (size_t i = 0; i < n; i++) v[i] = r[i].flags; break;
     }
-    size_t len = log_col_encode(p, v, n, c == LC_SUBMIT ? w->latv : NULL, w->scratch);
+    size_t len = ssdlog_col_encode(p, v, n, c == LC_SUBMIT ? w->latv : NULL, w->scratch);
     log_put32(h + 48 + 8 * c, (uint32_t)len);
     log_put32(h + 52 + 8 * c, ssdrev_crc32c(0, p, len));
     p += len;

@@ -11,90 +11,90 @@
 
 /* A growable NUL-terminated string; a failed allocation sets `oom` and
  * later appends do nothing, so callers check once at the end. */
-struct rbuf {
+struct render_buf {
   char *s;
   size_t len, cap;
   int oom;
 };
-void rbuf_puts(struct rbuf *b, const char *s);
-void rbuf_putn(struct rbuf *b, const char *s, size_t n);
-void rbuf_printf(struct rbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void render_buf_puts(struct render_buf *b, const char *s);
+void render_buf_putn(struct render_buf *b, const char *s, size_t n);
+void render_buf_printf(struct render_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends S escaped for a GFM table cell ('|' and newlines). */
-void rbuf_cell(struct rbuf *b, const char *s);
-void rbuf_free(struct rbuf *b);
+void render_buf_cell(struct render_buf *b, const char *s);
+void render_buf_free(struct render_buf *b);
 
 /* ---------------------------------------------------------- data lookups */
 
 /* Number at KEY of object O, or dflt when absent / not a number. */
-double rd_num(const json_t *o, const char *key, double dflt);
-const char *rd_str(const json_t *o, const char *key, const char *dflt);
+double render_data_num(const json_t *o, const char *key, double dflt);
+const char *render_data_str(const json_t *o, const char *key, const char *dflt);
 /* Dotted path into ROOT; keys may themselves contain dots ("p99.9_us"): at
  * each level the longest key that matches wins. Array elements by number. */
-json_t *rd_path(json_t *root, const char *path);
+json_t *render_data_path(json_t *root, const char *path);
 /* Latency in µs of tail workload W ("read", "mix70", "write") at percentile
  * P for run R: from analysis.tail.W ("p99.9_us" style keys or a "pct" list),
  * else from the tail test's ops.all.pct. 0 on success, -ENOENT if absent. */
-int rd_tail_us(const struct render_run *r, const char *w, double p, double *out_us);
+int render_data_tail_us(const struct render_run *r, const char *w, double p, double *out_us);
 /* Every percentile known for tail workload W of run R, sorted ascending.
  * Returns the count (<= max). */
-size_t rd_tail_curve(const struct render_run *r, const char *w, double *p, double *lat_us,
+size_t render_data_tail_curve(const struct render_run *r, const char *w, double *p, double *lat_us,
                      size_t max);
 /* The analysis test object of kind "tail" whose workload is W, or NULL. */
-json_t *rd_tail_test(const struct render_run *r, const char *w);
+json_t *render_data_tail_test(const struct render_run *r, const char *w);
 /* CDM cells of run R in STATE, in analysis order (borrowed array items). */
-size_t rd_cdm_cells(const struct render_run *r, const char *state, json_t **cells, size_t max);
+size_t render_data_cdm_cells(const struct render_run *r, const char *state, json_t **cells, size_t max);
 
 /* The three tail workloads, their table headers and chart legends. */
-struct rd_workload {
+struct render_data_workload {
   const char *id;
   const char *title;
 };
-extern const struct rd_workload rd_workloads[3];
+extern const struct render_data_workload render_data_workloads[3];
 
 /* -------------------------------------------------------------- numbers */
 
 /* A "nice" tick step (1, 2 or 5 x 10^k) giving at most about max_ticks
  * ticks over [lo, hi]. */
-double rc_nice_step(double lo, double hi, int max_ticks);
+double render_canvas_nice_step(double lo, double hi, int max_ticks);
 /* Formats v with just enough decimals for step (e.g. 0.5 -> "2.5"). */
-void rc_fmt_tick(char *buf, size_t len, double v, double step);
+void render_canvas_fmt_tick(char *buf, size_t len, double v, double step);
 
 /* --------------------------------------------------------------- canvas */
 
 /* Where `ssdrev report` sends each finished chart PNG: its pixels to IMGS
  * for the PDF writer, its encoding and commit to the PNGQ worker thread.
  * Either may be NULL (pixels not kept / encoded on the drawing thread). */
-struct rc_chart_sink {
-  struct rimg_cache *imgs;
-  struct rc_pngq *pngq;
+struct render_chart_sink {
+  struct render_imgcache *imgs;
+  struct render_pngq *pngq;
 };
 
 /* A chart surface measured in points (1/72 in) whatever the output. */
-struct rc_canvas {
+struct render_canvas {
   cairo_surface_t *surface;
   cairo_t *cr;
   double w_pt, h_pt;
   int svg;             /* else PNG */
   struct ssdrev_atomic out;
   int out_open;
-  const struct rc_chart_sink *keep; /* where a finished PNG goes besides its file (may be NULL) */
+  const struct render_chart_sink *keep; /* where a finished PNG goes besides its file (may be NULL) */
 };
-int rc_canvas_begin(struct rc_canvas *c, const char *path, double w_in, double h_in,
+int render_canvas_canvas_begin(struct render_canvas *c, const char *path, double w_in, double h_in,
                     double dpi, struct ssdrev_err *err);
 /* Chart pixels kept in memory for the PDF writer (imgcache.c), keyed by
  * the PNG's path as written; thread-safe. put copies an RGB24 image surface
  * to 8-bit RGB; take hands the malloc'd w*h*3 bytes over (NULL if absent). */
-struct rimg_cache;
-struct rimg_cache *rimg_cache_new(void);
-void rimg_cache_free(struct rimg_cache *c);
-int rimg_cache_put(struct rimg_cache *c, const char *path, cairo_surface_t *s);
-unsigned char *rimg_cache_take(struct rimg_cache *c, const char *path, int *w, int *h);
+struct render_imgcache;
+struct render_imgcache *render_imgcache_new(void);
+void render_imgcache_free(struct render_imgcache *c);
+int render_imgcache_put(struct render_imgcache *c, const char *path, cairo_surface_t *s);
+unsigned char *render_imgcache_take(struct render_imgcache *c, const char *path, int *w, int *h);
 /* The PNG files of the charts whose pixels C holds are written by worker Q
- * (may be NULL). rimg_cache_settle (C may be NULL) waits for it, so that a
+ * (may be NULL). render_imgcache_settle (C may be NULL) waits for it, so that a
  * reader falling back to a chart's file (a second link to it, after its
  * pixels were taken) finds the file whole and current. */
-void rimg_cache_set_writer(struct rimg_cache *c, struct rc_pngq *q);
-void rimg_cache_settle(struct rimg_cache *c);
+void render_imgcache_set_writer(struct render_imgcache *c, struct render_pngq *q);
+void render_imgcache_settle(struct render_imgcache *c);
 
 /* One worker thread that PNG-encodes finished chart surfaces and commits
  * their files (pngq.c); pixels are drawn by the caller, in order, so the
@@ -106,64 +106,64 @@ void rimg_cache_settle(struct rimg_cache *c);
  * frees Q (NULL is a no-op) and returns the worker's first error, its
  * message (naming the file) in ERR; queued files are committed even when
  * the caller failed, as if each had been written in place. */
-struct rc_pngq;
-int rc_pngq_start(struct rc_pngq **q, int defer_sync, struct ssdrev_err *err);
-int rc_pngq_push(struct rc_pngq *q, cairo_surface_t *s, struct ssdrev_atomic *out, struct ssdrev_err *err);
-int rc_pngq_finish(struct rc_pngq *q, struct ssdrev_err *err);
+struct render_pngq;
+int render_pngq_start(struct render_pngq **q, int defer_sync, struct ssdrev_err *err);
+int render_pngq_push(struct render_pngq *q, cairo_surface_t *s, struct ssdrev_atomic *out, struct ssdrev_err *err);
+int render_pngq_finish(struct render_pngq *q, struct ssdrev_err *err);
 /* Waits until every pushed file is committed (or failed); NULL: no-op. */
-void rc_pngq_drain(struct rc_pngq *q);
+void render_pngq_drain(struct render_pngq *q);
 
 /* Writes the file (atomically) and frees the canvas; a PNG goes to
  * c->keep (pixels kept, encoding handed to the worker) when set. */
-int rc_canvas_end(struct rc_canvas *c, struct ssdrev_err *err);
-void rc_canvas_abort(struct rc_canvas *c);
+int render_canvas_canvas_end(struct render_canvas *c, struct ssdrev_err *err);
+void render_canvas_canvas_abort(struct render_canvas *c);
 
-enum rc_align { RC_LEFT = 0, RC_CENTER = 1, RC_RIGHT = 2 };
+enum render_canvas_align { RC_LEFT = 0, RC_CENTER = 1, RC_RIGHT = 2 };
 /* Draws UTF-8 text with its baseline at y, aligned on x; NanumGothic when
  * the text holds Hangul, else DejaVu Sans. Returns the width drawn. */
-double rc_text(cairo_t *cr, double x, double y, const char *s, double size_pt, int bold,
-               enum rc_align align);
-double rc_text_width(cairo_t *cr, const char *s, double size_pt, int bold);
+double render_canvas_text(cairo_t *cr, double x, double y, const char *s, double size_pt, int bold,
+               enum render_canvas_align align);
+double render_canvas_text_width(cairo_t *cr, const char *s, double size_pt, int bold);
 
 /* An axis: linear or log10, or the "nines" percentile axis (values are
  * percentiles; position = -log10(1 - p/100)). */
-enum rc_scale { RC_LINEAR = 0, RC_LOG = 1, RC_NINES = 2 };
-struct rc_axis {
+enum render_canvas_scale { RC_LINEAR = 0, RC_LOG = 1, RC_NINES = 2 };
+struct render_axis {
   double lo, hi;
-  enum rc_scale scale;
+  enum render_canvas_scale scale;
   const char *label;
 };
-struct rc_plot {
+struct render_plot {
   double x0, y0, x1, y1; /* plot area in pt: left, top, right, bottom */
-  struct rc_axis x, y;
+  struct render_axis x, y;
   int no_xticks;         /* categories: the chart labels x itself */
 };
 /* Lays out the plot area in a canvas below a title and draws title, grid,
  * ticks and axis labels. */
-void rc_plot_frame(struct rc_canvas *c, struct rc_plot *p, const char *title);
-double rc_px(const struct rc_plot *p, double v);
-double rc_py(const struct rc_plot *p, double v);
+void render_canvas_plot_frame(struct render_canvas *c, struct render_plot *p, const char *title);
+double render_canvas_px(const struct render_plot *p, double v);
+double render_canvas_py(const struct render_plot *p, double v);
 /* Polyline of n points in data units, clipped to the plot area. */
-void rc_polyline(cairo_t *cr, const struct rc_plot *p, const double *x, const double *y, size_t n,
+void render_canvas_polyline(cairo_t *cr, const struct render_plot *p, const double *x, const double *y, size_t n,
                  const double rgb[3], double width_pt, int dashed);
-void rc_marker(cairo_t *cr, const struct rc_plot *p, double x, double y, const double rgb[3],
+void render_canvas_marker(cairo_t *cr, const struct render_plot *p, double x, double y, const double rgb[3],
                int shape);
 
-struct rc_legend_item {
+struct render_legend_item {
   char text[160];
   double rgb[3];
   int dashed;
   int shape; /* marker shape, -1 = none */
 };
 /* A legend box in the plot's upper-right (or upper-left) corner. */
-void rc_legend(cairo_t *cr, const struct rc_plot *p, const struct rc_legend_item *it, size_t n,
+void render_canvas_legend(cairo_t *cr, const struct render_plot *p, const struct render_legend_item *it, size_t n,
                int left);
 
 /* The chart kind draws one drive per chart (drive=all makes one each). */
 int render_chart_kind_one_drive(const char *kind);
 
 /* Computes [lo, hi] of data, padded and rounded to the nice step. */
-void rc_range(const double *v, size_t n, double *lo, double *hi, int from_zero);
+void render_canvas_range(const double *v, size_t n, double *lo, double *hi, int from_zero);
 
 /* Parses MD with the GFM extensions (table, strikethrough, autolink). The
  * caller frees the root (cmark_node_free) and *parser_out. NULL on OOM. */
@@ -172,7 +172,7 @@ cmark_node *render_md_parse(const char *md, cmark_parser **parser_out);
 /* ------------------------------------------------------- directive args */
 
 /* The key=value arguments a directive may carry (NULL = not given). */
-struct rt_args {
+struct render_args {
   const char *drive, *state, *op, *workload, *test, *lang, *fmt, *caption, *name, *height;
 };
 
@@ -182,26 +182,26 @@ int render_chart_check(const struct render_runs *rs, const char *kind, const str
                        struct ssdrev_err *err);
 
 /* render_chart_file that also sends a PNG to KEEP (may be NULL). */
-int rc_chart_draw(const struct render_runs *rs, const char *kind, const struct render_chart_opts *o,
-                  const char *path, const struct rc_chart_sink *keep, struct ssdrev_err *err);
+int render_chart_draw(const struct render_runs *rs, const char *kind, const struct render_chart_opts *o,
+                  const char *path, const struct render_chart_sink *keep, struct ssdrev_err *err);
 
 /* render_template_expand_opts that also sends each chart PNG it draws to
  * KEEP (may be NULL): pixels for the PDF writer, encoding to the worker. */
-int rt_expand(const struct render_runs *rs, const char *template_name, const char *text, const char *chart_dir,
-              const char *chart_rel, double dpi, const struct render_expand_opts *x, const struct rc_chart_sink *keep,
+int render_expand(const struct render_runs *rs, const char *template_name, const char *text, const char *chart_dir,
+              const char *chart_rel, double dpi, const struct render_expand_opts *x, const struct render_chart_sink *keep,
               char **md_out, struct ssdrev_err *err);
 
 /* render_md_to_pdf that embeds images found in IMGS from memory (may be NULL). */
-int rp_md_to_pdf(const char *md, const struct render_doc_meta *meta, const char *path, struct rimg_cache *imgs,
+int render_pdf_from_md(const char *md, const struct render_doc_meta *meta, const char *path, struct render_imgcache *imgs,
                  struct ssdrev_err *err);
 
 /* Table kinds (tables.c): appends a GFM table (or several, one per drive) to
  * OUT, or when OUT is NULL only checks the data. */
-int rt_table_exists(const char *kind);
-const char *rt_table_kind_list(void);
-int rt_table(const struct render_runs *rs, const char *kind, const struct rt_args *a, struct rbuf *out,
+int render_table_exists(const char *kind);
+const char *render_table_kind_list(void);
+int render_table(const struct render_runs *rs, const char *kind, const struct render_args *a, struct render_buf *out,
              struct ssdrev_err *err);
 /* The runs a drive= argument selects: one, or all for NULL / "all". */
-size_t rt_select(const struct render_runs *rs, const char *drive, const struct render_run **sel, size_t max);
+size_t render_select(const struct render_runs *rs, const char *drive, const struct render_run **sel, size_t max);
 
 #endif

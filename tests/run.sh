@@ -5,6 +5,8 @@ B=${1:-build}
 export SSDREV="$(cd "$(dirname "$B/ssdrev-san")" && pwd)/ssdrev-san"
 export SSDREV_ROOT="$(pwd)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+# fontconfig's parser keeps memory until FcFini: not ours (tests/lsan.supp)
+export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS=print_stacktrace=1
 pass=0; fail=0; failed_names=""
 for src in tests/unit/test_*.c; do

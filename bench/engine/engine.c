@@ -4,11 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench/bench.h"
+#include "bench/engine/engine_int.h"
 
 extern const struct bench_engine_ops bench_engine_uring_ops;
 extern const struct bench_engine_ops bench_engine_psync_ops;
-/* Probes whether io_uring rings can be created here (bench/engine/uring.c). */
-int bench_engine_uring_available(void);
 
 static const struct bench_engine_ops *const engines[] = {
     &bench_engine_uring_ops,

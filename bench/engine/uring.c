@@ -12,6 +12,7 @@
 #include <liburing.h>
 #include "log/ssdlog.h"
 #include "bench/bench.h"
+#include "bench/engine/engine_int.h"
 #include "bench/target/target_int.h"
 
 struct uring_priv {

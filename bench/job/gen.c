@@ -9,23 +9,23 @@ static uint64_t splitmix64(uint64_t *x) {
   return z ^ (z >> 31);
 }
 
-void job_rng_seed(struct job_rng *r, uint64_t seed) {
+void bench_job_rng_seed(struct bench_job_rng *r, uint64_t seed) {
   uint64_t x = seed;
   for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
 }
 
-void job_fill_random(struct job_rng *r, void *buf, size_t len) {
+void bench_job_fill_random(struct bench_job_rng *r, void *buf, size_t len) {
   unsigned char *p = buf;
   for (size_t i = 0; i + 8 <= len; i += 8) {
-    uint64_t v = job_rng_next(r);
+    uint64_t v = bench_job_rng_next(r);
     memcpy(p + i, &v, 8);
   }
 }
 
-void job_refresh(struct job_rng *r, void *buf, size_t len, uint64_t counter) {
+void bench_job_refresh(struct bench_job_rng *r, void *buf, size_t len, uint64_t counter) {
   unsigned char *p = buf;
   for (size_t i = 0; i + 16 <= len; i += 512) {
-    uint64_t v = job_rng_next(r);
+    uint64_t v = bench_job_rng_next(r);
     memcpy(p + i, &counter, 8);
     memcpy(p + i + 8, &v, 8);
   }

@@ -105,7 +105,7 @@ struct job_worker {
   unsigned nfree;
   uint8_t *read_dirty;       /* buffer last served a read: refill before a write */
   struct ssdlog_rec *recs;
-  struct job_rng rng;
+  struct bench_job_rng rng;
   uint64_t reg_off, reg_len, seq_next; /* this worker's region (sequential) */
   atomic_uint_fast64_t *seq_shared;    /* the group's cursor, or NULL: seq_next */
   int seq_pass_done;
@@ -150,7 +150,7 @@ static int worker_alloc(struct job_worker *w) {
       return ssdrev_fail(&w->err, -ENOMEM, "out of memory for %u buffers of %zu bytes", qd, bs);
     }
     if (sh->job->zero_buffers || sh->no_data) memset(w->bufs[i], 0, bs);
-    else job_fill_random(&w->rng, w->bufs[i], bs);
+    else bench_job_fill_random(&w->rng, w->bufs[i], bs);
     w->ios[i].buf = w->bufs[i];
     w->ios[i].buf_index = i;
     w->ios[i].len_bytes = (uint32_t)bs;
@@ -191,14 +191,14 @@ static int next_io(struct job_worker *w, struct bench_io *io, uint64_t now, int 
     }
     io->offset_bytes = w->reg_off + pos;
   } else {
-    io->offset_bytes = w->reg_off + job_rng_below(&w->rng, w->reg_len / bs) * bs;
+    io->offset_bytes = w->reg_off + bench_job_rng_below(&w->rng, w->reg_len / bs) * bs;
   }
   if (job->read_pct >= 100) io->op = SSDLOG_OP_READ;
   else if (job->read_pct == 0) io->op = SSDLOG_OP_WRITE;
-  else io->op = job_rng_below(&w->rng, 100) < job->read_pct ? SSDLOG_OP_READ : SSDLOG_OP_WRITE;
+  else io->op = bench_job_rng_below(&w->rng, 100) < job->read_pct ? SSDLOG_OP_READ : SSDLOG_OP_WRITE;
   if (io->op == SSDLOG_OP_WRITE && !job->zero_buffers && !sh->no_data) {
-    if (w->read_dirty[io->buf_index]) job_fill_random(&w->rng, io->buf, io->len_bytes);
-    job_refresh(&w->rng, io->buf, io->len_bytes, ++w->write_counter);
+    if (w->read_dirty[io->buf_index]) bench_job_fill_random(&w->rng, io->buf, io->len_bytes);
+    bench_job_refresh(&w->rng, io->buf, io->len_bytes, ++w->write_counter);
   }
   w->read_dirty[io->buf_index] = io->op == SSDLOG_OP_READ;
   return 1;
@@ -488,7 +488,7 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
     ws[i].sh = sh;
     ws[i].id = i;
     ws[i].group = g;
-    job_rng_seed(&ws[i].rng, job->seed * 0x100000001b3ull + i);
+    bench_job_rng_seed(&ws[i].rng, job->seed * 0x100000001b3ull + i);
     ws[i].reg_off = sh->region_off + (job->pattern == BENCH_SEQ ? part * g : 0);
     ws[i].reg_len = part;
     if (spread) {

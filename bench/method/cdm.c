@@ -60,7 +60,7 @@ static int parse_cell(struct review_cell *c, const json_t *v, const char *where,
     if (!ok) return ssdrev_fail(err, -EINVAL, "%s: unknown cell key '%s'", where, key);
   }
   memset(c, 0, sizeof *c);
-  int rc = review_json_str(v, "name", c->name, sizeof c->name, where, err);
+  int rc = bench_review_json_str(v, "name", c->name, sizeof c->name, where, err);
   if (rc) return rc;
   const char *pat = json_string_value(json_object_get(v, "pattern"));
   if (!c->name[0] || !pat || (strcmp(pat, "seq") && strcmp(pat, "rand")))
@@ -68,9 +68,9 @@ static int parse_cell(struct review_cell *c, const json_t *v, const char *where,
   c->pattern = strcmp(pat, "seq") ? BENCH_RAND : BENCH_SEQ;
   uint64_t block = 0;
   c->qd = c->threads = 1;
-  rc = review_json_size(v, "block", &block, where, err);
-  if (!rc) rc = review_json_uint(v, "qd", 1, 4096, &c->qd, where, err);
-  if (!rc) rc = review_json_uint(v, "threads", 1, 256, &c->threads, where, err);
+  rc = bench_review_json_size(v, "block", &block, where, err);
+  if (!rc) rc = bench_review_json_uint(v, "qd", 1, 4096, &c->qd, where, err);
+  if (!rc) rc = bench_review_json_uint(v, "threads", 1, 256, &c->threads, where, err);
   if (rc) return rc;
   if (block < 512 || block > (64u << 20) || block % 512)
     return ssdrev_fail(err, -EINVAL, "%s: cell '%s': 'block' must be a multiple of 512 up to 64 MiB",
@@ -87,10 +87,10 @@ static int cdm_parse(struct review_step *s, const json_t *obj, const struct revi
   snprintf(s->state, sizeof s->state, "FOB");
   snprintf(s->cdm_profile, sizeof s->cdm_profile, "custom");
   s->mix_read_pct = 70; /* CrystalDiskMark's Mix default */
-  int rc = review_json_str(obj, "state", s->state, sizeof s->state, where, err);
-  if (!rc) rc = review_json_str(obj, "profile", s->cdm_profile, sizeof s->cdm_profile, where, err);
-  if (!rc) rc = review_json_uint(obj, "mix_read_pct", 0, 100, &s->mix_read_pct, where, err);
-  if (!rc) rc = review_json_num(obj, "region_offset_pct", 0, 99.9, &s->region_offset_pct, where, err);
+  int rc = bench_review_json_str(obj, "state", s->state, sizeof s->state, where, err);
+  if (!rc) rc = bench_review_json_str(obj, "profile", s->cdm_profile, sizeof s->cdm_profile, where, err);
+  if (!rc) rc = bench_review_json_uint(obj, "mix_read_pct", 0, 100, &s->mix_read_pct, where, err);
+  if (!rc) rc = bench_review_json_num(obj, "region_offset_pct", 0, 99.9, &s->region_offset_pct, where, err);
   if (rc) return rc;
   const json_t *cells = json_object_get(obj, "cells");
   char w2[700];
@@ -136,12 +136,12 @@ static unsigned nops(unsigned ops) {
 static void cdm_region(const struct review_profile *p, const struct review_step *s,
                        uint64_t cap, uint64_t *off, uint64_t *len) {
   const uint64_t mib = 1048576;
-  uint64_t o = review_align_down((uint64_t)((double)cap * s->region_offset_pct / 100.0), mib);
+  uint64_t o = bench_review_align_down((uint64_t)((double)cap * s->region_offset_pct / 100.0), mib);
   uint64_t l = p->set.region_bytes;
   if (o >= cap) o = 0;
   if (l > cap - o) l = cap - o;
   *off = o;
-  *len = review_align_down(l, mib);
+  *len = bench_review_align_down(l, mib);
 }
 
 static double cdm_estimate(const struct review_profile *p, const struct review_step *s,
@@ -185,7 +185,7 @@ static int cdm_run(struct review_ctx *c, const struct review_step *s, struct ssd
   struct bench_job job;
   struct bench_job_result res;
   snprintf(name, sizeof name, "%s.prepare", s->id);
-  review_job_init(c, &job, name);
+  bench_review_job_init(c, &job, name);
   job.pattern = BENCH_SEQ;
   job.read_pct = 0;
   job.block_bytes = 1048576;
@@ -194,7 +194,7 @@ static int cdm_run(struct review_ctx *c, const struct review_step *s, struct ssd
   job.span_bytes = len;
   json_t *extra = json_pack("{s:f, s:s}", "fill_pct", 100.0 * (double)len / (double)c->cap_bytes,
                             "purpose", "cdm_region");
-  int rc = review_run_job(c, name, "prefill", extra, &job,
+  int rc = bench_review_run_job(c, name, "prefill", extra, &job,
                           (double)len / (set->plan_write_mb_s * 1e6), &res, err);
   if (rc) return rc;
 
@@ -209,7 +209,7 @@ static int cdm_run(struct review_ctx *c, const struct review_step *s, struct ssd
       cell_slug(cell->name, slug, sizeof slug);
       for (unsigned pass = 0; pass <= set->passes; pass++) {
         snprintf(name, sizeof name, "%s.%s.%s.p%u", s->id, slug, op_table[k].name, pass);
-        review_job_init(c, &job, name);
+        bench_review_job_init(c, &job, name);
         job.pattern = cell->pattern;
         job.read_pct = op_table[k].mask == REVIEW_OP_READ ? 100
                      : op_table[k].mask == REVIEW_OP_WRITE ? 0 : s->mix_read_pct;
@@ -217,7 +217,7 @@ static int cdm_run(struct review_ctx *c, const struct review_step *s, struct ssd
         job.qd = cell->qd;
         job.threads = cell->threads;
         job.offset_bytes = off;
-        job.span_bytes = review_align_down(len, cell->block_bytes);
+        job.span_bytes = bench_review_align_down(len, cell->block_bytes);
         /* Time-based: the pass lasts measure_s whatever the region size. */
         job.measure_ns = (uint64_t)(set->measure_s * 1e9);
         job.size_bytes = 0;
@@ -228,7 +228,7 @@ static int cdm_run(struct review_ctx *c, const struct review_step *s, struct ssd
         extra = json_pack("{s:s, s:s, s:s, s:s, s:i}", "state", s->state, "profile",
                           s->cdm_profile, "cell", cell->name, "op", op_table[k].name, "pass",
                           (int)pass);
-        rc = review_run_job(c, name, "cdm", extra, &job,
+        rc = bench_review_run_job(c, name, "cdm", extra, &job,
                             set->measure_s + (double)job.idle_ns / 1e9, &res, err);
         if (rc) return rc;
       }
@@ -238,7 +238,7 @@ static int cdm_run(struct review_ctx *c, const struct review_step *s, struct ssd
   return 0;
 }
 
-const struct review_kind review_kind_cdm = {
+const struct review_kind bench_review_kind_cdm = {
     .name = "cdm",
     .keys = cdm_keys,
     .parse = cdm_parse,

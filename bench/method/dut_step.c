@@ -10,8 +10,6 @@
 #include "sim/sim.h"
 #include "import/import.h"
 
-json_t *review_build_dut(struct review_ctx *c, struct ssdrev_err *err);
-
 static const struct { const char *key, *file; } raw_files[] = {
     {"id_ctrl", "dut/id-ctrl.json"}, {"smart_log", "dut/smart-log.json"}, {"smartctl", "dut/smartctl.json"}};
 
@@ -33,7 +31,7 @@ static int keep_raw(struct review_ctx *c, json_t *dut, const char *const texts[3
   return rc;
 }
 
-json_t *review_build_dut(struct review_ctx *c, struct ssdrev_err *err) {
+json_t *bench_review_build_dut(struct review_ctx *c, struct ssdrev_err *err) {
   const struct bench_review_opts *o = c->o;
   json_t *dut = NULL, *overrides = NULL;
   enum bench_target_kind kind = bench_target_get_kind(c->t);

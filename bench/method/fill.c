@@ -32,10 +32,10 @@ static void purge_describe(const struct review_profile *p, const struct review_s
 
 static int purge_run(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err) {
   (void)s;
-  return review_purge(c, err);
+  return bench_review_purge(c, err);
 }
 
-const struct review_kind review_kind_purge = {
+const struct review_kind bench_review_kind_purge = {
     .name = "purge", .keys = purge_keys, .parse = purge_parse, .estimate_s = purge_estimate,
     .describe = purge_describe, .run = purge_run,
 };
@@ -53,14 +53,14 @@ static int fill_parse(struct review_step *s, const json_t *obj, const struct rev
    * not the host, sets the pace. */
   s->qds[0] = 32;
   s->nqds = 1;
-  int rc = review_json_num(obj, "fill_pct", 0.1, 100, &s->fill_pct, where, err);
-  if (!rc) rc = review_json_size(obj, "block", &block, where, err);
-  if (!rc) rc = review_json_uint(obj, "qd", 1, 1024, &s->qds[0], where, err);
-  if (!rc) rc = review_json_size(obj, "near_full_bytes", &s->near_full_bytes, where, err);
+  int rc = bench_review_json_num(obj, "fill_pct", 0.1, 100, &s->fill_pct, where, err);
+  if (!rc) rc = bench_review_json_size(obj, "block", &block, where, err);
+  if (!rc) rc = bench_review_json_uint(obj, "qd", 1, 1024, &s->qds[0], where, err);
+  if (!rc) rc = bench_review_json_size(obj, "near_full_bytes", &s->near_full_bytes, where, err);
   /* A drive folds its SLC into TLC only when idle: without a pause the
    * rewrite of a just-filled drive would find no cache at all. */
   s->near_full_idle_s = 60;
-  if (!rc) rc = review_json_num(obj, "near_full_idle_s", 0, 86400, &s->near_full_idle_s, where, err);
+  if (!rc) rc = bench_review_json_num(obj, "near_full_idle_s", 0, 86400, &s->near_full_idle_s, where, err);
   if (rc) return rc;
   if (block < 4096 || block > (16u << 20) || block % 4096)
     return ssdrev_fail(err, -EINVAL, "%s: 'block' must be a multiple of 4 KiB up to 16 MiB", where);
@@ -73,7 +73,7 @@ static uint64_t fill_bytes(const struct review_profile *p, const struct review_s
                            uint64_t cap) {
   uint64_t b = (uint64_t)((double)cap * s->fill_pct / 100.0);
   if (p->set.fill_max_bytes && b > p->set.fill_max_bytes) b = p->set.fill_max_bytes;
-  return review_align_down(b, s->block_bytes);
+  return bench_review_align_down(b, s->block_bytes);
 }
 
 static uint64_t near_full_bytes(const struct review_profile *p, const struct review_step *s,
@@ -81,14 +81,14 @@ static uint64_t near_full_bytes(const struct review_profile *p, const struct rev
   uint64_t b = s->near_full_bytes;
   if (p->set.fill_max_bytes && b > p->set.fill_max_bytes / 4) b = p->set.fill_max_bytes / 4;
   if (b > cap) b = cap;
-  return review_align_down(b, s->block_bytes);
+  return bench_review_align_down(b, s->block_bytes);
 }
 
 static double fill_estimate(const struct review_profile *p, const struct review_step *s,
                             uint64_t cap) {
   double w = p->set.plan_write_mb_s * 1e6;
   double t = (double)fill_bytes(p, s, cap) / w;
-  if (s->kind == &review_kind_fill_drive)
+  if (s->kind == &bench_review_kind_fill_drive)
     t += 2 + s->near_full_idle_s + (double)near_full_bytes(p, s, cap) / w;
   return t;
 }
@@ -96,7 +96,7 @@ static double fill_estimate(const struct review_profile *p, const struct review_
 static void fill_describe(const struct review_profile *p, const struct review_step *s,
                           uint64_t cap, char *buf, size_t len) {
   uint64_t b = fill_bytes(p, s, cap);
-  if (s->kind == &review_kind_prefill)
+  if (s->kind == &bench_review_kind_prefill)
     snprintf(buf, len, "prefill: sequential %u KiB QD%u write of %.1f GiB (%.1f%% of capacity)",
              s->block_bytes / 1024, s->qds[0], (double)b / 1073741824.0,
              100.0 * (double)b / (double)cap);
@@ -112,7 +112,7 @@ static int fill_job(struct review_ctx *c, const struct review_step *s, const cha
   snprintf(name, sizeof name, "%s.%s", s->id, suffix);
   struct bench_job job;
   struct bench_job_result res;
-  review_job_init(c, &job, name);
+  bench_review_job_init(c, &job, name);
   job.pattern = BENCH_SEQ;
   job.read_pct = 0;
   job.block_bytes = s->block_bytes;
@@ -121,7 +121,7 @@ static int fill_job(struct review_ctx *c, const struct review_step *s, const cha
   job.span_bytes = bytes;
   job.size_bytes = bytes; /* size-based: exactly one pass */
   job.idle_ns = idle_ns;
-  return review_run_job(c, name, s->kind->name, extra, &job,
+  return bench_review_run_job(c, name, s->kind->name, extra, &job,
                         (double)bytes / (c->prof->set.plan_write_mb_s * 1e6), &res, err);
 }
 
@@ -133,7 +133,7 @@ static int prefill_run(struct review_ctx *c, const struct review_step *s, struct
 
 static int fill_drive_run(struct review_ctx *c, const struct review_step *s,
                           struct ssdrev_err *err) {
-  int rc = review_purge(c, err);
+  int rc = bench_review_purge(c, err);
   if (rc) return rc;
   uint64_t b = fill_bytes(c->prof, s, c->cap_bytes);
   if (b == 0) return ssdrev_fail(err, -ENOSPC, "step '%s': nothing to fill on this target", s->id);
@@ -147,12 +147,12 @@ static int fill_drive_run(struct review_ctx *c, const struct review_step *s,
   return fill_job(c, s, "near_full", nf, idle_ns, json_pack("{s:s}", "phase", "near_full"), err);
 }
 
-const struct review_kind review_kind_prefill = {
+const struct review_kind bench_review_kind_prefill = {
     .name = "prefill", .keys = fill_keys, .parse = fill_parse, .estimate_s = fill_estimate,
     .describe = fill_describe, .run = prefill_run,
 };
 
-const struct review_kind review_kind_fill_drive = {
+const struct review_kind bench_review_kind_fill_drive = {
     .name = "fill_drive", .keys = fill_keys, .parse = fill_parse, .estimate_s = fill_estimate,
     .describe = fill_describe, .run = fill_drive_run,
 };

@@ -3,11 +3,11 @@
 #include "bench/method/review_int.h"
 
 static const struct review_kind *const kinds[] = {
-    &review_kind_purge, &review_kind_cdm, &review_kind_prefill, &review_kind_fill_drive,
-    &review_kind_rw_sweep, &review_kind_tail,
+    &bench_review_kind_purge, &bench_review_kind_cdm, &bench_review_kind_prefill, &bench_review_kind_fill_drive,
+    &bench_review_kind_rw_sweep, &bench_review_kind_tail,
 };
 
-const struct review_kind *review_kind_find(const char *name) {
+const struct review_kind *bench_review_kind_find(const char *name) {
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
     if (!strcmp(kinds[i]->name, name)) return kinds[i];
   return NULL;

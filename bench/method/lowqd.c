@@ -11,7 +11,7 @@
 static int parse_block(struct review_step *s, const json_t *obj, const char *where,
                        struct ssdrev_err *err) {
   uint64_t block = 4096;
-  int rc = review_json_size(obj, "block", &block, where, err);
+  int rc = bench_review_json_size(obj, "block", &block, where, err);
   if (rc) return rc;
   if (block < 512 || block > (16u << 20) || block % 512)
     return ssdrev_fail(err, -EINVAL, "%s: 'block' must be a multiple of 512 up to 16 MiB", where);
@@ -32,9 +32,9 @@ static int sweep_parse(struct review_step *s, const json_t *obj, const struct re
   s->qds[0] = 1, s->qds[1] = 2, s->qds[2] = 4;
   s->nqds = 3;
   int rc = parse_block(s, obj, where, err);
-  if (!rc) rc = review_json_uint(obj, "read_pct_step", 1, 100, &s->read_pct_step, where, err);
-  if (!rc) rc = review_json_num(obj, "measure_s", 0.001, 86400, &s->measure_s, where, err);
-  if (!rc) rc = review_json_num(obj, "ramp_s", 0, 86400, &s->ramp_s, where, err);
+  if (!rc) rc = bench_review_json_uint(obj, "read_pct_step", 1, 100, &s->read_pct_step, where, err);
+  if (!rc) rc = bench_review_json_num(obj, "measure_s", 0.001, 86400, &s->measure_s, where, err);
+  if (!rc) rc = bench_review_json_num(obj, "ramp_s", 0, 86400, &s->ramp_s, where, err);
   if (rc) return rc;
   if (100 % s->read_pct_step)
     return ssdrev_fail(err, -EINVAL, "%s: 'read_pct_step' must divide 100", where);
@@ -89,23 +89,23 @@ static int sweep_run(struct review_ctx *c, const struct review_step *s, struct s
       snprintf(name, sizeof name, "%s.QD%u.R%u", s->id, s->qds[qi], rp);
       struct bench_job job;
       struct bench_job_result res;
-      review_job_init(c, &job, name);
+      bench_review_job_init(c, &job, name);
       job.pattern = BENCH_RAND;
       job.read_pct = rp;
       job.block_bytes = s->block_bytes;
       job.qd = s->qds[qi];
-      job.span_bytes = review_align_down(c->cap_bytes, s->block_bytes);
+      job.span_bytes = bench_review_align_down(c->cap_bytes, s->block_bytes);
       job.ramp_ns = (uint64_t)(r * 1e9);
       job.measure_ns = (uint64_t)(m * 1e9);
       json_t *extra = json_pack("{s:i, s:i}", "qd", (int)s->qds[qi], "read_pct", (int)rp);
-      int rc = review_run_job(c, name, "rw_sweep", extra, &job, m + r, &res, err);
+      int rc = bench_review_run_job(c, name, "rw_sweep", extra, &job, m + r, &res, err);
       if (rc) return rc;
     }
   }
   return 0;
 }
 
-const struct review_kind review_kind_rw_sweep = {
+const struct review_kind bench_review_kind_rw_sweep = {
     .name = "rw_sweep", .keys = sweep_keys, .parse = sweep_parse, .estimate_s = sweep_estimate,
     .describe = sweep_describe, .run = sweep_run,
 };
@@ -125,8 +125,8 @@ static int tail_parse(struct review_step *s, const json_t *obj, const struct rev
   s->ios = 1000000;
   s->workloads = REVIEW_OP_READ | REVIEW_OP_MIX | REVIEW_OP_WRITE;
   int rc = parse_block(s, obj, where, err);
-  if (!rc) rc = review_json_uint(obj, "qd", 1, 1024, &s->qds[0], where, err);
-  if (!rc) rc = review_json_size(obj, "ios", &s->ios, where, err);
+  if (!rc) rc = bench_review_json_uint(obj, "qd", 1, 1024, &s->qds[0], where, err);
+  if (!rc) rc = bench_review_json_size(obj, "ios", &s->ios, where, err);
   if (rc) return rc;
   if (s->ios == 0) return ssdrev_fail(err, -EINVAL, "%s: 'ios' must be at least 1", where);
   const json_t *w = json_object_get(obj, "workloads");
@@ -192,17 +192,17 @@ static int tail_run(struct review_ctx *c, const struct review_step *s, struct ss
     snprintf(name, sizeof name, "%s.%s", s->id, workloads[k].name);
     struct bench_job job;
     struct bench_job_result res;
-    review_job_init(c, &job, name);
+    bench_review_job_init(c, &job, name);
     job.pattern = BENCH_RAND;
     job.read_pct = workloads[k].read_pct;
     job.block_bytes = s->block_bytes;
     job.qd = s->qds[0];
-    job.span_bytes = review_align_down(c->cap_bytes, s->block_bytes);
+    job.span_bytes = bench_review_align_down(c->cap_bytes, s->block_bytes);
     job.measure_ns = 0;
     job.size_bytes = ios * s->block_bytes; /* size-based: exactly `ios` I/Os */
     job.max_ios = ios;
     json_t *extra = json_pack("{s:s}", "workload", workloads[k].name);
-    int rc = review_run_job(c, name, "tail", extra, &job,
+    int rc = bench_review_run_job(c, name, "tail", extra, &job,
                             (double)ios / (c->prof->set.plan_qd1_iops * s->qds[0]), &res, err);
     if (rc) return rc;
     json_t *test = archive_find_test(c->run, name);
@@ -214,7 +214,7 @@ static int tail_run(struct review_ctx *c, const struct review_step *s, struct ss
   return 0;
 }
 
-const struct review_kind review_kind_tail = {
+const struct review_kind bench_review_kind_tail = {
     .name = "tail", .keys = tail_keys, .parse = tail_parse, .estimate_s = tail_estimate,
     .describe = tail_describe, .run = tail_run,
 };

@@ -9,7 +9,7 @@
 #include <strings.h>
 #include "bench/method/review_int.h"
 
-int review_json_size(const json_t *obj, const char *key, uint64_t *out, const char *where,
+int bench_review_json_size(const json_t *obj, const char *key, uint64_t *out, const char *where,
                      struct ssdrev_err *err) {
   const json_t *v = json_object_get(obj, key);
   if (!v) return 0;
@@ -22,7 +22,7 @@ int review_json_size(const json_t *obj, const char *key, uint64_t *out, const ch
                      where, key);
 }
 
-int review_json_uint(const json_t *obj, const char *key, unsigned min, unsigned max,
+int bench_review_json_uint(const json_t *obj, const char *key, unsigned min, unsigned max,
                      unsigned *out, const char *where, struct ssdrev_err *err) {
   const json_t *v = json_object_get(obj, key);
   if (!v) return 0;
@@ -33,7 +33,7 @@ int review_json_uint(const json_t *obj, const char *key, unsigned min, unsigned 
   return 0;
 }
 
-int review_json_num(const json_t *obj, const char *key, double min, double max, double *out,
+int bench_review_json_num(const json_t *obj, const char *key, double min, double max, double *out,
                     const char *where, struct ssdrev_err *err) {
   const json_t *v = json_object_get(obj, key);
   if (!v) return 0;
@@ -43,7 +43,7 @@ int review_json_num(const json_t *obj, const char *key, double min, double max, 
   return 0;
 }
 
-int review_json_str(const json_t *obj, const char *key, char *out, size_t len,
+int bench_review_json_str(const json_t *obj, const char *key, char *out, size_t len,
                     const char *where, struct ssdrev_err *err) {
   const json_t *v = json_object_get(obj, key);
   if (!v) return 0;
@@ -78,17 +78,17 @@ static int parse_settings(struct review_settings *s, const json_t *obj, const ch
   if (!obj) return 0;
   if (!json_is_object(obj)) return ssdrev_fail(err, -EINVAL, "%s: must be an object", where);
   int rc = check_keys(obj, settings_keys, NULL, where, err);
-  if (!rc) rc = review_json_uint(obj, "passes", 1, 100, &s->passes, where, err);
-  if (!rc) rc = review_json_num(obj, "measure_s", 0.001, 86400, &s->measure_s, where, err);
-  if (!rc) rc = review_json_num(obj, "interval_s", 0, 86400, &s->interval_s, where, err);
-  if (!rc) rc = review_json_size(obj, "region_bytes", &s->region_bytes, where, err);
-  if (!rc) rc = review_json_num(obj, "temp_interval_s", 0.01, 3600, &s->temp_interval_s, where, err);
-  if (!rc) rc = review_json_size(obj, "fill_max_bytes", &s->fill_max_bytes, where, err);
-  if (!rc) rc = review_json_num(obj, "sweep_measure_s", 0.001, 86400, &s->sweep_measure_s, where, err);
-  if (!rc) rc = review_json_num(obj, "sweep_ramp_s", 0, 86400, &s->sweep_ramp_s, where, err);
+  if (!rc) rc = bench_review_json_uint(obj, "passes", 1, 100, &s->passes, where, err);
+  if (!rc) rc = bench_review_json_num(obj, "measure_s", 0.001, 86400, &s->measure_s, where, err);
+  if (!rc) rc = bench_review_json_num(obj, "interval_s", 0, 86400, &s->interval_s, where, err);
+  if (!rc) rc = bench_review_json_size(obj, "region_bytes", &s->region_bytes, where, err);
+  if (!rc) rc = bench_review_json_num(obj, "temp_interval_s", 0.01, 3600, &s->temp_interval_s, where, err);
+  if (!rc) rc = bench_review_json_size(obj, "fill_max_bytes", &s->fill_max_bytes, where, err);
+  if (!rc) rc = bench_review_json_num(obj, "sweep_measure_s", 0.001, 86400, &s->sweep_measure_s, where, err);
+  if (!rc) rc = bench_review_json_num(obj, "sweep_ramp_s", 0, 86400, &s->sweep_ramp_s, where, err);
   if (!rc) {
     uint64_t ios = s->tail_ios;
-    rc = review_json_size(obj, "tail_ios", &ios, where, err);
+    rc = bench_review_json_size(obj, "tail_ios", &ios, where, err);
     s->tail_ios = ios;
   }
   if (rc) return rc;
@@ -114,9 +114,9 @@ static int parse_plan(struct review_settings *s, const json_t *obj, const char *
   if (!obj) return 0;
   if (!json_is_object(obj)) return ssdrev_fail(err, -EINVAL, "%s: must be an object", where);
   int rc = check_keys(obj, plan_keys, NULL, where, err);
-  if (!rc) rc = review_json_num(obj, "write_mb_s", 1, 1e6, &s->plan_write_mb_s, where, err);
-  if (!rc) rc = review_json_num(obj, "read_mb_s", 1, 1e6, &s->plan_read_mb_s, where, err);
-  if (!rc) rc = review_json_num(obj, "qd1_iops", 1, 1e8, &s->plan_qd1_iops, where, err);
+  if (!rc) rc = bench_review_json_num(obj, "write_mb_s", 1, 1e6, &s->plan_write_mb_s, where, err);
+  if (!rc) rc = bench_review_json_num(obj, "read_mb_s", 1, 1e6, &s->plan_read_mb_s, where, err);
+  if (!rc) rc = bench_review_json_num(obj, "qd1_iops", 1, 1e8, &s->plan_qd1_iops, where, err);
   return rc;
 }
 
@@ -128,7 +128,7 @@ static int parse_step(struct review_profile *p, struct review_step *s, const jso
   snprintf(where, sizeof where, "method '%s': steps[%u]", p->source, idx);
   if (!json_is_object(obj)) return ssdrev_fail(err, -EINVAL, "%s: must be an object", where);
   memset(s, 0, sizeof *s);
-  int rc = review_json_str(obj, "id", s->id, sizeof s->id, where, err);
+  int rc = bench_review_json_str(obj, "id", s->id, sizeof s->id, where, err);
   if (rc) return rc;
   if (!s->id[0]) return ssdrev_fail(err, -EINVAL, "%s: missing 'id'", where);
   for (const char *c = s->id; *c; c++)
@@ -138,7 +138,7 @@ static int parse_step(struct review_profile *p, struct review_step *s, const jso
   snprintf(where, sizeof where, "method '%s': step '%s'", p->source, s->id);
   const char *kind = json_string_value(json_object_get(obj, "kind"));
   if (!kind) return ssdrev_fail(err, -EINVAL, "%s: missing 'kind'", where);
-  s->kind = review_kind_find(kind);
+  s->kind = bench_review_kind_find(kind);
   if (!s->kind)
     return ssdrev_fail(err, -EINVAL,
                        "%s: unknown kind '%s' (purge, cdm, prefill, fill_drive, rw_sweep, tail)",
@@ -159,7 +159,7 @@ static const char *const top_keys[] = {"format", "format_version", "name", "desc
                                        "settings", "short", "plan", "cdm_profiles", "dut",
                                        "steps", NULL};
 
-int review_profile_from_json(struct review_profile *p, json_t *root, const char *source,
+int bench_review_profile_from_json(struct review_profile *p, json_t *root, const char *source,
                              int short_mode, unsigned passes, struct ssdrev_err *err) {
   memset(p, 0, sizeof *p);
   snprintf(p->source, sizeof p->source, "%s", source);
@@ -177,7 +177,7 @@ int review_profile_from_json(struct review_profile *p, json_t *root, const char 
   p->json = json_incref(root);
   p->short_mode = short_mode;
   snprintf(p->name, sizeof p->name, "method");
-  if ((rc = review_json_str(root, "name", p->name, sizeof p->name, where, err))) goto fail;
+  if ((rc = bench_review_json_str(root, "name", p->name, sizeof p->name, where, err))) goto fail;
 
   /* The reference method's values: CrystalDiskMark 8 (5 passes of 5 s with
    * 5 s between them over a 1 GiB region); the ETA assumes a mid-range
@@ -239,40 +239,40 @@ int review_profile_from_json(struct review_profile *p, json_t *root, const char 
   }
   return 0;
 fail:
-  review_profile_free(p);
+  bench_review_profile_free(p);
   return rc;
 }
 
-int review_profile_load(struct review_profile *p, const char *path, int short_mode,
+int bench_review_profile_load(struct review_profile *p, const char *path, int short_mode,
                         unsigned passes, struct ssdrev_err *err) {
   json_t *root = ssdrev_load_json(path, err);
   if (!root) {
     memset(p, 0, sizeof *p);
     return -EINVAL;
   }
-  int rc = review_profile_from_json(p, root, path, short_mode, passes, err);
+  int rc = bench_review_profile_from_json(p, root, path, short_mode, passes, err);
   json_decref(root);
   return rc;
 }
 
-void review_profile_free(struct review_profile *p) {
+void bench_review_profile_free(struct review_profile *p) {
   if (!p) return;
   json_decref(p->json);
   p->json = NULL;
   p->nsteps = 0;
 }
 
-const struct review_step *review_profile_step(const struct review_profile *p, const char *id) {
+const struct review_step *bench_review_profile_step(const struct review_profile *p, const char *id) {
   for (unsigned i = 0; i < p->nsteps; i++)
     if (!strcmp(p->steps[i].id, id)) return &p->steps[i];
   return NULL;
 }
 
-uint64_t review_align_down(uint64_t v, uint64_t align) {
+uint64_t bench_review_align_down(uint64_t v, uint64_t align) {
   return align ? v - v % align : v;
 }
 
-void review_format_duration(double s, char *buf, size_t len) {
+void bench_review_format_duration(double s, char *buf, size_t len) {
   if (!(s >= 0)) s = 0;
   if (s > 1e15) s = 1e15; /* llround of a value beyond long long is unspecified */
   uint64_t t = (uint64_t)llround(s);

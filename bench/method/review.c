@@ -14,7 +14,6 @@
 #include "sim/sim.h"
 #include "import/import.h"
 
-json_t *review_build_dut(struct review_ctx *c, struct ssdrev_err *err); /* bench/method/dut_step.c */
 
 /* ---------------------------------------------------------------- progress */
 
@@ -56,7 +55,7 @@ static void job_progress(const struct bench_progress *p, void *arg) {
 
 /* ------------------------------------------------------------ step helpers */
 
-void review_job_init(struct review_ctx *c, struct bench_job *job, const char *name) {
+void bench_review_job_init(struct review_ctx *c, struct bench_job *job, const char *name) {
   bench_job_defaults(job);
   snprintf(job->name, sizeof job->name, "%s", name);
   job->threads = 1;
@@ -75,7 +74,7 @@ void review_job_init(struct review_ctx *c, struct bench_job *job, const char *na
   job->seed = (c->o->seed ^ h) & (uint64_t)INT64_MAX;
 }
 
-int review_run_job(struct review_ctx *c, const char *test_name, const char *kind, json_t *extra,
+int bench_review_run_job(struct review_ctx *c, const char *test_name, const char *kind, json_t *extra,
                    const struct bench_job *job, double est_s, struct bench_job_result *res,
                    struct ssdrev_err *err) {
   char rel[300];
@@ -118,7 +117,7 @@ int review_run_job(struct review_ctx *c, const char *test_name, const char *kind
   return 0;
 }
 
-int review_purge(struct review_ctx *c, struct ssdrev_err *err) {
+int bench_review_purge(struct review_ctx *c, struct ssdrev_err *err) {
   snprintf(c->phase, sizeof c->phase, "[%u/%u] %s: purge", c->step_no, c->nsteps_run, c->step->id);
   report(c, 0, 0, 0);
   int rc = bench_target_purge(c->t, err);
@@ -189,7 +188,7 @@ static int run_step(struct review_ctx *c, const struct review_step *s, struct ss
   }
   if (c->progress) {
     char d[32];
-    review_format_duration((double)(ssdrev_clock_ns() - c->step_wall0_ns) / 1e9, d, sizeof d);
+    bench_review_format_duration((double)(ssdrev_clock_ns() - c->step_wall0_ns) / 1e9, d, sizeof d);
     snprintf(c->phase, sizeof c->phase, "[%u/%u] %s done in %s", c->step_no, c->nsteps_run,
              s->id, d);
     struct bench_progress p = {.phase = c->phase, .fraction = 1.0, .eta_s = 0};
@@ -251,7 +250,7 @@ static int resume_profile(struct review_ctx *c, struct bench_review_opts *eff,
   eff->seed = (uint64_t)json_integer_value(json_object_get(method, "seed"));
   char src[600];
   snprintf(src, sizeof src, "%s/manifest.json: profile", c->o->run_dir);
-  return review_profile_from_json(c->prof, prof, src, eff->short_mode, eff->passes, err);
+  return bench_review_profile_from_json(c->prof, prof, src, eff->short_mode, eff->passes, err);
 }
 
 static int fill_new_manifest(struct review_ctx *c, struct ssdrev_err *err) {
@@ -263,7 +262,7 @@ static int fill_new_manifest(struct review_ctx *c, struct ssdrev_err *err) {
   json_object_set_new(target, "size_bytes", json_integer((json_int_t)c->cap_bytes));
   json_object_set_new(target, "lba_bytes", json_integer(c->lba_bytes));
   json_object_set_new(m, "simulated", json_boolean(c->is_sim));
-  json_t *dut = review_build_dut(c, err);
+  json_t *dut = bench_review_build_dut(c, err);
   if (!dut) return -EINVAL;
   const char *label = c->o->label ? c->o->label : json_string_value(json_object_get(dut, "label"));
   if (label) json_object_set_new(m, "label", json_string(label));
@@ -309,11 +308,11 @@ int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progre
     if ((rc = resume_profile(&c, &eff, err))) goto out;
   } else {
     if (!o->profile_path) return ssdrev_fail(err, -EINVAL, "review: no method file given");
-    if ((rc = review_profile_load(&prof, o->profile_path, o->short_mode, o->passes, err)))
+    if ((rc = bench_review_profile_load(&prof, o->profile_path, o->short_mode, o->passes, err)))
       return rc;
   }
   const struct review_step *only = NULL;
-  if (o->only_step && !(only = review_profile_step(&prof, o->only_step))) {
+  if (o->only_step && !(only = bench_review_profile_step(&prof, o->only_step))) {
     rc = ssdrev_fail(err, -EINVAL, "--step: method '%s' has no step '%s'", prof.source, o->only_step);
     goto out;
   }
@@ -349,7 +348,7 @@ int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progre
 out:
   bench_target_close(c.t);
   archive_free(c.run);
-  review_profile_free(&prof);
+  bench_review_profile_free(&prof);
   return rc;
 }
 
@@ -370,9 +369,9 @@ int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
     if ((rc = resume_profile(&c, &eff, err))) goto out;
   } else {
     if (!o->profile_path) return ssdrev_fail(err, -EINVAL, "plan: no method file given");
-    if ((rc = review_profile_load(&prof, o->profile_path, o->short_mode, o->passes, err))) return rc;
+    if ((rc = bench_review_profile_load(&prof, o->profile_path, o->short_mode, o->passes, err))) return rc;
   }
-  if (o->only_step && !review_profile_step(&prof, o->only_step)) {
+  if (o->only_step && !bench_review_profile_step(&prof, o->only_step)) {
     rc = ssdrev_fail(err, -EINVAL, "--step: method '%s' has no step '%s'", prof.source, o->only_step);
     goto out;
   }
@@ -407,20 +406,20 @@ int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
     int skip = o->only_step ? strcmp(s->id, o->only_step) != 0 : (st && !strcmp(st, "complete"));
     double e = s->kind->estimate_s(&prof, s, cap);
     char d[32], what[256];
-    review_format_duration(e, d, sizeof d);
+    bench_review_format_duration(e, d, sizeof d);
     s->kind->describe(&prof, s, cap, what, sizeof what);
     OUT("  %2u. %-12s %8s  %s%s\n", i + 1, s->id, skip ? "-" : d, what,
         skip ? (o->only_step ? "  (not selected)" : "  (complete)") : "");
     if (!skip) total += e;
   }
   char d[32];
-  review_format_duration(total, d, sizeof d);
+  bench_review_format_duration(total, d, sizeof d);
   OUT("estimated total: %s of device time%s\n", d,
       is_sim ? " (simulated: the wall time is much shorter)" : "");
 #undef OUT
   if (used >= len) rc = ssdrev_fail(err, -ENOSPC, "plan: buffer too small");
 out:
   archive_free(run);
-  review_profile_free(&prof);
+  bench_review_profile_free(&prof);
   return rc;
 }

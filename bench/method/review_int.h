@@ -83,23 +83,23 @@ struct review_profile {
 
 /* Loads and validates a method file; applies short mode and passes (0 = the
  * file's). Errors name the file and the key at fault. */
-int review_profile_load(struct review_profile *p, const char *path, int short_mode,
+int bench_review_profile_load(struct review_profile *p, const char *path, int short_mode,
                         unsigned passes, struct ssdrev_err *err);
 /* Same from a parsed object (a reference is taken); `source` names it. */
-int review_profile_from_json(struct review_profile *p, json_t *root, const char *source,
+int bench_review_profile_from_json(struct review_profile *p, json_t *root, const char *source,
                              int short_mode, unsigned passes, struct ssdrev_err *err);
-void review_profile_free(struct review_profile *p);
-const struct review_step *review_profile_step(const struct review_profile *p, const char *id);
+void bench_review_profile_free(struct review_profile *p);
+const struct review_step *bench_review_profile_step(const struct review_profile *p, const char *id);
 
 /* JSON helpers shared by the step parsers: missing keys keep *out. Sizes are
  * integers (bytes) or strings such as "128KiB", "1GiB", "4k". */
-int review_json_size(const json_t *obj, const char *key, uint64_t *out, const char *where,
+int bench_review_json_size(const json_t *obj, const char *key, uint64_t *out, const char *where,
                      struct ssdrev_err *err);
-int review_json_uint(const json_t *obj, const char *key, unsigned min, unsigned max,
+int bench_review_json_uint(const json_t *obj, const char *key, unsigned min, unsigned max,
                      unsigned *out, const char *where, struct ssdrev_err *err);
-int review_json_num(const json_t *obj, const char *key, double min, double max, double *out,
+int bench_review_json_num(const json_t *obj, const char *key, double min, double max, double *out,
                     const char *where, struct ssdrev_err *err);
-int review_json_str(const json_t *obj, const char *key, char *out, size_t len,
+int bench_review_json_str(const json_t *obj, const char *key, char *out, size_t len,
                     const char *where, struct ssdrev_err *err);
 
 /* The runner's state while a method runs. */
@@ -141,24 +141,24 @@ struct review_kind {
                    uint64_t cap_bytes, char *buf, size_t len);
   int (*run)(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err);
 };
-const struct review_kind *review_kind_find(const char *name);
-extern const struct review_kind review_kind_purge, review_kind_cdm, review_kind_prefill,
-    review_kind_fill_drive, review_kind_rw_sweep, review_kind_tail;
+const struct review_kind *bench_review_kind_find(const char *name);
+extern const struct review_kind bench_review_kind_purge, bench_review_kind_cdm, bench_review_kind_prefill,
+    bench_review_kind_fill_drive, bench_review_kind_rw_sweep, bench_review_kind_tail;
 
 /* Runs one job as a test entry of the run: logs to logs/NAME.ssdlog, adds
  * {step, kind, extra keys (stolen)} and the result, saves the manifest.
  * Returns -EINTR when stopped by a signal (the test is "interrupted"). */
-int review_run_job(struct review_ctx *c, const char *test_name, const char *kind,
+int bench_review_run_job(struct review_ctx *c, const char *test_name, const char *kind,
                    json_t *extra, const struct bench_job *job, double est_s,
                    struct bench_job_result *res, struct ssdrev_err *err);
 /* Whole-target discard, reported as progress. */
-int review_purge(struct review_ctx *c, struct ssdrev_err *err);
+int bench_review_purge(struct review_ctx *c, struct ssdrev_err *err);
 /* A job with the method's common defaults and a seed derived from the name. */
-void review_job_init(struct review_ctx *c, struct bench_job *job, const char *name);
+void bench_review_job_init(struct review_ctx *c, struct bench_job *job, const char *name);
 /* Rounds down to a multiple of `align` (a power of two or not). */
-uint64_t review_align_down(uint64_t v, uint64_t align);
+uint64_t bench_review_align_down(uint64_t v, uint64_t align);
 /* "1h02m", "35s", ... */
-void review_format_duration(double s, char *buf, size_t len);
+void bench_review_format_duration(double s, char *buf, size_t len);
 
 /* DUT helpers (bench/method/dut_collect.c). */
 /* Reads nvme/smartctl JSON files from DIR (DIR/id-ctrl.json...) or PREFIX
@@ -174,5 +174,10 @@ int bench_dut_collect_nvme(const char *dev, char **id_ctrl, char **smart_log, ch
 /* Adds sysfs facts of a block device (model, firmware, link) to dut where
  * absent. Returns 0 even when nothing was found. */
 int bench_dut_add_sysfs(json_t *dut, const char *dev, const char *sysfs_root);
+
+/* The DUT summary for the review's target (bench/method/dut_step.c): sim model
+ * facts, --dut-json files or what collection read from the device, with the
+ * user's overrides applied. New reference, or NULL with err set. */
+json_t *bench_review_build_dut(struct review_ctx *c, struct ssdrev_err *err);
 
 #endif

@@ -15,11 +15,11 @@ int main(void) {
   uint64_t s = 1;
   for (int i = 0; i < N; i++) { s = s * 6364136223846793005ull + 1442695040888963407ull; v[i] = 50000 + (s >> 40) % 100000; }
   v[5] = 3000000;
-  size_t len = log_col_encode(buf, v, N, NULL, sc);
+  size_t len = ssdlog_col_encode(buf, v, N, NULL, sc);
   printf("w=%u len=%zu\n", buf[3], len);
   const char *why; uint64_t t0 = ssdrev_clock_ns(), sum = 0;
   int reps = 20000;
-  for (int r = 0; r < reps; r++) { log_col_decode(buf, len, N, out, NULL, sc, &why); sum += out[r % N]; }
+  for (int r = 0; r < reps; r++) { ssdlog_col_decode(buf, len, N, out, NULL, sc, &why); sum += out[r % N]; }
   uint64_t dt = ssdrev_clock_ns() - t0;
   printf("decode %.3g values/s (%llu)\n", (double)N * reps / (dt / 1e9), (unsigned long long)sum);
   t0 = ssdrev_clock_ns(); uint32_t c = 0;

@@ -9,7 +9,7 @@
 
 /* ------------------------------------------------------------- numbers */
 
-double rc_nice_step(double lo, double hi, int max_ticks) {
+double render_canvas_nice_step(double lo, double hi, int max_ticks) {
   double span = hi - lo;
   if (!(span > 0) || max_ticks < 1) return 1;
   double raw = span / max_ticks;
@@ -20,7 +20,7 @@ double rc_nice_step(double lo, double hi, int max_ticks) {
   return nice * mag;
 }
 
-void rc_fmt_tick(char *buf, size_t len, double v, double step) {
+void render_canvas_fmt_tick(char *buf, size_t len, double v, double step) {
   int dec = 0;
   if (step > 0 && step < 1) dec = (int)ceil(-log10(step) - 1e-9);
   if (dec > 6) dec = 6;
@@ -28,7 +28,7 @@ void rc_fmt_tick(char *buf, size_t len, double v, double step) {
   snprintf(buf, len, "%.*f", dec, v);
 }
 
-void rc_range(const double *v, size_t n, double *lo, double *hi, int from_zero) {
+void render_canvas_range(const double *v, size_t n, double *lo, double *hi, int from_zero) {
   double a = INFINITY, b = -INFINITY;
   for (size_t i = 0; i < n; i++) {
     if (!isfinite(v[i])) continue;
@@ -39,7 +39,7 @@ void rc_range(const double *v, size_t n, double *lo, double *hi, int from_zero) 
   if (from_zero && a > 0) a = 0;
   if (b <= a) b = a + 1;
   b += (b - a) * 0.05; /* headroom for the top line */
-  double step = rc_nice_step(a, b, 6);
+  double step = render_canvas_nice_step(a, b, 6);
   *lo = floor(a / step) * step;
   *hi = ceil(b / step) * step;
 }
@@ -51,7 +51,7 @@ static cairo_status_t write_stream(void *closure, const unsigned char *data, uns
   return fwrite(data, 1, len, f) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
-int rc_canvas_begin(struct rc_canvas *c, const char *path, double w_in, double h_in, double dpi,
+int render_canvas_canvas_begin(struct render_canvas *c, const char *path, double w_in, double h_in, double dpi,
                     struct ssdrev_err *err) {
   memset(c, 0, sizeof *c);
   const char *dot = strrchr(path, '.');
@@ -70,7 +70,7 @@ int rc_canvas_begin(struct rc_canvas *c, const char *path, double w_in, double h
     c->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, wpx, hpx);
   }
   if (cairo_surface_status(c->surface) != CAIRO_STATUS_SUCCESS) {
-    rc_canvas_abort(c);
+    render_canvas_canvas_abort(c);
     return ssdrev_fail(err, -ENOMEM, "cannot create a chart surface for '%s'", path);
   }
   c->cr = cairo_create(c->surface);
@@ -81,7 +81,7 @@ int rc_canvas_begin(struct rc_canvas *c, const char *path, double w_in, double h
   return 0;
 }
 
-void rc_canvas_abort(struct rc_canvas *c) {
+void render_canvas_canvas_abort(struct render_canvas *c) {
   if (c->cr) cairo_destroy(c->cr);
   if (c->surface) {
     cairo_surface_finish(c->surface);
@@ -91,11 +91,11 @@ void rc_canvas_abort(struct rc_canvas *c) {
   memset(c, 0, sizeof *c);
 }
 
-int rc_canvas_end(struct rc_canvas *c, struct ssdrev_err *err) {
+int render_canvas_canvas_end(struct render_canvas *c, struct ssdrev_err *err) {
   cairo_status_t st = cairo_status(c->cr);
-  struct rimg_cache *imgs = c->keep ? c->keep->imgs : NULL;
-  struct rc_pngq *q = c->keep ? c->keep->pngq : NULL;
-  if (st == CAIRO_STATUS_SUCCESS && !c->svg && imgs && rimg_cache_put(imgs, c->out.path, c->surface) < 0)
+  struct render_imgcache *imgs = c->keep ? c->keep->imgs : NULL;
+  struct render_pngq *q = c->keep ? c->keep->pngq : NULL;
+  if (st == CAIRO_STATUS_SUCCESS && !c->svg && imgs && render_imgcache_put(imgs, c->out.path, c->surface) < 0)
     st = CAIRO_STATUS_NO_MEMORY;
   if (st == CAIRO_STATUS_SUCCESS && !c->svg && q) {
     /* finished: the worker encodes and commits it; nothing here touches
@@ -106,7 +106,7 @@ int rc_canvas_end(struct rc_canvas *c, struct ssdrev_err *err) {
     cairo_surface_flush(s); /* all drawing done here, before the worker reads it */
     c->surface = NULL;
     c->out_open = 0;
-    return rc_pngq_push(q, s, &c->out, err);
+    return render_pngq_push(q, s, &c->out, err);
   }
   if (st == CAIRO_STATUS_SUCCESS && !c->svg)
     st = cairo_surface_write_to_png_stream(c->surface, write_stream, c->out.f);
@@ -118,7 +118,7 @@ int rc_canvas_end(struct rc_canvas *c, struct ssdrev_err *err) {
   c->surface = NULL;
   if (st != CAIRO_STATUS_SUCCESS) {
     ssdrev_fail(err, -EIO, "cannot write chart '%s': %s", c->out.path, cairo_status_to_string(st));
-    rc_canvas_abort(c);
+    render_canvas_canvas_abort(c);
     return -EIO;
   }
   c->out_open = 0;
@@ -144,16 +144,16 @@ static void set_font(cairo_t *cr, const char *s, double size_pt, int bold) {
   cairo_set_font_size(cr, size_pt);
 }
 
-double rc_text_width(cairo_t *cr, const char *s, double size_pt, int bold) {
+double render_canvas_text_width(cairo_t *cr, const char *s, double size_pt, int bold) {
   cairo_text_extents_t te;
   set_font(cr, s, size_pt, bold);
   cairo_text_extents(cr, s, &te);
   return te.x_advance;
 }
 
-double rc_text(cairo_t *cr, double x, double y, const char *s, double size_pt, int bold,
-               enum rc_align align) {
-  double w = rc_text_width(cr, s, size_pt, bold);
+double render_canvas_text(cairo_t *cr, double x, double y, const char *s, double size_pt, int bold,
+               enum render_canvas_align align) {
+  double w = render_canvas_text_width(cr, s, size_pt, bold);
   double x0 = align == RC_CENTER ? x - w / 2 : align == RC_RIGHT ? x - w : x;
   cairo_move_to(cr, x0, y);
   cairo_show_text(cr, s);
@@ -162,7 +162,7 @@ double rc_text(cairo_t *cr, double x, double y, const char *s, double size_pt, i
 
 /* ----------------------------------------------------------------- axes */
 
-static double axis_pos(const struct rc_axis *a, double v) {
+static double axis_pos(const struct render_axis *a, double v) {
   switch (a->scale) {
   case RC_LOG:
     return log10(v > 0 ? v : 1e-12);
@@ -173,18 +173,18 @@ static double axis_pos(const struct rc_axis *a, double v) {
   }
 }
 
-double rc_px(const struct rc_plot *p, double v) {
+double render_canvas_px(const struct render_plot *p, double v) {
   double a = axis_pos(&p->x, p->x.lo), b = axis_pos(&p->x, p->x.hi);
   return p->x0 + (axis_pos(&p->x, v) - a) / (b - a) * (p->x1 - p->x0);
 }
 
-double rc_py(const struct rc_plot *p, double v) {
+double render_canvas_py(const struct render_plot *p, double v) {
   double a = axis_pos(&p->y, p->y.lo), b = axis_pos(&p->y, p->y.hi);
   return p->y1 - (axis_pos(&p->y, v) - a) / (b - a) * (p->y1 - p->y0);
 }
 
 /* Tick values of an axis; returns how many were written (<= max). */
-static size_t axis_ticks(const struct rc_axis *a, double *t, char (*lab)[32], size_t max, int many) {
+static size_t axis_ticks(const struct render_axis *a, double *t, char (*lab)[32], size_t max, int many) {
   size_t n = 0;
   if (a->scale == RC_NINES) {
     static const double nines[] = {0, 50, 90, 99, 99.9, 99.99, 99.999, 99.9999};
@@ -205,19 +205,19 @@ static size_t axis_ticks(const struct rc_axis *a, double *t, char (*lab)[32], si
         double v = m125[j] * pow(10, k);
         if (v < a->lo * 0.999 || v > a->hi * 1.001) continue;
         t[n] = v;
-        rc_fmt_tick(lab[n++], 32, v, v >= 1 ? 1 : v);
+        render_canvas_fmt_tick(lab[n++], 32, v, v >= 1 ? 1 : v);
       }
     return n;
   }
-  double step = rc_nice_step(a->lo, a->hi, many ? 10 : 6);
+  double step = render_canvas_nice_step(a->lo, a->hi, many ? 10 : 6);
   for (double v = ceil(a->lo / step - 1e-9) * step; v <= a->hi + step * 1e-6 && n < max; v += step) {
     t[n] = v;
-    rc_fmt_tick(lab[n++], 32, v, step);
+    render_canvas_fmt_tick(lab[n++], 32, v, step);
   }
   return n;
 }
 
-void rc_plot_frame(struct rc_canvas *c, struct rc_plot *p, const char *title) {
+void render_canvas_plot_frame(struct render_canvas *c, struct render_plot *p, const char *title) {
   cairo_t *cr = c->cr;
   const double tick_pt = 8, lab_pt = 9, title_pt = 11;
   /* y tick labels decide the left margin */
@@ -226,7 +226,7 @@ void rc_plot_frame(struct rc_canvas *c, struct rc_plot *p, const char *title) {
   size_t ny = axis_ticks(&p->y, yt, ylab, 64, 0);
   double wmax = 0;
   for (size_t i = 0; i < ny; i++) {
-    double w = rc_text_width(cr, ylab[i], tick_pt, 0);
+    double w = render_canvas_text_width(cr, ylab[i], tick_pt, 0);
     if (w > wmax) wmax = w;
   }
   p->x0 = 10 + lab_pt + 6 + wmax + 5;
@@ -236,18 +236,18 @@ void rc_plot_frame(struct rc_canvas *c, struct rc_plot *p, const char *title) {
   size_t nx = p->no_xticks ? 0 : axis_ticks(&p->x, xt, xlab, 64, p->x1 - p->x0 > 400);
 
   cairo_set_source_rgb(cr, 0, 0, 0);
-  if (title && *title) rc_text(cr, (p->x0 + p->x1) / 2, 10 + title_pt, title, title_pt, 1, RC_CENTER);
+  if (title && *title) render_canvas_text(cr, (p->x0 + p->x1) / 2, 10 + title_pt, title, title_pt, 1, RC_CENTER);
 
   /* grid */
   cairo_set_line_width(cr, 0.4);
   cairo_set_source_rgb(cr, 0.86, 0.86, 0.86);
   for (size_t i = 0; i < ny; i++) {
-    double y = rc_py(p, yt[i]);
+    double y = render_canvas_py(p, yt[i]);
     cairo_move_to(cr, p->x0, y);
     cairo_line_to(cr, p->x1, y);
   }
   for (size_t i = 0; i < nx; i++) {
-    double x = rc_px(p, xt[i]);
+    double x = render_canvas_px(p, xt[i]);
     cairo_move_to(cr, x, p->y0);
     cairo_line_to(cr, x, p->y1);
   }
@@ -259,21 +259,21 @@ void rc_plot_frame(struct rc_canvas *c, struct rc_plot *p, const char *title) {
   cairo_rectangle(cr, p->x0, p->y0, p->x1 - p->x0, p->y1 - p->y0);
   cairo_stroke(cr);
   for (size_t i = 0; i < ny; i++)
-    rc_text(cr, p->x0 - 4, rc_py(p, yt[i]) + tick_pt * 0.35, ylab[i], tick_pt, 0, RC_RIGHT);
+    render_canvas_text(cr, p->x0 - 4, render_canvas_py(p, yt[i]) + tick_pt * 0.35, ylab[i], tick_pt, 0, RC_RIGHT);
   for (size_t i = 0; i < nx; i++)
-    rc_text(cr, rc_px(p, xt[i]), p->y1 + 4 + tick_pt, xlab[i], tick_pt, 0, RC_CENTER);
+    render_canvas_text(cr, render_canvas_px(p, xt[i]), p->y1 + 4 + tick_pt, xlab[i], tick_pt, 0, RC_CENTER);
 
-  if (p->x.label) rc_text(cr, (p->x0 + p->x1) / 2, c->h_pt - 8, p->x.label, lab_pt, 0, RC_CENTER);
+  if (p->x.label) render_canvas_text(cr, (p->x0 + p->x1) / 2, c->h_pt - 8, p->x.label, lab_pt, 0, RC_CENTER);
   if (p->y.label) {
     cairo_save(cr);
     cairo_translate(cr, 8 + lab_pt, (p->y0 + p->y1) / 2);
     cairo_rotate(cr, -M_PI / 2);
-    rc_text(cr, 0, 0, p->y.label, lab_pt, 0, RC_CENTER);
+    render_canvas_text(cr, 0, 0, p->y.label, lab_pt, 0, RC_CENTER);
     cairo_restore(cr);
   }
 }
 
-void rc_polyline(cairo_t *cr, const struct rc_plot *p, const double *x, const double *y, size_t n,
+void render_canvas_polyline(cairo_t *cr, const struct render_plot *p, const double *x, const double *y, size_t n,
                  const double rgb[3], double width_pt, int dashed) {
   cairo_save(cr);
   cairo_rectangle(cr, p->x0, p->y0, p->x1 - p->x0, p->y1 - p->y0);
@@ -293,7 +293,7 @@ void rc_polyline(cairo_t *cr, const struct rc_plot *p, const double *x, const do
       pen = 0;
       continue;
     }
-    double px = rc_px(p, x[i]), py = rc_py(p, y[i]);
+    double px = render_canvas_px(p, x[i]), py = render_canvas_py(p, y[i]);
     if (pen) cairo_line_to(cr, px, py);
     else cairo_move_to(cr, px, py);
     pen = 1;
@@ -320,21 +320,21 @@ static void marker_path(cairo_t *cr, double x, double y, int shape) {
   }
 }
 
-void rc_marker(cairo_t *cr, const struct rc_plot *p, double x, double y, const double rgb[3],
+void render_canvas_marker(cairo_t *cr, const struct render_plot *p, double x, double y, const double rgb[3],
                int shape) {
   if (shape < 0) return;
   cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-  marker_path(cr, rc_px(p, x), rc_py(p, y), shape);
+  marker_path(cr, render_canvas_px(p, x), render_canvas_py(p, y), shape);
   cairo_fill(cr);
 }
 
-void rc_legend(cairo_t *cr, const struct rc_plot *p, const struct rc_legend_item *it, size_t n,
+void render_canvas_legend(cairo_t *cr, const struct render_plot *p, const struct render_legend_item *it, size_t n,
                int left) {
   if (!n) return;
   const double fs = 8, row = 11, sw = 18;
   double wmax = 0;
   for (size_t i = 0; i < n; i++) {
-    double w = rc_text_width(cr, it[i].text, fs, 0);
+    double w = render_canvas_text_width(cr, it[i].text, fs, 0);
     if (w > wmax) wmax = w;
   }
   double bw = 6 + sw + 4 + wmax + 6, bh = 4 + row * n + 2;
@@ -367,20 +367,10 @@ void rc_legend(cairo_t *cr, const struct rc_plot *p, const struct rc_legend_item
       cairo_fill(cr);
     }
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    rc_text(cr, bx + 6 + sw + 4, y + fs * 0.35, it[i].text, fs, 0, RC_LEFT);
+    render_canvas_text(cr, bx + 6 + sw + 4, y + fs * 0.35, it[i].text, fs, 0, RC_LEFT);
   }
 }
 
 void render_cleanup(void) {
   cairo_debug_reset_static_data();
 }
-
-/* cairo's toy font API initialises fontconfig, whose configuration parser
- * keeps a few hundred bytes until FcFini (which needs -lfontconfig, not in
- * the link line): tell LeakSanitizer it is not ours. Only sanitizer builds
- * ever call this hook. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void) { return "leak:libfontconfig.so\n"; }
-/* ...and keep its report of used suppressions out of test output. */
-const char *__lsan_default_options(void);
-const char *__lsan_default_options(void) { return "print_suppressions=0"; }

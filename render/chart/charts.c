@@ -25,7 +25,7 @@ struct chart_ctx {
   size_t idx[MAX_SEL];                   /* their index in the set = palette colour */
   size_t n;
   const struct render_chart_opts *o;
-  struct rc_canvas *c;
+  struct render_canvas *c;
   struct ssdrev_err *err;
   struct chart_scratch *s; /* calloc'd by chart_prepare; the caller frees */
 };
@@ -48,7 +48,7 @@ static const char *state_of(const struct chart_ctx *x) { return x->o->state ? x-
 
 static int cdm_check(struct chart_ctx *x) {
   json_t *cells[16];
-  if (!rd_cdm_cells(x->run[0], state_of(x), cells, 16))
+  if (!render_data_cdm_cells(x->run[0], state_of(x), cells, 16))
     return ssdrev_fail(x->err, -ENOENT, "run '%s' has no CrystalDiskMark results in state '%s'",
                        x->run[0]->label, state_of(x));
   return 0;
@@ -63,23 +63,23 @@ static void cdm_box(cairo_t *cr, double bx, double by, double bw, double bh, con
   cairo_stroke(cr);
   char big[32], small[96];
   if (json_is_object(m)) {
-    snprintf(big, sizeof big, "%.2f", rd_num(m, "mb_s", 0));
-    snprintf(small, sizeof small, "%.1f IOPS   %.2f µs", rd_num(m, "iops", 0), rd_num(m, "lat_us", 0));
+    snprintf(big, sizeof big, "%.2f", render_data_num(m, "mb_s", 0));
+    snprintf(small, sizeof small, "%.1f IOPS   %.2f µs", render_data_num(m, "iops", 0), render_data_num(m, "lat_us", 0));
   } else {
     snprintf(big, sizeof big, "-");
     small[0] = 0;
   }
   cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
   double fs = bh * 0.46;
-  rc_text(cr, bx + bw - 8, by + bh * 0.56, big, fs, 0, RC_RIGHT);
+  render_canvas_text(cr, bx + bw - 8, by + bh * 0.56, big, fs, 0, RC_RIGHT);
   cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-  rc_text(cr, bx + bw - 8, by + bh - 4, small, bh * 0.16, 0, RC_RIGHT);
+  render_canvas_text(cr, bx + bw - 8, by + bh - 4, small, bh * 0.16, 0, RC_RIGHT);
 }
 
 static void cdm_draw(struct chart_ctx *x) {
   cairo_t *cr = x->c->cr;
   json_t *cells[16];
-  size_t n = rd_cdm_cells(x->run[0], state_of(x), cells, 16);
+  size_t n = render_data_cdm_cells(x->run[0], state_of(x), cells, 16);
   double W = x->c->w_pt, H = x->c->h_pt, rgb[3];
   colour(x, 0, rgb);
   /* title bar in the drive's colour */
@@ -89,19 +89,19 @@ static void cdm_draw(struct chart_ctx *x) {
   char title[256];
   snprintf(title, sizeof title, "%s — %s", x->run[0]->label, state_of(x));
   cairo_set_source_rgb(cr, 1, 1, 1);
-  rc_text(cr, 10, 17.5, title, 12, 1, RC_LEFT);
-  const char *prof = rd_str(cells[0], "profile", "default");
+  render_canvas_text(cr, 10, 17.5, title, 12, 1, RC_LEFT);
+  const char *prof = render_data_str(cells[0], "profile", "default");
   char sub[96];
   snprintf(sub, sizeof sub, "CrystalDiskMark-style, profile %s", prof);
-  rc_text(cr, W - 10, 17, sub, 8, 0, RC_RIGHT);
+  render_canvas_text(cr, W - 10, 17, sub, 8, 0, RC_RIGHT);
 
   const double top = 34, head = 16, pad = 6, labw = 96;
   double colw = (W - 2 * pad - labw - 2 * pad) / 2;
   double rowh = (H - top - head - pad) / (double)n - pad;
   if (rowh > 60) rowh = 60;
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-  rc_text(cr, pad + labw + pad + colw / 2, top + 11, "Read [MB/s]", 10, 1, RC_CENTER);
-  rc_text(cr, pad + labw + 2 * pad + colw * 1.5, top + 11, "Write [MB/s]", 10, 1, RC_CENTER);
+  render_canvas_text(cr, pad + labw + pad + colw / 2, top + 11, "Read [MB/s]", 10, 1, RC_CENTER);
+  render_canvas_text(cr, pad + labw + 2 * pad + colw * 1.5, top + 11, "Write [MB/s]", 10, 1, RC_CENTER);
   for (size_t i = 0; i < n; i++) {
     double y = top + head + i * (rowh + pad);
     /* CDM's green test buttons */
@@ -109,7 +109,7 @@ static void cdm_draw(struct chart_ctx *x) {
     cairo_rectangle(cr, pad, y, labw, rowh);
     cairo_fill(cr);
     char a[64], b[64];
-    const char *cell = rd_str(cells[i], "cell", "?");
+    const char *cell = render_data_str(cells[i], "cell", "?");
     const char *sp = strchr(cell, ' ');
     if (sp) {
       snprintf(a, sizeof a, "%.*s", (int)(sp - cell), cell);
@@ -120,8 +120,8 @@ static void cdm_draw(struct chart_ctx *x) {
     }
     cairo_set_source_rgb(cr, 1, 1, 1);
     double fs = rowh * 0.27 > 13 ? 13 : rowh * 0.27;
-    rc_text(cr, pad + labw / 2, y + rowh / 2 - 1, a, fs, 1, RC_CENTER);
-    rc_text(cr, pad + labw / 2, y + rowh / 2 + fs + 1, b, fs * 0.9, 0, RC_CENTER);
+    render_canvas_text(cr, pad + labw / 2, y + rowh / 2 - 1, a, fs, 1, RC_CENTER);
+    render_canvas_text(cr, pad + labw / 2, y + rowh / 2 + fs + 1, b, fs * 0.9, 0, RC_CENTER);
     cdm_box(cr, pad + labw + pad, y, colw, rowh, json_object_get(cells[i], "read"));
     cdm_box(cr, pad + labw + 2 * pad + colw, y, colw, rowh, json_object_get(cells[i], "write"));
   }
@@ -166,8 +166,8 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, int logy, co
       if (isfinite(ys[i][k]) && ys[i][k] > 0 && ys[i][k] < ymin) ymin = ys[i][k];
     }
   }
-  struct rc_plot p = {0};
-  rc_range(allx, 2, &p.x.lo, &p.x.hi, 1);
+  struct render_plot p = {0};
+  render_canvas_range(allx, 2, &p.x.lo, &p.x.hi, 1);
   p.x.hi = allx[1] > 0 ? allx[1] : 1; /* the drive's end is the axis end */
   p.x.label = "Data written [GiB]";
   if (logy) {
@@ -176,21 +176,21 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, int logy, co
     p.y.hi = pow(10, ceil(log10(ymax > 0 ? ymax * 1.1 : 10)));
   } else {
     double yy[2] = {0, ymax};
-    rc_range(yy, 2, &p.y.lo, &p.y.hi, 1);
+    render_canvas_range(yy, 2, &p.y.lo, &p.y.hi, 1);
   }
   p.y.label = ylabel;
-  rc_plot_frame(x->c, &p, title);
+  render_canvas_plot_frame(x->c, &p, title);
   cairo_t *cr = x->c->cr;
-  struct rc_legend_item leg[MAX_SEL] = {0};
+  struct render_legend_item leg[MAX_SEL] = {0};
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3];
     colour(x, i, rgb);
-    rc_polyline(cr, &p, xs[i], ys[i], np[i], rgb, 1.2, 0);
+    render_canvas_polyline(cr, &p, xs[i], ys[i], np[i], rgb, 1.2, 0);
     json_t *slc = json_object_get(fill_of(x->run[i]), "slc");
     snprintf(leg[i].text, sizeof leg[i].text, "%s", x->run[i]->label);
     if (json_is_number(json_object_get(slc, "max_gib")))
       snprintf(leg[i].text, sizeof leg[i].text, "%s (SLC %.1f / %.1f GiB)", x->run[i]->label,
-               rd_num(slc, "max_gib", 0), rd_num(slc, "min_gib", 0));
+               render_data_num(slc, "max_gib", 0), render_data_num(slc, "min_gib", 0));
     memcpy(leg[i].rgb, rgb, sizeof rgb);
     leg[i].dashed = 0;
     leg[i].shape = -1;
@@ -198,9 +198,9 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, int logy, co
     size_t k;
     json_t *d;
     json_array_foreach(json_object_get(slc, "drops"), k, d) {
-      double at = rd_num(d, "at_gib", NAN);
+      double at = render_data_num(d, "at_gib", NAN);
       if (!isfinite(at) || at < p.x.lo || at > p.x.hi) continue;
-      double px = rc_px(&p, at);
+      double px = render_canvas_px(&p, at);
       cairo_save(cr);
       static const double dash[] = {3, 2};
       cairo_set_dash(cr, dash, 2, 0);
@@ -214,14 +214,14 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, int logy, co
       snprintf(lab, sizeof lab, "SLC ≈ %.1f GiB", at);
       double ly = p.y1 - 8 - 11 * (double)(i * 2 + k);
       cairo_set_source_rgb(cr, 1, 1, 1);
-      double w = rc_text_width(cr, lab, 8, 1);
+      double w = render_canvas_text_width(cr, lab, 8, 1);
       cairo_rectangle(cr, px + 2, ly - 8, w + 4, 10);
       cairo_fill(cr);
       cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-      rc_text(cr, px + 4, ly, lab, 8, 1, RC_LEFT);
+      render_canvas_text(cr, px + 4, ly, lab, 8, 1, RC_LEFT);
     }
   }
-  rc_legend(cr, &p, leg, x->n, 0);
+  render_canvas_legend(cr, &p, leg, x->n, 0);
 }
 
 static void fill_draw(struct chart_ctx *x) {
@@ -258,21 +258,21 @@ static void rw_draw(struct chart_ctx *x) {
     size_t a, b;
     json_t *q, *pt;
     json_array_foreach(json_object_get(x->run[i]->analysis, "rw_sweep"), a, q)
-      json_array_foreach(json_object_get(q, "points"), b, pt) if (rd_num(pt, "mb_s", 0) > ymax) ymax =
-          rd_num(pt, "mb_s", 0);
+      json_array_foreach(json_object_get(q, "points"), b, pt) if (render_data_num(pt, "mb_s", 0) > ymax) ymax =
+          render_data_num(pt, "mb_s", 0);
   }
-  struct rc_plot p = {0};
+  struct render_plot p = {0};
   p.x.lo = 0;
   p.x.hi = 100;
   p.x.label = "Read share [%]  (4 KiB random)";
   double yy[2] = {0, ymax};
-  rc_range(yy, 2, &p.y.lo, &p.y.hi, 1);
+  render_canvas_range(yy, 2, &p.y.lo, &p.y.hi, 1);
   p.y.label = "Throughput [MB/s]";
   char title[200];
   snprintf(title, sizeof title, "Low QD performance by RW ratio%s%s", x->n == 1 ? " — " : "",
            x->n == 1 ? x->run[0]->label : "");
-  rc_plot_frame(x->c, &p, title);
-  struct rc_legend_item leg[MAX_SEL * 4] = {0};
+  render_canvas_plot_frame(x->c, &p, title);
+  struct render_legend_item leg[MAX_SEL * 4] = {0};
   size_t nl = 0;
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3];
@@ -285,16 +285,16 @@ static void rw_draw(struct chart_ctx *x) {
       json_t *pt;
       json_array_foreach(json_object_get(q, "points"), b, pt) {
         if (n < 64) {
-          xs[n] = rd_num(pt, "read_pct", NAN);
-          ys[n++] = rd_num(pt, "mb_s", NAN);
+          xs[n] = render_data_num(pt, "read_pct", NAN);
+          ys[n++] = render_data_num(pt, "mb_s", NAN);
         }
       }
       int style = (int)(a % 3);
-      rc_polyline(x->c->cr, &p, xs, ys, n, rgb, 1.3, style);
-      for (size_t k = 0; k < n; k++) rc_marker(x->c->cr, &p, xs[k], ys[k], rgb, style);
+      render_canvas_polyline(x->c->cr, &p, xs, ys, n, rgb, 1.3, style);
+      for (size_t k = 0; k < n; k++) render_canvas_marker(x->c->cr, &p, xs[k], ys[k], rgb, style);
       if (nl < MAX_SEL * 4) {
-        if (x->n == 1) snprintf(leg[nl].text, sizeof leg[nl].text, "QD%d", (int)rd_num(q, "qd", 0));
-        else snprintf(leg[nl].text, sizeof leg[nl].text, "%s QD%d", x->run[i]->label, (int)rd_num(q, "qd", 0));
+        if (x->n == 1) snprintf(leg[nl].text, sizeof leg[nl].text, "QD%d", (int)render_data_num(q, "qd", 0));
+        else snprintf(leg[nl].text, sizeof leg[nl].text, "%s QD%d", x->run[i]->label, (int)render_data_num(q, "qd", 0));
         memcpy(leg[nl].rgb, rgb, sizeof rgb);
         leg[nl].dashed = style;
         leg[nl++].shape = style;
@@ -308,13 +308,13 @@ static void rw_draw(struct chart_ctx *x) {
     json_t *q;
     json_array_foreach(json_object_get(x->run[i]->analysis, "rw_sweep"), a, q) {
       json_t *pts = json_object_get(q, "points");
-      double l = rd_num(json_array_get(pts, 0), "mb_s", 0);
-      double r = rd_num(json_array_get(pts, json_array_size(pts) - 1), "mb_s", 0);
+      double l = render_data_num(json_array_get(pts, 0), "mb_s", 0);
+      double r = render_data_num(json_array_get(pts, json_array_size(pts) - 1), "mb_s", 0);
       if (l > left) left = l;
       if (r > right) right = r;
     }
   }
-  rc_legend(x->c->cr, &p, leg, nl, left < right);
+  render_canvas_legend(x->c->cr, &p, leg, nl, left < right);
 }
 
 /* ============================================================ tail latency */
@@ -323,7 +323,7 @@ static int tail_check(struct chart_ctx *x) {
   for (size_t i = 0; i < x->n; i++) {
     double p[2], l[2];
     int any = 0;
-    for (size_t w = 0; w < 3; w++) any |= rd_tail_curve(x->run[i], rd_workloads[w].id, p, l, 2) > 0;
+    for (size_t w = 0; w < 3; w++) any |= render_data_tail_curve(x->run[i], render_data_workloads[w].id, p, l, 2) > 0;
     if (!any)
       return ssdrev_fail(x->err, -ENOENT, "run '%s' has no tail-latency results (analysis tail)",
                          x->run[i]->label);
@@ -337,7 +337,7 @@ static void tail_draw(struct chart_ctx *x) {
   double pmin = 99, pmax = 99.9, lmin = INFINITY, lmax = 0;
   for (size_t i = 0; i < x->n; i++)
     for (size_t w = 0; w < 3; w++) {
-      np[i][w] = rd_tail_curve(x->run[i], rd_workloads[w].id, ps[i][w], ls[i][w], 64);
+      np[i][w] = render_data_tail_curve(x->run[i], render_data_workloads[w].id, ps[i][w], ls[i][w], 64);
       for (size_t k = 0; k < np[i][w]; k++) {
         if (ps[i][w][k] < 50) continue; /* the nines axis starts at the median */
         if (ps[i][w][k] < pmin) pmin = ps[i][w][k];
@@ -346,7 +346,7 @@ static void tail_draw(struct chart_ctx *x) {
         if (ls[i][w][k] > lmax) lmax = ls[i][w][k];
       }
     }
-  struct rc_plot p = {0};
+  struct render_plot p = {0};
   p.x.scale = RC_NINES;
   p.x.lo = pmin >= 90 ? 90 : 50;
   p.x.hi = pmax;
@@ -356,8 +356,8 @@ static void tail_draw(struct chart_ctx *x) {
   p.y.lo = pow(10, floor(log10(lmin * 0.9)));
   p.y.hi = pow(10, ceil(log10(lmax * 1.1)));
   p.y.label = "Latency [µs]";
-  rc_plot_frame(x->c, &p, "Tail latency");
-  struct rc_legend_item leg[MAX_SEL * 3] = {0};
+  render_canvas_plot_frame(x->c, &p, "Tail latency");
+  struct render_legend_item leg[MAX_SEL * 3] = {0};
   size_t nl = 0;
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3];
@@ -371,22 +371,22 @@ static void tail_draw(struct chart_ctx *x) {
           xs[n] = ps[i][w][k];
           ys[n++] = ls[i][w][k];
         }
-      rc_polyline(x->c->cr, &p, xs, ys, n, rgb, 1.3, (int)w);
-      for (size_t k = 0; k < n; k++) rc_marker(x->c->cr, &p, xs[k], ys[k], rgb, (int)w);
-      snprintf(leg[nl].text, sizeof leg[nl].text, "%s %s", x->run[i]->label, rd_workloads[w].title);
+      render_canvas_polyline(x->c->cr, &p, xs, ys, n, rgb, 1.3, (int)w);
+      for (size_t k = 0; k < n; k++) render_canvas_marker(x->c->cr, &p, xs[k], ys[k], rgb, (int)w);
+      snprintf(leg[nl].text, sizeof leg[nl].text, "%s %s", x->run[i]->label, render_data_workloads[w].title);
       memcpy(leg[nl].rgb, rgb, sizeof rgb);
       leg[nl].dashed = (int)w;
       leg[nl++].shape = (int)w;
     }
   }
-  rc_legend(x->c->cr, &p, leg, nl, 1);
+  render_canvas_legend(x->c->cr, &p, leg, nl, 1);
 }
 
 /* ========================================================= latency over time */
 
 static json_t *lat_test(struct chart_ctx *x, size_t i) {
   if (x->o->test) return json_object_get(json_object_get(x->run[i]->analysis, "tests"), x->o->test);
-  return rd_tail_test(x->run[i], x->o->workload ? x->o->workload : "read");
+  return render_data_tail_test(x->run[i], x->o->workload ? x->o->workload : "read");
 }
 
 /* "BASE — RND Read 70% (4 KiB random, QD1)" or "BASE — TEST": which test it is */
@@ -396,8 +396,8 @@ static void lat_title(const struct chart_ctx *x, const char *base, char *buf, si
     return;
   }
   const char *w = x->o->workload ? x->o->workload : "read", *t = w;
-  for (size_t i = 0; i < sizeof rd_workloads / sizeof rd_workloads[0]; i++)
-    if (!strcmp(rd_workloads[i].id, w)) t = rd_workloads[i].title;
+  for (size_t i = 0; i < sizeof render_data_workloads / sizeof render_data_workloads[0]; i++)
+    if (!strcmp(render_data_workloads[i].id, w)) t = render_data_workloads[i].title;
   snprintf(buf, len, "%s — %s (4 KiB random, QD1)", base, t);
 }
 
@@ -443,9 +443,9 @@ static void lat_draw(struct chart_ctx *x) {
       if (k < n99[i] && p99[i][k] > lmax) lmax = p99[i][k];
     }
   }
-  struct rc_plot p = {0};
+  struct render_plot p = {0};
   double xx[2] = {0, tmax};
-  rc_range(xx, 2, &p.x.lo, &p.x.hi, 1);
+  render_canvas_range(xx, 2, &p.x.lo, &p.x.hi, 1);
   p.x.hi = tmax;
   p.x.label = "Time [s]";
   p.y.scale = RC_LOG;
@@ -456,14 +456,14 @@ static void lat_draw(struct chart_ctx *x) {
   p.y.label = "Latency [µs]";
   char title[300];
   lat_title(x, "Latency over time", title, sizeof title);
-  rc_plot_frame(x->c, &p, title);
-  struct rc_legend_item leg[MAX_SEL * 2] = {0};
+  render_canvas_plot_frame(x->c, &p, title);
+  struct render_legend_item leg[MAX_SEL * 2] = {0};
   size_t nl = 0;
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3];
     colour(x, i, rgb);
-    rc_polyline(x->c->cr, &p, ts[i], p50[i], n50[i], rgb, 1.1, 0);
-    rc_polyline(x->c->cr, &p, ts[i], p99[i], n99[i], rgb, 1.1, 1);
+    render_canvas_polyline(x->c->cr, &p, ts[i], p50[i], n50[i], rgb, 1.1, 0);
+    render_canvas_polyline(x->c->cr, &p, ts[i], p99[i], n99[i], rgb, 1.1, 1);
     snprintf(leg[nl].text, sizeof leg[nl].text, "%s p50", x->run[i]->label);
     memcpy(leg[nl].rgb, rgb, sizeof rgb);
     leg[nl].dashed = 0;
@@ -473,7 +473,7 @@ static void lat_draw(struct chart_ctx *x) {
     leg[nl].dashed = 1;
     leg[nl++].shape = -1;
   }
-  rc_legend(x->c->cr, &p, leg, nl, 0);
+  render_canvas_legend(x->c->cr, &p, leg, nl, 0);
 }
 
 /* ================================================================ histogram */
@@ -486,10 +486,10 @@ static int hist_load(struct chart_ctx *x, size_t i, double *counts, struct ssdre
   json_t *mt;
   const char *want = x->o->test;
   json_array_foreach(tests, k, mt) {
-    int match = want ? !strcmp(rd_str(mt, "name", ""), want)
-                     : !strcmp(rd_str(mt, "kind", ""), "tail") &&
-                           !strcmp(rd_str(mt, "workload", ""), x->o->workload ? x->o->workload : "read");
-    if (match) log_rel = rd_str(mt, "log", NULL);
+    int match = want ? !strcmp(render_data_str(mt, "name", ""), want)
+                     : !strcmp(render_data_str(mt, "kind", ""), "tail") &&
+                           !strcmp(render_data_str(mt, "workload", ""), x->o->workload ? x->o->workload : "read");
+    if (match) log_rel = render_data_str(mt, "log", NULL);
   }
   (void)t;
   if (!log_rel)
@@ -535,7 +535,7 @@ static void hist_draw(struct chart_ctx *x) {
         if (b > bmax) bmax = b;
       }
   if (bmin > bmax) bmin = 0, bmax = HIST_BINS - 1;
-  struct rc_plot p = {0};
+  struct render_plot p = {0};
   p.x.scale = RC_LOG;
   p.x.lo = pow(10, floor((double)bmin / HIST_PER_DECADE));
   p.x.hi = pow(10, ceil((double)(bmax + 1) / HIST_PER_DECADE));
@@ -546,8 +546,8 @@ static void hist_draw(struct chart_ctx *x) {
   p.y.label = "I/Os per bin";
   char title[300];
   lat_title(x, "Latency histogram", title, sizeof title);
-  rc_plot_frame(x->c, &p, title);
-  struct rc_legend_item leg[MAX_SEL] = {0};
+  render_canvas_plot_frame(x->c, &p, title);
+  struct render_legend_item leg[MAX_SEL] = {0};
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3], xs[2 * HIST_BINS + 2], ys[2 * HIST_BINS + 2];
     colour(x, i, rgb);
@@ -560,13 +560,13 @@ static void hist_draw(struct chart_ctx *x) {
       xs[n] = pow(10, (double)(b + 1) / HIST_PER_DECADE);
       ys[n++] = c;
     }
-    rc_polyline(x->c->cr, &p, xs, ys, n, rgb, 1.1, 0);
+    render_canvas_polyline(x->c->cr, &p, xs, ys, n, rgb, 1.1, 0);
     snprintf(leg[i].text, sizeof leg[i].text, "%s", x->run[i]->label);
     memcpy(leg[i].rgb, rgb, sizeof rgb);
     leg[i].dashed = 0;
     leg[i].shape = -1;
   }
-  rc_legend(x->c->cr, &p, leg, x->n, 0);
+  render_canvas_legend(x->c->cr, &p, leg, x->n, 0);
 }
 
 /* ================================================================ N-run bars */
@@ -581,59 +581,59 @@ static int bars_check(struct chart_ctx *x) {
 
 static void bars_draw(struct chart_ctx *x) {
   json_t *cells[16];
-  size_t nc = rd_cdm_cells(x->run[0], state_of(x), cells, 16);
+  size_t nc = render_data_cdm_cells(x->run[0], state_of(x), cells, 16);
   double ymax = 0;
   for (size_t i = 0; i < x->n; i++) {
     json_t *ci[16];
-    size_t m = rd_cdm_cells(x->run[i], state_of(x), ci, 16);
+    size_t m = render_data_cdm_cells(x->run[i], state_of(x), ci, 16);
     for (size_t k = 0; k < m; k++) {
-      double v = rd_num(json_object_get(ci[k], op_of(x)), "mb_s", 0);
+      double v = render_data_num(json_object_get(ci[k], op_of(x)), "mb_s", 0);
       if (v > ymax) ymax = v;
     }
   }
-  struct rc_plot p = {0};
+  struct render_plot p = {0};
   p.x.lo = 0;
   p.x.hi = 1;
   double yy[2] = {0, ymax * 1.08};
-  rc_range(yy, 2, &p.y.lo, &p.y.hi, 1);
+  render_canvas_range(yy, 2, &p.y.lo, &p.y.hi, 1);
   p.y.label = "Throughput [MB/s]";
   char title[128];
   snprintf(title, sizeof title, "CrystalDiskMark-style %s, %s", op_of(x), state_of(x));
   p.no_xticks = 1; /* categories are labelled below each group */
-  rc_plot_frame(x->c, &p, title);
+  render_canvas_plot_frame(x->c, &p, title);
   cairo_t *cr = x->c->cr;
   double gw = (p.x1 - p.x0) / (double)nc, bw = gw * 0.8 / (double)x->n;
   for (size_t k = 0; k < nc; k++) {
-    const char *cell = rd_str(cells[k], "cell", "?");
+    const char *cell = render_data_str(cells[k], "cell", "?");
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    rc_text(cr, p.x0 + gw * (k + 0.5), p.y1 + 12, cell, 8, 0, RC_CENTER);
+    render_canvas_text(cr, p.x0 + gw * (k + 0.5), p.y1 + 12, cell, 8, 0, RC_CENTER);
     for (size_t i = 0; i < x->n; i++) {
       json_t *ci[16];
-      size_t m = rd_cdm_cells(x->run[i], state_of(x), ci, 16);
+      size_t m = render_data_cdm_cells(x->run[i], state_of(x), ci, 16);
       double v = NAN;
       for (size_t j = 0; j < m; j++)
-        if (!strcmp(rd_str(ci[j], "cell", ""), cell)) v = rd_num(json_object_get(ci[j], op_of(x)), "mb_s", NAN);
+        if (!strcmp(render_data_str(ci[j], "cell", ""), cell)) v = render_data_num(json_object_get(ci[j], op_of(x)), "mb_s", NAN);
       if (!isfinite(v)) continue;
       double rgb[3];
       colour(x, i, rgb);
-      double bx = p.x0 + gw * k + gw * 0.1 + bw * i, by = rc_py(&p, v);
+      double bx = p.x0 + gw * k + gw * 0.1 + bw * i, by = render_canvas_py(&p, v);
       cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
       cairo_rectangle(cr, bx, by, bw * 0.92, p.y1 - by);
       cairo_fill(cr);
       char lab[32];
       snprintf(lab, sizeof lab, "%.0f", v);
       cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-      rc_text(cr, bx + bw * 0.46, by - 2, lab, bw > 40 ? 7 : 5.5, 0, RC_CENTER);
+      render_canvas_text(cr, bx + bw * 0.46, by - 2, lab, bw > 40 ? 7 : 5.5, 0, RC_CENTER);
     }
   }
-  struct rc_legend_item leg[MAX_SEL] = {0};
+  struct render_legend_item leg[MAX_SEL] = {0};
   for (size_t i = 0; i < x->n; i++) {
     snprintf(leg[i].text, sizeof leg[i].text, "%s", x->run[i]->label);
     colour(x, i, leg[i].rgb);
     leg[i].dashed = 0;
     leg[i].shape = 1;
   }
-  rc_legend(cr, &p, leg, x->n, 0);
+  render_canvas_legend(cr, &p, leg, x->n, 0);
 }
 
 /* =================================================================== table */
@@ -727,11 +727,11 @@ int render_chart_check(const struct render_runs *rs, const char *kind, const str
 
 int render_chart_file(const struct render_runs *rs, const char *kind, const struct render_chart_opts *o,
                       const char *path, struct ssdrev_err *err) {
-  return rc_chart_draw(rs, kind, o, path, NULL, err);
+  return render_chart_draw(rs, kind, o, path, NULL, err);
 }
 
-int rc_chart_draw(const struct render_runs *rs, const char *kind, const struct render_chart_opts *o,
-                  const char *path, const struct rc_chart_sink *keep, struct ssdrev_err *err) {
+int render_chart_draw(const struct render_runs *rs, const char *kind, const struct render_chart_opts *o,
+                  const char *path, const struct render_chart_sink *keep, struct ssdrev_err *err) {
   struct render_chart_opts dflt;
   render_chart_opts_defaults(&dflt);
   if (!o) o = &dflt;
@@ -739,14 +739,14 @@ int rc_chart_draw(const struct render_runs *rs, const char *kind, const struct r
   const struct chart_kind *k;
   int rc = chart_prepare(rs, kind, o, &x, &k, err);
   if (rc == 0) {
-    struct rc_canvas c;
-    rc = rc_canvas_begin(&c, path, o->width_in > 0 ? o->width_in : 6.5,
+    struct render_canvas c;
+    rc = render_canvas_canvas_begin(&c, path, o->width_in > 0 ? o->width_in : 6.5,
                          o->height_in > 0 ? o->height_in : k->height_in, o->dpi > 0 ? o->dpi : 300, err);
     if (rc == 0) {
       c.keep = keep;
       x.c = &c;
       k->draw(&x);
-      rc = rc_canvas_end(&c, err);
+      rc = render_canvas_canvas_end(&c, err);
     }
   }
   free(x.s);

@@ -17,14 +17,14 @@ struct rimg {
   struct rimg *next;
 };
 
-struct rimg_cache {
+struct render_imgcache {
   pthread_mutex_t lock;
   struct rimg *head;
-  struct rc_pngq *writer; /* writes the PNG files, may be NULL */
+  struct render_pngq *writer; /* writes the PNG files, may be NULL */
 };
 
-struct rimg_cache *rimg_cache_new(void) {
-  struct rimg_cache *c = calloc(1, sizeof *c);
+struct render_imgcache *render_imgcache_new(void) {
+  struct render_imgcache *c = calloc(1, sizeof *c);
   if (c && pthread_mutex_init(&c->lock, NULL)) {
     free(c);
     return NULL;
@@ -32,7 +32,7 @@ struct rimg_cache *rimg_cache_new(void) {
   return c;
 }
 
-void rimg_cache_free(struct rimg_cache *c) {
+void render_imgcache_free(struct render_imgcache *c) {
   if (!c) return;
   for (struct rimg *i = c->head, *next; i; i = next) {
     next = i->next;
@@ -44,7 +44,7 @@ void rimg_cache_free(struct rimg_cache *c) {
   free(c);
 }
 
-int rimg_cache_put(struct rimg_cache *c, const char *path, cairo_surface_t *s) {
+int render_imgcache_put(struct render_imgcache *c, const char *path, cairo_surface_t *s) {
   cairo_surface_flush(s);
   const unsigned char *src = cairo_image_surface_get_data(s);
   int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
@@ -90,15 +90,15 @@ int rimg_cache_put(struct rimg_cache *c, const char *path, cairo_surface_t *s) {
   return 0;
 }
 
-void rimg_cache_set_writer(struct rimg_cache *c, struct rc_pngq *q) {
+void render_imgcache_set_writer(struct render_imgcache *c, struct render_pngq *q) {
   if (c) c->writer = q;
 }
 
-void rimg_cache_settle(struct rimg_cache *c) {
-  if (c) rc_pngq_drain(c->writer);
+void render_imgcache_settle(struct render_imgcache *c) {
+  if (c) render_pngq_drain(c->writer);
 }
 
-unsigned char *rimg_cache_take(struct rimg_cache *c, const char *path, int *w, int *h) {
+unsigned char *render_imgcache_take(struct render_imgcache *c, const char *path, int *w, int *h) {
   if (!c) return NULL;
   unsigned char *rgb = NULL;
   pthread_mutex_lock(&c->lock);

@@ -19,12 +19,12 @@
 #define PNGQ_MAX_BYTES ((size_t)128 << 20)
 
 struct pngq_job {
-  cairo_surface_t *surface; /* owned by the queue from rc_pngq_push on */
+  cairo_surface_t *surface; /* owned by the queue from render_pngq_push on */
   size_t bytes;             /* its pixel buffer */
   struct ssdrev_atomic out; /* open temporary file, committed by the worker */
 };
 
-struct rc_pngq {
+struct render_pngq {
   pthread_mutex_t lock;
   pthread_cond_t changed;        /* a job was pushed or popped, or stop was set */
   struct pngq_job jobs[PNGQ_MAX]; /* ring buffer */
@@ -45,7 +45,7 @@ static cairo_status_t write_stream(void *closure, const unsigned char *data, uns
 
 /* Encodes and commits one job (or only discards it after an earlier error,
  * so the first error is the one reported and no temporary file is left). */
-static void run_job(struct rc_pngq *q, struct pngq_job *j, int failed) {
+static void run_job(struct render_pngq *q, struct pngq_job *j, int failed) {
   struct ssdrev_err err = {0};
   int rc = 0;
   if (failed) {
@@ -71,7 +71,7 @@ static void run_job(struct rc_pngq *q, struct pngq_job *j, int failed) {
 }
 
 static void *worker(void *arg) {
-  struct rc_pngq *q = arg;
+  struct render_pngq *q = arg;
   /* the fsync policy is per thread (bench.h): follow the caller's */
   ssdrev_atomic_defer_sync(q->defer_sync);
   pthread_mutex_lock(&q->lock);
@@ -95,9 +95,9 @@ static void *worker(void *arg) {
   return NULL;
 }
 
-int rc_pngq_start(struct rc_pngq **out, int defer_sync, struct ssdrev_err *err) {
+int render_pngq_start(struct render_pngq **out, int defer_sync, struct ssdrev_err *err) {
   *out = NULL;
-  struct rc_pngq *q = calloc(1, sizeof *q);
+  struct render_pngq *q = calloc(1, sizeof *q);
   if (!q) return ssdrev_fail(err, -ENOMEM, "out of memory starting the chart PNG writer");
   q->defer_sync = defer_sync;
   int e = pthread_mutex_init(&q->lock, NULL);
@@ -119,7 +119,7 @@ int rc_pngq_start(struct rc_pngq **out, int defer_sync, struct ssdrev_err *err) 
   return 0;
 }
 
-int rc_pngq_push(struct rc_pngq *q, cairo_surface_t *s, struct ssdrev_atomic *out, struct ssdrev_err *err) {
+int render_pngq_push(struct render_pngq *q, cairo_surface_t *s, struct ssdrev_atomic *out, struct ssdrev_err *err) {
   size_t bytes = (size_t)cairo_image_surface_get_stride(s) * (size_t)cairo_image_surface_get_height(s);
   pthread_mutex_lock(&q->lock);
   /* an empty queue takes any surface, however large */
@@ -150,14 +150,14 @@ int rc_pngq_push(struct rc_pngq *q, cairo_surface_t *s, struct ssdrev_atomic *ou
   return 0;
 }
 
-void rc_pngq_drain(struct rc_pngq *q) {
+void render_pngq_drain(struct render_pngq *q) {
   if (!q) return;
   pthread_mutex_lock(&q->lock);
   while (q->count || q->busy) pthread_cond_wait(&q->changed, &q->lock);
   pthread_mutex_unlock(&q->lock);
 }
 
-int rc_pngq_finish(struct rc_pngq *q, struct ssdrev_err *err) {
+int render_pngq_finish(struct render_pngq *q, struct ssdrev_err *err) {
   if (!q) return 0;
   pthread_mutex_lock(&q->lock);
   q->stop = 1;

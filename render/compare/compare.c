@@ -383,7 +383,7 @@ int render_cmp_run(char *const *dirs, size_t n, const struct render_cmp_opts *o,
   if (!t.nok) rc = ssdrev_fail(err, -ENOENT, "no usable run archive among %zu input%s", n, n == 1 ? "" : "s");
   if (!rc) rc = build_table(&t, o, err);
   if (!rc) rc = ssdrev_mkdirs(o->out_dir, err);
-  if (!rc) rc = cmp_write_outputs(&t, o, res, err);
+  if (!rc) rc = render_compare_write_outputs(&t, o, res, err);
   res->runs_ok = t.nok;
   res->groups = t.ngroups;
   res->metrics = json_array_size(t.rows);

@@ -31,7 +31,7 @@ struct cmp_table {
 };
 
 /* Writes the asked formats (render/compare/out.c). */
-int cmp_write_outputs(const struct cmp_table *t, const struct render_cmp_opts *o,
+int render_compare_write_outputs(const struct cmp_table *t, const struct render_cmp_opts *o,
                       struct render_cmp_result *res, struct ssdrev_err *err);
 
 #endif

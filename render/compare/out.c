@@ -354,7 +354,7 @@ static const struct {
     {RENDER_CMP_PDF, write_pdf},
 };
 
-int cmp_write_outputs(const struct cmp_table *t, const struct render_cmp_opts *o, struct render_cmp_result *res,
+int render_compare_write_outputs(const struct cmp_table *t, const struct render_cmp_opts *o, struct render_cmp_result *res,
                       struct ssdrev_err *err) {
   struct cmp_out c = {.t = t, .o = o, .res = res, .charts = json_array()};
   unsigned mask = o->formats ? o->formats : (RENDER_CMP_MD | RENDER_CMP_CSV | RENDER_CMP_CHARTS);

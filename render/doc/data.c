@@ -19,12 +19,12 @@ void render_palette(size_t i, double rgb[3]) {
   rgb[2] = c[2];
 }
 
-const struct rd_workload rd_workloads[3] = {
+const struct render_data_workload render_data_workloads[3] = {
     {"read", "RND Read"}, {"mix70", "RND Read 70%"}, {"write", "RND Write"}};
 
 /* ------------------------------------------------------------ text buffer */
 
-static void rbuf_grow(struct rbuf *b, size_t add) {
+static void render_buf_grow(struct render_buf *b, size_t add) {
   if (b->oom || b->len + add + 1 <= b->cap) return;
   size_t cap = b->cap ? b->cap : 1024;
   while (cap < b->len + add + 1) cap *= 2;
@@ -37,23 +37,23 @@ static void rbuf_grow(struct rbuf *b, size_t add) {
   b->cap = cap;
 }
 
-void rbuf_putn(struct rbuf *b, const char *s, size_t n) {
-  rbuf_grow(b, n);
+void render_buf_putn(struct render_buf *b, const char *s, size_t n) {
+  render_buf_grow(b, n);
   if (b->oom) return;
   memcpy(b->s + b->len, s, n);
   b->len += n;
   b->s[b->len] = 0;
 }
 
-void rbuf_puts(struct rbuf *b, const char *s) { rbuf_putn(b, s, strlen(s)); }
+void render_buf_puts(struct render_buf *b, const char *s) { render_buf_putn(b, s, strlen(s)); }
 
-void rbuf_printf(struct rbuf *b, const char *fmt, ...) {
+void render_buf_printf(struct render_buf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
   if (n < 0) return;
-  rbuf_grow(b, (size_t)n);
+  render_buf_grow(b, (size_t)n);
   if (b->oom) return;
   va_start(ap, fmt);
   vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
@@ -61,15 +61,15 @@ void rbuf_printf(struct rbuf *b, const char *fmt, ...) {
   b->len += (size_t)n;
 }
 
-void rbuf_cell(struct rbuf *b, const char *s) {
+void render_buf_cell(struct render_buf *b, const char *s) {
   for (; *s; s++) {
-    if (*s == '|') rbuf_puts(b, "\\|");
-    else if (*s == '\n' || *s == '\r') rbuf_puts(b, " ");
-    else rbuf_putn(b, s, 1);
+    if (*s == '|') render_buf_puts(b, "\\|");
+    else if (*s == '\n' || *s == '\r') render_buf_puts(b, " ");
+    else render_buf_putn(b, s, 1);
   }
 }
 
-void rbuf_free(struct rbuf *b) {
+void render_buf_free(struct render_buf *b) {
   free(b->s);
   memset(b, 0, sizeof *b);
 }
@@ -117,8 +117,8 @@ static int load_one(struct render_run *r, const char *dir, struct ssdrev_err *er
     r->analysis = NULL;
     return ssdrev_fail(err, -EINVAL, "'%s' is not a JSON object", path);
   }
-  const char *label = rd_str(r->analysis, "label", NULL);
-  if (!label && r->manifest) label = rd_str(r->manifest, "label", NULL);
+  const char *label = render_data_str(r->analysis, "label", NULL);
+  if (!label && r->manifest) label = render_data_str(r->manifest, "label", NULL);
   if (!label) {
     const char *slash = strrchr(dir, '/');
     label = slash && slash[1] ? slash + 1 : dir;
@@ -169,17 +169,17 @@ const struct render_run *render_runs_find(const struct render_runs *rs, const ch
 
 /* --------------------------------------------------------------- lookups */
 
-double rd_num(const json_t *o, const char *key, double dflt) {
+double render_data_num(const json_t *o, const char *key, double dflt) {
   json_t *v = json_object_get(o, key);
   return json_is_number(v) ? json_number_value(v) : dflt;
 }
 
-const char *rd_str(const json_t *o, const char *key, const char *dflt) {
+const char *render_data_str(const json_t *o, const char *key, const char *dflt) {
   json_t *v = json_object_get(o, key);
   return json_is_string(v) ? json_string_value(v) : dflt;
 }
 
-json_t *rd_path(json_t *root, const char *path) {
+json_t *render_data_path(json_t *root, const char *path) {
   json_t *cur = root;
   const char *p = path;
   while (cur && *p) {
@@ -215,12 +215,12 @@ json_t *rd_path(json_t *root, const char *path) {
   return cur;
 }
 
-json_t *rd_tail_test(const struct render_run *r, const char *w) {
+json_t *render_data_tail_test(const struct render_run *r, const char *w) {
   json_t *tests = json_object_get(r->analysis, "tests");
   const char *name;
   json_t *t;
   json_object_foreach(tests, name, t) {
-    if (!strcmp(rd_str(t, "kind", ""), "tail") && !strcmp(rd_str(t, "workload", ""), w)) return t;
+    if (!strcmp(render_data_str(t, "kind", ""), "tail") && !strcmp(render_data_str(t, "workload", ""), w)) return t;
   }
   return NULL;
 }
@@ -230,9 +230,9 @@ static int pct_list_find(const json_t *list, double p, double *out) {
   size_t i;
   json_t *e;
   json_array_foreach(list, i, e) {
-    if (fabs(rd_num(e, "p", -1) - p) < 1e-9) {
-      double us = rd_num(e, "lat_us", -1);
-      if (us < 0 && rd_num(e, "lat_ns", -1) >= 0) us = rd_num(e, "lat_ns", 0) / 1000.0;
+    if (fabs(render_data_num(e, "p", -1) - p) < 1e-9) {
+      double us = render_data_num(e, "lat_us", -1);
+      if (us < 0 && render_data_num(e, "lat_ns", -1) >= 0) us = render_data_num(e, "lat_ns", 0) / 1000.0;
       if (us < 0) return -ENOENT;
       *out = us;
       return 0;
@@ -247,7 +247,7 @@ static json_t *test_pct_list(const json_t *test) {
   return json_object_get(all, "pct");
 }
 
-int rd_tail_us(const struct render_run *r, const char *w, double p, double *out_us) {
+int render_data_tail_us(const struct render_run *r, const char *w, double p, double *out_us) {
   json_t *tw = json_object_get(json_object_get(r->analysis, "tail"), w);
   if (json_is_object(tw)) {
     char key[64];
@@ -266,7 +266,7 @@ int rd_tail_us(const struct render_run *r, const char *w, double p, double *out_
     if (json_is_array(json_object_get(tw, "pct")) && !pct_list_find(json_object_get(tw, "pct"), p, out_us))
       return 0;
   }
-  json_t *t = rd_tail_test(r, w);
+  json_t *t = render_data_tail_test(r, w);
   if (t && !pct_list_find(test_pct_list(t), p, out_us)) return 0;
   return -ENOENT;
 }
@@ -283,18 +283,18 @@ static void sort_pairs(double *p, double *v, size_t n) {
     }
 }
 
-size_t rd_tail_curve(const struct render_run *r, const char *w, double *p, double *lat_us,
+size_t render_data_tail_curve(const struct render_run *r, const char *w, double *p, double *lat_us,
                      size_t max) {
   size_t n = 0;
   /* the tail test's own list is the densest; else the summary's keys */
-  json_t *t = rd_tail_test(r, w);
+  json_t *t = render_data_tail_test(r, w);
   json_t *list = t ? test_pct_list(t) : NULL;
   if (!json_array_size(list)) list = json_object_get(json_object_get(json_object_get(r->analysis, "tail"), w), "pct");
   size_t i;
   json_t *e;
   json_array_foreach(list, i, e) {
     if (n >= max) break;
-    double pp = rd_num(e, "p", -1), us;
+    double pp = render_data_num(e, "p", -1), us;
     if (pp > 0 && pp < 100 && !pct_list_find(list, pp, &us)) {
       p[n] = pp;
       lat_us[n++] = us;
@@ -307,7 +307,7 @@ size_t rd_tail_curve(const struct render_run *r, const char *w, double *p, doubl
     for (size_t k = 0; k < np && n < max; k++) {
       double pp = json_array_size(analysis_pcts) ? json_number_value(json_array_get(analysis_pcts, k)) : dflt[k];
       double us;
-      if (pp > 0 && pp < 100 && !rd_tail_us(r, w, pp, &us)) {
+      if (pp > 0 && pp < 100 && !render_data_tail_us(r, w, pp, &us)) {
         p[n] = pp;
         lat_us[n++] = us;
       }
@@ -317,11 +317,11 @@ size_t rd_tail_curve(const struct render_run *r, const char *w, double *p, doubl
   return n;
 }
 
-size_t rd_cdm_cells(const struct render_run *r, const char *state, json_t **cells, size_t max) {
+size_t render_data_cdm_cells(const struct render_run *r, const char *state, json_t **cells, size_t max) {
   size_t n = 0, i;
   json_t *c;
   json_array_foreach(json_object_get(r->analysis, "cdm"), i, c) {
-    if (n < max && !strcmp(rd_str(c, "state", ""), state)) cells[n++] = c;
+    if (n < max && !strcmp(render_data_str(c, "state", ""), state)) cells[n++] = c;
   }
   return n;
 }

@@ -38,14 +38,14 @@ cmark_node *render_md_parse(const char *md, cmark_parser **parser_out) {
   return root;
 }
 
-static void html_escape(struct rbuf *b, const char *s) {
+static void html_escape(struct render_buf *b, const char *s) {
   for (; *s; s++) {
     switch (*s) {
-    case '<': rbuf_puts(b, "&lt;"); break;
-    case '>': rbuf_puts(b, "&gt;"); break;
-    case '&': rbuf_puts(b, "&amp;"); break;
-    case '"': rbuf_puts(b, "&quot;"); break;
-    default: rbuf_putn(b, s, 1);
+    case '<': render_buf_puts(b, "&lt;"); break;
+    case '>': render_buf_puts(b, "&gt;"); break;
+    case '&': render_buf_puts(b, "&amp;"); break;
+    case '"': render_buf_puts(b, "&quot;"); break;
+    default: render_buf_putn(b, s, 1);
     }
   }
 }
@@ -56,7 +56,7 @@ static char *first_heading(cmark_node *root) {
   char *title = NULL;
   cmark_event_type ev;
   int in_h = 0;
-  struct rbuf b = {0};
+  struct render_buf b = {0};
   while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
     cmark_node *n = cmark_iter_get_node(it);
     if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
@@ -64,12 +64,12 @@ static char *first_heading(cmark_node *root) {
       else break;
     } else if (in_h && ev == CMARK_EVENT_ENTER && cmark_node_get_literal(n) &&
                (cmark_node_get_type(n) == CMARK_NODE_TEXT || cmark_node_get_type(n) == CMARK_NODE_CODE)) {
-      rbuf_puts(&b, cmark_node_get_literal(n));
+      render_buf_puts(&b, cmark_node_get_literal(n));
     }
   }
   cmark_iter_free(it);
   if (b.s && !b.oom) title = b.s;
-  else rbuf_free(&b);
+  else render_buf_free(&b);
   return title;
 }
 
@@ -81,19 +81,19 @@ int render_md_to_html(const char *md, const struct render_doc_meta *meta, char *
   char *body = cmark_render_html(root, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions(p));
   char *h1 = first_heading(root);
   const char *title = meta && meta->title ? meta->title : h1 ? h1 : "ssdrev review";
-  struct rbuf b = {0};
-  rbuf_puts(&b, "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>");
+  struct render_buf b = {0};
+  render_buf_puts(&b, "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>");
   html_escape(&b, title);
-  rbuf_printf(&b, "</title>\n<meta name=\"generator\" content=\"ssdrev %s\">\n<style>\n%s</style>\n</head>\n<body>\n",
+  render_buf_printf(&b, "</title>\n<meta name=\"generator\" content=\"ssdrev %s\">\n<style>\n%s</style>\n</head>\n<body>\n",
               SSDREV_VERSION, css);
-  if (body) rbuf_puts(&b, body);
-  rbuf_puts(&b, "</body>\n</html>\n");
+  if (body) render_buf_puts(&b, body);
+  render_buf_puts(&b, "</body>\n</html>\n");
   free(body);
   free(h1);
   cmark_node_free(root);
   cmark_parser_free(p);
   if (b.oom || !body) {
-    rbuf_free(&b);
+    render_buf_free(&b);
     return ssdrev_fail(err, -ENOMEM, "out of memory rendering HTML");
   }
   *html = b.s;

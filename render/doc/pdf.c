@@ -68,10 +68,10 @@ struct pdf {
   HPDF_Outline outline[4];
   int seen_title;
   const char *base_dir;
-  struct rimg_cache *imgs; /* chart pixels drawn by this report (may be NULL) */
+  struct render_imgcache *imgs; /* chart pixels drawn by this report (may be NULL) */
   const char *title;
   HPDF_STATUS hpdf_error, hpdf_detail;
-  struct rbuf arena;     /* keeps inline text alive while laid out */
+  struct render_buf arena;     /* keeps inline text alive while laid out */
   struct ssdrev_err *err;
   int failed;
 };
@@ -157,8 +157,8 @@ static int gvec_push(struct gvec *g, const struct glyph *x) {
  * it and marks break opportunities (after spaces; around CJK characters). */
 static void add_text(struct pdf *p, struct gvec *g, const char *text, int style, int link) {
   size_t off = p->arena.len;
-  rbuf_puts(&p->arena, text);
-  rbuf_putn(&p->arena, "", 1); /* keep a NUL between pieces */
+  render_buf_puts(&p->arena, text);
+  render_buf_putn(&p->arena, "", 1); /* keep a NUL between pieces */
   if (p->arena.oom) return;
   (void)off;
   /* glyphs point into the arena, which may move on growth: store offsets
@@ -299,7 +299,7 @@ static double span_width(const struct gvec *g, size_t a, size_t b) {
 /* Draws glyphs [a, b) starting at x on baseline y, one TextOut per font run. */
 static void draw_span(struct pdf *p, const struct gvec *g, size_t a, size_t b, double x, double y) {
   while (b > a && g->v[b - 1].space) b--;
-  struct rbuf run = {0};
+  struct render_buf run = {0};
   size_t i = a;
   while (i < b) {
     size_t j = i;
@@ -307,7 +307,7 @@ static void draw_span(struct pdf *p, const struct gvec *g, size_t a, size_t b, d
     run.len = 0;
     if (run.s) run.s[0] = 0;
     while (j < b && g->v[j].style == g->v[i].style && g->v[j].fam == g->v[i].fam && g->v[j].link == g->v[i].link) {
-      rbuf_putn(&run, glyph_src(p, &g->v[j]), g->v[j].len);
+      render_buf_putn(&run, glyph_src(p, &g->v[j]), g->v[j].len);
       w += g->v[j].w;
       j++;
     }
@@ -322,7 +322,7 @@ static void draw_span(struct pdf *p, const struct gvec *g, size_t a, size_t b, d
     x += w;
     i = j;
   }
-  rbuf_free(&run);
+  render_buf_free(&run);
 }
 
 /* Lays a glyph vector out as a paragraph at the cursor, page-breaking
@@ -349,12 +349,12 @@ static void gvec_free(struct gvec *g) {
 
 static void walk_blocks(struct pdf *p, cmark_node *parent);
 
-static void plain_text(cmark_node *node, struct rbuf *b) {
+static void plain_text(cmark_node *node, struct render_buf *b) {
   for (cmark_node *c = cmark_node_first_child(node); c; c = cmark_node_next(c)) {
     const char *lit = cmark_node_get_literal(c);
-    if (cmark_node_get_type(c) == CMARK_NODE_SOFTBREAK) rbuf_puts(b, " ");
+    if (cmark_node_get_type(c) == CMARK_NODE_SOFTBREAK) render_buf_puts(b, " ");
     else if (lit && (cmark_node_get_type(c) == CMARK_NODE_TEXT || cmark_node_get_type(c) == CMARK_NODE_CODE))
-      rbuf_puts(b, lit);
+      render_buf_puts(b, lit);
     else plain_text(c, b);
   }
 }
@@ -405,7 +405,7 @@ static void block_heading(struct pdf *p, cmark_node *n) {
   }
   p->y -= level <= 2 ? 10 : 5;
   /* outline: H1 at the root, H2 under the last H1, H3 under the last H2 */
-  struct rbuf t = {0};
+  struct render_buf t = {0};
   plain_text(n, &t);
   if (t.s && !t.oom) {
     int lv = level > 3 ? 3 : level;
@@ -428,7 +428,7 @@ static void block_heading(struct pdf *p, cmark_node *n) {
       HPDF_SetInfoAttr(p->doc, HPDF_INFO_TITLE, t.s);
     }
   }
-  rbuf_free(&t);
+  render_buf_free(&t);
   if (title) p->seen_title = 1;
 }
 
@@ -440,13 +440,13 @@ static void block_image(struct pdf *p, cmark_node *img) {
   size_t ul = strlen(url);
   HPDF_Image im = NULL;
   int iw = 0, ih = 0;
-  unsigned char *rgb = ul > 4 && !strcmp(url + ul - 4, ".png") ? rimg_cache_take(p->imgs, path, &iw, &ih) : NULL;
+  unsigned char *rgb = ul > 4 && !strcmp(url + ul - 4, ".png") ? render_imgcache_take(p->imgs, path, &iw, &ih) : NULL;
   /* a chart this report drew: its pixels are at hand, no PNG to decode
    * (the same RGB samples, so the same embedded image) */
   if (rgb) im = HPDF_LoadRawImageFromMem(p->doc, rgb, (HPDF_UINT)iw, (HPDF_UINT)ih, HPDF_CS_DEVICE_RGB, 8);
   free(rgb);
   if (!im && ul > 4 && !strcmp(url + ul - 4, ".png")) {
-    rimg_cache_settle(p->imgs); /* the file may still be in the PNG worker's hands */
+    render_imgcache_settle(p->imgs); /* the file may still be in the PNG worker's hands */
     if (access(path, R_OK) == 0) im = HPDF_LoadPngImageFromFile(p->doc, path);
   }
   if (!im) {
@@ -816,10 +816,10 @@ static HPDF_STATUS write_stream(HPDF_Doc doc, FILE *f) {
 }
 
 int render_md_to_pdf(const char *md, const struct render_doc_meta *meta, const char *path, struct ssdrev_err *err) {
-  return rp_md_to_pdf(md, meta, path, NULL, err);
+  return render_pdf_from_md(md, meta, path, NULL, err);
 }
 
-int rp_md_to_pdf(const char *md, const struct render_doc_meta *meta, const char *path, struct rimg_cache *imgs,
+int render_pdf_from_md(const char *md, const struct render_doc_meta *meta, const char *path, struct render_imgcache *imgs,
                  struct ssdrev_err *err) {
   struct pdf p = {0};
   p.err = err;
@@ -841,8 +841,8 @@ int rp_md_to_pdf(const char *md, const struct render_doc_meta *meta, const char 
     goto out;
   }
   /* title for the running header: meta, else the first heading */
-  struct rbuf title = {0};
-  if (meta && meta->title) rbuf_puts(&title, meta->title);
+  struct render_buf title = {0};
+  if (meta && meta->title) render_buf_puts(&title, meta->title);
   else
     for (cmark_node *n = cmark_node_first_child(root); n; n = cmark_node_next(n))
       if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
@@ -862,19 +862,19 @@ int rp_md_to_pdf(const char *md, const struct render_doc_meta *meta, const char 
   if (p.hpdf_error) {
     rc = ssdrev_fail(err, -EIO, "cannot build the PDF '%s': libharu error 0x%04X (detail %u)", path,
                      (unsigned)p.hpdf_error, (unsigned)p.hpdf_detail);
-    rbuf_free(&title);
+    render_buf_free(&title);
     goto out;
   }
   if (p.failed || p.arena.oom) {
     rc = p.failed ? p.failed : -ENOMEM;
     if (!err || !err->msg[0]) ssdrev_fail(err, rc, "cannot lay out the PDF '%s': out of memory", path);
-    rbuf_free(&title);
+    render_buf_free(&title);
     goto out;
   }
   if (p.hpdf_error) {
     rc = ssdrev_fail(err, -EIO, "cannot build the PDF '%s': libharu error 0x%04X (detail %u)", path,
                      (unsigned)p.hpdf_error, (unsigned)p.hpdf_detail);
-    rbuf_free(&title);
+    render_buf_free(&title);
     goto out;
   }
   struct ssdrev_atomic a;
@@ -887,7 +887,7 @@ int rp_md_to_pdf(const char *md, const struct render_doc_meta *meta, const char 
       rc = ssdrev_atomic_commit(&a, err);
     }
   }
-  rbuf_free(&title);
+  render_buf_free(&title);
 out:
   if (root) cmark_node_free(root);
   if (parser) cmark_parser_free(parser);
@@ -895,6 +895,6 @@ out:
   for (int st = 0; st < ST_N; st++)
     for (int f = 0; f < FAM_N; f++) free(p.metrics[st][f]);
   free(p.pages);
-  rbuf_free(&p.arena);
+  render_buf_free(&p.arena);
   return rc;
 }

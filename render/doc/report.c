@@ -10,18 +10,18 @@ struct out_format {
   unsigned bit;
   const char *file; /* in the output directory */
   /* imgs: the pixels of the charts just drawn, for writers that embed them */
-  int (*write)(const char *md, const struct render_doc_meta *meta, const char *path, struct rimg_cache *imgs,
+  int (*write)(const char *md, const struct render_doc_meta *meta, const char *path, struct render_imgcache *imgs,
                struct ssdrev_err *err);
 };
 
-static int write_md(const char *md, const struct render_doc_meta *meta, const char *path, struct rimg_cache *imgs,
+static int write_md(const char *md, const struct render_doc_meta *meta, const char *path, struct render_imgcache *imgs,
                     struct ssdrev_err *err) {
   (void)meta;
   (void)imgs;
   return ssdrev_write_file_atomic(path, md, strlen(md), err);
 }
 
-static int write_html(const char *md, const struct render_doc_meta *meta, const char *path, struct rimg_cache *imgs,
+static int write_html(const char *md, const struct render_doc_meta *meta, const char *path, struct render_imgcache *imgs,
                       struct ssdrev_err *err) {
   (void)imgs;
   char *html = NULL;
@@ -35,7 +35,7 @@ static int write_html(const char *md, const struct render_doc_meta *meta, const 
 static const struct out_format formats[] = {
     {"md", RENDER_FMT_MD, "review.md", write_md},
     {"html", RENDER_FMT_HTML, "review.html", write_html},
-    {"pdf", RENDER_FMT_PDF, "review.pdf", rp_md_to_pdf},
+    {"pdf", RENDER_FMT_PDF, "review.pdf", render_pdf_from_md},
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -82,17 +82,17 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   unsigned mask = o->formats ? o->formats : RENDER_FMT_MD | RENDER_FMT_HTML | RENDER_FMT_PDF;
   /* the PDF embeds the chart pixels from memory rather than decoding each
    * PNG again; without a PDF there is nothing to keep them for */
-  struct rimg_cache *imgs = NULL;
-  if (rc == 0 && (mask & RENDER_FMT_PDF) && !(imgs = rimg_cache_new()))
+  struct render_imgcache *imgs = NULL;
+  if (rc == 0 && (mask & RENDER_FMT_PDF) && !(imgs = render_imgcache_new()))
     rc = ssdrev_fail(err, -ENOMEM, "out of memory rendering '%s'", o->template_path);
   /* charts are drawn here in template order, but their PNG encoding (most
    * of a report's CPU time) runs on one worker, overlapping the drawing
    * and the documents; see pngq.c for why the bytes cannot change */
-  struct rc_pngq *pngq = NULL;
-  if (rc == 0) rc = rc_pngq_start(&pngq, 1, err);
-  rimg_cache_set_writer(imgs, pngq);
-  struct rc_chart_sink keep = {.imgs = imgs, .pngq = pngq};
-  if (rc == 0) rc = rt_expand(rs, o->template_path, text, charts, "charts", o->dpi, &x, &keep, &md, err);
+  struct render_pngq *pngq = NULL;
+  if (rc == 0) rc = render_pngq_start(&pngq, 1, err);
+  render_imgcache_set_writer(imgs, pngq);
+  struct render_chart_sink keep = {.imgs = imgs, .pngq = pngq};
+  if (rc == 0) rc = render_expand(rs, o->template_path, text, charts, "charts", o->dpi, &x, &keep, &md, err);
   free(text);
   struct render_doc_meta meta = {.title = NULL, .subject = "SSD review", .base_dir = o->out_dir};
   for (size_t i = 0; i < NFORMATS && rc == 0; i++) {
@@ -104,12 +104,12 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   /* joined whatever happened, so no temporary file outlives the call; a
    * failure of ours is reported before the worker's */
   struct ssdrev_err qerr = {{0}};
-  int qrc = rc_pngq_finish(pngq, &qerr);
+  int qrc = render_pngq_finish(pngq, &qerr);
   if (rc == 0 && qrc < 0) {
     rc = qrc;
     if (err) *err = qerr;
   }
-  rimg_cache_free(imgs);
+  render_imgcache_free(imgs);
   free(md);
   ssdrev_atomic_defer_sync(0);
   return rc;

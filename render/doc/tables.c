@@ -8,7 +8,7 @@
 
 #define MAX_RUNS 16
 
-size_t rt_select(const struct render_runs *rs, const char *drive, const struct render_run **sel, size_t max) {
+size_t render_select(const struct render_runs *rs, const char *drive, const struct render_run **sel, size_t max) {
   if (drive && strcmp(drive, "all")) {
     const struct render_run *r = render_runs_find(rs, drive);
     if (!r || !max) return 0;
@@ -20,28 +20,28 @@ size_t rt_select(const struct render_runs *rs, const char *drive, const struct r
   return n;
 }
 
-static const char *state_arg(const struct rt_args *a) { return a->state ? a->state : "FOB"; }
+static const char *state_arg(const struct render_args *a) { return a->state ? a->state : "FOB"; }
 
 /* A caption line before each per-drive table when several drives are shown. */
-static void drive_caption(struct rbuf *b, const char *text, size_t nsel) {
-  if (nsel > 1) rbuf_printf(b, "**%s**\n\n", text);
+static void drive_caption(struct render_buf *b, const char *text, size_t nsel) {
+  if (nsel > 1) render_buf_printf(b, "**%s**\n\n", text);
 }
 
 /* ------------------------------------------------------------ DUT summary */
 
-static void put_field(struct rbuf *b, const json_t *dut, const char *key, const char *fmt_num,
+static void put_field(struct render_buf *b, const json_t *dut, const char *key, const char *fmt_num,
                       const char *suffix) {
   json_t *v = json_object_get(dut, key);
-  if (json_is_string(v)) rbuf_cell(b, json_string_value(v));
-  else if (json_is_number(v)) rbuf_printf(b, fmt_num, json_number_value(v));
+  if (json_is_string(v)) render_buf_cell(b, json_string_value(v));
+  else if (json_is_number(v)) render_buf_printf(b, fmt_num, json_number_value(v));
   else {
-    rbuf_puts(b, "n/a"); /* unknown: said so, never invented */
+    render_buf_puts(b, "n/a"); /* unknown: said so, never invented */
     return;
   }
-  rbuf_puts(b, suffix);
+  render_buf_puts(b, suffix);
 }
 
-static int t_dut(const struct render_run *r, const struct rt_args *a, struct rbuf *b, size_t nsel,
+static int t_dut(const struct render_run *r, const struct render_args *a, struct render_buf *b, size_t nsel,
                  struct ssdrev_err *err) {
   (void)a;
   (void)nsel;
@@ -50,57 +50,57 @@ static int t_dut(const struct render_run *r, const struct rt_args *a, struct rbu
   if (!json_is_object(dut))
     return ssdrev_fail(err, -ENOENT, "run '%s' has no DUT summary (analysis dut)", r->label);
   if (!b) return 0;
-  rbuf_puts(b, "| ");
-  rbuf_cell(b, rd_str(dut, "model", "(unknown model)"));
-  rbuf_puts(b, " [");
-  rbuf_cell(b, r->label);
-  rbuf_puts(b, "] | | | |\n| --- | --- | --- | --- |\n");
-  rbuf_puts(b, "| Link | ");
+  render_buf_puts(b, "| ");
+  render_buf_cell(b, render_data_str(dut, "model", "(unknown model)"));
+  render_buf_puts(b, " [");
+  render_buf_cell(b, r->label);
+  render_buf_puts(b, "] | | | |\n| --- | --- | --- | --- |\n");
+  render_buf_puts(b, "| Link | ");
   put_field(b, dut, "link", "%g", "");
-  rbuf_puts(b, " | NVMe Version | ");
-  if (json_is_string(json_object_get(dut, "nvme_version"))) rbuf_puts(b, "NVMe ");
+  render_buf_puts(b, " | NVMe Version | ");
+  if (json_is_string(json_object_get(dut, "nvme_version"))) render_buf_puts(b, "NVMe ");
   put_field(b, dut, "nvme_version", "%g", "");
-  rbuf_puts(b, " |\n| Firmware | ");
+  render_buf_puts(b, " |\n| Firmware | ");
   put_field(b, dut, "firmware", "%g", "");
-  rbuf_puts(b, " | LBA Size | ");
+  render_buf_puts(b, " | LBA Size | ");
   put_field(b, dut, "lba_bytes", "%.0f", "B");
-  rbuf_puts(b, " |\n| Controller | ");
+  render_buf_puts(b, " |\n| Controller | ");
   put_field(b, dut, "controller", "%g", "");
-  rbuf_puts(b, " | Warning Temp | ");
+  render_buf_puts(b, " | Warning Temp | ");
   put_field(b, dut, "warn_temp_c", "%.0f", " °C");
-  rbuf_puts(b, " |\n| Storage Media | ");
+  render_buf_puts(b, " |\n| Storage Media | ");
   put_field(b, dut, "media", "%g", "");
-  rbuf_puts(b, " | Critical Temp | ");
+  render_buf_puts(b, " | Critical Temp | ");
   put_field(b, dut, "crit_temp_c", "%.0f", " °C");
-  rbuf_puts(b, " |\n");
+  render_buf_puts(b, " |\n");
   json_t *ps = json_object_get(dut, "power_states");
   if (json_array_size(ps)) {
-    rbuf_puts(b, "| **Power State** | **Maximum Power** | **Entry Latency** | **Exit Latency** |\n");
+    render_buf_puts(b, "| **Power State** | **Maximum Power** | **Entry Latency** | **Exit Latency** |\n");
     size_t i;
     json_t *p;
     json_array_foreach(ps, i, p) {
-      double w = rd_num(p, "max_power_w", NAN);
-      rbuf_printf(b, "| PS%d | ", (int)rd_num(p, "ps", (double)i));
+      double w = render_data_num(p, "max_power_w", NAN);
+      render_buf_printf(b, "| PS%d | ", (int)render_data_num(p, "ps", (double)i));
       /* the review's style: 7.02W, 0.0760W */
-      if (isfinite(w)) rbuf_printf(b, w < 1 ? "%.4fW" : "%.2fW", w);
-      else rbuf_puts(b, "n/a");
-      rbuf_puts(b, " | ");
+      if (isfinite(w)) render_buf_printf(b, w < 1 ? "%.4fW" : "%.2fW", w);
+      else render_buf_puts(b, "n/a");
+      render_buf_puts(b, " | ");
       put_field(b, p, "entry_lat_us", "%.0f", "µs");
-      rbuf_puts(b, " | ");
+      render_buf_puts(b, " | ");
       put_field(b, p, "exit_lat_us", "%.0f", "µs");
-      rbuf_puts(b, " |\n");
+      render_buf_puts(b, " |\n");
     }
   }
-  rbuf_puts(b, "\n");
+  render_buf_puts(b, "\n");
   return 0;
 }
 
 /* ----------------------------------------------------- CrystalDiskMark */
 
-static int t_cdm(const struct render_run *r, const struct rt_args *a, struct rbuf *b, size_t nsel,
+static int t_cdm(const struct render_run *r, const struct render_args *a, struct render_buf *b, size_t nsel,
                  struct ssdrev_err *err) {
   json_t *cells[32];
-  size_t n = rd_cdm_cells(r, state_arg(a), cells, 32);
+  size_t n = render_data_cdm_cells(r, state_arg(a), cells, 32);
   if (!n)
     return ssdrev_fail(err, -ENOENT, "run '%s' has no CrystalDiskMark results in state '%s'", r->label,
                        state_arg(a));
@@ -108,17 +108,17 @@ static int t_cdm(const struct render_run *r, const struct rt_args *a, struct rbu
   char cap[256];
   snprintf(cap, sizeof cap, "%s — %s", r->label, state_arg(a));
   drive_caption(b, cap, nsel);
-  rbuf_puts(b, "| Test | Read [MB/s] | Write [MB/s] | Read [IOPS] | Write [IOPS] | Read [µs] | Write [µs] |\n"
+  render_buf_puts(b, "| Test | Read [MB/s] | Write [MB/s] | Read [IOPS] | Write [IOPS] | Read [µs] | Write [µs] |\n"
                "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   for (size_t i = 0; i < n; i++) {
     json_t *rd = json_object_get(cells[i], "read"), *wr = json_object_get(cells[i], "write");
-    rbuf_puts(b, "| ");
-    rbuf_cell(b, rd_str(cells[i], "cell", "?"));
-    rbuf_printf(b, " | %.2f | %.2f | %.1f | %.1f | %.2f | %.2f |\n", rd_num(rd, "mb_s", NAN), rd_num(wr, "mb_s", NAN),
-                rd_num(rd, "iops", NAN), rd_num(wr, "iops", NAN), rd_num(rd, "lat_us", NAN),
-                rd_num(wr, "lat_us", NAN));
+    render_buf_puts(b, "| ");
+    render_buf_cell(b, render_data_str(cells[i], "cell", "?"));
+    render_buf_printf(b, " | %.2f | %.2f | %.1f | %.1f | %.2f | %.2f |\n", render_data_num(rd, "mb_s", NAN), render_data_num(wr, "mb_s", NAN),
+                render_data_num(rd, "iops", NAN), render_data_num(wr, "iops", NAN), render_data_num(rd, "lat_us", NAN),
+                render_data_num(wr, "lat_us", NAN));
   }
-  rbuf_puts(b, "\n");
+  render_buf_puts(b, "\n");
   return 0;
 }
 
@@ -141,137 +141,137 @@ static size_t tail_pcts(const struct render_run *r, double *p, size_t max) {
   return n;
 }
 
-static int t_tail(const struct render_run *r, const struct rt_args *a, struct rbuf *b, size_t nsel,
+static int t_tail(const struct render_run *r, const struct render_args *a, struct render_buf *b, size_t nsel,
                   struct ssdrev_err *err) {
   (void)a;
   double p[ANALYZE_MAX_PCTS], us;
   size_t np = tail_pcts(r, p, ANALYZE_MAX_PCTS), found = 0;
   for (size_t i = 0; i < np; i++)
-    for (size_t w = 0; w < 3; w++) found += !rd_tail_us(r, rd_workloads[w].id, p[i], &us);
+    for (size_t w = 0; w < 3; w++) found += !render_data_tail_us(r, render_data_workloads[w].id, p[i], &us);
   if (!found) return ssdrev_fail(err, -ENOENT, "run '%s' has no tail-latency results (analysis tail)", r->label);
   if (!b) return 0;
   drive_caption(b, r->label, nsel);
-  rbuf_puts(b, "| Percentile | RND Read | RND Read 70% | RND Write |\n| ---: | ---: | ---: | ---: |\n");
+  render_buf_puts(b, "| Percentile | RND Read | RND Read 70% | RND Write |\n| ---: | ---: | ---: | ---: |\n");
   for (size_t i = 0; i < np; i++) {
-    rbuf_printf(b, "| %g%% |", p[i]);
+    render_buf_printf(b, "| %g%% |", p[i]);
     for (size_t w = 0; w < 3; w++) {
-      if (!rd_tail_us(r, rd_workloads[w].id, p[i], &us)) rbuf_printf(b, " %.2f µs |", us);
-      else rbuf_puts(b, " n/a |");
+      if (!render_data_tail_us(r, render_data_workloads[w].id, p[i], &us)) render_buf_printf(b, " %.2f µs |", us);
+      else render_buf_puts(b, " n/a |");
     }
-    rbuf_puts(b, "\n");
+    render_buf_puts(b, "\n");
   }
-  rbuf_puts(b, "\n");
+  render_buf_puts(b, "\n");
   return 0;
 }
 
 /* ---------------------------------------------------------------- RW sweep */
 
-static int t_rw(const struct render_run *r, const struct rt_args *a, struct rbuf *b, size_t nsel,
+static int t_rw(const struct render_run *r, const struct render_args *a, struct render_buf *b, size_t nsel,
                 struct ssdrev_err *err) {
   (void)a;
   json_t *sw = json_object_get(r->analysis, "rw_sweep");
   if (!json_array_size(sw)) return ssdrev_fail(err, -ENOENT, "run '%s' has no RW-ratio sweep (analysis rw_sweep)", r->label);
   if (!b) return 0;
   drive_caption(b, r->label, nsel);
-  rbuf_puts(b, "| Read share |");
+  render_buf_puts(b, "| Read share |");
   size_t i, k;
   json_t *q, *pt;
-  json_array_foreach(sw, i, q) rbuf_printf(b, " QD%d [MB/s] |", (int)rd_num(q, "qd", 0));
-  rbuf_puts(b, "\n| ---: |");
-  json_array_foreach(sw, i, q) rbuf_puts(b, " ---: |");
-  rbuf_puts(b, "\n");
+  json_array_foreach(sw, i, q) render_buf_printf(b, " QD%d [MB/s] |", (int)render_data_num(q, "qd", 0));
+  render_buf_puts(b, "\n| ---: |");
+  json_array_foreach(sw, i, q) render_buf_puts(b, " ---: |");
+  render_buf_puts(b, "\n");
   /* rows: the read shares of the first QD */
   json_array_foreach(json_object_get(json_array_get(sw, 0), "points"), k, pt) {
-    double pct = rd_num(pt, "read_pct", NAN);
-    rbuf_printf(b, "| %g%% |", pct);
+    double pct = render_data_num(pt, "read_pct", NAN);
+    render_buf_printf(b, "| %g%% |", pct);
     json_array_foreach(sw, i, q) {
       double v = NAN;
       size_t j;
       json_t *pp;
-      json_array_foreach(json_object_get(q, "points"), j, pp) if (rd_num(pp, "read_pct", -1) == pct) v =
-          rd_num(pp, "mb_s", NAN);
-      if (isfinite(v)) rbuf_printf(b, " %.1f |", v);
-      else rbuf_puts(b, " n/a |");
+      json_array_foreach(json_object_get(q, "points"), j, pp) if (render_data_num(pp, "read_pct", -1) == pct) v =
+          render_data_num(pp, "mb_s", NAN);
+      if (isfinite(v)) render_buf_printf(b, " %.1f |", v);
+      else render_buf_puts(b, " n/a |");
     }
-    rbuf_puts(b, "\n");
+    render_buf_puts(b, "\n");
   }
-  rbuf_puts(b, "\n");
+  render_buf_puts(b, "\n");
   return 0;
 }
 
 /* ------------------------------------------------------- per-set tables */
 
 /* Tables over all selected drives at once (one row or column per drive). */
-static int t_slc(const struct render_run *const *sel, size_t n, const struct rt_args *a, struct rbuf *b,
+static int t_slc(const struct render_run *const *sel, size_t n, const struct render_args *a, struct render_buf *b,
                  struct ssdrev_err *err) {
   (void)a;
   for (size_t i = 0; i < n; i++)
     if (!json_is_object(json_object_get(json_object_get(sel[i]->analysis, "fill"), "slc")))
       return ssdrev_fail(err, -ENOENT, "run '%s' has no SLC cache estimate (analysis fill.slc)", sel[i]->label);
   if (!b) return 0;
-  rbuf_puts(b, "| Drive | SLC cache, empty | SLC cache, near full | In cache | After cache | Confidence |\n"
+  render_buf_puts(b, "| Drive | SLC cache, empty | SLC cache, near full | In cache | After cache | Confidence |\n"
                "| --- | ---: | ---: | ---: | ---: | ---: |\n");
   for (size_t i = 0; i < n; i++) {
     json_t *s = json_object_get(json_object_get(sel[i]->analysis, "fill"), "slc");
-    rbuf_puts(b, "| ");
-    rbuf_cell(b, sel[i]->label);
-    double v[5] = {rd_num(s, "max_gib", NAN), rd_num(s, "min_gib", NAN), rd_num(s, "cache_mb_s", NAN),
-                   rd_num(s, "post_cache_mb_s", NAN), rd_num(s, "confidence", NAN)};
+    render_buf_puts(b, "| ");
+    render_buf_cell(b, sel[i]->label);
+    double v[5] = {render_data_num(s, "max_gib", NAN), render_data_num(s, "min_gib", NAN), render_data_num(s, "cache_mb_s", NAN),
+                   render_data_num(s, "post_cache_mb_s", NAN), render_data_num(s, "confidence", NAN)};
     static const char *const fmt[5] = {" | %.1f GiB", " | %.1f GiB", " | %.0f MB/s", " | %.0f MB/s", " | %.2f"};
     for (int k = 0; k < 5; k++) {
-      if (isfinite(v[k])) rbuf_printf(b, fmt[k], v[k]);
-      else rbuf_puts(b, " | n/a");
+      if (isfinite(v[k])) render_buf_printf(b, fmt[k], v[k]);
+      else render_buf_puts(b, " | n/a");
     }
-    rbuf_puts(b, " |\n");
+    render_buf_puts(b, " |\n");
   }
-  rbuf_puts(b, "\n");
+  render_buf_puts(b, "\n");
   return 0;
 }
 
-static int t_cdm_compare(const struct render_run *const *sel, size_t n, const struct rt_args *a, struct rbuf *b,
+static int t_cdm_compare(const struct render_run *const *sel, size_t n, const struct render_args *a, struct render_buf *b,
                          struct ssdrev_err *err) {
   const char *op = a->op ? a->op : "read";
   if (strcmp(op, "read") && strcmp(op, "write"))
     return ssdrev_fail(err, -EINVAL, "table cdm_compare: op must be read or write, not '%s'", op);
   json_t *cells[32];
-  size_t nc = rd_cdm_cells(sel[0], state_arg(a), cells, 32);
+  size_t nc = render_data_cdm_cells(sel[0], state_arg(a), cells, 32);
   for (size_t i = 0; i < n; i++) {
     json_t *c2[32];
-    if (!rd_cdm_cells(sel[i], state_arg(a), c2, 32))
+    if (!render_data_cdm_cells(sel[i], state_arg(a), c2, 32))
       return ssdrev_fail(err, -ENOENT, "run '%s' has no CrystalDiskMark results in state '%s'", sel[i]->label,
                          state_arg(a));
   }
   if (!b) return 0;
-  rbuf_printf(b, "| %s %s [MB/s] |", state_arg(a), op);
+  render_buf_printf(b, "| %s %s [MB/s] |", state_arg(a), op);
   for (size_t i = 0; i < n; i++) {
-    rbuf_puts(b, " ");
-    rbuf_cell(b, sel[i]->label);
-    rbuf_puts(b, " |");
+    render_buf_puts(b, " ");
+    render_buf_cell(b, sel[i]->label);
+    render_buf_puts(b, " |");
   }
-  rbuf_puts(b, "\n| --- |");
-  for (size_t i = 0; i < n; i++) rbuf_puts(b, " ---: |");
-  rbuf_puts(b, "\n");
+  render_buf_puts(b, "\n| --- |");
+  for (size_t i = 0; i < n; i++) render_buf_puts(b, " ---: |");
+  render_buf_puts(b, "\n");
   for (size_t k = 0; k < nc; k++) {
-    const char *cell = rd_str(cells[k], "cell", "?");
-    rbuf_puts(b, "| ");
-    rbuf_cell(b, cell);
-    rbuf_puts(b, " |");
+    const char *cell = render_data_str(cells[k], "cell", "?");
+    render_buf_puts(b, "| ");
+    render_buf_cell(b, cell);
+    render_buf_puts(b, " |");
     for (size_t i = 0; i < n; i++) {
       json_t *c2[32];
-      size_t m = rd_cdm_cells(sel[i], state_arg(a), c2, 32);
+      size_t m = render_data_cdm_cells(sel[i], state_arg(a), c2, 32);
       double v = NAN;
       for (size_t j = 0; j < m; j++)
-        if (!strcmp(rd_str(c2[j], "cell", ""), cell)) v = rd_num(json_object_get(c2[j], op), "mb_s", NAN);
-      if (isfinite(v)) rbuf_printf(b, " %.2f |", v);
-      else rbuf_puts(b, " n/a |");
+        if (!strcmp(render_data_str(c2[j], "cell", ""), cell)) v = render_data_num(json_object_get(c2[j], op), "mb_s", NAN);
+      if (isfinite(v)) render_buf_printf(b, " %.2f |", v);
+      else render_buf_puts(b, " n/a |");
     }
-    rbuf_puts(b, "\n");
+    render_buf_puts(b, "\n");
   }
-  rbuf_puts(b, "\n");
+  render_buf_puts(b, "\n");
   return 0;
 }
 
-static int t_flags(const struct render_run *const *sel, size_t n, const struct rt_args *a, struct rbuf *b,
+static int t_flags(const struct render_run *const *sel, size_t n, const struct render_args *a, struct render_buf *b,
                    struct ssdrev_err *err) {
   (void)err;
   if (!b) return 0;
@@ -279,24 +279,24 @@ static int t_flags(const struct render_run *const *sel, size_t n, const struct r
   size_t total = 0;
   for (size_t i = 0; i < n; i++) total += json_array_size(json_object_get(sel[i]->analysis, "flags"));
   if (!total) {
-    rbuf_puts(b, ko ? "분석에서 표시된 경고는 없습니다.\n\n" : "The analysis raised no flags.\n\n");
+    render_buf_puts(b, ko ? "분석에서 표시된 경고는 없습니다.\n\n" : "The analysis raised no flags.\n\n");
     return 0;
   }
-  rbuf_puts(b, ko ? "| 드라이브 | 수준 | 내용 |\n| --- | --- | --- |\n" : "| Drive | Severity | Finding |\n| --- | --- | --- |\n");
+  render_buf_puts(b, ko ? "| 드라이브 | 수준 | 내용 |\n| --- | --- | --- |\n" : "| Drive | Severity | Finding |\n| --- | --- | --- |\n");
   for (size_t i = 0; i < n; i++) {
     size_t k;
     json_t *f;
     json_array_foreach(json_object_get(sel[i]->analysis, "flags"), k, f) {
-      rbuf_puts(b, "| ");
-      rbuf_cell(b, sel[i]->label);
-      rbuf_puts(b, " | ");
-      rbuf_cell(b, rd_str(f, "severity", "info"));
-      rbuf_puts(b, " | ");
-      rbuf_cell(b, rd_str(f, "message", rd_str(f, "id", "?")));
-      rbuf_puts(b, " |\n");
+      render_buf_puts(b, "| ");
+      render_buf_cell(b, sel[i]->label);
+      render_buf_puts(b, " | ");
+      render_buf_cell(b, render_data_str(f, "severity", "info"));
+      render_buf_puts(b, " | ");
+      render_buf_cell(b, render_data_str(f, "message", render_data_str(f, "id", "?")));
+      render_buf_puts(b, " |\n");
     }
   }
-  rbuf_puts(b, "\n");
+  render_buf_puts(b, "\n");
   return 0;
 }
 
@@ -305,10 +305,10 @@ static int t_flags(const struct render_run *const *sel, size_t n, const struct r
 struct table_kind {
   const char *name;
   /* per drive: called once for each selected run */
-  int (*per_run)(const struct render_run *r, const struct rt_args *a, struct rbuf *b, size_t nsel,
+  int (*per_run)(const struct render_run *r, const struct render_args *a, struct render_buf *b, size_t nsel,
                  struct ssdrev_err *err);
   /* per set: called once with every selected run */
-  int (*per_set)(const struct render_run *const *sel, size_t n, const struct rt_args *a, struct rbuf *b,
+  int (*per_set)(const struct render_run *const *sel, size_t n, const struct render_args *a, struct render_buf *b,
                  struct ssdrev_err *err);
 };
 
@@ -320,24 +320,24 @@ static const struct table_kind tables[] = {
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 
-int rt_table_exists(const char *kind) {
+int render_table_exists(const char *kind) {
   for (size_t i = 0; i < NTABLES; i++)
     if (!strcmp(tables[i].name, kind)) return 1;
   return 0;
 }
 
-const char *rt_table_kind_list(void) { return "dut, cdm, tail, rw_sweep, slc, cdm_compare, flags"; }
+const char *render_table_kind_list(void) { return "dut, cdm, tail, rw_sweep, slc, cdm_compare, flags"; }
 
-int rt_table(const struct render_runs *rs, const char *kind, const struct rt_args *a, struct rbuf *out,
+int render_table(const struct render_runs *rs, const char *kind, const struct render_args *a, struct render_buf *out,
              struct ssdrev_err *err) {
   const struct table_kind *t = NULL;
   for (size_t i = 0; i < NTABLES; i++)
     if (!strcmp(tables[i].name, kind)) t = &tables[i];
-  if (!t) return ssdrev_fail(err, -EINVAL, "unknown table kind '%s' (known: %s)", kind, rt_table_kind_list());
+  if (!t) return ssdrev_fail(err, -EINVAL, "unknown table kind '%s' (known: %s)", kind, render_table_kind_list());
   if (a->state && strcmp(a->state, "FOB") && strcmp(a->state, "75%"))
     return ssdrev_fail(err, -EINVAL, "state must be FOB or 75%%, not '%s'", a->state);
   const struct render_run *sel[MAX_RUNS];
-  size_t n = rt_select(rs, a->drive, sel, MAX_RUNS);
+  size_t n = render_select(rs, a->drive, sel, MAX_RUNS);
   if (!n) return ssdrev_fail(err, -ENOENT, "no run with label or number '%s'", a->drive ? a->drive : "");
   if (t->per_set) return t->per_set(sel, n, a, out, err);
   for (size_t i = 0; i < n; i++) {

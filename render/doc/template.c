@@ -22,19 +22,19 @@ struct expand {
   const char *chart_dir;   /* NULL: charts are linked, not drawn */
   const char *chart_rel;
   double dpi;
-  struct rbuf *out;
+  struct render_buf *out;
   char used[64][96];       /* chart stems already used, to keep names unique */
   size_t nused;
   struct ssdrev_err *err;
   const struct render_expand_opts *x; /* NULL: missing data is an error */
-  const struct rc_chart_sink *keep; /* where chart PNGs go besides their files (may be NULL) */
+  const struct render_chart_sink *keep; /* where chart PNGs go besides their files (may be NULL) */
 };
 
 struct directive {
   const char *name;
   int positional;          /* 1 = takes one positional argument (kind / path) */
   const char *keys;        /* allowed keys, space separated */
-  int (*run)(struct expand *e, const char *pos, const struct rt_args *a);
+  int (*run)(struct expand *e, const char *pos, const struct render_args *a);
 };
 
 /* ------------------------------------------------------------ messages */
@@ -68,22 +68,22 @@ static int not_measured(struct expand *e, int rc, int inline_value) {
     return 0;
   }
   if (inline_value) {
-    rbuf_puts(e->out, "n/a");
+    render_buf_puts(e->out, "n/a");
     return 0;
   }
-  rbuf_puts(e->out, "*Not measured: ");
+  render_buf_puts(e->out, "*Not measured: ");
   for (const char *c = why; *c; c++) {
-    if (strchr("\\`*_[]<>#|", *c)) rbuf_putn(e->out, "\\", 1); /* the reason is text, not Markdown */
-    rbuf_putn(e->out, c, 1);
+    if (strchr("\\`*_[]<>#|", *c)) render_buf_putn(e->out, "\\", 1); /* the reason is text, not Markdown */
+    render_buf_putn(e->out, c, 1);
   }
-  rbuf_puts(e->out, ".*");
+  render_buf_puts(e->out, ".*");
   return 0;
 }
 
 /* ------------------------------------------------------------ directives */
 
 /* The chart file stem: kind[-state][-op][-workload][-drive n], made unique. */
-static void chart_stem(struct expand *e, const char *kind, const struct rt_args *a, size_t drive_idx, char *stem,
+static void chart_stem(struct expand *e, const char *kind, const struct render_args *a, size_t drive_idx, char *stem,
                        size_t len) {
   if (a->name) snprintf(stem, len, "%s", a->name);
   else {
@@ -108,7 +108,7 @@ static void chart_stem(struct expand *e, const char *kind, const struct rt_args 
   if (e->nused < 64) snprintf(e->used[e->nused++], sizeof e->used[0], "%s", stem);
 }
 
-static int one_chart(struct expand *e, const char *kind, const struct rt_args *a, const char *drive,
+static int one_chart(struct expand *e, const char *kind, const struct render_args *a, const char *drive,
                      size_t drive_idx) {
   struct render_chart_opts o;
   render_chart_opts_defaults(&o);
@@ -140,7 +140,7 @@ static int one_chart(struct expand *e, const char *kind, const struct rt_args *a
       snprintf(path, sizeof path, "%s/%s.%s", e->chart_dir, stem, k ? "svg" : "png");
       /* drawn here, in template order: cairo's glyph cache and surface ids
        * are process-wide, so another order (or threads) changes the bytes */
-      int rc = rc_chart_draw(e->rs, kind, &o, path, e->keep, e->err);
+      int rc = render_chart_draw(e->rs, kind, &o, path, e->keep, e->err);
       if (rc < 0) return wrap_err(e, rc);
     }
   }
@@ -152,25 +152,25 @@ static int one_chart(struct expand *e, const char *kind, const struct rt_args *a
              a->state ? a->state : "");
     cap = capbuf;
   }
-  rbuf_puts(e->out, "![");
+  render_buf_puts(e->out, "![");
   for (const char *c = cap; *c; c++) {
-    if (*c == '[' || *c == ']') rbuf_putn(e->out, "\\", 1); /* keep the link text intact */
-    rbuf_putn(e->out, c, 1);
+    if (*c == '[' || *c == ']') render_buf_putn(e->out, "\\", 1); /* keep the link text intact */
+    render_buf_putn(e->out, c, 1);
   }
-  rbuf_printf(e->out, "](%s/%s.png)", e->chart_rel ? e->chart_rel : "charts", stem);
+  render_buf_printf(e->out, "](%s/%s.png)", e->chart_rel ? e->chart_rel : "charts", stem);
   return 0;
 }
 
-static int d_chart(struct expand *e, const char *kind, const struct rt_args *a) {
+static int d_chart(struct expand *e, const char *kind, const struct render_args *a) {
   if (!render_chart_kind_exists(kind)) {
-    struct rbuf names = {0};
+    struct render_buf names = {0};
     for (const struct render_chart_kind_info *k = render_chart_kinds(); k->name; k++) {
-      if (names.len) rbuf_puts(&names, ", ");
-      rbuf_puts(&names, k->name);
+      if (names.len) render_buf_puts(&names, ", ");
+      render_buf_puts(&names, k->name);
     }
     char msg[600];
     snprintf(msg, sizeof msg, "unknown chart kind '%s' (known: %s)", kind, names.s ? names.s : "");
-    rbuf_free(&names);
+    render_buf_free(&names);
     return ssdrev_fail(e->err, -EINVAL, "%s:%u: %s", e->tname, e->line, msg);
   }
   /* one-drive kinds over several drives: one chart per drive, a paragraph each */
@@ -178,7 +178,7 @@ static int d_chart(struct expand *e, const char *kind, const struct rt_args *a) 
     for (size_t i = 0; i < e->rs->n; i++) {
       char idx[24];
       snprintf(idx, sizeof idx, "%zu", i + 1);
-      if (i && e->writing) rbuf_puts(e->out, "\n\n");
+      if (i && e->writing) render_buf_puts(e->out, "\n\n");
       int rc = one_chart(e, kind, a, idx, i + 1);
       if (rc < 0) return rc;
     }
@@ -193,33 +193,33 @@ static int d_chart(struct expand *e, const char *kind, const struct rt_args *a) 
   return one_chart(e, kind, a, a->drive, idx);
 }
 
-static int d_table(struct expand *e, const char *kind, const struct rt_args *a) {
-  if (!rt_table_exists(kind)) {
+static int d_table(struct expand *e, const char *kind, const struct render_args *a) {
+  if (!render_table_exists(kind)) {
     char msg[400];
-    snprintf(msg, sizeof msg, "unknown table kind '%s' (known: %s)", kind, rt_table_kind_list());
+    snprintf(msg, sizeof msg, "unknown table kind '%s' (known: %s)", kind, render_table_kind_list());
     return ssdrev_fail(e->err, -EINVAL, "%s:%u: %s", e->tname, e->line, msg);
   }
   if (a->drive && strcmp(a->drive, "all") && !render_runs_find(e->rs, a->drive))
     return fail_at(e, -ENOENT, "drive=%s: no run with that label or number", a->drive);
-  struct rbuf tmp = {0};
-  int rc = rt_table(e->rs, kind, a, e->writing ? &tmp : NULL, e->err);
+  struct render_buf tmp = {0};
+  int rc = render_table(e->rs, kind, a, e->writing ? &tmp : NULL, e->err);
   if (rc < 0) {
-    rbuf_free(&tmp);
+    render_buf_free(&tmp);
     return not_measured(e, rc, 0);
   }
   /* a table ends in a blank line; the template's own newline follows */
   if (tmp.len >= 1 && tmp.s[tmp.len - 1] == '\n') tmp.s[--tmp.len] = 0;
-  if (tmp.s) rbuf_puts(e->out, tmp.s);
-  rbuf_free(&tmp);
+  if (tmp.s) render_buf_puts(e->out, tmp.s);
+  render_buf_free(&tmp);
   return 0;
 }
 
-static int d_dut(struct expand *e, const char *pos, const struct rt_args *a) {
+static int d_dut(struct expand *e, const char *pos, const struct render_args *a) {
   (void)pos;
   return d_table(e, "dut", a);
 }
 
-static int d_flags(struct expand *e, const char *pos, const struct rt_args *a) {
+static int d_flags(struct expand *e, const char *pos, const struct render_args *a) {
   (void)pos;
   return d_table(e, "flags", a);
 }
@@ -247,12 +247,12 @@ static int fmt_ok(const char *f) {
   return conv == 1;
 }
 
-static int d_value(struct expand *e, const char *path, const struct rt_args *a) {
+static int d_value(struct expand *e, const char *path, const struct render_args *a) {
   if (a->fmt && !fmt_ok(a->fmt))
     return fail_at(e, -EINVAL, "fmt=%s: give one number format such as %%.1f or %%.2f GiB", a->fmt);
   const struct render_run *r = render_runs_find(e->rs, a->drive ? a->drive : "1");
   if (!r) return fail_at(e, -ENOENT, "drive=%s: no run with that label or number", a->drive ? a->drive : "1");
-  json_t *v = rd_path(r->analysis, path);
+  json_t *v = render_data_path(r->analysis, path);
   if (!v || json_is_object(v) || json_is_array(v) || json_is_null(v)) {
     char msg[700];
     snprintf(msg, sizeof msg, "value '%s' is %s in the analysis of run '%s'", path,
@@ -262,8 +262,8 @@ static int d_value(struct expand *e, const char *path, const struct rt_args *a) 
     return not_measured(e, -ENOENT, 1);
   }
   if (!e->writing) return 0;
-  if (json_is_string(v)) rbuf_puts(e->out, json_string_value(v));
-  else if (json_is_boolean(v)) rbuf_puts(e->out, json_is_true(v) ? "yes" : "no");
+  if (json_is_string(v)) render_buf_puts(e->out, json_string_value(v));
+  else if (json_is_boolean(v)) render_buf_puts(e->out, json_is_true(v) ? "yes" : "no");
   else {
     char buf[128];
 #pragma GCC diagnostic push
@@ -271,73 +271,73 @@ static int d_value(struct expand *e, const char *path, const struct rt_args *a) 
     /* fmt_ok() allowed exactly one double conversion */
     snprintf(buf, sizeof buf, a->fmt ? a->fmt : "%g", json_number_value(v));
 #pragma GCC diagnostic pop
-    rbuf_puts(e->out, buf);
+    render_buf_puts(e->out, buf);
   }
   return 0;
 }
 
-static int d_label(struct expand *e, const char *pos, const struct rt_args *a) {
+static int d_label(struct expand *e, const char *pos, const struct render_args *a) {
   (void)pos;
   const struct render_run *r = render_runs_find(e->rs, a->drive ? a->drive : "1");
   if (!r) return fail_at(e, -ENOENT, "drive=%s: no run with that label or number", a->drive ? a->drive : "1");
-  if (e->writing) rbuf_puts(e->out, r->label);
+  if (e->writing) render_buf_puts(e->out, r->label);
   return 0;
 }
 
-static int d_drives(struct expand *e, const char *pos, const struct rt_args *a) {
+static int d_drives(struct expand *e, const char *pos, const struct render_args *a) {
   (void)pos;
   (void)a;
   if (!e->writing) return 0;
   for (size_t i = 0; i < e->rs->n; i++) {
-    if (i) rbuf_puts(e->out, i + 1 == e->rs->n ? (e->rs->n > 2 ? ", and " : " and ") : ", ");
-    rbuf_puts(e->out, e->rs->v[i].label);
+    if (i) render_buf_puts(e->out, i + 1 == e->rs->n ? (e->rs->n > 2 ? ", and " : " and ") : ", ");
+    render_buf_puts(e->out, e->rs->v[i].label);
   }
   return 0;
 }
 
-static int lang_ok(struct expand *e, const struct rt_args *a) {
+static int lang_ok(struct expand *e, const struct render_args *a) {
   if (a->lang && strcmp(a->lang, "en") && strcmp(a->lang, "ko"))
     return fail_at(e, -EINVAL, "lang=%s: give en or ko", a->lang);
   return 0;
 }
 
-static int d_flags_checked(struct expand *e, const char *pos, const struct rt_args *a) {
+static int d_flags_checked(struct expand *e, const char *pos, const struct render_args *a) {
   int rc = lang_ok(e, a);
   return rc < 0 ? rc : d_flags(e, pos, a);
 }
 
-static int d_notice(struct expand *e, const char *pos, const struct rt_args *a) {
+static int d_notice(struct expand *e, const char *pos, const struct render_args *a) {
   (void)pos;
   int rc = lang_ok(e, a);
   if (rc < 0 || !e->writing) return rc;
-  struct rbuf names = {0};
+  struct render_buf names = {0};
   for (size_t i = 0; i < e->rs->n; i++)
     if (e->rs->v[i].simulated) {
-      if (names.len) rbuf_puts(&names, ", ");
-      rbuf_puts(&names, e->rs->v[i].label);
+      if (names.len) render_buf_puts(&names, ", ");
+      render_buf_puts(&names, e->rs->v[i].label);
     }
   if (names.len) {
     if (a->lang && !strcmp(a->lang, "ko"))
-      rbuf_printf(e->out, "> **시뮬레이션 결과:** %s의 측정값은 실제 드라이브가 아니라 ssdrev의 모의 드라이브에서 얻은 것입니다.",
+      render_buf_printf(e->out, "> **시뮬레이션 결과:** %s의 측정값은 실제 드라이브가 아니라 ssdrev의 모의 드라이브에서 얻은 것입니다.",
                   names.s);
     else
-      rbuf_printf(e->out, "> **Simulated results:** the measurements of %s come from ssdrev's simulated drive, "
+      render_buf_printf(e->out, "> **Simulated results:** the measurements of %s come from ssdrev's simulated drive, "
                           "not from real hardware.",
                   names.s);
   }
-  rbuf_free(&names);
+  render_buf_free(&names);
   return 0;
 }
 
-static int d_version(struct expand *e, const char *pos, const struct rt_args *a) {
+static int d_version(struct expand *e, const char *pos, const struct render_args *a) {
   (void)pos;
   (void)a;
-  if (e->writing) rbuf_puts(e->out, SSDREV_VERSION);
+  if (e->writing) render_buf_puts(e->out, SSDREV_VERSION);
   return 0;
 }
 
-static int d_chart_entry(struct expand *e, const char *pos, const struct rt_args *a) { return d_chart(e, pos, a); }
-static int d_table_entry(struct expand *e, const char *pos, const struct rt_args *a) { return d_table(e, pos, a); }
+static int d_chart_entry(struct expand *e, const char *pos, const struct render_args *a) { return d_chart(e, pos, a); }
+static int d_table_entry(struct expand *e, const char *pos, const struct render_args *a) { return d_table(e, pos, a); }
 
 static const struct directive directives[] = {
     {"chart", 1, "drive state op workload test caption name height", d_chart_entry},
@@ -392,15 +392,15 @@ static int key_allowed(const char *keys, const char *k) {
   return 0;
 }
 
-static int set_arg(struct rt_args *a, const char *k, const char *v) {
+static int set_arg(struct render_args *a, const char *k, const char *v) {
   static const struct {
     const char *k;
     size_t off;
-  } map[] = {{"drive", offsetof(struct rt_args, drive)}, {"state", offsetof(struct rt_args, state)},
-             {"op", offsetof(struct rt_args, op)},       {"workload", offsetof(struct rt_args, workload)},
-             {"test", offsetof(struct rt_args, test)},   {"lang", offsetof(struct rt_args, lang)},
-             {"fmt", offsetof(struct rt_args, fmt)},     {"caption", offsetof(struct rt_args, caption)},
-             {"name", offsetof(struct rt_args, name)},   {"height", offsetof(struct rt_args, height)}};
+  } map[] = {{"drive", offsetof(struct render_args, drive)}, {"state", offsetof(struct render_args, state)},
+             {"op", offsetof(struct render_args, op)},       {"workload", offsetof(struct render_args, workload)},
+             {"test", offsetof(struct render_args, test)},   {"lang", offsetof(struct render_args, lang)},
+             {"fmt", offsetof(struct render_args, fmt)},     {"caption", offsetof(struct render_args, caption)},
+             {"name", offsetof(struct render_args, name)},   {"height", offsetof(struct render_args, height)}};
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (!strcmp(map[i].k, k)) {
       *(const char **)((char *)a + map[i].off) = v;
@@ -428,7 +428,7 @@ static int run_directive(struct expand *e, const char *body, size_t len) {
                    "simulated_notice, version)",
                    tok[0]);
   }
-  struct rt_args a = {0};
+  struct render_args a = {0};
   const char *pos = NULL;
   for (int i = 1; i < n; i++) {
     char *eq = strchr(tok[i], '=');
@@ -460,12 +460,12 @@ static int walk(struct expand *e, const char *text) {
     while (q < p + len && *q == ' ') q++;
     if (!strncmp(q, "```", 3) || !strncmp(q, "~~~", 3)) fence = !fence;
     if (fence || !memchr(p, '{', len)) {
-      if (e->writing) rbuf_putn(e->out, p, len);
+      if (e->writing) render_buf_putn(e->out, p, len);
     } else {
       const char *end = p + len;
       for (const char *c = p; c < end;) {
         if (c[0] == '\\' && c + 2 < end && c[1] == '{' && c[2] == '{') {
-          if (e->writing) rbuf_puts(e->out, "{{");
+          if (e->writing) render_buf_puts(e->out, "{{");
           c += 3;
         } else if (c[0] == '{' && c + 1 < end && c[1] == '{') {
           const char *close = NULL;
@@ -479,7 +479,7 @@ static int walk(struct expand *e, const char *text) {
           if (rc < 0) return rc;
           c = close + 2;
         } else {
-          if (e->writing) rbuf_putn(e->out, c, 1);
+          if (e->writing) render_buf_putn(e->out, c, 1);
           c++;
         }
       }
@@ -499,14 +499,14 @@ int render_template_expand(const struct render_runs *rs, const char *template_na
 int render_template_expand_opts(const struct render_runs *rs, const char *template_name, const char *text,
                                 const char *chart_dir, const char *chart_rel, double dpi,
                                 const struct render_expand_opts *x, char **md_out, struct ssdrev_err *err) {
-  return rt_expand(rs, template_name, text, chart_dir, chart_rel, dpi, x, NULL, md_out, err);
+  return render_expand(rs, template_name, text, chart_dir, chart_rel, dpi, x, NULL, md_out, err);
 }
 
-int rt_expand(const struct render_runs *rs, const char *template_name, const char *text, const char *chart_dir,
-              const char *chart_rel, double dpi, const struct render_expand_opts *x, const struct rc_chart_sink *keep,
+int render_expand(const struct render_runs *rs, const char *template_name, const char *text, const char *chart_dir,
+              const char *chart_rel, double dpi, const struct render_expand_opts *x, const struct render_chart_sink *keep,
               char **md_out, struct ssdrev_err *err) {
   *md_out = NULL;
-  struct rbuf out = {0};
+  struct render_buf out = {0};
   struct expand e = {.rs = rs, .tname = template_name ? template_name : "(template)", .chart_dir = chart_dir,
                      .chart_rel = chart_rel, .dpi = dpi, .out = &out, .err = err, .x = x, .keep = keep};
   int rc = walk(&e, text);
@@ -518,10 +518,10 @@ int rt_expand(const struct render_runs *rs, const char *template_name, const cha
   e.writing = 1;
   rc = walk(&e, text);
   if (rc < 0 || out.oom) {
-    rbuf_free(&out);
+    render_buf_free(&out);
     return rc < 0 ? rc : ssdrev_fail(err, -ENOMEM, "out of memory expanding %s", e.tname);
   }
-  if (!out.s) rbuf_puts(&out, "");
+  if (!out.s) render_buf_puts(&out, "");
   *md_out = out.s;
   return 0;
 }

@@ -3,7 +3,7 @@
  * fuzzer rarely gets a chunk's CRC right, so it seldom reaches here).
  * Byte 0 picks the mode:
  *   even: decode — bytes 1-2 are the record count n (1..4096), the rest is
- *         one column; log_col_decode must validate every length and index.
+ *         one column; ssdlog_col_decode must validate every length and index.
  *   odd:  round trip — the rest is n little-endian u64 values (bit 1 of
  *         byte 0: with a latency column for LOG_TR_DELTA_DONE); encoding
  *         then decoding must give the values back exactly. */
@@ -29,9 +29,9 @@ static int fuzz_logcol_one(const uint8_t *data, size_t size) {
     uint64_t *out = malloc(n8 * sizeof *out), *dscratch = malloc(2 * n8 * sizeof *dscratch);
     if (!out || !dscratch) abort();
     const char *why = NULL;
-    int rc = log_col_decode(col, len, n, out, (data[0] & 2) ? lat : NULL, dscratch, &why);
+    int rc = ssdlog_col_decode(col, len, n, out, (data[0] & 2) ? lat : NULL, dscratch, &why);
     if (rc && (rc != -EBADMSG || !why)) abort();
-    (void)log_col_transform(col, len);
+    (void)ssdlog_col_transform(col, len);
     free(col);
     free(out);
     free(dscratch);
@@ -50,10 +50,10 @@ static int fuzz_logcol_one(const uint8_t *data, size_t size) {
   uint64_t *scratch = malloc(2 * n * sizeof *scratch), *out = malloc(n8 * sizeof *out),
            *dscratch = malloc(2 * n8 * sizeof *dscratch);
   if (!buf || !scratch || !out || !dscratch) abort();
-  size_t len = log_col_encode(buf, v, n, l, scratch);
+  size_t len = ssdlog_col_encode(buf, v, n, l, scratch);
   if (len == 0 || len > cap) abort();
   const char *why = NULL;
-  if (log_col_decode(buf, len, n, out, l, dscratch, &why)) {
+  if (ssdlog_col_decode(buf, len, n, out, l, dscratch, &why)) {
     fprintf(stderr, "fuzz_logcol: own encoding does not decode: %s\n", why);
     abort();
   }

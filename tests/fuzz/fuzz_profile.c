@@ -1,5 +1,5 @@
 /* fuzz_profile.c — the review method file (bench/method/profile.c:
- * review_profile_load) on arbitrary JSON, in normal and short mode; every
+ * bench_review_profile_load) on arbitrary JSON, in normal and short mode; every
  * step of a method that loads is then estimated and described as
  * `ssdrev review --plan` does. */
 #include "tests/fuzz/fuzz.h"
@@ -8,7 +8,7 @@
 static void fuzz_profile_mode(const char *path, int short_mode) {
   struct ssdrev_err err = {{0}};
   static struct review_profile p; /* large (steps, cells): keep it off the stack */
-  int rc = review_profile_load(&p, path, short_mode, short_mode ? 2 : 0, &err);
+  int rc = bench_review_profile_load(&p, path, short_mode, short_mode ? 2 : 0, &err);
   fuzz_check_err(&err);
   if (rc) {
     if (!err.msg[0] || p.json) abort(); /* refused, said why, freed everything */
@@ -18,7 +18,7 @@ static void fuzz_profile_mode(const char *path, int short_mode) {
   const uint64_t caps[] = {256060514304ull, 1ull << 30, 512};
   for (unsigned i = 0; i < p.nsteps; i++) {
     const struct review_step *s = &p.steps[i];
-    if (!s->kind || review_profile_step(&p, s->id) == NULL) abort();
+    if (!s->kind || bench_review_profile_step(&p, s->id) == NULL) abort();
     for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
       char buf[1024];
       if (s->kind->estimate_s) (void)s->kind->estimate_s(&p, s, caps[c]);
@@ -28,7 +28,7 @@ static void fuzz_profile_mode(const char *path, int short_mode) {
       }
     }
   }
-  review_profile_free(&p);
+  bench_review_profile_free(&p);
 }
 
 static int fuzz_profile_one(const uint8_t *data, size_t size) {

@@ -86,6 +86,7 @@ for f in tests/fuzz/fuzz_*.c; do
 done
 
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:abort_on_error=0"
+export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 TMPROOT=$(mktemp -d "${TMPDIR:-/tmp}/ssdrev-fuzzrun.XXXXXX") || exit 1
 [ -d /dev/shm ] && { rm -rf "$TMPROOT"; TMPROOT=$(mktemp -d /dev/shm/ssdrev-fuzzrun.XXXXXX) || exit 1; }

@@ -133,8 +133,8 @@ TEST("Bit packing round-trips every width from 0 to 64 at many lengths") {
     for (size_t n = 1; n <= 203; n += (n < 20 ? 1 : 37)) {
       uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
       for (size_t i = 0; i < n; i++) v[i] = rnd() & mask;
-      log_pack(buf, v, n, w);
-      log_unpack(buf, n, w, 7, out);
+      ssdlog_pack(buf, v, n, w);
+      ssdlog_unpack(buf, n, w, 7, out);
       for (size_t i = 0; i < n; i++) bad += out[i] != v[i] + 7;
     }
   CHECK(bad == 0);
@@ -147,12 +147,12 @@ TEST("A column of mostly small values with rare outliers uses exceptions, not a 
   for (size_t i = 0; i < N; i++) v[i] = 50000 + rnd() % 1000;
   v[17] = 90000000000ull;
   v[4000] = UINT64_MAX;
-  size_t len = log_col_encode(buf, v, N, NULL, sc);
+  size_t len = ssdlog_col_encode(buf, v, N, NULL, sc);
   CHECK(len < N * 10 / 8 + 100); /* ~10 bits per value, not 64 */
   const char *why = NULL;
-  REQUIRE(log_col_decode(buf, len, N, out, NULL, sc, &why) == 0);
+  REQUIRE(ssdlog_col_decode(buf, len, N, out, NULL, sc, &why) == 0);
   CHECK(memcmp(out, v, sizeof v) == 0);
-  CHECK(log_col_decode(buf, len - 1, N, out, NULL, sc, &why) == -EBADMSG);
+  CHECK(ssdlog_col_decode(buf, len - 1, N, out, NULL, sc, &why) == -EBADMSG);
 }
 
 TEST("Random records with every field at its extremes round-trip through many chunks") {

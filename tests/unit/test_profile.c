@@ -19,7 +19,7 @@ static int load_text(struct review_profile *p, const char *text, int short_mode,
   json_error_t je;
   json_t *root = json_loads(text, 0, &je);
   if (!root) return -999;
-  int rc = review_profile_from_json(p, root, "test.json", short_mode, 0, err);
+  int rc = bench_review_profile_from_json(p, root, "test.json", short_mode, 0, err);
   json_decref(root);
   return rc;
 }
@@ -27,7 +27,7 @@ static int load_text(struct review_profile *p, const char *text, int short_mode,
 TEST("The reference method loads with its seven steps in the review's order") {
   struct review_profile p;
   struct ssdrev_err err = {{0}};
-  int rc = review_profile_load(&p, repo("profiles/review.json"), 0, 0, &err);
+  int rc = bench_review_profile_load(&p, repo("profiles/review.json"), 0, 0, &err);
   if (rc) fprintf(stderr, "    %s\n", err.msg);
   REQUIRE(rc == 0);
   CHECK_EQ_U64(p.nsteps, 7);
@@ -37,7 +37,7 @@ TEST("The reference method loads with its seven steps in the review's order") {
   CHECK_NEAR(p.set.measure_s, 5, 0);
   CHECK_NEAR(p.set.interval_s, 5, 0);
   CHECK_EQ_U64(p.set.region_bytes, 1ull << 30);
-  const struct review_step *cdm = review_profile_step(&p, "cdm_fob");
+  const struct review_step *cdm = bench_review_profile_step(&p, "cdm_fob");
   REQUIRE(cdm);
   CHECK_EQ_U64(cdm->ncells, 4);
   CHECK_STR(cdm->cells[0].name, "SEQ1M Q8T1");
@@ -46,45 +46,45 @@ TEST("The reference method loads with its seven steps in the review's order") {
   CHECK(cdm->cells[2].pattern == BENCH_RAND);
   CHECK_EQ_U64(cdm->cells[2].qd, 32);
   CHECK_EQ_U64(cdm->cells[3].block_bytes, 4096);
-  CHECK_STR(review_profile_step(&p, "cdm_75")->state, "75%");
-  const struct review_step *tail = review_profile_step(&p, "tail");
+  CHECK_STR(bench_review_profile_step(&p, "cdm_75")->state, "75%");
+  const struct review_step *tail = bench_review_profile_step(&p, "tail");
   CHECK_EQ_U64(tail->ios, 1000000);
-  const struct review_step *sw = review_profile_step(&p, "rw_sweep");
+  const struct review_step *sw = bench_review_profile_step(&p, "rw_sweep");
   CHECK_EQ_U64(sw->nqds, 3);
   CHECK_EQ_U64(sw->qds[2], 4);
-  review_profile_free(&p);
+  bench_review_profile_free(&p);
 }
 
 TEST("The CDM NVMe profile has RND4K Q32T16 with 16 threads") {
   struct review_profile p;
-  REQUIRE(review_profile_load(&p, repo("profiles/cdm-nvme.json"), 0, 0, NULL) == 0);
-  const struct review_step *s = review_profile_step(&p, "cdm");
+  REQUIRE(bench_review_profile_load(&p, repo("profiles/cdm-nvme.json"), 0, 0, NULL) == 0);
+  const struct review_step *s = bench_review_profile_step(&p, "cdm");
   REQUIRE(s);
   CHECK_EQ_U64(s->ncells, 4);
   CHECK_STR(s->cells[1].name, "SEQ128K Q32T1");
   CHECK_EQ_U64(s->cells[1].block_bytes, 131072);
   CHECK_EQ_U64(s->cells[2].threads, 16);
   CHECK_EQ_U64(s->cells[2].qd, 32);
-  review_profile_free(&p);
+  bench_review_profile_free(&p);
   const char *others[] = {"profiles/cdm-default.json", "profiles/cdm-peak.json", "profiles/cdm-real.json"};
   for (int i = 0; i < 3; i++) {
     struct ssdrev_err err = {{0}};
-    int rc = review_profile_load(&p, repo(others[i]), 0, 0, &err);
+    int rc = bench_review_profile_load(&p, repo(others[i]), 0, 0, &err);
     if (rc) fprintf(stderr, "    %s\n", err.msg);
     CHECK(rc == 0);
-    review_profile_free(&p);
+    bench_review_profile_free(&p);
   }
 }
 
 TEST("Short mode and --passes 3 override the method's settings") {
   struct review_profile p;
-  REQUIRE(review_profile_load(&p, repo("profiles/review.json"), 1, 3, NULL) == 0);
+  REQUIRE(bench_review_profile_load(&p, repo("profiles/review.json"), 1, 3, NULL) == 0);
   CHECK_EQ_U64(p.set.passes, 3);
   CHECK(p.set.measure_s < 1);
   CHECK(p.set.region_bytes < (1ull << 30));
   CHECK(p.set.fill_max_bytes > 0);
   CHECK(p.set.tail_ios > 0 && p.set.tail_ios < 1000000);
-  review_profile_free(&p);
+  bench_review_profile_free(&p);
 }
 
 TEST("A mistyped key is refused naming the file, the step and the key") {
@@ -125,13 +125,13 @@ TEST("Sizes parse as binary units and plain bytes") {
 
 TEST("Estimates follow the method: a CDM step at 5 passes is 8 tests x 6 passes x 5 s, 7 intervals of 5 s, plus the region") {
   struct review_profile p;
-  REQUIRE(review_profile_load(&p, repo("profiles/review.json"), 0, 0, NULL) == 0);
-  const struct review_step *s = review_profile_step(&p, "cdm_fob");
+  REQUIRE(bench_review_profile_load(&p, repo("profiles/review.json"), 0, 0, NULL) == 0);
+  const struct review_step *s = bench_review_profile_step(&p, "cdm_fob");
   double e = s->kind->estimate_s(&p, s, 256060514304ull);
   CHECK_NEAR(e, 8 * 6 * 5 + 7 * 5 + 1073741824.0 / 1e9, 0.01);
-  const struct review_step *t = review_profile_step(&p, "tail");
+  const struct review_step *t = bench_review_profile_step(&p, "tail");
   CHECK_NEAR(t->kind->estimate_s(&p, t, 256060514304ull), 3e6 / 15000, 0.01);
-  review_profile_free(&p);
+  bench_review_profile_free(&p);
 }
 
 TEST("settings.wait picks how the jobs wait for completions; other values are refused") {
@@ -140,11 +140,11 @@ TEST("settings.wait picks how the jobs wait for completions; other values are re
   CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"settings\":{\"wait\":\"sleep\"},"
                       "\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"}]}", 0, &err) == 0);
   CHECK(p.set.wait == BENCH_WAIT_SLEEP);
-  review_profile_free(&p);
+  bench_review_profile_free(&p);
   CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,"
                       "\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"}]}", 0, &err) == 0);
   CHECK(p.set.wait == BENCH_WAIT_AUTO);
-  review_profile_free(&p);
+  bench_review_profile_free(&p);
   CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"settings\":{\"wait\":\"spin\"},"
                       "\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"}]}", 0, &err) == -EINVAL);
   CHECK_CONTAINS(err.msg, "'wait'");

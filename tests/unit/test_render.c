@@ -27,14 +27,14 @@ static int file_exists(const char *p) {
 }
 
 TEST("Nice tick steps are 1, 2 or 5 times a power of ten") {
-  CHECK_NEAR(rc_nice_step(0, 100, 5), 20, 1e-9);
-  CHECK_NEAR(rc_nice_step(0, 3600, 6), 1000, 1e-9);
-  CHECK_NEAR(rc_nice_step(0, 1, 5), 0.2, 1e-12);
-  CHECK_NEAR(rc_nice_step(0, 238, 6), 50, 1e-9);
+  CHECK_NEAR(render_canvas_nice_step(0, 100, 5), 20, 1e-9);
+  CHECK_NEAR(render_canvas_nice_step(0, 3600, 6), 1000, 1e-9);
+  CHECK_NEAR(render_canvas_nice_step(0, 1, 5), 0.2, 1e-12);
+  CHECK_NEAR(render_canvas_nice_step(0, 238, 6), 50, 1e-9);
   char b[32];
-  rc_fmt_tick(b, sizeof b, 2.5, 0.5);
+  render_canvas_fmt_tick(b, sizeof b, 2.5, 0.5);
   CHECK_STR(b, "2.5");
-  rc_fmt_tick(b, sizeof b, 1500, 500);
+  render_canvas_fmt_tick(b, sizeof b, 1500, 500);
   CHECK_STR(b, "1500");
 }
 
@@ -42,10 +42,10 @@ TEST("A dotted path finds keys that contain dots themselves") {
   json_error_t je;
   json_t *j = json_loads("{\"tail\":{\"read\":{\"p99.9_us\":99.88}},\"cdm\":[{\"x\":1},{\"x\":2}]}", 0, &je);
   REQUIRE(j);
-  CHECK_NEAR(json_number_value(rd_path(j, "tail.read.p99.9_us")), 99.88, 1e-9);
-  CHECK_NEAR(json_number_value(rd_path(j, "cdm.1.x")), 2, 1e-9);
-  CHECK(rd_path(j, "tail.read.p99.99_us") == NULL);
-  CHECK(rd_path(j, "cdm.7.x") == NULL);
+  CHECK_NEAR(json_number_value(render_data_path(j, "tail.read.p99.9_us")), 99.88, 1e-9);
+  CHECK_NEAR(json_number_value(render_data_path(j, "cdm.1.x")), 2, 1e-9);
+  CHECK(render_data_path(j, "tail.read.p99.99_us") == NULL);
+  CHECK(render_data_path(j, "cdm.7.x") == NULL);
   json_decref(j);
 }
 
@@ -58,7 +58,7 @@ TEST("Runs load with labels from the analysis and are found by label or number")
   CHECK(render_runs_find(&rs, "1") == &rs.v[0]);
   CHECK(render_runs_find(&rs, "3") == NULL);
   double us = 0;
-  CHECK(rd_tail_us(&rs.v[0], "mix70", 99.99, &us) == 0);
+  CHECK(render_data_tail_us(&rs.v[0], "mix70", 99.99, &us) == 0);
   CHECK_NEAR(us, 2285.65, 1e-9);
   render_runs_release(&rs);
 }
