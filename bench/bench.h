@@ -75,9 +75,32 @@ struct bench_io {
 struct bench_engine; /* engine instance: ops + private state */
 
 /* An engine, fio-style: one table of function pointers filled by field name.
- * The runner checks the required hooks once when looking the engine up. */
+ * The runner checks the version and the required hooks once when looking
+ * the engine up, and reads what an engine can do from its flags; it never
+ * asks which engine or which kind of target it drives. */
+#define BENCH_ENGINE_OPS_VERSION 2u /* bumped when the struct's meaning changes */
+enum bench_engine_flag {
+  /* Honours bench_engine.poll_ns: may poll for completions before sleeping. */
+  BENCH_ENGINE_CAN_POLL = 1u << 0,
+  /* Synchronous (psync): one I/O in flight per OS thread, so the runner
+   * starts qd threads of depth 1 per job thread, as fio's psync with
+   * numjobs = qd would. */
+  BENCH_ENGINE_ONE_IN_FLIGHT = 1u << 1,
+  /* Runs on one virtual clock (sim): the runner folds the job's threads into
+   * one queue of qd x threads driven from one OS thread, so the clock stays
+   * deterministic; logs carry SSDLOG_CLOCK_VIRTUAL and start at time 0. */
+  BENCH_ENGINE_VIRTUAL_CLOCK = 1u << 2,
+  /* Never reads or writes buffer contents: the runner does not fill them. */
+  BENCH_ENGINE_NO_DATA = 1u << 3,
+};
 struct bench_engine_ops {
+  unsigned version;      /* BENCH_ENGINE_OPS_VERSION */
   const char *name;
+  unsigned flags;        /* enum bench_engine_flag */
+  /* 1 when the engine can drive target t on this machine (io_uring: a file
+   * or device and a kernel that allows rings; sim: a simulated drive). The
+   * default engine of a target is the first in the table that accepts it. */
+  int (*accepts)(struct bench_target *t);
   /* Prepares for `qd` in-flight I/Os on the target using `bufs` (nbufs
    * aligned buffers of buf_bytes each, for buffer registration). */
   int (*setup)(struct bench_engine *e, struct bench_target *t, unsigned qd,
@@ -91,12 +114,6 @@ struct bench_engine_ops {
   uint64_t (*now_ns)(struct bench_engine *e);
   /* Optional: called when the target is idle for idle_ns (sim folds SLC). */
   void (*idle)(struct bench_engine *e, uint64_t idle_ns);
-  /* The engine honours bench_engine.poll_ns (io_uring). */
-  int can_poll;
-  /* Synchronous engine (psync): one I/O in flight per OS thread, so the
-   * runner starts qd threads of depth 1 per job thread, as fio's psync with
-   * numjobs = qd would. */
-  int one_in_flight;
 };
 
 struct bench_engine {
@@ -110,8 +127,10 @@ struct bench_engine {
 
 /* Looks an engine up by name ("io_uring", "psync", "sim"); NULL if unknown. */
 const struct bench_engine_ops *bench_engine_find(const char *name);
-/* The default engine for a target: sim for sim targets, io_uring when the
- * kernel allows it (io_uring_setup may fail with ENOSYS or EPERM), else psync. */
+/* The default engine for a target: the first of io_uring, psync, sim whose
+ * accepts hook takes it (sim for sim targets, io_uring when the kernel
+ * allows it: io_uring_setup may fail with ENOSYS or EPERM; else psync), or
+ * NULL when none does. */
 const struct bench_engine_ops *bench_engine_default(struct bench_target *t);
 
 enum bench_pattern { BENCH_SEQ = 0, BENCH_RAND = 1 };
@@ -197,6 +216,45 @@ extern const struct bench_engine_ops bench_engine_sim_ops;
  * the simulator without a target, e.g. perf/bench/sim-speed.c). */
 int bench_engine_sim_attach(struct bench_engine *e, struct sim *s, unsigned qd,
                             struct ssdrev_err *err);
+
+/* ---- a job as a test of a run archive (bench/job/record.c): the one way
+ * `ssdrev run` and the review method record what they run. */
+
+struct archive; /* archive/archive.h */
+/* "file", "block", "sim" ("unknown" otherwise): the manifest's target.kind. */
+const char *bench_target_kind_name(enum bench_target_kind k);
+/* The job's parameters as the manifest and the log header record them:
+ * bench_job_to_json plus, where the engine does real I/O, "direct". */
+json_t *bench_job_params(const struct bench_job *job, struct bench_target *t,
+                         const struct bench_engine_ops *ops);
+/* The DUT summary of a target (docs/archive.md): a simulated drive's model
+ * facts, a block device's nvme-cli / smartctl / sysfs facts (read-only
+ * commands; *raw as bench_dut_collect gives it), an empty object for a file;
+ * capacity and LBA size from the target where the facts lack them. New
+ * reference, or NULL with err set. */
+json_t *bench_target_dut(struct bench_target *t, int include_serial, json_t **raw,
+                         struct ssdrev_err *err);
+/* Describes the target in RUN's manifest where the manifest says nothing yet:
+ * target kind, size_bytes and lba_bytes, "simulated", the DUT summary (dut
+ * is stolen; NULL = none) and the label (NULL = the DUT's label, if any). */
+void bench_record_target(struct archive *run, struct bench_target *t, json_t *dut, const char *label);
+
+struct bench_record_opts {
+  const char *kind;            /* the test's kind: "job", "cdm", "tail", ... */
+  json_t *extra;               /* keys merged into the test entry (stolen), or NULL */
+  int no_log;                  /* keep no per-I/O log */
+  int save_first;              /* save the manifest with the test "running" before any I/O */
+  bench_progress_fn progress;  /* may be NULL */
+  void *progress_arg;
+};
+/* Runs JOB on T as test job->name of RUN: a test entry with the job's
+ * parameters (naming the engine that runs it), its kind and its log
+ * logs/NAME.ssdlog; then its result, status ("complete", "interrupted",
+ * "failed") and error; saves the manifest. Returns bench_job_run's code (res
+ * as it fills it), or the save's error when the job itself succeeded. */
+int bench_record_job(struct archive *run, struct bench_target *t, const struct bench_job *job,
+                     const struct bench_record_opts *o, struct bench_job_result *res,
+                     struct ssdrev_err *err);
 
 /* ======================================================= 7. review method */
 

@@ -256,19 +256,13 @@ static int open_run(const struct run_args *a, struct bench_target *t, struct arc
   snprintf(mpath, sizeof mpath, "%s/manifest.json", a->out);
   int rc = file_exists(mpath) ? archive_open(run, a->out, err) : archive_create(run, a->out, a->target, err);
   if (rc) return rc;
-  json_t *m = (*run)->manifest, *tg = json_object_get(m, "target");
-  if (json_is_object(tg) && !json_object_get(tg, "kind")) {
-    static const char *const kinds[] = {"", "file", "block", "sim"};
-    json_object_set_new(tg, "kind", json_string(kinds[bench_target_get_kind(t)]));
-    json_object_set_new(tg, "size_bytes", json_integer((json_int_t)bench_target_size_bytes(t)));
-    json_object_set_new(tg, "lba_bytes", json_integer((json_int_t)bench_target_lba_bytes(t)));
+  json_t *dut = NULL;
+  if (!json_object_get((*run)->manifest, "dut") && !(dut = bench_target_dut(t, 0, NULL, err))) {
+    archive_free(*run);
+    *run = NULL;
+    return -EINVAL;
   }
-  if (bench_target_get_kind(t) == BENCH_TARGET_SIM) {
-    const struct sim_model *model = sim_get_model(bench_target_sim(t));
-    json_object_set_new(m, "simulated", json_true());
-    if (!json_object_get(m, "dut")) json_object_set_new(m, "dut", sim_model_dut(model));
-    if (!json_object_get(m, "label") && model->label[0]) json_object_set_new(m, "label", json_string(model->label));
-  }
+  bench_record_target(*run, t, dut, NULL);
   return 0;
 }
 
@@ -301,14 +295,12 @@ int cmd_run(int argc, char **argv) {
   struct ssdrev_err err = {{0}};
   struct bench_target *t = NULL;
   if (bench_target_open(&t, a.target, &a.topts, &err)) return cli_error(cmd, "%s", err.msg);
-  /* Record the engine actually used in the parameters. */
-  const struct bench_engine_ops *ops = a.job.engine[0] ? bench_engine_find(a.job.engine) : bench_engine_default(t);
-  if (!ops) {
+  /* An unknown engine or a target no engine drives fails before the archive is made. */
+  if (!(a.job.engine[0] ? bench_engine_find(a.job.engine) : bench_engine_default(t))) {
     bench_target_close(t);
-    return cli_error(cmd, "no engine can drive '%s'", a.target);
+    return cli_error(cmd, a.job.engine[0] ? "unknown engine '%s' (io_uring, psync, sim)" : "no engine can drive '%s'",
+                     a.job.engine[0] ? a.job.engine : a.target);
   }
-  snprintf(a.job.engine, sizeof a.job.engine, "%s", ops->name);
-
   struct archive *run = NULL;
   if (open_run(&a, t, &run, &err)) {
     bench_target_close(t);
@@ -320,38 +312,22 @@ int cmd_run(int argc, char **argv) {
     return cli_error(cmd, "test '%s' already exists in run '%s' (choose another --name)", a.name, a.out);
   }
   pick_name(run, a.name ? a.name : "job", a.job.name, sizeof a.job.name);
-  char log_rel[300];
-  snprintf(log_rel, sizeof log_rel, "logs/%s.ssdlog", a.job.name);
-  json_t *params = bench_job_to_json(&a.job);
-  /* Buffered or O_DIRECT changes what the latencies mean: keep it (the log header has it too). */
-  if (params && bench_target_get_kind(t) != BENCH_TARGET_SIM)
-    json_object_set_new(params, "direct", json_boolean(!a.topts.buffered));
-  json_t *test = archive_add_test(run, a.job.name, params, a.no_log ? NULL : log_rel);
-  json_object_set_new(test, "kind", json_string("job"));
-  if (archive_save(run, &err)) {
-    archive_free(run);
-    bench_target_close(t);
-    return cli_error(cmd, "%s", err.msg);
-  }
 
   cli_install_signal_handlers();
   int show = !a.quiet && isatty(STDERR_FILENO);
   struct bench_job_result res;
-  char log_abs[8400];
-  snprintf(log_abs, sizeof log_abs, "%s", archive_path(run, log_rel));
-  rc = bench_job_run(t, &a.job, a.no_log ? NULL : log_abs, show ? progress_line : NULL, NULL, &res, &err);
+  /* Saved "running" before any I/O, so a run killed outright shows as incomplete. */
+  struct bench_record_opts ro = {.kind = "job", .no_log = a.no_log, .save_first = 1,
+                                 .progress = show ? progress_line : NULL};
+  rc = bench_record_job(run, t, &a.job, &ro, &res, &err);
   if (show) fputs("\r\033[K", stderr);
-  const char *status = rc ? "failed" : res.interrupted ? "interrupted" : "complete";
-  json_object_set_new(test, "result", bench_job_result_to_json(&res));
-  if (rc) json_object_set_new(test, "error", json_string(err.msg));
-  archive_end_test(test, status);
-  struct ssdrev_err serr = {{0}};
-  int src = archive_save(run, &serr);
+  json_t *test = archive_find_test(run, a.job.name);
+  char status[32];
+  snprintf(status, sizeof status, "%s", test ? json_string_value(json_object_get(test, "status")) : "failed");
   archive_free(run);
   bench_target_close(t);
   if (res.engine[0]) print_summary(&a.job, &res, status);
   if (rc) return cli_error(cmd, "%s", err.msg);
-  if (src) return cli_error(cmd, "%s", serr.msg);
   if (res.interrupted) {
     fprintf(stderr, "ssdrev %s: interrupted: the log and manifest are complete up to the stop\n", cmd);
     return 130;

@@ -18,12 +18,36 @@
 #define LOG_VERSION 1u
 #define LOG_FILE_FIXED_BYTES 28u           /* magic .. params_len */
 #define LOG_PARAMS_MAX_BYTES (16u << 20)   /* readers refuse larger params */
+/* Byte offsets of the file header's fields (docs/log-format.md). */
+enum log_file_field {
+  LOG_FH_MAGIC = 0,       /* 8 bytes LOG_FILE_MAGIC */
+  LOG_FH_VERSION = 8,     /* u32 */
+  LOG_FH_CLOCK = 12,      /* u32 enum ssdlog_clock_source */
+  LOG_FH_START = 16,      /* u64 start_unix_ns */
+  LOG_FH_PARAMS_LEN = 24, /* u32; params follow, then a u32 CRC32C of all before it */
+};
 
 /* Chunk header (fixed size, then the payload: the 8 columns in order). */
 #define LOG_CHUNK_MAGIC 0x4B435253u /* bytes "SRCK" */
 #define LOG_CHUNK_HDR_BYTES 116u
 #define LOG_CHUNK_MAX_RECORDS 65536u /* format limit; the writer uses 8192 */
 #define LOG_NCOLS 8
+/* Byte offsets of the chunk header's fields: the one description the writer
+ * and the reader share (docs/log-format.md). */
+enum log_chunk_field {
+  LOG_CH_MAGIC = 0,      /* u32 LOG_CHUNK_MAGIC */
+  LOG_CH_PAYLOAD = 4,    /* u32 payload bytes after the header (sum of the column lengths) */
+  LOG_CH_RECORDS = 8,    /* u32 records, 1..LOG_CHUNK_MAX_RECORDS */
+  LOG_CH_RESERVED = 12,  /* u32, 0 */
+  LOG_CH_MIN_SUBMIT = 16, LOG_CH_MAX_SUBMIT = 24, /* u64 each: summary of the chunk */
+  LOG_CH_MIN_LAT = 32, LOG_CH_MAX_LAT = 40,
+  LOG_CH_COLS = 48,      /* per column c: u32 encoded bytes at +8c, u32 CRC32C at +8c+4 */
+  LOG_CH_CRC = 112,      /* u32 CRC32C of the header bytes before it */
+};
+_Static_assert(LOG_CH_COLS + 8 * LOG_NCOLS == LOG_CH_CRC, "column table fills the header");
+_Static_assert(LOG_CH_CRC + 4 == LOG_CHUNK_HDR_BYTES, "the CRC ends the chunk header");
+#define LOG_CH_COL_LEN(c) (LOG_CH_COLS + 8 * (c))
+#define LOG_CH_COL_CRC(c) (LOG_CH_COLS + 8 * (c) + 4)
 
 /* Column header: enc, transform, shift, width, exc_width, u32 n_exc,
  * u64 base, u64 ref; then packed values, exception indices, exception highs. */

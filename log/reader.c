@@ -105,12 +105,12 @@ int ssdlog_open(struct ssdlog_reader **rp, const char *path, unsigned flags,
   snprintf(r->path, sizeof r->path, "%s", path);
   r->st.file_bytes = size;
   int rc = 0;
-  uint32_t plen = log_get32(map + 24);
+  uint32_t plen = log_get32(map + LOG_FH_PARAMS_LEN);
   if (memcmp(map, LOG_FILE_MAGIC, 8)) {
     rc = ssdrev_fail(err, -EINVAL, "'%s' is not an ssdrev I/O log: bad magic", path);
-  } else if (log_get32(map + 8) != LOG_VERSION) {
+  } else if (log_get32(map + LOG_FH_VERSION) != LOG_VERSION) {
     rc = ssdrev_fail(err, -ENOTSUP, "unsupported I/O log version %u in '%s' (this ssdrev reads version %u)",
-                     log_get32(map + 8), path, LOG_VERSION);
+                     log_get32(map + LOG_FH_VERSION), path, LOG_VERSION);
   } else if (plen > LOG_PARAMS_MAX_BYTES || LOG_FILE_FIXED_BYTES + (uint64_t)plen + 4 > size) {
     rc = ssdrev_fail(err, -EBADMSG, "corrupt header in I/O log '%s': params length %u exceeds the file",
                      path, plen);
@@ -127,8 +127,8 @@ int ssdlog_open(struct ssdlog_reader **rp, const char *path, unsigned flags,
   memcpy(r->hdr.params_json, map + LOG_FILE_FIXED_BYTES, plen);
   r->hdr.params_json[plen] = 0;
   r->hdr.version = LOG_VERSION;
-  r->hdr.clock_source = log_get32(map + 12);
-  r->hdr.start_unix_ns = log_get64(map + 16);
+  r->hdr.clock_source = log_get32(map + LOG_FH_CLOCK);
+  r->hdr.start_unix_ns = log_get64(map + LOG_FH_START);
   r->data_start = r->pos = LOG_FILE_FIXED_BYTES + (uint64_t)plen + 4;
   *rp = r;
   return 0;
@@ -142,12 +142,12 @@ const struct ssdlog_header *ssdlog_get_header(const struct ssdlog_reader *r) {
  * consistent lengths. Returns 1 if so, 0 if not (with the reason). */
 static int header_ok(const struct ssdlog_reader *r, uint64_t off, const char **why) {
   const uint8_t *h = r->map + off;
-  if (log_get32(h) != LOG_CHUNK_MAGIC) return *why = "bad chunk magic", 0;
-  if (log_get32(h + 112) != ssdrev_crc32c(0, h, 112)) return *why = "CRC32C mismatch", 0;
-  uint32_t n = log_get32(h + 8);
+  if (log_get32(h + LOG_CH_MAGIC) != LOG_CHUNK_MAGIC) return *why = "bad chunk magic", 0;
+  if (log_get32(h + LOG_CH_CRC) != ssdrev_crc32c(0, h, LOG_CH_CRC)) return *why = "CRC32C mismatch", 0;
+  uint32_t n = log_get32(h + LOG_CH_RECORDS);
   uint64_t sum = 0;
-  for (int c = 0; c < LOG_NCOLS; c++) sum += log_get32(h + 48 + 8 * c);
-  if (n == 0 || n > LOG_CHUNK_MAX_RECORDS || sum != log_get32(h + 4))
+  for (int c = 0; c < LOG_NCOLS; c++) sum += log_get32(h + LOG_CH_COL_LEN(c));
+  if (n == 0 || n > LOG_CHUNK_MAX_RECORDS || sum != log_get32(h + LOG_CH_PAYLOAD))
     return *why = "inconsistent chunk header", 0;
   return 1;
 }
@@ -219,8 +219,8 @@ int ssdlog_next_chunk(struct ssdlog_reader *r, unsigned cols, struct ssdlog_chun
       continue;
     }
     const uint8_t *h = r->map + off;
-    uint32_t n = log_get32(h + 8);
-    uint64_t payload = log_get32(h + 4), next = off + LOG_CHUNK_HDR_BYTES + payload;
+    uint32_t n = log_get32(h + LOG_CH_RECORDS);
+    uint64_t payload = log_get32(h + LOG_CH_PAYLOAD), next = off + LOG_CHUNK_HDR_BYTES + payload;
     if (next > r->size) {
       r->st.truncated = 1;
       r->st.truncated_at = off;
@@ -232,7 +232,7 @@ int ssdlog_next_chunk(struct ssdlog_reader *r, unsigned cols, struct ssdlog_chun
     const uint8_t *p = h + LOG_CHUNK_HDR_BYTES;
     for (int c = 0; c < LOG_NCOLS; c++) {
       cp[c] = p;
-      cl[c] = log_get32(h + 48 + 8 * c);
+      cl[c] = log_get32(h + LOG_CH_COL_LEN(c));
       out->col_bytes[c] = cl[c];
       p += cl[c];
     }
@@ -241,12 +241,12 @@ int ssdlog_next_chunk(struct ssdlog_reader *r, unsigned cols, struct ssdlog_chun
     unsigned want = cols & SSDLOG_COL_ALL, need = want;
     int bad = -1;
     if (want & SSDLOG_COL_SUBMIT) {
-      if (log_get32(h + 52) != ssdrev_crc32c(0, cp[LC_SUBMIT], cl[LC_SUBMIT])) bad = LC_SUBMIT;
+      if (log_get32(h + LOG_CH_COL_CRC(LC_SUBMIT)) != ssdrev_crc32c(0, cp[LC_SUBMIT], cl[LC_SUBMIT])) bad = LC_SUBMIT;
       else if (ssdlog_col_transform(cp[LC_SUBMIT], cl[LC_SUBMIT]) == LOG_TR_DELTA_DONE)
         need |= SSDLOG_COL_LAT;
     }
     for (int c = 1; c < LOG_NCOLS && bad < 0; c++)
-      if ((need >> c & 1u) && log_get32(h + 52 + 8 * c) != ssdrev_crc32c(0, cp[c], cl[c])) bad = c;
+      if ((need >> c & 1u) && log_get32(h + LOG_CH_COL_CRC(c)) != ssdrev_crc32c(0, cp[c], cl[c])) bad = c;
     if (bad >= 0) {
       int rc = corrupt(r, off, next, n, col_names[bad], "CRC32C mismatch", err);
       if (rc < 0) return rc;
@@ -308,10 +308,10 @@ int ssdlog_next_chunk(struct ssdlog_reader *r, unsigned cols, struct ssdlog_chun
     out->flags = want & SSDLOG_COL_FLAGS ? r->fl : NULL;
     out->file_offset = off;
     out->chunk_bytes = (uint32_t)(LOG_CHUNK_HDR_BYTES + payload);
-    out->min_submit_ns = log_get64(h + 16);
-    out->max_submit_ns = log_get64(h + 24);
-    out->min_lat_ns = log_get64(h + 32);
-    out->max_lat_ns = log_get64(h + 40);
+    out->min_submit_ns = log_get64(h + LOG_CH_MIN_SUBMIT);
+    out->max_submit_ns = log_get64(h + LOG_CH_MAX_SUBMIT);
+    out->min_lat_ns = log_get64(h + LOG_CH_MIN_LAT);
+    out->max_lat_ns = log_get64(h + LOG_CH_MAX_LAT);
     r->pos = next;
     release_behind(r);
     r->st.chunks++;

@@ -114,10 +114,10 @@ int ssdlog_writer_open(struct ssdlog_writer **wp, const char *path, uint32_t clo
   /* the header: one write, its CRC over every byte before it */
   uint8_t *h = w->out;
   memcpy(h, LOG_FILE_MAGIC, 8);
-  log_put32(h + 8, LOG_VERSION);
-  log_put32(h + 12, clock_source);
-  log_put64(h + 16, start_unix_ns);
-  log_put32(h + 24, (uint32_t)plen);
+  log_put32(h + LOG_FH_VERSION, LOG_VERSION);
+  log_put32(h + LOG_FH_CLOCK, clock_source);
+  log_put64(h + LOG_FH_START, start_unix_ns);
+  log_put32(h + LOG_FH_PARAMS_LEN, (uint32_t)plen);
   if (plen) memcpy(h + LOG_FILE_FIXED_BYTES, params_json, plen);
   size_t hlen = LOG_FILE_FIXED_BYTES + plen;
   log_put32(h + hlen, ssdrev_crc32c(0, h, hlen));
@@ -167,20 +167,20 @@ static int encode_write(struct ssdlog_writer *w, const struct ssdlog_rec *r, siz
     default: for (size_t i = 0; i < n; i++) v[i] = r[i].flags; break;
     }
     size_t len = ssdlog_col_encode(p, v, n, c == LC_SUBMIT ? w->latv : NULL, w->scratch);
-    log_put32(h + 48 + 8 * c, (uint32_t)len);
-    log_put32(h + 52 + 8 * c, ssdrev_crc32c(0, p, len));
+    log_put32(h + LOG_CH_COL_LEN(c), (uint32_t)len);
+    log_put32(h + LOG_CH_COL_CRC(c), ssdrev_crc32c(0, p, len));
     p += len;
   }
   size_t payload = (size_t)(p - w->out) - LOG_CHUNK_HDR_BYTES;
-  log_put32(h, LOG_CHUNK_MAGIC);
-  log_put32(h + 4, (uint32_t)payload);
-  log_put32(h + 8, (uint32_t)n);
-  log_put32(h + 12, 0);
-  log_put64(h + 16, smin);
-  log_put64(h + 24, smax);
-  log_put64(h + 32, lmin);
-  log_put64(h + 40, lmax);
-  log_put32(h + 112, ssdrev_crc32c(0, h, 112));
+  log_put32(h + LOG_CH_MAGIC, LOG_CHUNK_MAGIC);
+  log_put32(h + LOG_CH_PAYLOAD, (uint32_t)payload);
+  log_put32(h + LOG_CH_RECORDS, (uint32_t)n);
+  log_put32(h + LOG_CH_RESERVED, 0);
+  log_put64(h + LOG_CH_MIN_SUBMIT, smin);
+  log_put64(h + LOG_CH_MAX_SUBMIT, smax);
+  log_put64(h + LOG_CH_MIN_LAT, lmin);
+  log_put64(h + LOG_CH_MAX_LAT, lmax);
+  log_put32(h + LOG_CH_CRC, ssdrev_crc32c(0, h, LOG_CH_CRC));
   int rc = write_all(w->fd, w->out, LOG_CHUNK_HDR_BYTES + payload);
   if (rc) return rc;
   __atomic_add_fetch(&w->records, n, __ATOMIC_RELAXED);

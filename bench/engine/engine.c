@@ -9,15 +9,17 @@
 extern const struct bench_engine_ops bench_engine_uring_ops;
 extern const struct bench_engine_ops bench_engine_psync_ops;
 
+/* In the order bench_engine_default tries them. */
 static const struct bench_engine_ops *const engines[] = {
     &bench_engine_uring_ops,
     &bench_engine_psync_ops,
     &bench_engine_sim_ops,
 };
 
-/* The hooks every engine must fill; idle is optional. */
+/* The hooks every engine must fill (idle is optional), at this version. */
 static int ops_complete(const struct bench_engine_ops *o) {
-  return o->name && o->setup && o->submit && o->reap && o->cleanup && o->now_ns;
+  return o->version == BENCH_ENGINE_OPS_VERSION && o->name && o->accepts && o->setup && o->submit &&
+         o->reap && o->cleanup && o->now_ns;
 }
 
 const struct bench_engine_ops *bench_engine_find(const char *name) {
@@ -29,7 +31,7 @@ const struct bench_engine_ops *bench_engine_find(const char *name) {
 }
 
 const struct bench_engine_ops *bench_engine_default(struct bench_target *t) {
-  if (t && bench_target_get_kind(t) == BENCH_TARGET_SIM) return bench_engine_find("sim");
-  if (bench_engine_uring_available()) return bench_engine_find("io_uring");
-  return bench_engine_find("psync");
+  for (size_t i = 0; t && i < sizeof engines / sizeof engines[0]; i++)
+    if (ops_complete(engines[i]) && engines[i]->accepts(t)) return engines[i];
+  return NULL;
 }

@@ -2,7 +2,7 @@
  * threads, as fio's psync. Each call is synchronous, so submit() accepts one
  * I/O, performs it and queues it as complete; reap() hands the completions
  * back. One I/O is in flight per thread, so for a queue depth above 1 the
- * runner starts qd threads per job thread (one_in_flight). Used when
+ * runner starts qd threads per job thread (BENCH_ENGINE_ONE_IN_FLIGHT). Used when
  * io_uring is unavailable (ENOSYS/EPERM in some containers) or on request. */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +17,8 @@ struct psync_priv {
   unsigned cap, n;        /* completed I/Os waiting to be reaped */
   struct bench_io **done; /* capacity = queue depth */
 };
+
+static int psync_accepts(struct bench_target *t) { return bench_target_fd(t) >= 0; }
 
 static int psync_setup(struct bench_engine *e, struct bench_target *t, unsigned qd, void **bufs,
                        unsigned nbufs, size_t buf_bytes, struct ssdrev_err *err) {
@@ -89,11 +91,13 @@ static uint64_t psync_now_ns(struct bench_engine *e) {
 }
 
 const struct bench_engine_ops bench_engine_psync_ops = {
+    .version = BENCH_ENGINE_OPS_VERSION,
     .name = "psync",
+    .flags = BENCH_ENGINE_ONE_IN_FLIGHT,
+    .accepts = psync_accepts,
     .setup = psync_setup,
     .submit = psync_submit,
     .reap = psync_reap,
     .cleanup = psync_cleanup,
     .now_ns = psync_now_ns,
-    .one_in_flight = 1,
 };

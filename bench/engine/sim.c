@@ -66,6 +66,8 @@ int bench_engine_sim_attach(struct bench_engine *e, struct sim *s, unsigned qd, 
   return 0;
 }
 
+static int engine_sim_accepts(struct bench_target *t) { return bench_target_sim(t) != NULL; }
+
 static int engine_sim_setup(struct bench_engine *e, struct bench_target *t, unsigned qd, void **bufs,
                      unsigned nbufs, size_t buf_bytes, struct ssdrev_err *err) {
   (void)bufs, (void)nbufs, (void)buf_bytes; /* data is never touched */
@@ -127,7 +129,10 @@ static void engine_sim_idle(struct bench_engine *e, uint64_t idle_ns) {
 }
 
 const struct bench_engine_ops bench_engine_sim_ops = {
+    .version = BENCH_ENGINE_OPS_VERSION,
     .name = "sim",
+    .flags = BENCH_ENGINE_VIRTUAL_CLOCK | BENCH_ENGINE_NO_DATA,
+    .accepts = engine_sim_accepts,
     .setup = engine_sim_setup,
     .submit = engine_sim_submit,
     .reap = engine_sim_reap,

@@ -67,6 +67,10 @@ int bench_engine_uring_available(void) {
   return cached = (rc == 0);
 }
 
+static int uring_accepts(struct bench_target *t) {
+  return bench_target_fd(t) >= 0 && bench_engine_uring_available();
+}
+
 static int uring_setup(struct bench_engine *e, struct bench_target *t, unsigned qd, void **bufs,
                        unsigned nbufs, size_t buf_bytes, struct ssdrev_err *err) {
   if (uring_disabled_by_env())
@@ -229,11 +233,13 @@ static uint64_t uring_now_ns(struct bench_engine *e) {
 }
 
 const struct bench_engine_ops bench_engine_uring_ops = {
+    .version = BENCH_ENGINE_OPS_VERSION,
     .name = "io_uring",
+    .flags = BENCH_ENGINE_CAN_POLL,
+    .accepts = uring_accepts,
     .setup = uring_setup,
     .submit = uring_submit,
     .reap = uring_reap,
     .cleanup = uring_cleanup,
     .now_ns = uring_now_ns,
-    .can_poll = 1,
 };

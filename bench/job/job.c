@@ -75,7 +75,7 @@ struct job_shared {
   unsigned qd;                  /* per worker (qd x threads when folded, 1 for one_in_flight engines) */
   unsigned per_group;           /* workers per job thread (qd for one_in_flight engines, else 1) */
   atomic_uint_fast64_t *seq_cursor; /* per job thread, shared by its workers (one_in_flight) */
-  int no_data;                  /* the engine ignores buffer contents (sim) */
+  int no_data;                  /* the engine ignores buffer contents (BENCH_ENGINE_NO_DATA) */
   uint64_t region_off, region_len; /* the whole region, aligned */
   uint64_t limit_bytes;         /* size-based: bytes to move in all (0 = time-based) */
   uint64_t t0_ns, ramp_end_ns, end_ns; /* engine clock; end_ns = 0 when size-based */
@@ -384,24 +384,17 @@ static void *worker_main(void *arg) {
 
 /* Checks the job against the target before any I/O; names the bad field. */
 static int validate(const struct bench_job *job, struct bench_target *t, struct ssdrev_err *err) {
-  uint64_t size = bench_target_size_bytes(t), lba = bench_target_lba_bytes(t);
+  uint64_t size = bench_target_size_bytes(t);
   if (!job->block_bytes || job->block_bytes > (64u << 20))
     return ssdrev_fail(err, -EINVAL, "job '%s': block size %u is out of range (1 B .. 64 MiB)", job->name, job->block_bytes);
-  /* A block device takes whole logical blocks; O_DIRECT on a file needs its
-   * filesystem's direct-I/O alignment (the target's lba_bytes for files). */
-  enum bench_target_kind kind = bench_target_get_kind(t);
-  int direct = bench_target_is_direct(t) && kind != BENCH_TARGET_SIM;
-  if (!lba) lba = 512;
-  const char *why = direct ? "O_DIRECT needs aligned I/O; try --buffered for a file" : "the device reads and writes whole blocks";
-  if ((kind == BENCH_TARGET_BLOCK || direct) && job->block_bytes % lba)
-    return ssdrev_fail(err, -EINVAL, "job '%s': block size (--bs) %u is not a multiple of the %llu-byte logical block of '%s' (%s)",
-                       job->name, job->block_bytes, (unsigned long long)lba, bench_target_spec(t), why);
-  if ((kind == BENCH_TARGET_BLOCK || direct) && job->offset_bytes % lba)
-    return ssdrev_fail(err, -EINVAL, "job '%s': offset (--offset) %llu is not a multiple of the %llu-byte logical block of '%s' (%s)",
-                       job->name, (unsigned long long)job->offset_bytes, (unsigned long long)lba, bench_target_spec(t), why);
-  if (kind == BENCH_TARGET_SIM && job->block_bytes % lba)
-    return ssdrev_fail(err, -EINVAL, "job '%s': block size (--bs) %u is not a multiple of the simulated drive's %llu-byte logical block",
-                       job->name, job->block_bytes, (unsigned long long)lba);
+  const char *why = NULL;
+  uint32_t align = bench_target_io_align(t, &why);
+  if (align && job->block_bytes % align)
+    return ssdrev_fail(err, -EINVAL, "job '%s': block size (--bs) %u is not a multiple of the %u-byte logical block of '%s' (%s)",
+                       job->name, job->block_bytes, align, bench_target_spec(t), why);
+  if (align && job->offset_bytes % align)
+    return ssdrev_fail(err, -EINVAL, "job '%s': offset (--offset) %llu is not a multiple of the %u-byte logical block of '%s' (%s)",
+                       job->name, (unsigned long long)job->offset_bytes, align, bench_target_spec(t), why);
   if (!job->qd || job->qd > 4096) return ssdrev_fail(err, -EINVAL, "job '%s': queue depth %u is out of range (1..4096)", job->name, job->qd);
   if (!job->threads || job->threads > 256) return ssdrev_fail(err, -EINVAL, "job '%s': threads %u is out of range (1..256)", job->name, job->threads);
   if (job->read_pct > 100) return ssdrev_fail(err, -EINVAL, "job '%s': read percentage %u is over 100", job->name, job->read_pct);
@@ -415,7 +408,7 @@ static int validate(const struct bench_job *job, struct bench_target *t, struct 
   uint64_t per_thread = job->pattern == BENCH_SEQ ? span / job->threads : span;
   if (per_thread < job->block_bytes)
     return ssdrev_fail(err, -EINVAL, "job '%s': span %llu is smaller than one block per thread", job->name, (unsigned long long)span);
-  if (job->read_pct < 100 && !bench_target_writable(t) && bench_target_get_kind(t) != BENCH_TARGET_SIM)
+  if (job->read_pct < 100 && !bench_target_writable(t))
     return ssdrev_fail(err, -EPERM, "job '%s' writes, but target '%s' was opened read-only", job->name, bench_target_spec(t));
   return 0;
 }
@@ -450,13 +443,13 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
   struct job_shared *sh = calloc(1, sizeof *sh);
   if (!sh) return ssdrev_fail(err, -ENOMEM, "out of memory");
   sh->job = job, sh->t = t, sh->ops = ops, sh->progress = progress, sh->progress_arg = progress_arg;
-  sh->poll_ns = ops->can_poll ? job_poll_ns(job) : 0;
-  /* A simulated drive has one virtual clock: drive it from one thread. */
-  int fold = bench_target_get_kind(t) == BENCH_TARGET_SIM;
+  sh->poll_ns = ops->flags & BENCH_ENGINE_CAN_POLL ? job_poll_ns(job) : 0;
+  /* One virtual clock: drive it from one thread (BENCH_ENGINE_VIRTUAL_CLOCK). */
+  int fold = (ops->flags & BENCH_ENGINE_VIRTUAL_CLOCK) != 0;
   snprintf(res->wait, sizeof res->wait, "%s", fold ? "" : sh->poll_ns ? "poll" : "sleep");
   /* A synchronous engine has one I/O in flight per OS thread: a queue depth
    * of qd becomes qd threads of depth 1 per job thread. */
-  int spread = !fold && ops->one_in_flight && job->qd > 1;
+  int spread = !fold && (ops->flags & BENCH_ENGINE_ONE_IN_FLIGHT) && job->qd > 1;
   if (spread && (uint64_t)job->qd * job->threads > JOB_MAX_SYNC_THREADS) {
     free(sh);
     return ssdrev_fail(err, -EINVAL,
@@ -467,7 +460,7 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
   sh->per_group = spread ? job->qd : 1;
   sh->nworkers = fold ? 1 : job->threads * sh->per_group;
   sh->qd = fold ? job->qd * job->threads : spread ? 1 : job->qd;
-  sh->no_data = fold; /* the simulated drive never looks at the data */
+  sh->no_data = (ops->flags & BENCH_ENGINE_NO_DATA) != 0;
   uint64_t bs = job->block_bytes;
   sh->region_off = job->offset_bytes;
   sh->region_len = (job->span_bytes ? job->span_bytes : bench_target_size_bytes(t) - job->offset_bytes) / bs * bs;
@@ -498,9 +491,7 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
   }
 
   if (log_path) {
-    json_t *params = bench_job_to_json(job);
-    /* How the target was opened changes what the latencies mean. */
-    if (params && !fold) json_object_set_new(params, "direct", json_boolean(bench_target_is_direct(t)));
+    json_t *params = bench_job_params(job, t, ops);
     char *pj = params ? json_dumps(params, JSON_COMPACT) : NULL;
     json_decref(params);
     struct timespec rt;

@@ -34,7 +34,6 @@ static int keep_raw(struct review_ctx *c, json_t *dut, const char *const texts[3
 json_t *bench_review_build_dut(struct review_ctx *c, struct ssdrev_err *err) {
   const struct bench_review_opts *o = c->o;
   json_t *dut = NULL, *overrides = NULL;
-  enum bench_target_kind kind = bench_target_get_kind(c->t);
   int rc = 0;
   if (o->dut_json_dir) {
     char *t[3] = {NULL, NULL, NULL};
@@ -46,20 +45,18 @@ json_t *bench_review_build_dut(struct review_ctx *c, struct ssdrev_err *err) {
     }
     for (int i = 0; i < 3; i++) free(t[i]);
     if (rc) goto fail;
-  } else if (kind == BENCH_TARGET_BLOCK) {
+  } else {
     json_t *raw = NULL;
-    dut = bench_dut_collect(o->target_spec, o->include_serial, &raw, err);
+    dut = bench_target_dut(c->t, o->include_serial, &raw, err);
     if (!dut) {
       rc = -EINVAL;
       goto fail;
     }
     const char *texts[3];
     for (int i = 0; i < 3; i++) texts[i] = json_string_value(json_object_get(raw, raw_files[i].key));
-    rc = keep_raw(c, dut, texts, err);
+    rc = raw ? keep_raw(c, dut, texts, err) : 0;
     json_decref(raw);
     if (rc) goto fail;
-  } else if (kind == BENCH_TARGET_SIM && bench_target_sim(c->t)) {
-    dut = sim_model_dut(sim_get_model(bench_target_sim(c->t)));
   }
   if (!dut) dut = json_object();
   if (!json_object_get(dut, "capacity_bytes"))

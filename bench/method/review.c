@@ -77,39 +77,21 @@ void bench_review_job_init(struct review_ctx *c, struct bench_job *job, const ch
 int bench_review_run_job(struct review_ctx *c, const char *test_name, const char *kind, json_t *extra,
                    const struct bench_job *job, double est_s, struct bench_job_result *res,
                    struct ssdrev_err *err) {
-  char rel[300];
-  snprintf(rel, sizeof rel, "logs/%s.ssdlog", test_name);
-  char log_path[8400];
-  snprintf(log_path, sizeof log_path, "%s", archive_path(c->run, rel));
-  json_t *test = archive_add_test(c->run, test_name, bench_job_to_json(job), rel);
-  json_object_set_new(test, "step", json_string(c->step->id));
-  json_object_set_new(test, "kind", json_string(kind));
-  if (extra) {
-    json_object_update(test, extra);
-    json_decref(extra);
-  }
-  /* No save here: the step is already marked "running", so after a crash
-   * the whole step reruns and this entry is not needed; one fsync per test
-   * instead of two. */
-  int rc;
+  if (!extra) extra = json_object();
+  json_object_set_new(extra, "step", json_string(c->step->id));
   c->job_est_s = est_s;
   c->temp_job_s = 0;
   snprintf(c->phase, sizeof c->phase, "[%u/%u] %s", c->step_no, c->nsteps_run, test_name);
   sample_temp(c, 0);
   report(c, 0, 0, 0);
-  memset(res, 0, sizeof *res);
-  rc = bench_job_run(c->t, job, log_path, job_progress, c, res, err);
-  json_object_set_new(test, "result", bench_job_result_to_json(res));
-  if (rc < 0) json_object_set_new(test, "error", json_string(err && err->msg[0] ? err->msg : "failed"));
-  const char *status = rc < 0 ? "failed" : res->interrupted ? "interrupted" : "complete";
-  archive_end_test(test, status);
-  struct ssdrev_err serr;
-  int src = archive_save(c->run, &serr);
+  /* No save before the job (save_first = 0): the step is already marked
+   * "running", so after a crash the whole step reruns and this entry is not
+   * needed; one fsync per test instead of two. */
+  struct bench_record_opts ro = {.kind = kind, .extra = extra, .progress = job_progress, .progress_arg = c};
+  struct bench_job named = *job;
+  snprintf(named.name, sizeof named.name, "%s", test_name);
+  int rc = bench_record_job(c->run, c->t, &named, &ro, res, err);
   if (rc < 0) return rc;
-  if (src) {
-    *err = serr;
-    return src;
-  }
   if (res->interrupted) return ssdrev_fail(err, -EINTR, "interrupted during test '%s'", test_name);
   c->step_done_s += est_s;
   c->temp_engine_s += (double)(res->elapsed_ns + job->ramp_ns + job->idle_ns) / 1e9;
@@ -255,19 +237,9 @@ static int resume_profile(struct review_ctx *c, struct bench_review_opts *eff,
 
 static int fill_new_manifest(struct review_ctx *c, struct ssdrev_err *err) {
   json_t *m = c->run->manifest;
-  json_t *target = json_object_get(m, "target");
-  static const char *const kinds[] = {"", "file", "block", "sim"};
-  enum bench_target_kind k = bench_target_get_kind(c->t);
-  json_object_set_new(target, "kind", json_string(k >= 1 && k <= 3 ? kinds[k] : "unknown"));
-  json_object_set_new(target, "size_bytes", json_integer((json_int_t)c->cap_bytes));
-  json_object_set_new(target, "lba_bytes", json_integer(c->lba_bytes));
-  json_object_set_new(m, "simulated", json_boolean(c->is_sim));
   json_t *dut = bench_review_build_dut(c, err);
   if (!dut) return -EINVAL;
-  const char *label = c->o->label ? c->o->label : json_string_value(json_object_get(dut, "label"));
-  if (label) json_object_set_new(m, "label", json_string(label));
-  json_object_del(dut, "label");
-  json_object_set_new(m, "dut", dut);
+  bench_record_target(c->run, c->t, dut, c->o->label);
   json_object_set(m, "profile", c->prof->json);
   json_object_set_new(m, "method", method_json(c));
   return archive_save(c->run, err);

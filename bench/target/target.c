@@ -34,7 +34,18 @@ struct bench_target {
 
 int bench_target_fd(const struct bench_target *t) { return t->fd; }
 int bench_target_is_direct(const struct bench_target *t) { return t->direct; }
-int bench_target_writable(const struct bench_target *t) { return t->writable; }
+/* A simulated drive takes writes whatever the open said: nothing real is written. */
+int bench_target_writable(const struct bench_target *t) { return t->writable || t->kind == BENCH_TARGET_SIM; }
+uint32_t bench_target_io_align(const struct bench_target *t, const char **why) {
+  const char *because = NULL;
+  /* A block device takes whole logical blocks; O_DIRECT on a file needs its
+   * filesystem's direct-I/O alignment (the target's lba_bytes for files). */
+  if (t->kind == BENCH_TARGET_SIM) because = "a simulated drive reads and writes whole blocks";
+  else if (t->direct) because = "O_DIRECT needs aligned I/O; try --buffered for a file";
+  else if (t->kind == BENCH_TARGET_BLOCK) because = "the device reads and writes whole blocks";
+  if (why) *why = because;
+  return because ? (t->lba_bytes ? t->lba_bytes : 512) : 0;
+}
 enum bench_target_kind bench_target_get_kind(const struct bench_target *t) { return t->kind; }
 uint64_t bench_target_size_bytes(const struct bench_target *t) { return t->size_bytes; }
 uint32_t bench_target_lba_bytes(const struct bench_target *t) { return t->lba_bytes; }

@@ -12,5 +12,8 @@ int bench_target_fd(const struct bench_target *t);
 int bench_target_is_direct(const struct bench_target *t);
 /* 1 when the target was opened for writing. */
 int bench_target_writable(const struct bench_target *t);
+/* The alignment offsets and lengths need on this target (0 = none), and in
+ * *why (if non-NULL) the reason, for messages. */
+uint32_t bench_target_io_align(const struct bench_target *t, const char **why);
 
 #endif

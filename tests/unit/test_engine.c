@@ -2,6 +2,7 @@
  * through its ops struct, as the runner does. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "log/ssdlog.h"
 #include "archive/archive.h"
 #include "sim/sim.h"
@@ -19,12 +20,45 @@ TEST("Engines are found by name and unknown names give NULL") {
   CHECK(bench_engine_find(NULL) == NULL);
 }
 
+TEST("Every engine states its version and what it can do as flags") {
+  const struct bench_engine_ops *u = bench_engine_find("io_uring"), *p = bench_engine_find("psync"),
+                                *s = bench_engine_find("sim");
+  REQUIRE(u && p && s);
+  CHECK(u->version == BENCH_ENGINE_OPS_VERSION && p->version == BENCH_ENGINE_OPS_VERSION &&
+        s->version == BENCH_ENGINE_OPS_VERSION);
+  CHECK(u->flags == BENCH_ENGINE_CAN_POLL);
+  CHECK(p->flags == BENCH_ENGINE_ONE_IN_FLIGHT);
+  CHECK(s->flags == (BENCH_ENGINE_VIRTUAL_CLOCK | BENCH_ENGINE_NO_DATA));
+}
+
 TEST("SSDREV_DISABLE_IO_URING makes psync the default, as when io_uring_setup fails") {
+  struct bench_target_opts o = {.create_bytes = 1 << 20, .write_intent = 1};
+  struct bench_target *t = NULL;
+  struct ssdrev_err err = {{0}};
+  REQUIRE(bench_target_open(&t, test_path("default.img"), &o, &err) == 0);
   setenv("SSDREV_DISABLE_IO_URING", "1", 1);
-  const struct bench_engine_ops *d = bench_engine_default(NULL);
+  const struct bench_engine_ops *d = bench_engine_default(t);
   unsetenv("SSDREV_DISABLE_IO_URING");
-  REQUIRE(d);
-  CHECK_STR(d->name, "psync");
+  CHECK(d && !strcmp(d->name, "psync"));
+  CHECK(bench_engine_default(NULL) == NULL);
+  bench_target_close(t);
+}
+
+TEST("The default engine of a simulated drive is the sim engine, which no file target accepts") {
+  char spec[4200];
+  snprintf(spec, sizeof spec, "sim:%s/samples/models/pm981-256.model", getenv("SSDREV_ROOT") ? getenv("SSDREV_ROOT") : ".");
+  struct bench_target_opts o = {.write_intent = 1, .seed = 1};
+  struct bench_target *t = NULL, *f = NULL;
+  struct ssdrev_err err = {{0}};
+  REQUIRE(bench_target_open(&t, spec, &o, &err) == 0);
+  const struct bench_engine_ops *d = bench_engine_default(t);
+  CHECK(d && !strcmp(d->name, "sim"));
+  CHECK(!bench_engine_find("io_uring")->accepts(t) && !bench_engine_find("psync")->accepts(t));
+  struct bench_target_opts fo = {.create_bytes = 1 << 20, .write_intent = 1};
+  REQUIRE(bench_target_open(&f, test_path("notsim.img"), &fo, &err) == 0);
+  CHECK(!bench_engine_find("sim")->accepts(f));
+  bench_target_close(f);
+  bench_target_close(t);
 }
 
 /* Writes 8 blocks with distinct bytes, reads them back, through one engine. */
