@@ -143,8 +143,9 @@ json_t *analyze_slc_to_json(const struct analyze_slc *s, double min_seg_gib);
 /* ========================================= 4. run, flags, compare */
 
 /* Analyzes every test of the run in DIR and writes DIR/analysis.json
- * atomically. *out (if non-NULL) receives the analysis object (caller
- * json_decref's it). */
+ * atomically, holding the archive's writer lock (archive_open_write: fails
+ * with -EBUSY while another process writes the run). *out (if non-NULL)
+ * receives the analysis object (caller json_decref's it). */
 int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out,
                 struct ssdrev_err *err);
 

@@ -351,7 +351,8 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   }
   if (out) *out = NULL;
   struct archive *run;
-  int rc = archive_open(&run, dir, err);
+  /* analysis.json is written: as any writer of the archive, under its lock */
+  int rc = archive_open_write(&run, dir, err);
   if (rc) return rc;
   const json_t *m = run->manifest;
   json_t *a = json_object();

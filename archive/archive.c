@@ -17,19 +17,37 @@ static void iso8601_now(char *buf, size_t len) {
   strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+static int is_atomic_temp(const char *name);
+
+/* 1 when dir holds nothing but (maybe) the lock file and temporary files
+ * of a writer that has not written the manifest yet, or failed to. */
 static int dir_is_empty(const char *dir) {
   DIR *d = opendir(dir);
   if (!d) return 0;
   struct dirent *e;
   int empty = 1;
   while ((e = readdir(d))) {
-    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, ".lock") &&
+        !is_atomic_temp(e->d_name)) {
       empty = 0;
       break;
     }
   }
   closedir(d);
   return empty;
+}
+
+/* Refuses a link at dir or at dir/logs (where the logs go): the archive
+ * is written only through real directories. */
+static int check_no_links(const char *dir, struct ssdrev_err *err) {
+  struct stat st;
+  char logs[4200];
+  if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
+    return ssdrev_fail(err, -ELOOP, "refusing to write '%s': it is a symbolic link", dir);
+  snprintf(logs, sizeof logs, "%s/logs", dir);
+  if (!lstat(logs, &st) && S_ISLNK(st.st_mode))
+    return ssdrev_fail(err, -ELOOP, "refusing to write '%s': it is a symbolic link", logs);
+  return 0;
 }
 
 static json_t *host_info(void) {
@@ -45,28 +63,17 @@ static json_t *host_info(void) {
   return h;
 }
 
-int archive_create(struct archive **out, const char *dir, const char *target_spec,
-                     struct ssdrev_err *err) {
-  *out = NULL;
-  struct stat st;
-  if (!stat(dir, &st)) {
-    if (!S_ISDIR(st.st_mode)) return ssdrev_fail(err, -ENOTDIR, "cannot create run '%s': not a directory", dir);
-    if (!dir_is_empty(dir))
-      return ssdrev_fail(err, -EEXIST, "cannot create run '%s': directory exists and is not empty", dir);
-  }
+/* Creates the manifest of a new run in dir, which the caller has locked
+ * (lock_fd, owned by the run from here on) and found empty. */
+static int create_locked(struct archive **out, const char *dir, const char *target_spec, int lock_fd,
+                         struct ssdrev_err *err) {
   struct archive *run = calloc(1, sizeof *run);
-  if (!run) return ssdrev_fail(err, -ENOMEM, "out of memory");
-  if (snprintf(run->dir, sizeof run->dir, "%s", dir) >= (int)sizeof run->dir) {
-    free(run);
-    return ssdrev_fail(err, -ENAMETOOLONG, "run path too long: '%s'", dir);
+  if (!run) {
+    close(lock_fd);
+    return ssdrev_fail(err, -ENOMEM, "out of memory");
   }
-  char logs[4200];
-  snprintf(logs, sizeof logs, "%s/logs", dir);
-  int rc = ssdrev_mkdirs(logs, err);
-  if (rc) {
-    free(run);
-    return rc;
-  }
+  run->lock_fd = lock_fd;
+  snprintf(run->dir, sizeof run->dir, "%s", dir);
   char now[32];
   iso8601_now(now, sizeof now);
   json_t *m = json_object();
@@ -88,13 +95,69 @@ int archive_create(struct archive **out, const char *dir, const char *target_spe
   json_object_set_new(m, "steps", json_object());
   json_object_set_new(m, "tests", json_array());
   run->manifest = m;
-  rc = archive_save(run, err);
+  /* the manifest first: a concurrent writer that looks now finds an
+   * archive (and its lock), not a directory that is "not empty" */
+  int rc = archive_save(run, err);
+  if (!rc) rc = ssdrev_mkdirs(archive_path(run, "logs"), err);
   if (rc) {
     archive_free(run);
     return rc;
   }
   *out = run;
   return 0;
+}
+
+/* Opens (create = 0: an existing run, for writing) or creates (create = 1:
+ * a new one; create = 2: whichever dir holds) a run under its lock. */
+static int open_locked(struct archive **out, const char *dir, const char *target_spec, int create,
+                       struct ssdrev_err *err) {
+  *out = NULL;
+  if (strlen(dir) >= sizeof((*out)->dir)) return ssdrev_fail(err, -ENAMETOOLONG, "run path too long: '%s'", dir);
+  int rc = check_no_links(dir, err);
+  if (rc) return rc;
+  char mpath[4200];
+  snprintf(mpath, sizeof mpath, "%s/manifest.json", dir);
+  struct stat st;
+  if (create) {
+    if (!stat(dir, &st)) {
+      if (!S_ISDIR(st.st_mode)) return ssdrev_fail(err, -ENOTDIR, "cannot create run '%s': not a directory", dir);
+      /* checked before the lock too: a foreign directory gets no .lock */
+      if (!dir_is_empty(dir) && (create == 1 || access(mpath, F_OK)))
+        return ssdrev_fail(err, -EEXIST, "cannot create run '%s': directory exists and is not empty", dir);
+    } else if ((rc = ssdrev_mkdirs(dir, err))) {
+      return rc;
+    }
+  }
+  int fd = archive_lock(dir, err);
+  if (fd < 0) return fd;
+  if (create == 1 || (create == 2 && access(mpath, F_OK))) {
+    if (!dir_is_empty(dir)) {
+      close(fd);
+      return ssdrev_fail(err, -EEXIST, "cannot create run '%s': directory exists and is not empty", dir);
+    }
+    return create_locked(out, dir, target_spec, fd, err);
+  }
+  rc = archive_open(out, dir, err);
+  if (rc) {
+    close(fd);
+    return rc;
+  }
+  (*out)->lock_fd = fd;
+  return 0;
+}
+
+int archive_create(struct archive **out, const char *dir, const char *target_spec,
+                     struct ssdrev_err *err) {
+  return open_locked(out, dir, target_spec, 1, err);
+}
+
+int archive_open_write(struct archive **out, const char *dir, struct ssdrev_err *err) {
+  return open_locked(out, dir, NULL, 0, err);
+}
+
+int archive_open_or_create(struct archive **out, const char *dir, const char *target_spec,
+                             struct ssdrev_err *err) {
+  return open_locked(out, dir, target_spec, 2, err);
 }
 
 /* 1 when rel names a file inside the run: relative, and no ".." component.
@@ -121,6 +184,7 @@ int archive_open(struct archive **out, const char *dir, struct ssdrev_err *err) 
   if (!S_ISDIR(st.st_mode)) return ssdrev_fail(err, -ENOTDIR, "cannot open run '%s': not a directory", dir);
   struct archive *run = calloc(1, sizeof *run);
   if (!run) return ssdrev_fail(err, -ENOMEM, "out of memory");
+  run->lock_fd = -1;
   snprintf(run->dir, sizeof run->dir, "%s", dir);
   char path[4200];
   snprintf(path, sizeof path, "%s/manifest.json", dir);
@@ -167,6 +231,7 @@ int archive_save(struct archive *run, struct ssdrev_err *err) {
 
 void archive_free(struct archive *run) {
   if (!run) return;
+  if (run->lock_fd >= 0) close(run->lock_fd); /* releases the lock */
   json_decref(run->manifest);
   free(run);
 }

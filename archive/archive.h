@@ -13,12 +13,32 @@ struct archive {
   json_t *manifest;
   uint32_t manifest_crc32c; /* of manifest.json as archive_open read it: analysis.json
                              * records it, so a report can tell a stale analysis */
+  int lock_fd;              /* RUN/.lock, locked while this process writes the run; -1 for a reader */
 };
-/* Creates DIR (must not exist or be empty) with a fresh manifest: format,
- * tool version, host, creation time, the given target description. */
+/* The writer's lock of an archive: opens RUN/.lock (created if missing,
+ * O_NOFOLLOW, a regular file with one link) and takes an exclusive flock
+ * without waiting, then writes this process's PID into it. Returns the
+ * descriptor (closing it releases the lock; so does the process's death),
+ * or -EBUSY with "archive 'RUN' is in use by process PID", or -ELOOP when
+ * RUN or RUN/.lock is a symbolic link. */
+int archive_lock(const char *dir, struct ssdrev_err *err);
+/* Creates DIR (must not exist, or be empty but for a .lock) with a fresh
+ * manifest: format, tool version, host, creation time, the given target
+ * description. The run holds DIR's lock until archive_free; DIR or
+ * DIR/logs being a symbolic link is refused. */
 int archive_create(struct archive **run, const char *dir, const char *target_spec,
                      struct ssdrev_err *err);
-/* Opens an existing archive and validates the manifest's shape. */
+/* Opens an existing archive for writing: takes its lock first (failing at
+ * once when another process holds it), then reads the manifest as
+ * archive_open does, so what is saved later builds on the latest one. */
+int archive_open_write(struct archive **run, const char *dir, struct ssdrev_err *err);
+/* archive_open_write when DIR holds a manifest, else archive_create,
+ * decided under the lock (two processes creating one DIR: one creates, the
+ * other finds it in use or, later, appends to it). */
+int archive_open_or_create(struct archive **run, const char *dir, const char *target_spec,
+                             struct ssdrev_err *err);
+/* Opens an existing archive and validates the manifest's shape: for
+ * reading (no lock; a save through it may race a writer). */
 int archive_open(struct archive **run, const char *dir, struct ssdrev_err *err);
 int archive_save(struct archive *run, struct ssdrev_err *err);
 void archive_free(struct archive *run);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,31 +29,127 @@ uint64_t ssdrev_clock_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* ---------------------------------------------------------- output files
+ * Every file ssdrev writes goes through ssdrev_atomic_open or
+ * ssdrev_open_new (contract in bench.h). Both open PATH's directory once,
+ * with O_NOFOLLOW, and then work relative to that descriptor, so a
+ * symbolic link planted at the directory or at PATH is seen and refused,
+ * and swapping one in afterwards cannot redirect the write. */
+
+/* Splits path into its directory (copied to dir) and returns the final
+ * name inside path, or NULL when there is none ("", "x/", "x/.."). */
+static const char *split_path(const char *path, char *dir, size_t len) {
+  const char *slash = strrchr(path, '/');
+  const char *name = slash ? slash + 1 : path;
+  if (!*name || !strcmp(name, ".") || !strcmp(name, "..")) return NULL;
+  size_t n = slash ? (size_t)(slash - path) : 0;
+  /* "a//b": drop trailing slashes, which would make open() follow a link */
+  while (n > 1 && path[n - 1] == '/') n--;
+  if (!slash) snprintf(dir, len, ".");
+  else if (n == 0) snprintf(dir, len, "/");
+  else if (n >= len) return NULL;
+  else memcpy(dir, path, n), dir[n] = 0;
+  return name;
+}
+
+static int refuse_link(const char *path, const char *what, struct ssdrev_err *err) {
+  if (what) return ssdrev_fail(err, -ELOOP, "refusing to write '%s': its directory '%s' is a symbolic link", path, what);
+  return ssdrev_fail(err, -ELOOP, "refusing to write '%s': it is a symbolic link", path);
+}
+
+/* Opens PATH's directory (no link) and checks that PATH is not a link;
+ * returns the directory descriptor and sets *name, or a negative errno.
+ * *exists tells whether PATH exists (as anything but a link). */
+static int open_parent(const char *path, const char **name, int *exists, struct ssdrev_err *err) {
+  char dir[4096];
+  *name = split_path(path, dir, sizeof dir);
+  if (!*name) return ssdrev_fail(err, -EISDIR, "cannot create '%s': not a file name", path);
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (dfd < 0) {
+    int e = errno;
+    struct stat st;
+    if ((e == ELOOP || e == ENOTDIR) && !lstat(dir, &st) && S_ISLNK(st.st_mode)) return refuse_link(path, dir, err);
+    return ssdrev_fail(err, -e, "cannot create '%s': %s", path, strerror(e));
+  }
+  struct stat st;
+  *exists = fstatat(dfd, *name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+  if (*exists && S_ISLNK(st.st_mode)) {
+    close(dfd);
+    return refuse_link(path, NULL, err);
+  }
+  return dfd;
+}
+
+/* Creates "NAME.tmp.XXXXXX" in dfd with O_EXCL|O_NOFOLLOW (what mkstemp
+ * does, but relative to the checked directory and with the umask applied
+ * as for any document); the full path goes to tmp. Returns the fd. */
+static int create_temp(int dfd, const char *path, const char *name, char *tmp, size_t len,
+                       struct ssdrev_err *err) {
+  static const char alnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  if (strlen(path) + 12 >= len) return ssdrev_fail(err, -ENAMETOOLONG, "output path too long: '%s'", path);
+  for (int attempt = 0; attempt < 100; attempt++) {
+    unsigned char r[6];
+    if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
+      /* no entropy source: the clock and pid still make a fresh name */
+      uint64_t x = ssdrev_clock_ns() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)attempt;
+      for (int i = 0; i < 6; i++) r[i] = (unsigned char)(x >> (8 * i));
+    }
+    snprintf(tmp, len, "%s.tmp.%c%c%c%c%c%c", path, alnum[r[0] % 62], alnum[r[1] % 62], alnum[r[2] % 62],
+             alnum[r[3] % 62], alnum[r[4] % 62], alnum[r[5] % 62]);
+    int fd = openat(dfd, tmp + (name - path), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0) return fd;
+    if (errno != EEXIST) {
+      int e = errno;
+      tmp[0] = 0;
+      return ssdrev_fail(err, -e, "cannot create '%s': %s", path, strerror(e));
+    }
+  }
+  tmp[0] = 0;
+  return ssdrev_fail(err, -EEXIST, "cannot create '%s': no free temporary name", path);
+}
+
 int ssdrev_atomic_open(struct ssdrev_atomic *a, const char *path, struct ssdrev_err *err) {
   memset(a, 0, sizeof *a);
+  a->dir_fd = -1;
   if (strlen(path) + 16 >= sizeof a->tmp)
     return ssdrev_fail(err, -ENAMETOOLONG, "output path too long: '%s'", path);
   snprintf(a->path, sizeof a->path, "%s", path);
-  snprintf(a->tmp, sizeof a->tmp, "%s.tmp.XXXXXX", path);
-  int fd = mkstemp(a->tmp);
+  const char *name;
+  int exists;
+  int dfd = open_parent(a->path, &name, &exists, err);
+  if (dfd < 0) return dfd;
+  int fd = create_temp(dfd, a->path, name, a->tmp, sizeof a->tmp, err);
   if (fd < 0) {
-    int e = errno;
-    a->tmp[0] = 0;
-    return ssdrev_fail(err, -e, "cannot create '%s': %s", path, strerror(e));
+    close(dfd);
+    return fd;
   }
-  /* mkstemp makes 0600 files; outputs are ordinary documents. */
-  mode_t um = umask(0);
-  umask(um);
-  fchmod(fd, 0666 & ~um);
   a->f = fdopen(fd, "w");
   if (!a->f) {
     int e = errno;
     close(fd);
-    unlink(a->tmp);
+    unlinkat(dfd, a->tmp + (name - a->path), 0);
+    close(dfd);
     a->tmp[0] = 0;
     return ssdrev_fail(err, -e, "cannot open '%s': %s", path, strerror(e));
   }
+  a->dir_fd = dfd;
   return 0;
+}
+
+/* The temporary's and the final name relative to a->dir_fd. */
+static const char *atomic_name(const struct ssdrev_atomic *a) {
+  const char *s = strrchr(a->path, '/');
+  return s ? s + 1 : a->path;
+}
+static const char *atomic_tmp_name(const struct ssdrev_atomic *a) {
+  return a->tmp + (atomic_name(a) - a->path);
+}
+
+static void atomic_release(struct ssdrev_atomic *a, int remove_tmp) {
+  if (remove_tmp && a->tmp[0]) unlinkat(a->dir_fd, atomic_tmp_name(a), 0);
+  if (a->tmp[0] && a->dir_fd >= 0) close(a->dir_fd);
+  a->dir_fd = -1;
+  a->tmp[0] = 0;
 }
 
 static _Thread_local int defer_sync;
@@ -67,21 +164,59 @@ int ssdrev_atomic_commit(struct ssdrev_atomic *a, struct ssdrev_err *err) {
   if (!e && !defer_sync && fsync(fileno(a->f))) e = errno;
   if (fclose(a->f) && !e) e = errno;
   a->f = NULL;
-  if (!e && rename(a->tmp, a->path)) e = errno;
   if (e) {
-    unlink(a->tmp);
-    a->tmp[0] = 0;
+    atomic_release(a, 1);
     return ssdrev_fail(err, -e, "cannot write '%s': %s", a->path, strerror(e));
   }
-  a->tmp[0] = 0;
+  /* checked again at the last moment: a link planted while we wrote is
+   * refused too (rename would replace the link, never its target) */
+  struct stat st;
+  if (!fstatat(a->dir_fd, atomic_name(a), &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode)) {
+    atomic_release(a, 1);
+    return refuse_link(a->path, NULL, err);
+  }
+  if (renameat(a->dir_fd, atomic_tmp_name(a), a->dir_fd, atomic_name(a))) {
+    e = errno;
+    atomic_release(a, 1);
+    return ssdrev_fail(err, -e, "cannot write '%s': %s", a->path, strerror(e));
+  }
+  atomic_release(a, 0);
   return 0;
 }
 
 void ssdrev_atomic_abort(struct ssdrev_atomic *a) {
   if (a->f) fclose(a->f);
   a->f = NULL;
-  if (a->tmp[0]) unlink(a->tmp);
-  a->tmp[0] = 0;
+  atomic_release(a, 1);
+}
+
+int ssdrev_open_new(const char *path, int replace, struct ssdrev_err *err) {
+  const char *name;
+  int exists;
+  int dfd = open_parent(path, &name, &exists, err);
+  if (dfd < 0) return dfd;
+  int fd;
+  if (!exists || !replace) {
+    fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0) {
+      int e = errno;
+      close(dfd);
+      if (e == ELOOP) return refuse_link(path, NULL, err);
+      return ssdrev_fail(err, -e, "cannot create '%s': %s", path, strerror(e));
+    }
+  } else {
+    /* never truncate what is there: a new file takes its name */
+    char tmp[4200];
+    fd = create_temp(dfd, path, name, tmp, sizeof tmp, err);
+    if (fd >= 0 && renameat(dfd, tmp + (name - path), dfd, name)) {
+      int e = errno;
+      unlinkat(dfd, tmp + (name - path), 0);
+      close(fd);
+      fd = ssdrev_fail(err, -e, "cannot replace '%s': %s", path, strerror(e));
+    }
+  }
+  close(dfd);
+  return fd;
 }
 
 int ssdrev_write_file_atomic(const char *path, const void *data, size_t len, struct ssdrev_err *err) {
@@ -184,6 +319,8 @@ int ssdrev_mkdirs(const char *path, struct ssdrev_err *err) {
   char buf[4096];
   if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
     return ssdrev_fail(err, -ENAMETOOLONG, "path too long: '%s'", path);
+  /* "dir/" would make lstat follow a link at dir */
+  for (size_t n = strlen(buf); n > 1 && buf[n - 1] == '/';) buf[--n] = 0;
   for (char *p = buf + 1;; p++) {
     if (*p == '/' || *p == 0) {
       char c = *p;
@@ -193,6 +330,10 @@ int ssdrev_mkdirs(const char *path, struct ssdrev_err *err) {
         return ssdrev_fail(err, -e, "cannot create directory '%s': %s", buf, strerror(e));
       }
       struct stat st;
+      /* the directory asked for must be a real one (outputs go there);
+       * its ancestors may be links (a home directory often is) */
+      if (!c && !lstat(buf, &st) && S_ISLNK(st.st_mode))
+        return ssdrev_fail(err, -ELOOP, "refusing to write into '%s': it is a symbolic link", buf);
       if (stat(buf, &st) || !S_ISDIR(st.st_mode))
         return ssdrev_fail(err, -ENOTDIR, "cannot create directory '%s': not a directory", buf);
       *p = c;

@@ -27,17 +27,37 @@ struct ssdrev_err {
 int ssdrev_fail(struct ssdrev_err *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* An output file written to PATH.tmp.XXXXXX in the same directory and renamed
- * over PATH only by ssdrev_atomic_commit, so a crash, a full disk or an error
- * never leaves PATH half-written. */
+/* Output files. Every file ssdrev writes (logs, manifests, analysis.json,
+ * charts, reviews, compare outputs, CSV, sim state) is created through
+ * ssdrev_atomic_open or ssdrev_open_new, which share one contract:
+ *   - PATH's directory is opened once with O_NOFOLLOW and everything else
+ *     happens relative to it: when that directory or PATH itself is a
+ *     symbolic link the call fails with -ELOOP and "refusing to write
+ *     'PATH': it is a symbolic link" (or "its directory 'D' is ..."), and
+ *     nothing is written. Directories above PATH's own are followed (a
+ *     home directory may be a link); ssdrev_mkdirs refuses a link as the
+ *     directory it is asked for, so each level an output creates is checked.
+ *   - New bytes only ever go into a file this call creates (O_CREAT |
+ *     O_EXCL | O_NOFOLLOW): an existing file is never opened for writing or
+ *     truncated. An existing regular file at PATH is replaced only by
+ *     rename(2), so its inode (and any other hard link to it) keeps its old
+ *     bytes.
+ *
+ * An atomic output is written to PATH.tmp.XXXXXX in the same directory and
+ * renamed over PATH only by ssdrev_atomic_commit, so a crash, a full disk or
+ * an error never leaves PATH half-written. The struct owns the FILE and the
+ * directory descriptor until commit or abort; it may be copied (moved) to
+ * another thread before either. */
 struct ssdrev_atomic {
   FILE *f;          /* write through this */
   char path[4096];  /* final name */
-  char tmp[4096];   /* temporary name */
+  char tmp[4096];   /* temporary name; empty when not open */
+  int dir_fd;       /* PATH's directory, opened without following a link */
 };
 int ssdrev_atomic_open(struct ssdrev_atomic *a, const char *path, struct ssdrev_err *err);
 /* Flushes, fsyncs, closes and renames into place; on any write error
- * (ENOSPC included) removes the temporary file and fails. */
+ * (ENOSPC included), or a link found at PATH by then, removes the temporary
+ * file and fails. */
 int ssdrev_atomic_commit(struct ssdrev_atomic *a, struct ssdrev_err *err);
 /* Closes and removes the temporary file; PATH is untouched. */
 void ssdrev_atomic_abort(struct ssdrev_atomic *a);
@@ -46,6 +66,14 @@ void ssdrev_atomic_abort(struct ssdrev_atomic *a);
  * or not at all after a crash of the process; only a power loss can lose
  * one, and it is made again by rerunning the command. */
 void ssdrev_atomic_defer_sync(int on);
+/* A file that is written in place as it streams (an I/O log must be
+ * readable at its final name after a crash): creates PATH and returns its
+ * descriptor (write-only, close-on-exec; the caller closes it), or a
+ * negative errno. Without `replace` an existing PATH fails with -EEXIST;
+ * with it, an existing regular file is replaced at once by a new empty one
+ * (created under a temporary name and renamed over it, never truncated).
+ * Links are refused as for ssdrev_atomic_open. */
+int ssdrev_open_new(const char *path, int replace, struct ssdrev_err *err);
 /* Writes a whole buffer to PATH atomically. */
 int ssdrev_write_file_atomic(const char *path, const void *data, size_t len, struct ssdrev_err *err);
 /* Writes a JSON value to PATH atomically (indented, keys in insertion order). */
@@ -57,7 +85,8 @@ int ssdrev_read_file(const char *path, char **out, size_t *len, size_t max_bytes
 json_t *ssdrev_load_json(const char *path, struct ssdrev_err *err);
 /* The same, also giving the CRC32C of the file's bytes (crc may be NULL). */
 json_t *ssdrev_load_json_crc(const char *path, uint32_t *crc, struct ssdrev_err *err);
-/* mkdir -p. */
+/* mkdir -p; fails (-ELOOP, naming it) when PATH itself is a symbolic link
+ * (its ancestors may be links). */
 int ssdrev_mkdirs(const char *path, struct ssdrev_err *err);
 
 /* CRC32C (Castagnoli) of n bytes, continuing from crc (0 to start). */

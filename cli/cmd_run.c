@@ -245,16 +245,11 @@ static void progress_line(const struct bench_progress *p, void *arg) {
   fflush(stderr);
 }
 
-static int file_exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
 
 /* Opens the archive when DIR holds one, else creates it. */
 static int open_run(const struct run_args *a, struct bench_target *t, struct archive **run, struct ssdrev_err *err) {
-  char mpath[4200];
-  snprintf(mpath, sizeof mpath, "%s/manifest.json", a->out);
-  int rc = file_exists(mpath) ? archive_open(run, a->out, err) : archive_create(run, a->out, a->target, err);
+  /* decided under the archive's lock: a concurrent run appends after us */
+  int rc = archive_open_or_create(run, a->out, a->target, err);
   if (rc) return rc;
   json_t *dut = NULL;
   if (!json_object_get((*run)->manifest, "dut") && !(dut = bench_target_dut(t, 0, NULL, err))) {

@@ -428,11 +428,8 @@ int import_cdm(const char *input, const struct import_opts *o,
   json_decref(sum);
   if (!res->tests) {
     rc = ssdrev_fail(err, -EINVAL, "no measured CrystalDiskMark results in '%s': every cell is 0 MB/s", input);
-    archive_free(run);
-    return rc;
+    return import_stage_finish(run, o, rc, err);
   }
   json_object_set_new(json_object_get(run->manifest, "steps"), "cdm", json_string("complete"));
-  rc = archive_save(run, err);
-  archive_free(run);
-  return rc;
+  return import_stage_finish(run, o, 0, err);
 }

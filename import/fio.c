@@ -612,9 +612,7 @@ int import_fio(const char *input, const struct import_opts *o,
   json_decref(grouped_hosts);
   if (!rc && !res->tests) rc = ssdrev_fail(err, -EINVAL, "no fio jobs in '%s'", input);
   if (!rc) json_object_set_new(json_object_get(run->manifest, "steps"), "fio", json_string("complete"));
-  int src_rc = archive_save(run, rc ? NULL : err);
-  if (!rc) rc = src_rc;
-  archive_free(run);
+  rc = import_stage_finish(run, o, rc, err);
   json_decref(root);
   return rc;
 }

@@ -47,8 +47,14 @@ int import_run_create(struct archive **run, const struct import_opts *o,
                       const char *kind, const char *input, const char *target_spec,
                       struct ssdrev_err *err) {
   if (!o->out_dir || !*o->out_dir) return ssdrev_fail(err, -EINVAL, "no output archive given (--out)");
-  int rc = archive_create(run, o->out_dir, target_spec ? target_spec : kind, err);
+  char stage[4200];
+  int rc = import_stage_create(stage, sizeof stage, o->out_dir, err);
   if (rc) return rc;
+  rc = archive_create(run, stage, target_spec ? target_spec : kind, err);
+  if (rc) {
+    import_stage_remove(stage);
+    return rc;
+  }
   json_t *m = (*run)->manifest;
   json_t *src = json_object();
   char abs[PATH_MAX];

@@ -9,10 +9,24 @@
  * so it can name a log file. */
 void import_safe_name(char *out, size_t len, const char *s);
 /* Creates the archive and records source (kind, absolute file), label, DUT
- * model/firmware and fill state from the options. target_spec may be NULL. */
+ * model/firmware and fill state from the options. target_spec may be NULL.
+ * The archive is made in a staging directory next to o->out_dir (run->dir
+ * is that directory): the importer ends with import_stage_finish. */
 int import_run_create(struct archive **run, const struct import_opts *o,
                       const char *kind, const char *input, const char *target_spec,
                       struct ssdrev_err *err);
+/* Makes the staging directory OUT.tmp.XXXXXX for o->out_dir into stage.
+ * OUT must not exist or be an empty directory (which is removed: the
+ * finished archive takes its place); a link at OUT is refused. */
+int import_stage_create(char *stage, size_t len, const char *out_dir, struct ssdrev_err *err);
+/* Removes a staging directory this process made, with what is in it
+ * (FTW_PHYS: links inside are removed, never followed). */
+void import_stage_remove(const char *stage);
+/* Ends an import: when rc is 0, saves the manifest and renames the staging
+ * directory to o->out_dir; otherwise (or when that fails) removes the
+ * staging directory. Frees run in every case. Returns the first error. */
+int import_stage_finish(struct archive *run, const struct import_opts *o, int rc,
+                        struct ssdrev_err *err);
 /* Appends a warning to the manifest's "import_warnings" and counts it. */
 void import_warn(struct archive *run, struct import_result *res, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

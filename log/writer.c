@@ -102,11 +102,15 @@ int ssdlog_writer_open(struct ssdlog_writer **wp, const char *path, uint32_t clo
     return ssdrev_fail(err, -ENOMEM, "cannot create I/O log '%s': out of memory", path);
   }
   snprintf(w->path, sizeof w->path, "%s", path);
-  w->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL), 0644);
+  /* streamed in place (a crash must leave a readable log at PATH), so not
+   * an atomic output; never through a link, never into an old file */
+  struct ssdrev_err oerr = {{0}};
+  w->fd = ssdrev_open_new(path, overwrite, &oerr);
   if (w->fd < 0) {
-    int e = errno;
+    int e = w->fd;
     free_buffers(w);
-    return ssdrev_fail(err, -e, "cannot create I/O log '%s': %s", path, strerror(e));
+    if (e == -ELOOP) return ssdrev_fail(err, e, "%s", oerr.msg);
+    return ssdrev_fail(err, e, "cannot create I/O log '%s': %s", path, strerror(-e));
   }
   pthread_mutex_init(&w->mu, NULL);
   pthread_cond_init(&w->cv_full, NULL);
@@ -124,7 +128,7 @@ int ssdlog_writer_open(struct ssdlog_writer **wp, const char *path, uint32_t clo
   int rc = write_all(w->fd, h, hlen + 4);
   if (rc) {
     record_io_error(w, rc, "write", err);
-    if (!overwrite) unlink(path); /* only a file this call created */
+    unlink(path); /* the file this call created (an old one was replaced already) */
     close(w->fd);
     w->fd = -1;
     ssdlog_writer_close(w, NULL);

@@ -273,7 +273,7 @@ int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progre
   int resume = run_exists(o->run_dir);
   int rc;
   if (resume) {
-    if ((rc = archive_open(&c.run, o->run_dir, err))) return rc;
+    if ((rc = archive_open_write(&c.run, o->run_dir, err))) return rc;
     /* a killed review leaves its temporary files behind; this process is
      * the archive's only writer now (readers must never remove them) */
     if ((rc = archive_remove_temps(c.run, err)) < 0) goto out;

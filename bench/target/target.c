@@ -67,7 +67,7 @@ static int mark_ours(int fd, const char *path, struct ssdrev_err *err) {
   if (fsetxattr(fd, TARGET_XATTR, "1", 1, 0) == 0) return 0;
   char side[4200];
   if (sidecar_path(side, sizeof side, path)) return ssdrev_fail(err, -ENAMETOOLONG, "path too long: '%s'", path);
-  int sfd = open(side, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+  int sfd = open(side, O_CREAT | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644); /* no write: a marker */
   if (sfd < 0) return ssdrev_fail(err, -errno, "cannot create '%s': %s", side, strerror(errno));
   close(sfd);
   return 0;

@@ -1,0 +1,74 @@
+/* lock.c — the writer's lock of a run archive (docs/archive.md): an
+ * advisory flock(2) on RUN/.lock, which holds the PID of its holder. Every
+ * command that writes an archive (run, review, import, analyze, report's
+ * auto-analyze) holds it from before it reads the manifest until it exits,
+ * so two writers can never interleave their manifest saves. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "archive/archive.h"
+
+/* The holder's PID from the lock file, or 0 when it is not there. The
+ * holder writes it just after taking the lock, so an empty file is read
+ * again for up to 100 ms before giving up. */
+static long lock_holder(int fd) {
+  for (int i = 0; i < 100; i++) {
+    char buf[32];
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n > 0) {
+      buf[n] = 0;
+      char *end;
+      long pid = strtol(buf, &end, 10);
+      if (end != buf && pid > 0 && *end == '\n') return pid;
+    }
+    nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+  }
+  return 0;
+}
+
+int archive_lock(const char *dir, struct ssdrev_err *err) {
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (dfd < 0) {
+    int e = errno;
+    struct stat st;
+    if ((e == ELOOP || e == ENOTDIR) && !lstat(dir, &st) && S_ISLNK(st.st_mode))
+      return ssdrev_fail(err, -ELOOP, "refusing to write '%s': it is a symbolic link", dir);
+    return ssdrev_fail(err, -e, "cannot open run '%s': %s", dir, strerror(e));
+  }
+  int fd = openat(dfd, ".lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+  int e = errno;
+  close(dfd);
+  if (fd < 0) {
+    if (e == ELOOP) return ssdrev_fail(err, -ELOOP, "refusing to write '%s/.lock': it is a symbolic link", dir);
+    return ssdrev_fail(err, -e, "cannot create '%s/.lock': %s", dir, strerror(e));
+  }
+  /* the PID is written into it: a hard link to some other file would be
+   * written through, so only a file of its own is accepted */
+  struct stat st;
+  if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+    close(fd);
+    return ssdrev_fail(err, -EPERM, "refusing to write '%s/.lock': not a regular file of its own", dir);
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB)) {
+    e = errno;
+    long pid = e == EWOULDBLOCK ? lock_holder(fd) : 0;
+    close(fd);
+    if (e != EWOULDBLOCK) return ssdrev_fail(err, -e, "cannot lock '%s/.lock': %s", dir, strerror(e));
+    if (pid) return ssdrev_fail(err, -EBUSY, "archive '%s' is in use by process %ld", dir, pid);
+    return ssdrev_fail(err, -EBUSY, "archive '%s' is in use by another process", dir);
+  }
+  char pid[32];
+  int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+  /* the PID only names the holder in the message above: the lock holds
+   * without it, so a full disk here is not an error (the next save says) */
+  if (!ftruncate(fd, 0)) {
+    ssize_t w = pwrite(fd, pid, (size_t)n, 0);
+    (void)w;
+  }
+  return fd;
+}

@@ -1,0 +1,180 @@
+/* test_outputs.c — the output-file contract (base/common.c: ssdrev_atomic_*,
+ * ssdrev_open_new, ssdrev_mkdirs) and the archive's writer lock
+ * (archive/lock.c, archive/archive.c). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "tests/unit/testlib.h"
+#include "log/ssdlog.h"
+#include "archive/archive.h"
+#include "sim/sim.h"
+#include "import/import.h"
+#include "bench/bench.h"
+
+/* Writes "sentinel" to a fresh file NAME; its path goes to out (512 bytes). */
+static int sentinel(char *out, const char *name) {
+  snprintf(out, 512, "%s", test_path(name));
+  return ssdrev_write_file_atomic(out, "sentinel", 8, NULL);
+}
+
+static int holds_sentinel(const char *path) {
+  char *buf;
+  size_t n;
+  if (ssdrev_read_file(path, &buf, &n, 0, NULL)) return 0;
+  int ok = n == 8 && !memcmp(buf, "sentinel", 8);
+  free(buf);
+  return ok;
+}
+
+TEST("An atomic output refuses a symbolic link at its path and leaves the target alone") {
+  struct ssdrev_err err = {{0}};
+  char s[512];
+  REQUIRE(sentinel(s, "s1") == 0);
+  char link[4096];
+  snprintf(link, sizeof link, "%s", test_path("l1.json"));
+  REQUIRE(symlink(s, link) == 0);
+  CHECK(ssdrev_write_file_atomic(link, "new", 3, &err) == -ELOOP);
+  CHECK_CONTAINS(err.msg, "refusing to write");
+  CHECK_CONTAINS(err.msg, "l1.json': it is a symbolic link");
+  CHECK(holds_sentinel(s));
+  struct stat st;
+  CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+}
+
+TEST("An atomic output refuses a directory that is a symbolic link") {
+  struct ssdrev_err err = {{0}};
+  REQUIRE(ssdrev_mkdirs(test_path("realdir"), &err) == 0);
+  char link[4096], out[4200];
+  snprintf(link, sizeof link, "%s", test_path("linkdir"));
+  REQUIRE(symlink(test_path("realdir"), link) == 0);
+  snprintf(out, sizeof out, "%s/x.csv", link);
+  CHECK(ssdrev_write_file_atomic(out, "x", 1, &err) == -ELOOP);
+  CHECK_CONTAINS(err.msg, "its directory");
+  CHECK_CONTAINS(err.msg, "linkdir");
+  CHECK(access(test_path("realdir/x.csv"), F_OK) != 0);
+  CHECK(ssdrev_mkdirs(link, &err) == -ELOOP);
+  CHECK_CONTAINS(err.msg, "linkdir");
+}
+
+TEST("A link planted while an atomic output is written is refused at commit") {
+  struct ssdrev_err err = {{0}};
+  char s[512];
+  REQUIRE(sentinel(s, "s2") == 0);
+  char out[4096];
+  snprintf(out, sizeof out, "%s", test_path("late.txt"));
+  struct ssdrev_atomic a;
+  REQUIRE(ssdrev_atomic_open(&a, out, &err) == 0);
+  fputs("new", a.f);
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s", a.tmp);
+  REQUIRE(symlink(s, out) == 0);
+  CHECK(ssdrev_atomic_commit(&a, &err) == -ELOOP);
+  CHECK(holds_sentinel(s));
+  CHECK(access(tmp, F_OK) != 0);
+}
+
+TEST("An atomic output replaces a regular file by rename: a hard link keeps the old bytes") {
+  struct ssdrev_err err = {{0}};
+  char s[512];
+  REQUIRE(sentinel(s, "s3") == 0);
+  char hard[4096];
+  snprintf(hard, sizeof hard, "%s", test_path("s3.hard"));
+  REQUIRE(link(s, hard) == 0);
+  REQUIRE(ssdrev_write_file_atomic(hard, "replaced", 8, &err) == 0);
+  CHECK(holds_sentinel(s));
+  char *buf;
+  size_t n;
+  REQUIRE(ssdrev_read_file(hard, &buf, &n, 0, &err) == 0);
+  CHECK(n == 8 && !memcmp(buf, "replaced", 8));
+  free(buf);
+}
+
+TEST("A streamed new file is created exclusively and replaces an old one only by rename") {
+  struct ssdrev_err err = {{0}};
+  char s[512];
+  REQUIRE(sentinel(s, "s4") == 0);
+  char hard[4096], link_[4096];
+  snprintf(hard, sizeof hard, "%s", test_path("s4.hard"));
+  snprintf(link_, sizeof link_, "%s", test_path("s4.link"));
+  REQUIRE(link(s, hard) == 0);
+  REQUIRE(symlink(s, link_) == 0);
+  CHECK(ssdrev_open_new(hard, 0, &err) == -EEXIST);
+  int fd = ssdrev_open_new(hard, 1, &err);
+  REQUIRE(fd >= 0);
+  CHECK(write(fd, "x", 1) == 1);
+  close(fd);
+  CHECK(holds_sentinel(s));
+  struct stat st;
+  CHECK(stat(hard, &st) == 0 && st.st_size == 1 && st.st_nlink == 1);
+  CHECK(ssdrev_open_new(link_, 0, &err) == -ELOOP);
+  CHECK(ssdrev_open_new(link_, 1, &err) == -ELOOP);
+  CHECK_CONTAINS(err.msg, "s4.link': it is a symbolic link");
+  CHECK(holds_sentinel(s));
+  fd = ssdrev_open_new(test_path("fresh.bin"), 0, &err);
+  CHECK(fd >= 0);
+  if (fd >= 0) close(fd);
+}
+
+TEST("A second writer of an archive fails at once naming the holder's PID") {
+  struct ssdrev_err err = {{0}};
+  struct archive *run, *other;
+  REQUIRE(archive_create(&run, test_path("locked"), "x", &err) == 0);
+  CHECK(archive_open_write(&other, test_path("locked"), &err) == -EBUSY);
+  char want[64];
+  snprintf(want, sizeof want, "is in use by process %ld", (long)getpid());
+  CHECK_CONTAINS(err.msg, want);
+  CHECK_CONTAINS(err.msg, "locked");
+  /* a reader needs no lock */
+  CHECK(archive_open(&other, test_path("locked"), &err) == 0);
+  archive_free(other);
+  archive_free(run);
+  REQUIRE(archive_open_write(&run, test_path("locked"), &err) == 0);
+  archive_free(run);
+}
+
+TEST("Opening or creating an archive under its lock appends to the one that is there") {
+  struct ssdrev_err err = {{0}};
+  struct archive *run;
+  REQUIRE(archive_open_or_create(&run, test_path("oc"), "x", &err) == 0);
+  archive_add_test(run, "t1", NULL, NULL);
+  REQUIRE(archive_save(run, &err) == 0);
+  archive_free(run);
+  REQUIRE(archive_open_or_create(&run, test_path("oc"), "x", &err) == 0);
+  CHECK(archive_find_test(run, "t1") != NULL);
+  archive_free(run);
+  /* a foreign directory gets no lock file */
+  REQUIRE(ssdrev_mkdirs(test_path("foreign"), &err) == 0);
+  REQUIRE(ssdrev_write_file_atomic(test_path("foreign/mine.txt"), "x", 1, &err) == 0);
+  CHECK(archive_open_or_create(&run, test_path("foreign"), "x", &err) == -EEXIST);
+  CHECK(access(test_path("foreign/.lock"), F_OK) != 0);
+}
+
+TEST("A symbolic link as the archive, its logs directory or its lock file is refused") {
+  struct ssdrev_err err = {{0}};
+  struct archive *run;
+  REQUIRE(ssdrev_mkdirs(test_path("target-dir"), &err) == 0);
+  REQUIRE(symlink(test_path("target-dir"), test_path("run-link")) == 0);
+  CHECK(archive_create(&run, test_path("run-link"), "x", &err) == -ELOOP);
+  CHECK(access(test_path("target-dir/.lock"), F_OK) != 0);
+  CHECK(access(test_path("target-dir/logs"), F_OK) != 0);
+  REQUIRE(archive_create(&run, test_path("r-logs"), "x", &err) == 0);
+  archive_free(run);
+  char logs[4200];
+  snprintf(logs, sizeof logs, "%s/logs", test_path("r-logs"));
+  REQUIRE(rmdir(logs) == 0);
+  REQUIRE(symlink(test_path("target-dir"), logs) == 0);
+  CHECK(archive_open_write(&run, test_path("r-logs"), &err) == -ELOOP);
+  CHECK_CONTAINS(err.msg, "logs': it is a symbolic link");
+  REQUIRE(archive_create(&run, test_path("r-lock"), "x", &err) == 0);
+  archive_free(run);
+  char s[512];
+  REQUIRE(sentinel(s, "s5") == 0);
+  char lock[4200];
+  snprintf(lock, sizeof lock, "%s/.lock", test_path("r-lock"));
+  REQUIRE(unlink(lock) == 0 && symlink(s, lock) == 0);
+  CHECK(archive_open_write(&run, test_path("r-lock"), &err) == -ELOOP);
+  CHECK(holds_sentinel(s));
+}
