@@ -16,9 +16,15 @@
  * the oldest open bin (logs are written in completion order, so this only
  * happens to stragglers). */
 #define BINS_WINDOW 8u
+/* Most bins one series may hold (docs/archive.md): a log whose keys span
+ * more (a 1 ns interval, a hostile far-off time or offset) sets `overflow`
+ * and the caller widens its unit and bins again, so memory and the output
+ * stay bounded by this, not by the keys' span. */
+#define BINS_MAX 1000000u
 
 struct bin_acc {
-  uint64_t ios, bytes, lat_sum_ns;
+  uint64_t ios, bytes;
+  unsigned __int128 lat_sum_ns; /* exact: a u64 sum wraps with latencies near 2^64 / ios */
   uint64_t first_submit_ns, last_done_ns;
   uint32_t hist[BINS_HIST_N];
 };
@@ -33,19 +39,33 @@ struct bin_out {
 
 struct analyze_bins {
   int started;
+  int sparse;             /* set before the first add: empty bins are not emitted */
+  uint64_t gap_max;       /* if > 0 (and not sparse): an empty stretch longer than this
+                             is emitted as its first and last key only */
+  int overflow;           /* the keys needed more than BINS_MAX bins: adds stopped */
+  uint64_t key0;          /* first key (dense bins: out[i].key = key0 + i) */
   uint64_t base, max_key; /* oldest open key; largest key seen */
+  unsigned open;          /* open bins holding records */
   struct bin_acc win[BINS_WINDOW];
-  struct bin_out *out;    /* closed bins, keys base0, base0+1, ... */
+  struct bin_out *out;    /* closed bins in key order (dense: every key from key0) */
   size_t nout, capout;
   uint64_t late;          /* records counted in a later bin than their key */
   int enomem;
 };
 
+/* Zeroes b: dense bins (every key from the first to the last is emitted,
+ * empty ones too; at most BINS_MAX keys). Set b->sparse after init for bins
+ * where an empty key means nothing (the fill trace): empty stretches then
+ * cost nothing and at most BINS_MAX non-empty bins are kept. Set b->gap_max
+ * instead for a time series: gaps up to gap_max keys stay dense (zeros), a
+ * longer one costs two empty bins (its ends), so a record centuries away
+ * costs nothing either; at most BINS_MAX bins in all. */
 void analyze_bins_init(struct analyze_bins *b);
 void analyze_bins_release(struct analyze_bins *b);
 void analyze_bins_add(struct analyze_bins *b, uint64_t key, uint64_t lat_ns, uint64_t bytes, uint64_t submit_ns,
               uint64_t done_ns);
-/* Closes every open bin; returns -ENOMEM if an allocation ever failed. */
+/* Closes every open bin; returns -ENOMEM if an allocation ever failed.
+ * b->overflow may be set: the result is then incomplete (see BINS_MAX). */
 int analyze_bins_finish(struct analyze_bins *b);
 
 /* ---------------------------------------------------------------- json */

@@ -36,47 +36,79 @@ void analyze_bins_release(struct analyze_bins *b) {
   b->nout = b->capout = 0;
 }
 
-static void close_one(struct analyze_bins *b) {
-  struct bin_acc *a = &b->win[b->base % BINS_WINDOW];
+/* Appends a closed bin (a = NULL: an empty one) at key; sets overflow at
+ * BINS_MAX. */
+static void push_out(struct analyze_bins *b, uint64_t key, const struct bin_acc *a) {
+  if (b->nout == BINS_MAX) {
+    b->overflow = 1;
+    return;
+  }
   if (b->nout == b->capout) {
     size_t cap = b->capout ? b->capout * 2 : 256;
     struct bin_out *o = realloc(b->out, cap * sizeof *o);
     if (!o) {
       b->enomem = 1;
-      memset(a, 0, sizeof *a);
-      b->base++;
       return;
     }
     b->out = o;
     b->capout = cap;
   }
   struct bin_out *o = &b->out[b->nout++];
-  o->key = b->base;
+  memset(o, 0, sizeof *o);
+  o->key = key;
+  if (!a || !a->ios) return;
   o->ios = a->ios;
   o->bytes = a->bytes;
-  o->lat_mean_ns = a->ios ? (double)a->lat_sum_ns / (double)a->ios : 0;
+  o->lat_mean_ns = (double)((long double)a->lat_sum_ns / (long double)a->ios);
   o->p50_ns = hist_pct(a->hist, a->ios, 50);
   o->p99_ns = hist_pct(a->hist, a->ios, 99);
   o->first_submit_ns = a->first_submit_ns;
   o->last_done_ns = a->last_done_ns;
+}
+
+static void close_one(struct analyze_bins *b) {
+  struct bin_acc *a = &b->win[b->base % BINS_WINDOW];
+  if (a->ios) b->open--;
+  if (!b->sparse || a->ios) push_out(b, b->base, a); /* sparse: an empty stretch costs nothing */
   memset(a, 0, sizeof *a);
   b->base++;
 }
 
 void analyze_bins_add(struct analyze_bins *b, uint64_t key, uint64_t lat_ns, uint64_t bytes, uint64_t submit_ns,
               uint64_t done_ns) {
+  if (b->overflow) return;
   if (!b->started) {
     b->started = 1;
-    b->base = key;
+    b->base = b->key0 = key;
     b->max_key = key;
   }
   if (key < b->base) {
     key = b->base;
     b->late++;
   }
-  while (key >= b->base + BINS_WINDOW) close_one(b);
+  /* Dense bins emit every key from key0: refuse a key that would need more
+   * than BINS_MAX of them before closing a single one. */
+  if (!b->sparse && !b->gap_max && key - b->key0 >= BINS_MAX) {
+    b->overflow = 1;
+    return;
+  }
+  while (key >= b->base + BINS_WINDOW) {
+    /* nothing open: the keys base .. key - BINS_WINDOW are all empty */
+    uint64_t stretch = key - BINS_WINDOW - b->base + 1;
+    if (!b->open && (b->sparse || (b->gap_max && stretch > b->gap_max))) {
+      if (!b->sparse) { /* a long gap: its first and last key only */
+        push_out(b, b->base, NULL);
+        push_out(b, key - BINS_WINDOW, NULL);
+      }
+      b->base = key - (BINS_WINDOW - 1);
+      break;
+    }
+    close_one(b);
+  }
+  if (b->overflow) return;
   if (key > b->max_key) b->max_key = key;
   struct bin_acc *a = &b->win[key % BINS_WINDOW];
+  if (!a->ios) b->open++;
   if (!a->ios || submit_ns < a->first_submit_ns) a->first_submit_ns = submit_ns;
   if (done_ns > a->last_done_ns) a->last_done_ns = done_ns;
   a->ios++;
@@ -86,8 +118,9 @@ void analyze_bins_add(struct analyze_bins *b, uint64_t key, uint64_t lat_ns, uin
 }
 
 int analyze_bins_finish(struct analyze_bins *b) {
+  /* at most BINS_WINDOW steps: the keys past the window were never added */
   if (b->started)
-    while (b->base <= b->max_key) close_one(b);
+    while (b->base <= b->max_key && !b->overflow) close_one(b);
   return b->enomem ? -ENOMEM : 0;
 }
 

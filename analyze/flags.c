@@ -159,6 +159,11 @@ static void rule_sweep_dip(const json_t *a, json_t *flags) {
   }
 }
 
+static int flags_cmp_dbl(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
 /* A sustained drop in a test's series: some 5-interval mean below 0.7x the
  * median interval. Returns the ratio (or 1). */
 static double series_drop(const json_t *ser) {
@@ -174,12 +179,8 @@ static double series_drop(const json_t *ser) {
     return 1;
   }
   memcpy(s, v, n * sizeof *s);
-  for (size_t i = 1; i < n; i++) /* insertion sort: series are short */
-    for (size_t j = i; j > 0 && s[j - 1] > s[j]; j--) {
-      double t = s[j];
-      s[j] = s[j - 1];
-      s[j - 1] = t;
-    }
+  /* qsort, not an insertion sort: a series may hold up to BINS_MAX points */
+  qsort(s, n, sizeof *s, flags_cmp_dbl);
   double med = s[n / 2], worst = 1;
   /* the last interval is partial and excluded */
   for (size_t i = 0; i + 5 < n; i++) {

@@ -44,19 +44,34 @@ static const double *opt_pcts(const struct analyze_opts *o, unsigned *n) {
 }
 
 struct op_acc {
-  uint64_t ios, bytes, errors, lat_sum, lat_min, lat_max;
+  uint64_t ios, bytes, errors, lat_min, lat_max;
+  unsigned __int128 lat_sum;   /* exact: a u64 sum wraps with latencies near 2^64 / ios */
   unsigned __int128 lat_sumsq; /* exact: sum of squares of ns overflows u64 */
   struct analyze_pct *pct;
 };
 
+/* A time series keeps gaps (intervals without a completion) of up to this
+ * many intervals as zeros; a longer gap is two zero points, its first and
+ * last interval (docs/archive.md), so one record far in the future costs
+ * nothing. */
+#define SERIES_GAP_MAX 1000u
+
+/* Which bins a pass feeds. */
+enum { FEED_SERIES = 1, FEED_GIB = 2, FEED_FINE = 4 };
+
 struct log_ctx {
   const struct analyze_opts *o;
+  const char *path;
   unsigned want;
   struct op_acc op[NOPS];
   struct analyze_pct *all;
   uint64_t first_submit, last_done, measured, ramp, bad_op;
   int any;
-  uint64_t interval_ns, fine_step_bytes;
+  uint64_t rec_no;        /* records read by pass 1 (0-based index of the next one) */
+  uint64_t max_done_ns;   /* completion times beyond this are impossible (0 = unknown) */
+  uint64_t interval_ns, gib_step_bytes, fine_step_bytes; /* units of the three bins */
+  int binned;             /* some record reached the bins: the key spans below are set */
+  uint64_t done_lo, done_hi, off_lo, off_hi; /* span of the binned keys' values */
   struct analyze_bins *series, *gib, *fine;
   uint64_t lat_buf[NOPS][SSDLOG_CHUNK_MAX_RECORDS];
 };
@@ -74,8 +89,52 @@ static void ctx_free(struct log_ctx *c) {
   free(c);
 }
 
-static void pass1_chunk(struct log_ctx *c, const struct ssdlog_chunk *k) {
+/* Sets err for a record no run can produce, naming the file, the record
+ * (0-based, in reading order) and the chunk; the analysis is refused rather
+ * than binned over a span of centuries. */
+static int check_record(struct log_ctx *c, const struct ssdlog_chunk *k, size_t i,
+                        struct ssdrev_err *err) {
+  uint64_t sub = k->submit_ns[i], lat = k->lat_ns[i], rec = c->rec_no + i;
+  if (sub > (uint64_t)INT64_MAX || lat > (uint64_t)INT64_MAX - sub)
+    return ssdrev_fail(err, -EINVAL,
+                       "impossible record %llu in '%s' (chunk at byte %llu): submit_ns %llu + lat_ns %llu "
+                       "is beyond 2^63 ns",
+                       (unsigned long long)rec, c->path, (unsigned long long)k->file_offset,
+                       (unsigned long long)sub, (unsigned long long)lat);
+  if (c->max_done_ns && sub + lat > c->max_done_ns)
+    return ssdrev_fail(err, -EINVAL,
+                       "impossible record %llu in '%s' (chunk at byte %llu): it completes at %.9g s, far "
+                       "beyond the test's duration (limit %.9g s from ramp_ns + measure_ns + idle_ns in its params)",
+                       (unsigned long long)rec, c->path, (unsigned long long)k->file_offset,
+                       (double)(sub + lat) / 1e9, (double)c->max_done_ns / 1e9);
+  if (k->offset_bytes && (k->offset_bytes[i] > (uint64_t)INT64_MAX ||
+                          k->len_bytes[i] > (uint64_t)INT64_MAX - k->offset_bytes[i]))
+    return ssdrev_fail(err, -EINVAL,
+                       "impossible record %llu in '%s' (chunk at byte %llu): offset_bytes %llu + len_bytes %lu "
+                       "is beyond 2^63",
+                       (unsigned long long)rec, c->path, (unsigned long long)k->file_offset,
+                       (unsigned long long)k->offset_bytes[i], (unsigned long)k->len_bytes[i]);
+  return 0;
+}
+
+/* Adds one measured record to the bins in `mask`. */
+static void feed_bins(struct log_ctx *c, unsigned mask, const struct ssdlog_chunk *k, size_t i) {
+  uint64_t sub = k->submit_ns[i], lat = k->lat_ns[i], done = sub + lat, len = k->len_bytes[i];
+  if ((mask & FEED_SERIES) && c->series) analyze_bins_add(c->series, done / c->interval_ns, lat, len, sub, done);
+  if (c->gib) {
+    uint64_t off = k->offset_bytes[i];
+    if (mask & FEED_GIB) analyze_bins_add(c->gib, off / c->gib_step_bytes, lat, len, sub, done);
+    if (mask & FEED_FINE) analyze_bins_add(c->fine, off / c->fine_step_bytes, lat, len, sub, done);
+  }
+}
+
+static int pass1_chunk(struct log_ctx *c, const struct ssdlog_chunk *k, struct ssdrev_err *err) {
   size_t nb[NOPS] = {0};
+  for (size_t i = 0; i < k->n; i++) {
+    int rc = check_record(c, k, i, err);
+    if (rc) return rc;
+  }
+  c->rec_no += k->n;
   for (size_t i = 0; i < k->n; i++) {
     if (k->flags[i] & SSDLOG_REC_RAMP) {
       c->ramp++;
@@ -104,15 +163,26 @@ static void pass1_chunk(struct log_ctx *c, const struct ssdlog_chunk *k) {
     a->lat_sum += lat;
     a->lat_sumsq += (unsigned __int128)lat * lat;
     c->lat_buf[op][nb[op]++] = lat;
-    if (c->series) analyze_bins_add(c->series, done / c->interval_ns, lat, len, sub, done);
-    if (c->gib) {
-      uint64_t off = k->offset_bytes[i];
-      analyze_bins_add(c->gib, off >> 30, lat, len, sub, done);
-      analyze_bins_add(c->fine, off / c->fine_step_bytes, lat, len, sub, done);
-    }
+    uint64_t off = k->offset_bytes ? k->offset_bytes[i] : 0;
+    if (!c->binned || done < c->done_lo) c->done_lo = done;
+    if (!c->binned || off < c->off_lo) c->off_lo = off;
+    if (done > c->done_hi) c->done_hi = done;
+    if (off > c->off_hi) c->off_hi = off;
+    c->binned = 1;
+    feed_bins(c, FEED_SERIES | FEED_GIB | FEED_FINE, k, i);
   }
   for (unsigned op = 0; op < NOPS; op++)
     if (nb[op]) analyze_pct_add(c->op[op].pct, c->lat_buf[op], nb[op]);
+  return 0;
+}
+
+/* Rebinning pass: the bins in `mask` again, after their unit was widened. */
+static void rebin_chunk(struct log_ctx *c, const struct ssdlog_chunk *k, unsigned mask) {
+  for (size_t i = 0; i < k->n; i++) {
+    unsigned op = k->op[i];
+    if ((k->flags[i] & SSDLOG_REC_RAMP) || op >= NOPS || k->status[i] < 0) continue;
+    feed_bins(c, mask, k, i);
+  }
 }
 
 /* Refinement pass: the same filter, feeding every accumulator that asked. */
@@ -131,13 +201,21 @@ static void refine_chunk(struct log_ctx *c, const struct ssdlog_chunk *k, const 
   }
 }
 
+/* pass 1: stats and bins; 2: percentile refinement (need, need_all);
+ * 3: rebinning (need[0] = the FEED_* mask). */
 static int read_all(struct ssdlog_reader *r, unsigned cols, struct log_ctx *c, int pass,
                     const int *need, int need_all, struct ssdrev_err *err) {
   struct ssdlog_chunk k;
   int rc;
   while ((rc = ssdlog_next_chunk(r, cols, &k, err)) > 0) {
-    if (pass == 1) pass1_chunk(c, &k);
-    else refine_chunk(c, &k, need, need_all);
+    if (pass == 1) {
+      int e = pass1_chunk(c, &k, err);
+      if (e) return e;
+    } else if (pass == 2) {
+      refine_chunk(c, &k, need, need_all);
+    } else {
+      rebin_chunk(c, &k, (unsigned)need[0]);
+    }
   }
   return rc;
 }
@@ -188,7 +266,10 @@ static json_t *stats_json(const struct op_acc *a, const struct analyze_pct *pct,
                           unsigned np, const char *opname, json_t *warnings) {
   json_t *s = json_object();
   double n = (double)a->ios;
-  double mean = a->ios ? (double)a->lat_sum / n : 0;
+  /* the exact sum over the count: the mean lies in [min, max] whatever the values */
+  double mean = a->ios ? (double)((long double)a->lat_sum / (long double)a->ios) : 0;
+  if (a->ios && mean < (double)a->lat_min) mean = (double)a->lat_min; /* rounding of the last digit */
+  if (a->ios && mean > (double)a->lat_max) mean = (double)a->lat_max;
   double var = 0;
   if (a->ios) {
     /* population variance from exact integer sums, in long double */
@@ -227,11 +308,11 @@ static json_t *stats_json(const struct op_acc *a, const struct analyze_pct *pct,
   return s;
 }
 
-static json_t *series_json(const struct analyze_bins *b, double interval_s, uint64_t first_submit,
+static json_t *series_json(const struct analyze_bins *b, uint64_t ins, double requested_s, uint64_t first_submit,
                            uint64_t last_done) {
   json_t *o = json_object(), *t = json_array(), *mb = json_array(), *io = json_array(),
          *lm = json_array(), *p50 = json_array(), *p99 = json_array();
-  uint64_t ins = (uint64_t)(interval_s * 1e9);
+  double interval_s = (double)ins / 1e9;
   for (size_t i = 0; i < b->nout; i++) {
     const struct bin_out *x = &b->out[i];
     double start = (double)x->key * (double)ins, end = start + (double)ins;
@@ -247,6 +328,7 @@ static json_t *series_json(const struct analyze_bins *b, double interval_s, uint
     json_array_append_new(p99, analyze_json_real(x->p99_ns / 1e3, 3));
   }
   json_object_set_new(o, "interval_s", json_real(interval_s));
+  if (requested_s > 0) json_object_set_new(o, "interval_requested_s", json_real(requested_s));
   json_object_set_new(o, "t_s", t);
   json_object_set_new(o, "mb_s", mb);
   json_object_set_new(o, "iops", io);
@@ -298,6 +380,8 @@ static int fill_json(struct log_ctx *c, json_t *res, struct ssdrev_err *err) {
   json_object_set_new(pg, "mb_s", darr(m, k, 2));
   json_object_set_new(pg, "lat_mean_us", darr(lm, k, 2));
   json_object_set_new(pg, "lat_p99_us", darr(lp, k, 2));
+  if (c->gib_step_bytes != (1ull << 30)) /* widened: more than BINS_MAX GiB steps */
+    json_object_set_new(pg, "step_gib", analyze_json_real((double)c->gib_step_bytes / GIB, 6));
   json_object_set_new(fill, "per_gib", pg);
   k = trace_points(c->fine, c->first_submit, g, m, NULL, NULL);
   json_t *fine = json_object();
@@ -315,6 +399,92 @@ static int fill_json(struct log_ctx *c, json_t *res, struct ssdrev_err *err) {
   return 0;
 }
 
+/* Completion times a test can reach: twice its planned duration (ramp,
+ * measure and idle from the log's params) plus 10 minutes for a drive's
+ * error recovery; 0 (unknown) for size-based tests and logs without params. */
+static uint64_t params_max_done_ns(const struct ssdlog_header *h) {
+  json_t *p = h && h->params_json ? json_loads(h->params_json, 0, NULL) : NULL;
+  const json_t *m = json_object_get(p, "measure_ns");
+  long double lim = 0;
+  if (json_is_integer(m) && json_integer_value(m) > 0) {
+    lim = (long double)json_integer_value(m);
+    const char *more[] = {"ramp_ns", "idle_ns"};
+    for (unsigned i = 0; i < 2; i++) {
+      const json_t *v = json_object_get(p, more[i]);
+      if (json_is_integer(v) && json_integer_value(v) > 0) lim += (long double)json_integer_value(v);
+    }
+    lim = 2 * lim + 600e9L;
+  }
+  json_decref(p);
+  return lim <= 0 ? 0 : lim >= (long double)INT64_MAX ? (uint64_t)INT64_MAX : (uint64_t)lim;
+}
+
+/* The smallest unit above `unit` (at least twice it) that keeps values in
+ * [lo, hi] within BINS_MAX bins, rounded up to a power of two (`pow2`, for
+ * byte steps) or to 1, 2 or 5 times a power of ten (nanoseconds). */
+static uint64_t widen_unit(uint64_t unit, uint64_t lo, uint64_t hi, int pow2) {
+  uint64_t need = (hi - lo) / (BINS_MAX - 2) + 1;
+  if (unit <= UINT64_MAX / 2 && need < unit * 2) need = unit * 2;
+  if (pow2) {
+    uint64_t u = 1;
+    while (u < need && u <= (1ull << 62)) u <<= 1;
+    return u < need ? need : u;
+  }
+  for (uint64_t dec = 1; dec <= UINT64_MAX / 10; dec *= 10) {
+    static const uint64_t mult[] = {1, 2, 5};
+    for (unsigned i = 0; i < 3; i++)
+      if (dec * mult[i] >= need) return dec * mult[i];
+  }
+  return need;
+}
+
+static void bins_reset(struct analyze_bins *b) {
+  int sparse = b->sparse;
+  uint64_t gap = b->gap_max;
+  analyze_bins_release(b);
+  analyze_bins_init(b);
+  b->sparse = sparse;
+  b->gap_max = gap;
+}
+
+/* Bins that overflowed (more than BINS_MAX bins) get a wider unit and one
+ * more pass over the log; `widened` says which (FEED_* bits). */
+static int rebin_overflowed(struct ssdlog_reader *r, struct log_ctx *c, unsigned cols, unsigned *widened,
+                            struct ssdrev_err *err) {
+  unsigned mask = 0;
+  if (c->series && c->series->overflow) {
+    c->interval_ns = widen_unit(c->interval_ns, c->done_lo, c->done_hi, 0);
+    bins_reset(c->series);
+    mask |= FEED_SERIES;
+  }
+  if (c->gib && c->gib->overflow) {
+    c->gib_step_bytes = widen_unit(c->gib_step_bytes, c->off_lo, c->off_hi, 1);
+    bins_reset(c->gib);
+    mask |= FEED_GIB;
+  }
+  if (c->fine && c->fine->overflow) {
+    c->fine_step_bytes = widen_unit(c->fine_step_bytes, c->off_lo, c->off_hi, 1);
+    bins_reset(c->fine);
+    mask |= FEED_FINE;
+  }
+  *widened = mask;
+  if (!mask) return 0;
+  int rc = ssdlog_rewind(r, err);
+  if (rc) return rc;
+  int need[NOPS] = {(int)mask};
+  rc = read_all(r, cols, c, 3, need, 0, err);
+  if (rc < 0) return rc;
+  struct analyze_bins *all[] = {c->series, c->gib, c->fine};
+  for (unsigned i = 0; i < 3; i++) {
+    if (!all[i] || !(mask & (1u << i))) continue;
+    rc = analyze_bins_finish(all[i]);
+    if (rc) return rc;
+    if (all[i]->overflow) /* cannot happen: the unit was chosen from the span */
+      return ssdrev_fail(err, -E2BIG, "too many bins analyzing '%s' even after widening", c->path);
+  }
+  return 0;
+}
+
 int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, json_t **out,
                 struct ssdrev_err *err) {
   struct analyze_opts dflt;
@@ -326,14 +496,18 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
   struct log_ctx *c = calloc(1, sizeof *c);
   if (!c) return ssdrev_fail(err, -ENOMEM, "out of memory");
   c->o = o;
+  c->path = path;
   c->want = want;
+  c->gib_step_bytes = 1ull << 30;
   int rc = 0;
   for (unsigned i = 0; i < NOPS && !rc; i++) rc = analyze_pct_new(&c->op[i].pct);
   if (!rc) rc = analyze_pct_new(&c->all);
-  c->interval_ns = (uint64_t)((o->interval_s > 0 ? o->interval_s : 1.0) * 1e9);
+  /* units are clamped below 2^63 before the casts (a hostile --interval 1e30) */
+  double ins = (o->interval_s > 0 ? o->interval_s : 1.0) * 1e9;
+  c->interval_ns = ins < 9e18 ? (uint64_t)ins : (uint64_t)9e18;
   if (c->interval_ns == 0) c->interval_ns = 1;
-  double step = o->fill_step_gib > 0 ? o->fill_step_gib : 1.0 / 16;
-  c->fine_step_bytes = (uint64_t)(step * GIB);
+  double step = (o->fill_step_gib > 0 ? o->fill_step_gib : 1.0 / 16) * GIB;
+  c->fine_step_bytes = step < 9e18 ? (uint64_t)step : (uint64_t)9e18;
   if (!c->fine_step_bytes) c->fine_step_bytes = 1;
   if (!rc && (want & ANALYZE_WANT_SERIES) && !(c->series = calloc(1, sizeof *c->series))) rc = -ENOMEM;
   if (!rc && (want & ANALYZE_WANT_FILL) &&
@@ -343,6 +517,10 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
     ctx_free(c);
     return ssdrev_fail(err, -ENOMEM, "out of memory");
   }
+  /* the fill trace is keyed by offset: an empty stretch (a far offset) is
+   * nothing to plot, so it costs nothing */
+  if (c->gib) c->gib->sparse = c->fine->sparse = 1;
+  if (c->series) c->series->gap_max = SERIES_GAP_MAX;
   struct ssdlog_reader *r = NULL;
   rc = ssdlog_open(&r, path, o->salvage ? SSDLOG_SALVAGE : 0, err);
   if (rc) {
@@ -352,11 +530,14 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
   unsigned cols = SSDLOG_COL_SUBMIT | SSDLOG_COL_LAT | SSDLOG_COL_LEN | SSDLOG_COL_STATUS | SSDLOG_COL_OP |
                   SSDLOG_COL_FLAGS;
   if (want & ANALYZE_WANT_FILL) cols |= SSDLOG_COL_OFFSET;
+  c->max_done_ns = params_max_done_ns(ssdlog_get_header(r));
+  unsigned widened = 0;
   rc = read_all(r, cols, c, 1, NULL, 0, err);
   if (rc >= 0) rc = solve_pcts(r, c, err);
   if (rc >= 0 && c->series) rc = analyze_bins_finish(c->series);
   if (rc >= 0 && c->gib) rc = analyze_bins_finish(c->gib);
   if (rc >= 0 && c->fine) rc = analyze_bins_finish(c->fine);
+  if (rc >= 0) rc = rebin_overflowed(r, c, cols, &widened, err);
   if (rc < 0) {
     if (rc == -ENOMEM) ssdrev_fail(err, rc, "out of memory analyzing '%s'", path);
     ssdlog_close(r);
@@ -393,8 +574,15 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
   }
   json_object_set_new(res, "ops", ops);
   if (c->series) {
-    json_object_set_new(res, "series", series_json(c->series, o->interval_s > 0 ? o->interval_s : 1.0,
-                                                   c->first_submit, c->last_done));
+    double req_s = o->interval_s > 0 ? o->interval_s : 1.0;
+    json_object_set_new(res, "series", series_json(c->series, c->interval_ns,
+                                                   (widened & FEED_SERIES) ? req_s : 0, c->first_submit,
+                                                   c->last_done));
+    if (widened & FEED_SERIES)
+      json_array_append_new(warnings, json_sprintf("series interval widened from %g s to %g s: the data's %.9g s "
+                                                   "would need more than %u intervals",
+                                                   req_s, (double)c->interval_ns / 1e9,
+                                                   (double)(c->done_hi - c->done_lo) / 1e9, BINS_MAX));
     if (c->series->late)
       json_array_append_new(warnings, json_sprintf("%llu records completed out of order by more than %u intervals",
                                                    (unsigned long long)c->series->late, BINS_WINDOW));
@@ -405,6 +593,11 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
     ctx_free(c);
     return rc;
   }
+  if (widened & (FEED_GIB | FEED_FINE))
+    json_array_append_new(warnings, json_sprintf("fill trace steps widened to %g GiB (per-GiB points) and %g GiB "
+                                                 "(trace): the offsets span more than %u steps",
+                                                 (double)c->gib_step_bytes / GIB, (double)c->fine_step_bytes / GIB,
+                                                 BINS_MAX));
   if (all.errors)
     json_array_append_new(warnings, json_sprintf("%llu I/O errors (excluded from latency stats)",
                                                  (unsigned long long)all.errors));

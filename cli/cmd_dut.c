@@ -137,7 +137,7 @@ int cmd_dut(int argc, char **argv) {
     char *text[3] = {NULL, NULL, NULL};
     int rc = 0;
     for (int i = 0; i < 3 && !rc; i++) rc = load_text(cmd, files[i], &text[i]);
-    if (!rc && !(dut = import_dut_parse(text[0], text[1], text[2], serial, &err)))
+    if (!rc && !(dut = import_dut_parse_named(text[0], text[1], text[2], files, serial, &err)))
       rc = cli_error(cmd, "%s", err.msg);
     for (int i = 0; i < 3; i++) free(text[i]);
     if (rc) return rc;
@@ -149,8 +149,12 @@ int cmd_dut(int argc, char **argv) {
       json_decref(dut);
       return cli_error(cmd, "%s", err.msg[0] ? err.msg : "--overrides: not a JSON object");
     }
-    import_dut_apply_overrides(dut, ov);
+    int rc = import_dut_apply_overrides(dut, ov, overrides, &err);
     json_decref(ov);
+    if (rc) {
+      json_decref(dut);
+      return cli_error(cmd, "%s", err.msg);
+    }
   }
   if (as_json) {
     if (label) json_object_set_new(dut, "label", json_string(label));

@@ -90,6 +90,31 @@ static const char *count_problem(double v, double max) {
   return NULL;
 }
 
+/* Largest measured values accepted: far above any drive (a PCIe 6 x16 link
+ * moves ~121,000 MB/s), so only a damaged or forged file exceeds them. */
+#define CDM_MAX_MB_S 1e7
+#define CDM_MAX_IOPS 1e9
+#define CDM_MAX_LAT_US 1e9 /* 1000 s */
+
+/* A measured value at p: a plain non-negative decimal number (CDM writes
+ * nothing else) at most max. parse_num stops at the first character that is
+ * not a digit, so "1e308" read as 1: the character after the number must end
+ * it. Returns NULL, or why not (with the token quoted into why). */
+static const char *measured_value(const char *p, const char *end, double max, const char *what, double *v,
+                                  const char **next, char *why, size_t why_len) {
+  p = skip_ws(p, end);
+  const char *tok_end = p;
+  while (tok_end < end && *tok_end != ' ' && *tok_end != '\t' && *tok_end != ']' && *tok_end != '>') tok_end++;
+  int tl = (int)(tok_end - p > 24 ? 24 : tok_end - p);
+  if (p < end && *p == '-') snprintf(why, why_len, "%s '%.*s' is negative", what, tl, p);
+  else if (parse_num(p, end, v, next)) snprintf(why, why_len, "%s '%.*s' is not a number", what, tl, p);
+  else if (*next < end && (isalnum((unsigned char)**next) || **next == '+' || **next == '-' || **next == '.'))
+    snprintf(why, why_len, "%s '%.*s' is not a plain decimal number (no exponents, inf or nan)", what, tl, p);
+  else if (!isfinite(*v) || *v > max) snprintf(why, why_len, "%s '%.*s' is beyond any drive (max %g)", what, tl, p, max);
+  else return NULL;
+  return why;
+}
+
 /* One result line, e.g.
  *   "  SEQ    1MiB (Q=  8, T= 1):  3531.284 MB/s [   3367.7 IOPS] <  2373.63 us>"
  *   "Sequential 1MiB (Q=  8, T= 1):  ..."   (CDM 7 spelling)
@@ -126,7 +151,8 @@ static int parse_result_line(json_t *cells, enum cdm_section sec, const char *p,
   if (!q || !t || q + 1 >= end || q[1] != '=' || t + 1 >= end || t[1] != '=') return -1;
   if (parse_num(q + 2, end, &qd, &p) || parse_num(t + 2, end, &th, &p)) return -1;
   const char *colon = find_char(p, end, ':');
-  if (!colon || parse_num(colon + 1, end, &mb_s, &p)) return -1;
+  if (!colon) return -1;
+  if (measured_value(colon + 1, end, CDM_MAX_MB_S, "MB/s value", &mb_s, &p, why, why_len)) return -1;
   double block = size * mult + 0.5;
   const char *bad = count_problem(floor(block), CDM_MAX_BLOCK_BYTES);
   if (bad) {
@@ -157,12 +183,22 @@ static int parse_result_line(json_t *cells, enum cdm_section sec, const char *p,
   const char *b = find_char(p, end, '[');
   double v;
   const char *after;
-  if (b && !parse_num(b + 1, end, &v, &after)) {
+  if (b) {
+    if (measured_value(b + 1, end, CDM_MAX_IOPS, "IOPS value", &v, &after, why, why_len)) {
+      json_decref(c);
+      return -1;
+    }
     json_object_set_new(c, "iops", json_real(v));
     p = after;
   }
   const char *l = find_char(p, end, '<');
-  if (l && !parse_num(l + 1, end, &v, &after)) json_object_set_new(c, "lat_us", json_real(v));
+  if (l) {
+    if (measured_value(l + 1, end, CDM_MAX_LAT_US, "latency (us)", &v, &after, why, why_len)) {
+      json_decref(c);
+      return -1;
+    }
+    json_object_set_new(c, "lat_us", json_real(v));
+  }
   json_array_append_new(cells, c);
   return 1;
 }
@@ -370,6 +406,9 @@ int import_cdm(const char *input, const struct import_opts *o,
   double measure_s = 0;
   if (time_s && !strncmp(time_s, "Measure ", 8)) measure_s = strtod(time_s + 8, NULL);
   unsigned mix_read_pct = first_percent(json_string_value(json_object_get(sum, "mix")), 70);
+  /* names taken so far, hashed: archive_find_test scans the manifest, and
+   * once per cell that made a 20,000-row file take 30 s (quadratic) */
+  json_t *seen = json_object();
   size_t i;
   json_t *c;
   json_array_foreach(cells, i, c) {
@@ -378,10 +417,11 @@ int import_cdm(const char *input, const struct import_opts *o,
     char cname[64], name[160];
     import_safe_name(cname, sizeof cname, cell);
     snprintf(name, sizeof name, "cdm.%s.%s", cname, op);
-    if (archive_find_test(run, name)) {
+    if (json_object_get(seen, name)) {
       import_warn(run, res, "'%s': cell %s %s appears twice; the second is ignored", input, cell, op);
       continue;
     }
+    json_object_set_new(seen, name, json_true());
     /* CDM saves a test it did not run (a single test button, an abort) as
      * 0.000 MB/s; a zero is no measurement and must not enter a median */
     if (json_number_value(json_object_get(c, "mb_s")) <= 0 && json_number_value(json_object_get(c, "iops")) <= 0) {
@@ -425,6 +465,7 @@ int import_cdm(const char *input, const struct import_opts *o,
     archive_end_test(t, "complete");
     res->tests++;
   }
+  json_decref(seen);
   json_decref(sum);
   if (!res->tests) {
     rc = ssdrev_fail(err, -EINVAL, "no measured CrystalDiskMark results in '%s': every cell is 0 MB/s", input);

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
-#include "import/import.h"
+#include "import/import_int.h"
 
 static json_t *parse_text(const char *text, const char *what, struct ssdrev_err *err) {
   json_error_t je;
@@ -172,6 +172,17 @@ static json_t *health(const json_t *sl, const json_t *sc) {
 
 json_t *import_dut_parse(const char *id_ctrl_json, const char *smart_log_json,
                         const char *smartctl_json, int include_serial, struct ssdrev_err *err) {
+  return import_dut_parse_named(id_ctrl_json, smart_log_json, smartctl_json, NULL, include_serial, err);
+}
+
+json_t *import_dut_parse_named(const char *id_ctrl_json, const char *smart_log_json, const char *smartctl_json,
+                              const char *const names[3], int include_serial, struct ssdrev_err *err) {
+  static const char *const dflt[3] = {"the id-ctrl text", "the smart-log text", "the smartctl text"};
+  char nm[3][600];
+  for (int i = 0; i < 3; i++) {
+    if (names && names[i]) snprintf(nm[i], sizeof nm[i], "'%s'", names[i]);
+    else snprintf(nm[i], sizeof nm[i], "%s", dflt[i]);
+  }
   if (!id_ctrl_json && !smart_log_json && !smartctl_json) {
     ssdrev_fail(err, -EINVAL, "no DUT input: give nvme id-ctrl, smart-log or smartctl JSON");
     return NULL;
@@ -181,9 +192,12 @@ json_t *import_dut_parse(const char *id_ctrl_json, const char *smart_log_json,
   if (smart_log_json && !(sl = parse_text(smart_log_json, "nvme smart-log", err))) goto out;
   if (smartctl_json && !(sc = parse_text(smartctl_json, "smartctl", err))) goto out;
   if (c && !json_object_get(c, "mn") && !json_object_get(c, "psds")) {
-    ssdrev_fail(err, -EINVAL, "cannot use nvme id-ctrl JSON: no 'mn' or 'psds' (is it `nvme id-ctrl -o json` output?)");
+    ssdrev_fail(err, -EINVAL, "cannot use nvme id-ctrl JSON %s: no 'mn' or 'psds' (is it `nvme id-ctrl -o json` output?)",
+                nm[0]);
     goto out;
   }
+  if (c && import_dut_check_id_ctrl(c, nm[0], err)) goto out;
+  if (sl && import_dut_check_smart_log(sl, nm[1], err)) goto out;
   if (sc && !json_object_get(sc, "smartctl") && !json_object_get(sc, "model_name")) {
     ssdrev_fail(err, -EINVAL, "cannot use smartctl JSON: no 'smartctl' or 'model_name' (is it `smartctl -a -j` output?)");
     goto out;
@@ -202,8 +216,14 @@ out:
   return dut;
 }
 
-void import_dut_apply_overrides(json_t *dut, const json_t *overrides) {
+int import_dut_apply_overrides(json_t *dut, const json_t *overrides, const char *name, struct ssdrev_err *err) {
+  char nm[600];
+  snprintf(nm, sizeof nm, "'%s'", name ? name : "overrides");
+  /* all keys checked before any is applied: a bad file changes nothing */
+  int rc = import_dut_check_overrides(overrides, nm, err);
+  if (rc) return rc;
   const char *key;
   json_t *v;
   json_object_foreach((json_t *)overrides, key, v) json_object_set(dut, key, v);
+  return 0;
 }

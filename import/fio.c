@@ -80,9 +80,15 @@ json_t *import_fio_bins_percentiles(const json_t *bins, const double *pcts, unsi
   const char *key;
   json_t *v;
   json_object_foreach((json_t *)bins, key, v) {
-    char *end;
-    unsigned long long lat = strtoull(key, &end, 10);
-    if (*end || !json_is_integer(v) || json_integer_value(v) < 0) continue;
+    /* digits only (strtoull would take "-5" as 2^64 - 5), within 63 bits;
+     * the importer refuses such bins first (fio_bins_ok), this keeps the
+     * function safe on its own */
+    size_t nd = strspn(key, "0123456789");
+    errno = 0;
+    unsigned long long lat = nd && nd <= 19 && !key[nd] ? strtoull(key, NULL, 10) : ULLONG_MAX;
+    if (errno || lat > (unsigned long long)INT64_MAX || !json_is_integer(v) || json_integer_value(v) < 0 ||
+        (uint64_t)json_integer_value(v) > (uint64_t)INT64_MAX - total)
+      continue;
     b[k].lat_ns = lat;
     b[k].count = (uint64_t)json_integer_value(v);
     total += b[k++].count;
@@ -230,6 +236,57 @@ static int fio_time_ns(const json_t *opts, const char *key, int *present, uint64
  * fit 63 bits: 2^43 ms is 278 years. A value beyond (a damaged or edited
  * output) would wrap when scaled to ns, or turn negative in the archive. */
 #define FIO_MAX_MS (1ll << 43)
+/* A json+ latency histogram ("bins": {"LAT_NS": COUNT}): every key a
+ * non-negative integer in decimal digits up to 2^63 - 1 (strtoull took "-5"
+ * as 2^64 - 5, a negative percentile once stored), every count a
+ * non-negative integer, the total within 63 bits. 1 when fine (or absent). */
+static int fio_bins_ok(const json_t *bins, const char *where, struct fio_why *why) {
+  const char *key;
+  json_t *v;
+  uint64_t total = 0;
+  json_object_foreach((json_t *)bins, key, v) {
+    size_t n = strspn(key, "0123456789");
+    errno = 0;
+    unsigned long long lat = n ? strtoull(key, NULL, 10) : 0;
+    if (!n || key[n] || n > 19 || errno || lat > (unsigned long long)INT64_MAX) {
+      snprintf(why->msg, sizeof why->msg, "%s.bins key '%.40s' is not a latency in ns (an integer 0 .. 2^63-1)",
+               where, key);
+      return 0;
+    }
+    if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+        (uint64_t)json_integer_value(v) > (uint64_t)INT64_MAX - total) {
+      snprintf(why->msg, sizeof why->msg, "%s.bins[\"%.40s\"] count is not a non-negative integer (or the counts "
+               "sum beyond 2^63)", where, key);
+      return 0;
+    }
+    total += (uint64_t)json_integer_value(v);
+  }
+  return 1;
+}
+
+/* A latency summary {min, max, mean}: finite, non-negative, and the mean in
+ * [min, max] (a summed-up mean that wrapped lies below the minimum). */
+static int fio_lat_ok(const json_t *lat, const char *where, struct fio_why *why) {
+  static const char *const keys[] = {"min", "max", "mean"};
+  double v[3];
+  for (unsigned i = 0; i < 3; i++) {
+    const json_t *x = json_object_get(lat, keys[i]);
+    v[i] = json_number_value(x);
+    if (x && (!json_is_number(x) || !isfinite(v[i]) || v[i] < 0 || v[i] > FIO_MAX_I64)) {
+      snprintf(why->msg, sizeof why->msg, "%s.%s is not a latency in ns (a number 0 .. 2^63)", where, keys[i]);
+      return 0;
+    }
+  }
+  /* fio prints the mean with 6 decimals: allow its rounding */
+  if (json_object_get(lat, "mean") && json_object_get(lat, "max") && v[1] > 0 &&
+      (v[2] < v[0] * (1 - 1e-9) - 1e-6 || v[2] > v[1] * (1 + 1e-9) + 1e-6)) {
+    snprintf(why->msg, sizeof why->msg, "%s.mean = %.17g lies outside [min %.17g, max %.17g]", where, v[2], v[0],
+             v[1]);
+    return 0;
+  }
+  return 1;
+}
+
 static int fio_counts_ok(const json_t *job, struct fio_why *why) {
   static const char *const clocks[] = {"job_runtime", "job_start"};
   for (size_t i = 0; i < 2; i++) {
@@ -247,6 +304,13 @@ static int fio_counts_ok(const json_t *job, struct fio_why *why) {
         snprintf(why->msg, sizeof why->msg, "%s.%s = %lld is negative", fio_ddirs[d], counts[i], (long long)v);
         return 0;
       }
+    }
+    static const char *const lats[] = {"clat_ns", "lat_ns", "slat_ns"};
+    for (size_t i = 0; i < 3; i++) {
+      const json_t *l = json_object_get(json_object_get(job, fio_ddirs[d]), lats[i]);
+      char where[64];
+      snprintf(where, sizeof where, "%s.%s", fio_ddirs[d], lats[i]);
+      if (!fio_lat_ok(l, where, why) || !fio_bins_ok(json_object_get(l, "bins"), where, why)) return 0;
     }
   }
   return 1;

@@ -105,6 +105,19 @@ static void fiolog_record(int c, void *arg) {
                         (unsigned long long)s->line, (unsigned long long)t_ms);
     return;
   }
+  /* a latency or an offset + length beyond 63 bits is no I/O: the analysis
+   * refuses such records, so refuse them here, where the line is known */
+  if (lat_ns > (uint64_t)INT64_MAX) {
+    s->rc = ssdrev_fail(s->err, -EINVAL, "bad fio log '%s' line %llu: latency %llu ns out of range (max 2^63-1)",
+                        s->path, (unsigned long long)s->line, (unsigned long long)lat_ns);
+    return;
+  }
+  if (s->has_offset && (s->col[4] > (uint64_t)INT64_MAX || bs > (uint64_t)INT64_MAX - s->col[4])) {
+    s->rc = ssdrev_fail(s->err, -EINVAL, "bad fio log '%s' line %llu: offset %llu + bs %llu is beyond 2^63",
+                        s->path, (unsigned long long)s->line, (unsigned long long)s->col[4],
+                        (unsigned long long)bs);
+    return;
+  }
   struct ssdlog_rec *r = &s->batch[s->nbatch++];
   memset(r, 0, sizeof *r);
   /* fio stamps the sample at completion with a millisecond clock, so the

@@ -112,8 +112,18 @@ json_t *import_cdm_parse(const char *text, size_t len, const char *name, struct 
  * JSON text, merged into the review's DUT summary object (docs/archive.md). */
 json_t *import_dut_parse(const char *id_ctrl_json, const char *smart_log_json,
                         const char *smartctl_json, int include_serial, struct ssdrev_err *err);
+/* As import_dut_parse, with the inputs' file names (names[i] may be NULL) in
+ * its messages. Values are checked first (import/dut_check.c): id-ctrl
+ * fields of their NVMe width and at most 32 power states; a smart-log must
+ * have critical_warning, temperature, percent_used (or percentage_used),
+ * data_units_read, data_units_written and power_on_hours, typed. */
+json_t *import_dut_parse_named(const char *id_ctrl_json, const char *smart_log_json, const char *smartctl_json,
+                              const char *const names[3], int include_serial, struct ssdrev_err *err);
 /* Copies the fields of a user's overrides object (e.g. "controller",
- * "media", which no tool reports) into dut. */
-void import_dut_apply_overrides(json_t *dut, const json_t *overrides);
+ * "media", which no tool reports) into dut, after checking every key's type
+ * (a string for "model", a positive integer for "capacity_bytes", ...; no
+ * null): on a bad key it returns -EINVAL naming `name` (the file) and the
+ * key, and dut is unchanged. */
+int import_dut_apply_overrides(json_t *dut, const json_t *overrides, const char *name, struct ssdrev_err *err);
 
 #endif

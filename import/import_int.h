@@ -37,4 +37,14 @@ int import_fio(const char *input, const struct import_opts *o, struct import_res
 int import_cdm(const char *input, const struct import_opts *o, struct import_result *res,
                struct ssdrev_err *err);
 
+/* DUT input checks (import/dut_check.c): 0, or -EINVAL with a message
+ * naming `name` (a file, or what the text is) and the key. id-ctrl: known
+ * identify fields are unsigned integers of their NVMe width, at most 32
+ * power state descriptors (npss <= 31). smart-log: the keys every nvme-cli
+ * SMART log has, typed. overrides: known DUT keys typed, others scalars,
+ * no null. */
+int import_dut_check_id_ctrl(const json_t *c, const char *name, struct ssdrev_err *err);
+int import_dut_check_smart_log(const json_t *sl, const char *name, struct ssdrev_err *err);
+int import_dut_check_overrides(const json_t *ov, const char *name, struct ssdrev_err *err);
+
 #endif

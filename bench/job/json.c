@@ -107,6 +107,12 @@ int bench_job_from_json(struct bench_job *job, const json_t *obj, struct ssdrev_
       memcpy(ints[i].dst, &v, 8);
     }
   }
+  /* each time fits 63 bits, but the run adds them to its start: a sum
+   * beyond 2^63 ns wrapped the end time and the job ended at once */
+  if ((unsigned __int128)job->ramp_ns + job->measure_ns + job->idle_ns > (unsigned __int128)INT64_MAX)
+    return ssdrev_fail(err, -EINVAL, "job parameters ramp_ns + measure_ns + idle_ns = %llu + %llu + %llu ns are beyond 2^63 ns",
+                       (unsigned long long)job->ramp_ns, (unsigned long long)job->measure_ns,
+                       (unsigned long long)job->idle_ns);
   json_t *z = json_object_get(obj, "zero_buffers");
   if (z && !json_is_boolean(z)) return ssdrev_fail(err, -EINVAL, "job parameter 'zero_buffers' must be true or false");
   if (z) job->zero_buffers = json_is_true(z);

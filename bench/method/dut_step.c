@@ -3,6 +3,7 @@
  * sysfs), or from the sim model; then the method's and the user's overrides.
  * Raw tool outputs are kept under dut/ in the archive. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bench/method/review_int.h"
@@ -66,8 +67,12 @@ json_t *bench_review_build_dut(struct review_ctx *c, struct ssdrev_err *err) {
   /* Controller and media are in no tool's output: the method file or the
    * user's overrides.json supply them. */
   json_t *pd = json_object_get(c->prof->json, "dut");
-  if (pd) import_dut_apply_overrides(dut, pd);
-  if (overrides) import_dut_apply_overrides(dut, overrides);
+  if (pd && (rc = import_dut_apply_overrides(dut, pd, "the method's \"dut\" object", err))) goto fail;
+  if (overrides) {
+    char name[PATH_MAX + 64];
+    snprintf(name, sizeof name, "overrides.json of --dut-json %s", o->dut_json_dir ? o->dut_json_dir : "");
+    if ((rc = import_dut_apply_overrides(dut, overrides, name, err))) goto fail;
+  }
   if (!o->include_serial) json_object_del(dut, "serial");
   json_decref(overrides);
   return dut;

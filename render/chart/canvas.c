@@ -217,8 +217,27 @@ static size_t axis_ticks(const struct render_axis *a, double *t, char (*lab)[32]
   return n;
 }
 
+/* A log axis needs 0 < lo < hi, both finite and representable with their
+ * decades: a chart's data of zeros, negatives or denormals (5e-324 us
+ * rounds a "nice" lower bound to 0) gave lo = 0, log10(lo) = -inf, and the
+ * decade count (int)floor(-inf) overflowed (UBSan: signed overflow in
+ * axis_ticks). Repaired here, once, before anything is placed. */
+#define RC_LOG_MIN 1e-300
+#define RC_LOG_MAX 1e300
+static void log_axis_fix(struct render_axis *a) {
+  if (a->scale != RC_LOG) return;
+  double hi = a->hi, lo = a->lo;
+  if (!(hi >= RC_LOG_MIN * 10)) hi = 10; /* also NaN */
+  if (hi > RC_LOG_MAX) hi = RC_LOG_MAX;
+  if (!(lo >= RC_LOG_MIN) || !(lo < hi)) lo = hi / 1000 > RC_LOG_MIN ? hi / 1000 : RC_LOG_MIN;
+  a->lo = lo;
+  a->hi = hi;
+}
+
 void render_canvas_plot_frame(struct render_canvas *c, struct render_plot *p, const char *title) {
   cairo_t *cr = c->cr;
+  log_axis_fix(&p->x);
+  log_axis_fix(&p->y);
   const double tick_pt = 8, lab_pt = 9, title_pt = 11;
   /* y tick labels decide the left margin */
   double yt[64], xt[64];

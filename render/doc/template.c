@@ -23,8 +23,9 @@ struct expand {
   const char *chart_rel;
   double dpi;
   struct render_buf *out;
-  char used[64][96];       /* chart stems already used, to keep names unique */
-  size_t nused;
+  json_t *used;            /* set of chart stems already used (keys), to keep names
+                              unique: a hash that grows (a fixed table of 64 let the
+                              65th chart overwrite an earlier one's file) */
   struct ssdrev_err *err;
   const struct render_expand_opts *x; /* NULL: missing data is an error */
   const struct render_chart_sink *keep; /* where chart PNGs go besides their files (may be NULL) */
@@ -99,13 +100,9 @@ static void chart_stem(struct expand *e, const char *kind, const struct render_a
     if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_') *c = '_';
   char base[96];
   snprintf(base, sizeof base, "%s", stem);
-  for (int k = 2;; k++) {
-    int dup = 0;
-    for (size_t i = 0; i < e->nused; i++) dup |= !strcmp(e->used[i], stem);
-    if (!dup) break;
-    snprintf(stem, len, "%.80s-%d", base, k);
-  }
-  if (e->nused < 64) snprintf(e->used[e->nused++], sizeof e->used[0], "%s", stem);
+  if (!e->used) e->used = json_object();
+  for (int k = 2; json_object_get(e->used, stem); k++) snprintf(stem, len, "%.80s-%d", base, k);
+  json_object_set_new(e->used, stem, json_true());
 }
 
 static int one_chart(struct expand *e, const char *kind, const struct render_args *a, const char *drive,
@@ -517,6 +514,7 @@ int render_expand(const struct render_runs *rs, const char *template_name, const
   }
   e.writing = 1;
   rc = walk(&e, text);
+  json_decref(e.used);
   if (rc < 0 || out.oom) {
     render_buf_free(&out);
     return rc < 0 ? rc : ssdrev_fail(err, -ENOMEM, "out of memory expanding %s", e.tname);

@@ -64,8 +64,28 @@ static int write_state(const char *path, const char *model_spec, uint64_t io_byt
   return rc ? 1 : 0;
 }
 
+/* 40 ordinary records then `bad`: the hostile values of docs/hardening.md
+ * ("Hostile values"), the past findings of the logstats target. */
+static int write_hostile(const char *dir, const char *name, const char *params, struct ssdlog_rec bad) {
+  char path[4096];
+  struct ssdrev_err err = {{0}};
+  struct ssdlog_writer *w;
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  if (ssdlog_writer_open(&w, path, SSDLOG_CLOCK_VIRTUAL, 0, params, 1, &err))
+    return fprintf(stderr, "%s\n", err.msg), 1;
+  for (unsigned i = 0; i < 40; i++) {
+    struct ssdlog_rec r = {.submit_ns = 2000ull * i, .lat_ns = 90000 + 37 * i, .offset_bytes = 131072ull * i,
+                          .len_bytes = 131072, .op = 1};
+    if (ssdlog_append(w, &r, 1, &err)) return fprintf(stderr, "%s\n", err.msg), 1;
+  }
+  if (ssdlog_append(w, &bad, 1, &err) || ssdlog_writer_close(w, &err))
+    return fprintf(stderr, "%s\n", err.msg), 1;
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  if (argc != 4) return fprintf(stderr, "usage: gen_log_seeds LOG_DIR SIMSTATE_DIR sim:TINY_MODEL\n"), 2;
+  if (argc != 4 && argc != 5)
+    return fprintf(stderr, "usage: gen_log_seeds LOG_DIR SIMSTATE_DIR sim:TINY_MODEL [LOGSTATS_REGRESS_DIR]\n"), 2;
   char p[4096];
   int rc = 0;
   snprintf(p, sizeof p, "%s/one-record.ssdlog", argv[1]);
@@ -80,5 +100,22 @@ int main(int argc, char **argv) {
   rc |= write_state(p, argv[3], 0);
   snprintf(p, sizeof p, "%s/written.state", argv[2]);
   rc |= write_state(p, argv[3], 48ull << 20);
+  if (argc == 5) {
+    const char *d = argv[4];
+    rc |= write_hostile(d, "submit-near-2p63.ssdlog", NULL,
+                        (struct ssdlog_rec){.submit_ns = (1ull << 63) - 4096, .lat_ns = 1000, .len_bytes = 4096});
+    rc |= write_hostile(d, "submit-lat-wraps.ssdlog", NULL,
+                        (struct ssdlog_rec){.submit_ns = 1u << 20, .lat_ns = UINT64_MAX - 100, .len_bytes = 4096});
+    rc |= write_hostile(d, "beyond-duration.ssdlog", "{\"measure_ns\":100000}",
+                        (struct ssdlog_rec){.submit_ns = 1ull << 50, .lat_ns = 1000, .len_bytes = 4096});
+    rc |= write_hostile(d, "offset-beyond-2p63.ssdlog", NULL,
+                        (struct ssdlog_rec){.submit_ns = 9000, .lat_ns = 1000, .offset_bytes = UINT64_MAX - 100,
+                                           .len_bytes = 4096, .op = 1});
+    rc |= write_hostile(d, "far-offset.ssdlog", NULL,
+                        (struct ssdlog_rec){.submit_ns = 9000, .lat_ns = 1000, .offset_bytes = 1ull << 62,
+                                           .len_bytes = 4096, .op = 1});
+    rc |= write_hostile(d, "far-submit-no-params.ssdlog", NULL,
+                        (struct ssdlog_rec){.submit_ns = 1ull << 52, .lat_ns = 1000, .len_bytes = 4096});
+  }
   return rc;
 }

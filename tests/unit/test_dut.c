@@ -177,7 +177,7 @@ TEST("DUT files are found by prefix, and overrides fill controller and media") {
   REQUIRE(bench_dut_read_files(test_tmpdir(), &ic, &sl, &sc, &ov, NULL) == 0);
   CHECK(ic == NULL && ov != NULL);
   json_t *dut = json_object();
-  import_dut_apply_overrides(dut, ov);
+  CHECK(import_dut_apply_overrides(dut, ov, "overrides.json", NULL) == 0);
   CHECK_STR(json_string_value(json_object_get(dut, "media")), "Samsung V4 TLC");
   json_decref(dut);
   json_decref(ov);

@@ -12,7 +12,7 @@
  * representable values") for 1e25 units; gcc builds store INT64_MIN. */
 TEST("A SMART log with an absurd data-units count gives no negative or wrapped byte count") {
   const char *sl = "{\"critical_warning\": 0, \"temperature\": 310, \"data_units_read\": 9.2233720368547758e25,"
-                   " \"data_units_written\": 1e300}";
+                   " \"data_units_written\": 1e300, \"percent_used\": 0, \"power_on_hours\": 1}";
   struct ssdrev_err err = {{0}};
   json_t *dut = import_dut_parse(NULL, sl, NULL, 0, &err);
   REQUIRE(dut != NULL);
@@ -27,7 +27,8 @@ TEST("A SMART log with an absurd data-units count gives no negative or wrapped b
 }
 
 TEST("A SMART log with ordinary data-unit counts still gives the byte counts") {
-  const char *sl = "{\"critical_warning\": 0, \"temperature\": 310, \"data_units_read\": 1000}";
+  const char *sl = "{\"critical_warning\": 0, \"temperature\": 310, \"data_units_read\": 1000,"
+                   " \"data_units_written\": 0, \"percent_used\": 0, \"power_on_hours\": 1}";
   struct ssdrev_err err = {{0}};
   json_t *dut = import_dut_parse(NULL, sl, NULL, 0, &err);
   REQUIRE(dut != NULL);

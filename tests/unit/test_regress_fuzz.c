@@ -21,6 +21,7 @@
 #include "tests/fuzz/fuzz_template.c"
 #include "tests/fuzz/fuzz_simstate.c"
 #include "tests/fuzz/fuzz_analysis.c"
+#include "tests/fuzz/fuzz_logstats.c"
 #include "log/ssdlog.h"
 #include "sim/sim.h"
 #include "bench/bench.h"
@@ -127,6 +128,10 @@ TEST("Every sim-state seed and past sim-state finding loads and runs, or is refu
 
 TEST("Every analysis.json seed and past finding renders a template and a chart, or fails cleanly") {
   REPLAY("analysis", fuzz_analysis_one);
+}
+
+TEST("Every log seed and past hostile-value finding analyzes with bounded bins, or is refused cleanly") {
+  REPLAY("logstats", fuzz_logstats_one);
 }
 
 /* Seeds written by tests/fuzz/gen_log_seeds.sh go stale when a format
