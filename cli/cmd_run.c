@@ -245,7 +245,6 @@ static void progress_line(const struct bench_progress *p, void *arg) {
   fflush(stderr);
 }
 
-
 /* Opens the archive when DIR holds one, else creates it. */
 static int open_run(const struct run_args *a, struct bench_target *t, struct archive **run, struct ssdrev_err *err) {
   /* decided under the archive's lock: a concurrent run appends after us */
