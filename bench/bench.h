@@ -32,9 +32,12 @@ struct bench_target_opts {
 struct bench_target; /* opaque */
 /* Opens "PATH" (file or block device) or "sim:MODEL_FILE". A write to a block
  * device is refused unless destructive, and then still refused (naming why)
- * when it or a partition is mounted, is swap, has holders, or carries a
- * partition table or filesystem signature, unless force. force overrides the
- * signature check only: a mounted, swap or held device is always refused.
+ * when it, a partition or its whole disk is in use (mounted in any mount
+ * namespace, swap, held, backing a loop device: bench/target/guard_use.c), is
+ * read-only, or carries a partition table or a filesystem, RAID, LVM, LUKS
+ * or swap signature (libblkid) unless force. force overrides the signature
+ * check only: an in-use or read-only device is always refused. A write to
+ * a read-only file or filesystem fails at open (EROFS, EACCES).
  * A regular file that ssdrev did not create (marked with the xattr
  * user.ssdrev.created, or a PATH.ssdrev-created sidecar where xattrs are
  * unsupported) is never overwritten without force. Files and block devices
@@ -49,7 +52,9 @@ const char *bench_target_spec(const struct bench_target *t);
 /* Whole-target discard (block device: BLKDISCARD; file: recreate; sim: reset). */
 int bench_target_purge(struct bench_target *t, struct ssdrev_err *err);
 /* Checks whether a block device may be written; 0 when allowed, else
- * -EBUSY/-EEXIST with the reason. Exposed for tests on loop devices. */
+ * -EBUSY (in use), -EROFS (read-only) or -EEXIST (a signature, unless force)
+ * with the reason and, for a stacked user, the chain ("it backs /dev/loop4,
+ * which is mounted at /mnt/x"). Exposed for tests on loop devices. */
 int bench_guard_check(const char *dev_path, int force, struct ssdrev_err *err);
 /* The simulated drive behind a sim target, or NULL. */
 struct sim *bench_target_sim(struct bench_target *t);
@@ -202,8 +207,10 @@ extern volatile int bench_stop_requested;
  * deterministic); queue_id in the log is the thread. Time-based jobs end by
  * the engine's clock; sequential jobs split the span between threads.
  * On SIGINT (bench_stop_requested) it drains, finalizes the log and returns
- * 0 with res->interrupted set; reaching max_errors returns -EIO; res is
- * filled in every case once I/O started. */
+ * 0 with res->interrupted set; reaching max_errors returns -EIO; I/O errors
+ * with not one measured I/O completed (a read-only or dead device) return
+ * the first error's -errno, the message giving the count and that errno;
+ * res is filled in every case once I/O started. */
 int bench_job_run(struct bench_target *t, const struct bench_job *job, const char *log_path,
                   bench_progress_fn progress, void *progress_arg,
                   struct bench_job_result *res, struct ssdrev_err *err);

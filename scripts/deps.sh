@@ -15,6 +15,7 @@ need_pc cairo libcairo2-dev
 need_pc fontconfig libfontconfig-dev
 need_pc jansson libjansson-dev
 need_pc libcmark-gfm libcmark-gfm-dev
+need_pc blkid libblkid-dev
 need_h cmark-gfm-core-extensions.h libcmark-gfm-extensions-dev
 need_h csv.h libcsv-dev
 need_h hpdf.h libhpdf-dev
@@ -28,6 +29,11 @@ if [ "$what" = test ]; then
   /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing="$missing python3-numpy"
   need_cmd mkfs.ext4 e2fsprogs
   need_cmd losetup mount
+  # the guard matrix (tests/cli/guard_matrix.sh) builds these signatures
+  need_cmd sfdisk fdisk
+  need_cmd pvcreate lvm2
+  need_cmd cryptsetup cryptsetup-bin
+  need_cmd mdadm mdadm
 fi
 [ -z "$missing" ] && exit 0
 # Drop duplicates while keeping order.

@@ -25,8 +25,8 @@ SUPP=""
 VGOPTS="-q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
  --show-leak-kinds=definite,indirect --track-fds=no --num-callers=30 $SUPP"
 
-PKG_CFLAGS=$(pkg-config --cflags liburing cairo jansson libcmark-gfm 2>/dev/null)
-PKG_LIBS=$(pkg-config --libs liburing cairo jansson libcmark-gfm 2>/dev/null)
+PKG_CFLAGS=$(pkg-config --cflags liburing cairo jansson libcmark-gfm blkid 2>/dev/null)
+PKG_LIBS=$(pkg-config --libs liburing cairo jansson libcmark-gfm blkid 2>/dev/null)
 LIBS="$PKG_LIBS -lcmark-gfm-extensions -lcsv -lhpdf -lm -lpthread"
 CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers \
  -O1 -g -I. $PKG_CFLAGS -DSSDREV_VERSION=\"0.1.0\""

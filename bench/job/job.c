@@ -86,6 +86,7 @@ struct job_shared {
   atomic_uint_fast64_t claimed_bytes; /* size-based claims */
   atomic_uint_fast64_t claimed_ios;   /* max_ios claims */
   atomic_uint_fast64_t errors;
+  atomic_int first_status;            /* status (-errno) of the first failed I/O; 0 before */
   atomic_uint_fast64_t done_bytes;    /* all completed bytes, for progress */
   atomic_uint_fast64_t done_ios;
   bench_progress_fn progress;
@@ -308,7 +309,10 @@ static void job_loop(struct job_worker *w) {
       r->op = io->op;
       r->flags = io->rec_flags;
       if (io->status < 0) {
-        errs++;
+        if (!errs++) {
+          int none = 0;
+          atomic_compare_exchange_strong(&sh->first_status, &none, io->status);
+        }
       } else {
         bytes += io->len_bytes;
         if (!ramp) {
@@ -557,9 +561,18 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
       if (err) *err = lerr;
     }
   }
+  /* The first error's errno goes into the message: it is usually the
+   * reason (EROFS, EPERM, EIO), while the count alone is not. */
+  int first_st = atomic_load(&sh->first_status);
+  const char *first_msg = strerror(first_st < 0 ? -first_st : EIO);
   if (!rc && job->max_errors && res->errors >= job->max_errors)
-    rc = ssdrev_fail(err, -EIO, "job '%s': stopped after %llu I/O errors (max errors %llu)", job->name,
-                     (unsigned long long)res->errors, (unsigned long long)job->max_errors);
+    rc = ssdrev_fail(err, -EIO, "job '%s': stopped after %llu I/O errors (max errors %llu; first error: %s)",
+                     job->name, (unsigned long long)res->errors, (unsigned long long)job->max_errors, first_msg);
+  /* Errors and not one measured I/O done (a read-only device, a dead
+   * drive): there is nothing to report, so the job failed. */
+  if (!rc && res->errors && !res->ios)
+    rc = ssdrev_fail(err, first_st < 0 ? first_st : -EIO, "job '%s': no I/O completed: %llu I/O errors (first error: %s)",
+                     job->name, (unsigned long long)res->errors, first_msg);
   free(ws);
   free(sh->seq_cursor);
   free(sh);

@@ -1,169 +1,18 @@
 /* guard.c — the destructive-write guard for block devices. Everything here
- * is read-only: sysfs (holders, partitions), /proc/self/mountinfo,
- * /proc/swaps and on-disk signatures read with plain pread. A device that is
- * mounted, active swap or held (LVM, md, dm) is always refused; one that only
- * carries a partition table or filesystem signature is refused unless force. */
-#include <dirent.h>
+ * is read-only. A device that is in use (guard_use.c: mounted in any mount
+ * namespace, active swap, held, backing a loop device...) or read-only is
+ * always refused; one that carries a partition table or a filesystem, RAID,
+ * LVM, LUKS or swap signature (guard_sig.c: libblkid, and the hand list
+ * below when libblkid cannot probe) is refused unless force. */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <unistd.h>
 #include "bench/bench.h"
+#include "bench/target/guard_int.h"
 
-#define GUARD_MAX_DEVS 128
-
-/* The device and its partitions, by sysfs name and dev_t. */
-struct guard_devs {
-  unsigned n;
-  char name[GUARD_MAX_DEVS][64];
-  dev_t dev[GUARD_MAX_DEVS];
-};
-
-static int read_small(const char *path, char *buf, size_t len) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -errno;
-  ssize_t r = read(fd, buf, len - 1);
-  int e = errno;
-  close(fd);
-  if (r < 0) return -e;
-  buf[r] = 0;
-  return 0;
-}
-
-static int parse_devnum(const char *s, dev_t *out) {
-  char *end;
-  unsigned long ma = strtoul(s, &end, 10);
-  if (*end != ':') return -EINVAL;
-  unsigned long mi = strtoul(end + 1, &end, 10);
-  *out = makedev(ma, mi);
-  return 0;
-}
-
-/* Finds the sysfs name of DEV and the names of its partitions. */
-static int collect_devs(dev_t dev, struct guard_devs *d, struct ssdrev_err *err) {
-  char path[512], link[512];
-  snprintf(path, sizeof path, "/sys/dev/block/%u:%u", major(dev), minor(dev));
-  ssize_t r = readlink(path, link, sizeof link - 1);
-  if (r < 0) return ssdrev_fail(err, -errno, "cannot resolve %s: %s", path, strerror(errno));
-  link[r] = 0;
-  const char *base = strrchr(link, '/');
-  base = base ? base + 1 : link;
-  d->n = 1;
-  snprintf(d->name[0], sizeof d->name[0], "%.63s", base);
-  d->dev[0] = dev;
-  snprintf(path, sizeof path, "/sys/class/block/%.63s", base);
-  DIR *dir = opendir(path);
-  if (!dir) return 0;
-  struct dirent *de;
-  while ((de = readdir(dir)) && d->n < GUARD_MAX_DEVS) {
-    char p2[800], buf[64];
-    if (de->d_name[0] == '.') continue;
-    snprintf(p2, sizeof p2, "%s/%s/partition", path, de->d_name);
-    if (access(p2, F_OK)) continue;
-    snprintf(p2, sizeof p2, "%s/%s/dev", path, de->d_name);
-    if (read_small(p2, buf, sizeof buf) || parse_devnum(buf, &d->dev[d->n])) continue;
-    snprintf(d->name[d->n], sizeof d->name[0], "%.63s", de->d_name);
-    d->n++;
-  }
-  closedir(dir);
-  return 0;
-}
-
-static int check_holders(const struct guard_devs *d, struct ssdrev_err *err) {
-  for (unsigned i = 0; i < d->n; i++) {
-    char path[512];
-    snprintf(path, sizeof path, "/sys/class/block/%s/holders", d->name[i]);
-    DIR *dir = opendir(path);
-    if (!dir) continue;
-    struct dirent *de;
-    char holder[256] = "";
-    while ((de = readdir(dir)))
-      if (de->d_name[0] != '.') {
-        snprintf(holder, sizeof holder, "%s", de->d_name);
-        break;
-      }
-    closedir(dir);
-    if (holder[0])
-      return ssdrev_fail(err, -EBUSY, "refusing to write '%s': %s is held by %s (LVM, md or dm)",
-                         d->name[0], d->name[i], holder);
-  }
-  return 0;
-}
-
-/* Cuts the next space-separated field out of *cur (NUL-terminating it). */
-static char *next_field(char **cur) {
-  char *p = *cur;
-  while (*p == ' ' || *p == '\n') p++;
-  if (!*p) return NULL;
-  char *start = p;
-  while (*p && *p != ' ' && *p != '\n') p++;
-  if (*p) *p++ = 0;
-  *cur = p;
-  return start;
-}
-
-/* mountinfo: "36 35 98:0 / /mnt rw,... - ext4 /dev/loop0 rw". Field 3 is the
- * st_dev of the filesystem; the source after " - fstype " catches btrfs,
- * whose st_dev is an anonymous number. */
-static int check_mounts(const char *dev_path, const struct guard_devs *d, struct ssdrev_err *err) {
-  FILE *f = fopen("/proc/self/mountinfo", "re");
-  if (!f) return 0;
-  char line[4096];
-  int rc = 0;
-  while (!rc && fgets(line, sizeof line, f)) {
-    char *cur = line, *fields[5], *tok = NULL, *src = NULL;
-    int nf = 0;
-    while (nf < 5 && (tok = next_field(&cur))) fields[nf++] = tok;
-    if (nf < 5) continue;
-    while ((tok = next_field(&cur)) && strcmp(tok, "-")) {
-    }
-    if (tok && next_field(&cur)) src = next_field(&cur); /* skip the fs type */
-    dev_t md;
-    int have = parse_devnum(fields[2], &md) == 0;
-    for (unsigned i = 0; i < d->n; i++) {
-      int hit = have && md == d->dev[i];
-      if (!hit && src && src[0] == '/') {
-        struct stat st;
-        hit = stat(src, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == d->dev[i];
-      }
-      if (hit) {
-        rc = ssdrev_fail(err, -EBUSY, "refusing to write '%s': %s is mounted at %s", dev_path,
-                         d->name[i], fields[4]);
-        break;
-      }
-    }
-  }
-  fclose(f);
-  return rc;
-}
-
-static int check_swaps(const char *dev_path, const struct guard_devs *d, struct ssdrev_err *err) {
-  FILE *f = fopen("/proc/swaps", "re");
-  if (!f) return 0;
-  char line[4096];
-  int rc = 0;
-  while (!rc && fgets(line, sizeof line, f)) {
-    char *sp = strpbrk(line, " \t");
-    if (!sp || line[0] != '/') continue;
-    *sp = 0;
-    struct stat st;
-    if (stat(line, &st) || !S_ISBLK(st.st_mode)) continue;
-    for (unsigned i = 0; i < d->n; i++)
-      if (st.st_rdev == d->dev[i]) {
-        rc = ssdrev_fail(err, -EBUSY, "refusing to write '%s': %s is active swap", dev_path, d->name[i]);
-        break;
-      }
-  }
-  fclose(f);
-  return rc;
-}
-
-/* ------------------------------------------------------------- signatures */
-
-#define GUARD_PROBE_BYTES (68u * 1024u) /* covers btrfs at 64 KiB + 64 */
+/* ------------------------------------------------ signatures: the hand list */
 
 struct guard_sig {
   const char *what;
@@ -204,21 +53,33 @@ static const struct guard_sig sigs[] = {
     {"LUKS encrypted volume", 0, "LUKS\xba\xbe", 6, NULL},
     {"LVM2 physical volume", 512 + 24, "LVM2 001", 8, NULL},
     {"LVM2 physical volume", 512, "LABELONE", 8, NULL},
-    {"swap space", 4096 - 10, "SWAPSPACE2", 10, NULL},
-    {"swap space", 4096 - 10, "SWAP-SPACE", 10, NULL},
+    /* swap's magic ends its first page: pages of 4, 8, 16, 32 and 64 KiB
+     * (mkswap -p; arm64 and ppc64 kernels use 16 and 64 KiB) */
+    {"swap", 4096 - 10, "SWAPSPACE2", 10, NULL},
+    {"swap", 4096 - 10, "SWAP-SPACE", 10, NULL},
+    {"swap", 8192 - 10, "SWAPSPACE2", 10, NULL},
+    {"swap", 16384 - 10, "SWAPSPACE2", 10, NULL},
+    {"swap", 32768 - 10, "SWAPSPACE2", 10, NULL},
+    {"swap", 65536 - 10, "SWAPSPACE2", 10, NULL},
     {"NTFS filesystem", 3, "NTFS    ", 8, NULL},
     {"exFAT filesystem", 3, "EXFAT   ", 8, NULL},
     {"FAT filesystem", 54, "FAT1", 4, NULL},
     {"FAT filesystem", 82, "FAT32   ", 8, NULL},
-    {"md RAID member", 4096, "\xfc\x4e\x2b\xa9", 4, NULL},
+    {"md RAID member (metadata 1.2)", 4096, "\xfc\x4e\x2b\xa9", 4, NULL},
+    {"md RAID member (metadata 1.1)", 0, "\xfc\x4e\x2b\xa9", 4, NULL},
+    {"minix filesystem", 1024 + 16, "\x7f\x13", 2, NULL}, /* v1, 14-char names */
+    {"minix filesystem", 1024 + 16, "\x8f\x13", 2, NULL}, /* v1, 30-char names */
+    {"minix filesystem", 1024 + 16, "\x68\x24", 2, NULL}, /* v2 */
+    {"minix filesystem", 1024 + 16, "\x78\x24", 2, NULL}, /* v2, 30-char names */
+    {"minix filesystem", 1024 + 24, "\x5a\x4d", 2, NULL}, /* v3 */
+    {"bfs filesystem", 0, "\xce\xfa\xad\x1b", 4, NULL},
     {"ISO 9660 filesystem", 32769, "CD001", 5, NULL},
     {"F2FS filesystem", 1024, "\x10\x20\xf5\xf2", 4, NULL},
     {"bcache member", 4096 + 24, "\xc6\x85\x73\xf6\x4e\x1a\x45\xca", 8, NULL},
     {"MBR partition table", 510, "\x55\xaa", 2, classify_mbr}, /* last: FAT also has 0x55AA */
 };
 
-/* Names the first signature found in the first bytes of a device, or NULL. */
-static const char *find_signature(const unsigned char *b, size_t n) {
+const char *bench_guard_hand_head(const unsigned char *b, size_t n) {
   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
     const struct guard_sig *s = &sigs[i];
     if ((size_t)s->offset + s->len > n || memcmp(b + s->offset, s->magic, s->len)) continue;
@@ -228,27 +89,43 @@ static const char *find_signature(const unsigned char *b, size_t n) {
   return NULL;
 }
 
-static int check_signature(const char *dev_path, struct ssdrev_err *err) {
-  int fd = open(dev_path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return ssdrev_fail(err, -errno, "cannot open '%s' to check signatures: %s", dev_path, strerror(errno));
-  unsigned char *b = calloc(1, GUARD_PROBE_BYTES);
-  if (!b) {
-    close(fd);
-    return ssdrev_fail(err, -ENOMEM, "out of memory");
+/* md 0.90 keeps its superblock in the last 64 KiB-aligned 64 KiB block, md
+ * 1.0 8 KiB from the end (4 KiB-aligned), GPT a backup header in the last
+ * 512-byte LBA (or the last 4 KiB one on 4Kn drives). */
+const char *bench_guard_hand_tail(const unsigned char *tail, size_t n, uint64_t dev_bytes) {
+  if (n > dev_bytes) return NULL;
+  uint64_t base = dev_bytes - n; /* device offset of tail[0] */
+  struct {
+    const char *what;
+    uint64_t at; /* device offset, or UINT64_MAX when the device is too small */
+    const char *magic;
+    size_t len;
+  } c[] = {
+      {"md RAID member (metadata 0.90)",
+       dev_bytes >= 0x20000 ? (dev_bytes & ~(uint64_t)0xffff) - 0x10000 : UINT64_MAX, "\xfc\x4e\x2b\xa9", 4},
+      {"md RAID member (metadata 1.0)", dev_bytes >= 0x3000 ? ((dev_bytes - 8192) & ~(uint64_t)4095) : UINT64_MAX,
+       "\xfc\x4e\x2b\xa9", 4},
+      {"GPT partition table (backup header)", dev_bytes >= 1024 ? dev_bytes - 512 : UINT64_MAX, "EFI PART", 8},
+      {"GPT partition table (backup header)", dev_bytes >= 8192 ? dev_bytes - 4096 : UINT64_MAX, "EFI PART", 8},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+    if (c[i].at == UINT64_MAX || c[i].at < base || c[i].at + c[i].len > dev_bytes) continue;
+    if (!memcmp(tail + (c[i].at - base), c[i].magic, c[i].len)) return c[i].what;
   }
-  size_t got = 0;
-  while (got < GUARD_PROBE_BYTES) {
-    ssize_t r = pread(fd, b + got, GUARD_PROBE_BYTES - got, (off_t)got);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    got += (size_t)r;
-  }
-  close(fd);
-  const char *what = find_signature(b, got);
-  free(b);
-  if (what)
-    return ssdrev_fail(err, -EEXIST, "refusing to write '%s': %s signature found (use --force to overwrite it)",
-                       dev_path, what);
+  return NULL;
+}
+
+/* A read-only device (BLKROSET, losetup -r, a write-protected card) takes
+ * no writes: every I/O of a write job would fail. sysfs says so without an
+ * open; target.c asks BLKROGET too once it has the fd. */
+static int check_read_only(const char *dev_path, dev_t dev, struct ssdrev_err *err) {
+  char path[128], v[8] = "";
+  snprintf(path, sizeof path, "/sys/dev/block/%u:%u/ro", major(dev), minor(dev));
+  FILE *f = fopen(path, "re");
+  if (!f) return 0;
+  int ro = fgets(v, sizeof v, f) && v[0] == '1';
+  fclose(f);
+  if (ro) return ssdrev_fail(err, -EROFS, "refusing to write '%s': the device is read-only", dev_path);
   return 0;
 }
 
@@ -256,13 +133,20 @@ int bench_guard_check(const char *dev_path, int force, struct ssdrev_err *err) {
   struct stat st;
   if (stat(dev_path, &st)) return ssdrev_fail(err, -errno, "cannot stat '%s': %s", dev_path, strerror(errno));
   if (!S_ISBLK(st.st_mode)) return ssdrev_fail(err, -ENOTBLK, "'%s' is not a block device", dev_path);
-  struct guard_devs *d = calloc(1, sizeof *d);
-  if (!d) return ssdrev_fail(err, -ENOMEM, "out of memory");
-  int rc = collect_devs(st.st_rdev, d, err);
-  if (!rc) rc = check_mounts(dev_path, d, err);
-  if (!rc) rc = check_swaps(dev_path, d, err);
-  if (!rc) rc = check_holders(d, err);
-  free(d);
-  if (!rc && !force) rc = check_signature(dev_path, err);
-  return rc;
+  /* In use and read-only are never overridable: --force is about data, and
+   * these would corrupt something live or fail every write. */
+  int rc = bench_guard_check_in_use(dev_path, st.st_rdev, err);
+  if (!rc) rc = check_read_only(dev_path, st.st_rdev, err);
+  if (rc || force) return rc;
+  char what[400], raw[200];
+  int n = bench_guard_find_signatures(dev_path, GUARD_PROBE_AUTO, what, sizeof what, raw, sizeof raw, err);
+  if (n < 0) return n;
+  if (n == 1)
+    return ssdrev_fail(err, -EEXIST, "refusing to write '%s': %s signature found (%s; use --force to overwrite it)",
+                       dev_path, what, raw);
+  if (n > 1)
+    return ssdrev_fail(err, -EEXIST,
+                       "refusing to write '%s': %s signatures found (%s; use --force to overwrite them)", dev_path,
+                       what, raw);
+  return 0;
 }

@@ -91,6 +91,12 @@ static int open_fd(struct bench_target *t, const char *path, int extra, struct s
     return ssdrev_fail(err, -e, "cannot open '%s' with O_DIRECT: the filesystem does not support it (use --buffered)", path);
   if (e == EBUSY)
     return ssdrev_fail(err, -e, "cannot open '%s' exclusively: it is in use (mounted or held)", path);
+  /* A write job on something that takes no writes must stop here, not run
+   * with every I/O failing. */
+  if (e == EROFS && t->writable)
+    return ssdrev_fail(err, -e, "cannot open '%s' for writing: it is read-only (%s)", path, strerror(e));
+  if (e == EACCES && t->writable)
+    return ssdrev_fail(err, -e, "cannot open '%s' for writing: %s", path, strerror(e));
   return ssdrev_fail(err, -e, "cannot open '%s': %s", path, strerror(e));
 }
 
@@ -172,6 +178,11 @@ static int open_block(struct bench_target *t, const char *path, const struct ben
   t->size_bytes = size;
   t->lba_bytes = (uint32_t)lba;
   if (!size) return ssdrev_fail(err, -EINVAL, "'%s' has size 0: nothing to test", path);
+  /* The guard read sysfs "ro"; the kernel's own answer, on this very fd, is
+   * BLKROGET (an O_RDWR open of a read-only disk succeeds, its writes fail). */
+  int ro = 0;
+  if (t->writable && ioctl(t->fd, BLKROGET, &ro) == 0 && ro)
+    return ssdrev_fail(err, -EROFS, "refusing to write '%s': the device is read-only", path);
   return 0;
 }
 

@@ -12,7 +12,7 @@ D=tests/fuzz/corpus/log
 mkdir -p "$D" tests/fuzz/corpus/simstate
 clang -std=c11 -D_GNU_SOURCE -I. $(pkg-config --cflags jansson) -fsanitize=fuzzer-no-link,address,undefined \
   -o "$B/fuzz/gen_log_seeds" tests/fuzz/gen_log_seeds.c "$B/fuzz/libssdrev-fuzz.a" \
-  $(pkg-config --libs liburing cairo jansson libcmark-gfm) -lcmark-gfm-extensions -lcsv -lhpdf -lm -lpthread
+  $(pkg-config --libs liburing cairo jansson libcmark-gfm blkid) -lcmark-gfm-extensions -lcsv -lhpdf -lm -lpthread
 mkdir -p tests/fuzz/regress/logstats tests/fuzz/corpus/logstats
 "$B/fuzz/gen_log_seeds" "$D" tests/fuzz/corpus/simstate "sim:$(pwd)/tests/fuzz/tiny.model" tests/fuzz/regress/logstats
 s=$(wc -c <"$D/three-chunks.ssdlog")

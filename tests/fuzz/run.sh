@@ -30,8 +30,8 @@ FZ=$B/fuzz
 mkdir -p "$FZ/obj" "$FZ/bin" "$FZ/logs" "$FZ/corpus" "$FZ/artifacts" || exit 1
 command -v "$CC" >/dev/null 2>&1 || { echo "fuzz: $CC not found (apt-get install clang)" >&2; exit 1; }
 
-PKG_CFLAGS=$(pkg-config --cflags liburing cairo jansson libcmark-gfm 2>/dev/null)
-PKG_LIBS=$(pkg-config --libs liburing cairo jansson libcmark-gfm 2>/dev/null)
+PKG_CFLAGS=$(pkg-config --cflags liburing cairo jansson libcmark-gfm blkid 2>/dev/null)
+PKG_LIBS=$(pkg-config --libs liburing cairo jansson libcmark-gfm blkid 2>/dev/null)
 LIBS="$PKG_LIBS -lcmark-gfm-extensions -lcsv -lhpdf -lm -lpthread"
 # The Makefile's flags minus -Werror: a warning only clang emits in code still
 # being written must not stop the fuzzing of everything else.
