@@ -31,7 +31,7 @@ SLIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/san/%.o)
 SCLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/san/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/test/%)
 
-.PHONY: all deps test-deps demo test asan ubsan valgrind fuzz lint clean install perf
+.PHONY: all deps test-deps demo test asan ubsan valgrind fuzz lint clean install perf golden-update
 # Each entry point checks the Debian packages first, then builds in a second
 # make, so pkg-config is asked only once the packages are there.
 all: deps
@@ -72,6 +72,11 @@ test: test-deps
 	@sh tests/run.sh $(BUILD)
 
 asan ubsan: test
+
+# Rewrites the expected outputs tests/golden/*.out (tests/golden/README.md).
+golden-update: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BUILD)/ssdrev
+	@sh tests/golden/update.sh $(BUILD)
 
 valgrind: test-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BUILD)/ssdrev

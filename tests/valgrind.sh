@@ -8,6 +8,10 @@
 # BUILD/ssdrev under valgrind and logs to BUILD/vg/logs/cli.PID.log.
 # VG_ONLY="archive cli/harden_" runs only the names containing one of those
 # words. Exits 1 if a test fails or valgrind reports any error or leak.
+# Skips follow tests/run.sh: a CLI script exiting 77 is skipped (with the
+# reasons of its "skip:" lines), and skip lines of scripts and unit tests
+# that ran are echoed under their ok line. Closing line:
+# "valgrind: N passed, N failed, N skipped".
 set -u
 B=${1:-build}
 VG=$B/vg
@@ -47,7 +51,7 @@ export SSDREV="$VG_ABS/ssdrev"
 export SSDREV_ROOT="$(pwd)"
 # Valgrind is ~20-50x slower: tests that scale their work may read this.
 export SSDREV_VALGRIND=1
-pass=0; fail=0; failed=""
+pass=0; fail=0; skip=0; failed=""
 for src in tests/unit/test_*.c; do
   name=$(basename "$src" .c)
   selected "$name" || continue
@@ -61,6 +65,7 @@ for src in tests/unit/test_*.c; do
   rc=$?
   if [ $rc -eq 0 ] && [ ! -s "$VG/logs/$name.log" ]; then
     echo "ok   $name ($(tail -n 1 "$VG/logs/$name.out"))"; pass=$((pass+1))
+    grep '^skip ' "$VG/logs/$name.out" | sed 's/^/     /'
   else
     grep -v '^ok  ' "$VG/logs/$name.out" | tail -n 20; head -n 60 "$VG/logs/$name.log"
     echo "FAIL $name (exit $rc)"; fail=$((fail+1)); failed="$failed $name"
@@ -76,6 +81,10 @@ for t in tests/cli/*.sh; do
   bad=$(find "$VG/logs" -name 'cli.*.log' -newer "$VG/ssdrev" -size +0c -exec grep -l 'ERROR SUMMARY: [1-9]\|definitely lost\|indirectly lost\|Invalid \|uninitialised' {} + 2>/dev/null)
   if [ $rc -eq 0 ] && [ -z "$bad" ]; then
     echo "ok   $name"; pass=$((pass+1))
+    printf '%s\n' "$out" | grep '^skip: ' | sed 's/^/     /'
+  elif [ $rc -eq 77 ] && [ -z "$bad" ]; then
+    reason=$(printf '%s\n' "$out" | sed -n 's/^skip: //p' | awk '{ printf "%s%s", (NR > 1 ? "; " : ""), $0 }')
+    echo "skip $name: ${reason:-no reason given}"; skip=$((skip+1))
   else
     printf '%s\n' "$out" | tail -n 20
     for f in $bad; do head -n 60 "$f"; mv "$f" "$f.reported"; done
@@ -84,5 +93,5 @@ for t in tests/cli/*.sh; do
   : "$before"
 done
 [ -n "$failed" ] && echo "failed:$failed"
-echo "valgrind: $pass passed, $fail failed"
+echo "valgrind: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

@@ -1,11 +1,11 @@
 #!/bin/sh
 # ssdrev analyze's exact percentiles equal numpy.percentile(..., method=
 # 'inverted_cdf') to the nanosecond, on synthetic logs from 1 to 200000
-# records (ties included; ramp records excluded). Skips without numpy.
+# records (ties included; ramp records excluded). Skips without numpy (exit 77).
 set -u
 : "${SSDREV:?set SSDREV to the ssdrev binary}"
 PY=/usr/bin/python3
-if ! $PY -c 'import numpy' 2>/dev/null; then echo "skip: numpy not available"; exit 0; fi
+if ! $PY -c 'import numpy' 2>/dev/null; then echo "skip: numpy not available"; exit 77; fi
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
 P=0.001,1,25,50,90,99,99.9,99.99,99.999,100

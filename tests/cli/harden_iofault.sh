@@ -9,8 +9,8 @@
 #     reloaded, so every further I/O ends in EIO; then it is detached while
 #     still open. The run must end by itself at --max-errors. (dm-error would
 #     be the classic tool; this kernel has no device-mapper, and the loop
-#     trick needs only losetup.) Skipped, with a note, when not root or
-#     when loop devices are unavailable.
+#     trick needs only losetup.) Skipped, with a "skip:" line (exit 0, as
+#     case 1 ran), when not root or when loop devices are unavailable.
 set -u
 : "${SSDREV:?set SSDREV to the ssdrev binary}"
 ROOT=$(cd "${SSDREV_ROOT:-.}" && pwd)
@@ -50,11 +50,11 @@ grep -q '"status": "failed"' "$T/m/manifest.json" || fail "--max-errors: test no
 
 # ---- 2. a loop device that fails mid-run, then is detached
 if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null 2>&1; then
-  echo "harden_iofault: not root or no losetup: loop-device case skipped"; exit 0
+  echo "skip: not root or no losetup: loop-device case not checked"; exit 0
 fi
 truncate -s 64M "$T/back.img" || fail "truncate"
 LOOP=$(losetup --find --show "$T/back.img" 2>/dev/null) || LOOP=""
-if [ -z "$LOOP" ]; then echo "harden_iofault: no loop device available: loop case skipped"; exit 0; fi
+if [ -z "$LOOP" ]; then echo "skip: no loop device available: loop-device case not checked"; exit 0; fi
 for engine in io_uring psync; do
   d="$T/loop-$engine"
   # reads only: no --destructive needed, the guard is not involved

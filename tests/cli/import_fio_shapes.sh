@@ -186,6 +186,6 @@ t = {x["name"]: x for x in json.load(open("tr.run/manifest.json"))["tests"]}
 if set(t["fio.tr.1"]["fio"]["ops"]) != {"trim"} or set(t["fio.tw.2"]["fio"]["ops"]) != {"trim", "write"}: sys.exit("trim ops")
 PY
 else
-  echo "note: not root or no loop device; trim case not run"
+  echo "skip: not root or no loop device: trim case not run"
 fi
 echo ok

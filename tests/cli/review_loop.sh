@@ -1,17 +1,18 @@
 #!/bin/sh
 # `ssdrev review --short` on a loop device over a temp file (root only):
 # refused without --destructive, complete with it. Detaches what it attaches.
+# Skips (exit 77) when not root or without losetup.
 set -u
 fail() { echo "review_loop: $*" >&2; exit 1; }
 S=${SSDREV:?SSDREV must point at the ssdrev binary}
 R=${SSDREV_ROOT:-.}
-if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null 2>&1; then echo "skip: needs root and losetup"; exit 0; fi
+if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null 2>&1; then echo "skip: needs root and losetup"; exit 77; fi
 D=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
 L=""
 cleanup() { [ -n "$L" ] && losetup -d "$L" 2>/dev/null; rm -rf "$D"; }
 trap cleanup EXIT INT TERM
 truncate -s 96M "$D/loop.img"
-L=$(losetup -f --show "$D/loop.img") || { echo "skip: losetup failed"; exit 0; }
+L=$(losetup -f --show "$D/loop.img") || { echo "skip: losetup failed"; exit 77; }
 "$S" review "$L" --out "$D/r0" --short --quiet 2>"$D/err"; rc=$?
 [ $rc -eq 1 ] || fail "write to a block device without --destructive exited $rc"
 grep -q -- "--destructive" "$D/err" || fail "refusal does not name --destructive"

@@ -3,12 +3,12 @@
 # refused without --destructive; GPT/MBR partition tables and an ext4
 # signature refused (named) unless --force; active swap and a mounted
 # device refused (naming why) even with --force; 4Kn alignment checks;
-# a clean device allowed with --destructive. Skips when not root or
-# without losetup.
+# a clean device allowed with --destructive. Skips (exit 77) when not root
+# or without losetup; cases whose tool is missing print a "skip:" line.
 set -u
 fail() { echo "run_guard: $*" >&2; exit 1; }
 S=${SSDREV:?SSDREV must point at the ssdrev binary}
-if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null 2>&1; then echo "skip: needs root and losetup"; exit 0; fi
+if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null 2>&1; then echo "skip: needs root and losetup"; exit 77; fi
 D=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
 L1=""; L2=""; L3=""; MNT=""; SWAP=""
 cleanup() {
@@ -21,7 +21,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 truncate -s 64M "$D/clean.img" "$D/ext4.img"
-L1=$(losetup -f --show "$D/clean.img") || { echo "skip: losetup failed"; exit 0; }
+L1=$(losetup -f --show "$D/clean.img") || { echo "skip: losetup failed"; exit 77; }
 L2=$(losetup -f --show "$D/ext4.img") || fail "second losetup failed"
 
 # Reading needs nothing special.
@@ -75,7 +75,7 @@ if command -v mkswap >/dev/null 2>&1 && command -v swapon >/dev/null 2>&1; then
     swapoff "$L3" || fail "swapoff failed"
     SWAP=""
   else
-    echo "note: swapon unavailable here, swap case not checked"
+    echo "skip: swapon unavailable here, swap case not checked"
   fi
   losetup -d "$L3"; L3=""
 fi
@@ -95,11 +95,12 @@ if L3=$(losetup -f --show --sector-size 4096 "$D/4k.img" 2>/dev/null); then
   grep -q '"lba_bytes": 4096' "$D/k2/manifest.json" || fail "manifest does not record the 4096-byte LBA"
   losetup -d "$L3"; L3=""
 else
-  echo "note: losetup --sector-size unavailable, 4Kn case not checked"
+  echo "skip: losetup --sector-size unavailable, 4Kn case not checked"
 fi
 
 # An ext4 signature is refused, named, and --force overrides it.
-command -v mkfs.ext4 >/dev/null 2>&1 || { echo "skip: no mkfs.ext4"; exit 0; }
+# (a partial skip: the cases above ran, so exit 0 with a skip line)
+command -v mkfs.ext4 >/dev/null 2>&1 || { echo "skip: no mkfs.ext4: ext4, mounted and --force-over-signature cases not checked"; exit 0; }
 mkfs.ext4 -q -F "$L2" >/dev/null 2>&1 || fail "mkfs.ext4 failed"
 err=$("$S" run "$L2" --out "$D/r3" --rw randwrite --runtime 100ms --destructive --quiet 2>&1); rc=$?
 [ $rc -eq 1 ] || fail "ext4 device not refused (exit $rc)"
@@ -113,7 +114,7 @@ if mount "$L2" "$MNT" 2>/dev/null; then
   echo "$err" | grep -q "mounted at $MNT" || fail "refusal does not name the mount: $err"
   umount "$MNT" || fail "umount failed"
 else
-  echo "note: mount unavailable here, mounted case not checked"
+  echo "skip: mount unavailable here, mounted case not checked"
 fi
 MNT=""
 

@@ -35,7 +35,7 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>
     || fail "size-based run on a pty failed"
   grep -q 'IOPS=' "$D/s.out" || fail "size-based run printed no summary"
 else
-  echo "note: script(1) unavailable, TTY progress not checked"
+  echo "skip: script(1) unavailable, TTY progress not checked"
 fi
 "$S" run "$T" --out "$D/r" --runtime 600ms >"$D/notty.out" 2>"$D/notty.err" || fail "run without a TTY failed"
 [ -s "$D/notty.err" ] && fail "progress written although stderr is not a TTY: $(cat -v "$D/notty.err")"

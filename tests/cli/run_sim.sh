@@ -8,7 +8,7 @@ trap 'rm -rf "$D"' EXIT INT TERM
 fail() { echo "run_sim: $*" >&2; exit 1; }
 S=${SSDREV:?SSDREV must point at the ssdrev binary}
 M=${SSDREV_ROOT:-.}/samples/models/pm981-256.model
-[ -f "$M" ] || { echo "skip: no $M"; exit 0; }
+[ -f "$M" ] || { echo "skip: no $M"; exit 77; }
 for r in a b; do
   "$S" run "sim:$M" --out "$D/$r" --rw randread --iodepth 32 --threads 2 --runtime 200ms --ramp 50ms --seed 7 --quiet >"$D/$r.txt" \
     || fail "sim run $r failed: $(cat "$D/$r.txt")"

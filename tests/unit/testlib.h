@@ -3,9 +3,12 @@
  *   TEST("A log written and read back yields the same records") { ... CHECK(x == y); }
  *
  * Each test is a sentence. CHECK records a failure and carries on; REQUIRE
- * stops the test. main() (defined here, so include this header once per
- * binary) runs every test, prints one line per test and a closing line
- * "N passed, N failed" that tests/run.sh adds up. */
+ * stops the test; TEST_SKIP("no writable /dev/full") ends a test that cannot
+ * run here, which then counts as skipped (not passed), unless a check had
+ * already failed. main() (defined here, so include this header once per
+ * binary) runs every test, prints one line per test ("ok   NAME",
+ * "FAIL NAME" or "skip NAME: REASON") and a closing line
+ * "N passed, N failed, N skipped" that tests/run.sh adds up. */
 #ifndef SSDREV_TESTLIB_H
 #define SSDREV_TESTLIB_H
 #include <stdio.h>
@@ -29,6 +32,10 @@ static int testlib_ncases;
     testlib_cases[testlib_ncases].fn = tfn; \
     testlib_cases[testlib_ncases++].file = __FILE__; } \
   static void tfn(int *testlib_failed)
+
+/* The reason the running test skipped itself, or NULL. */
+static const char *testlib_skip_reason;
+#define TEST_SKIP(reason) do { testlib_skip_reason = (reason); return; } while (0)
 
 #define CHECK(cond) do { if (!(cond)) { *testlib_failed = 1; \
   fprintf(stderr, "    %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
@@ -74,17 +81,19 @@ static inline const char *test_path(const char *name) {
 }
 
 int main(int argc, char **argv) {
-  int passed = 0, failed = 0;
+  int passed = 0, failed = 0, skipped = 0;
   const char *only = argc > 1 ? argv[1] : NULL;
   for (int i = 0; i < testlib_ncases; i++) {
     if (only && !strstr(testlib_cases[i].name, only)) continue;
     int f = 0;
+    testlib_skip_reason = NULL;
     testlib_cases[i].fn(&f);
-    printf("%s %s\n", f ? "FAIL" : "ok  ", testlib_cases[i].name);
+    if (f) { printf("FAIL %s\n", testlib_cases[i].name); failed++; }
+    else if (testlib_skip_reason) { printf("skip %s: %s\n", testlib_cases[i].name, testlib_skip_reason); skipped++; }
+    else { printf("ok   %s\n", testlib_cases[i].name); passed++; }
     fflush(stdout);
-    if (f) failed++; else passed++;
   }
-  printf("%d passed, %d failed\n", passed, failed);
+  printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
   return failed ? 1 : 0;
 }
 #endif
