@@ -427,7 +427,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   json_object_set_new(a, "rw_sweep", sweep);
   json_object_set_new(a, "tail", tail);
   json_object_set_new(a, "flags", analyze_flags(a));
-  rc = ssdrev_write_json_atomic(archive_path(run, "analysis.json"), a, err);
+  rc = ssdrev_write_json_atomic(archive_path(run, ARCHIVE_ANALYSIS), a, err);
   archive_free(run);
   if (rc) {
     json_decref(a);

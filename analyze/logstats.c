@@ -180,7 +180,7 @@ static int pass1_chunk(struct log_ctx *c, const struct ssdlog_chunk *k, struct s
 static void rebin_chunk(struct log_ctx *c, const struct ssdlog_chunk *k, unsigned mask) {
   for (size_t i = 0; i < k->n; i++) {
     unsigned op = k->op[i];
-    if ((k->flags[i] & SSDLOG_REC_RAMP) || op >= NOPS || k->status[i] < 0) continue;
+    if (op >= NOPS || !ssdlog_measured(k->flags[i], k->status[i])) continue;
     feed_bins(c, mask, k, i);
   }
 }
@@ -191,7 +191,7 @@ static void refine_chunk(struct log_ctx *c, const struct ssdlog_chunk *k, const 
   size_t nb[NOPS] = {0};
   for (size_t i = 0; i < k->n; i++) {
     unsigned op = k->op[i];
-    if ((k->flags[i] & SSDLOG_REC_RAMP) || op >= NOPS || k->status[i] < 0) continue;
+    if (op >= NOPS || !ssdlog_measured(k->flags[i], k->status[i])) continue;
     c->lat_buf[op][nb[op]++] = k->lat_ns[i];
   }
   for (unsigned op = 0; op < NOPS; op++) {

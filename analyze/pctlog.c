@@ -49,7 +49,7 @@ static int all_measured_ok(const struct ssdlog_chunk *k) {
 static size_t filter(const struct ssdlog_chunk *k, int op, uint64_t *buf) {
   size_t m = 0;
   for (size_t i = 0; i < k->n; i++) {
-    int keep = !(k->flags[i] & SSDLOG_REC_RAMP) && k->status[i] >= 0 && (op < 0 || k->op[i] == op);
+    int keep = ssdlog_measured(k->flags[i], k->status[i]) && (op < 0 || k->op[i] == op);
     buf[m] = k->lat_ns[i];
     m += keep; /* branch-free: most records are kept */
   }

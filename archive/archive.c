@@ -27,7 +27,7 @@ static int dir_is_empty(const char *dir) {
   struct dirent *e;
   int empty = 1;
   while ((e = readdir(d))) {
-    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, ".lock") &&
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, ARCHIVE_LOCK) &&
         !is_atomic_temp(e->d_name)) {
       empty = 0;
       break;
@@ -98,7 +98,7 @@ static int create_locked(struct archive **out, const char *dir, const char *targ
   /* the manifest first: a concurrent writer that looks now finds an
    * archive (and its lock), not a directory that is "not empty" */
   int rc = archive_save(run, err);
-  if (!rc) rc = ssdrev_mkdirs(archive_path(run, "logs"), err);
+  if (!rc) rc = ssdrev_mkdirs(archive_path(run, ARCHIVE_LOGS), err);
   if (rc) {
     archive_free(run);
     return rc;
@@ -116,7 +116,7 @@ static int open_locked(struct archive **out, const char *dir, const char *target
   int rc = check_no_links(dir, err);
   if (rc) return rc;
   char mpath[4200];
-  snprintf(mpath, sizeof mpath, "%s/manifest.json", dir);
+  snprintf(mpath, sizeof mpath, "%s/" ARCHIVE_MANIFEST, dir);
   struct stat st;
   if (create) {
     if (!stat(dir, &st)) {
@@ -187,7 +187,7 @@ int archive_open(struct archive **out, const char *dir, struct ssdrev_err *err) 
   run->lock_fd = -1;
   snprintf(run->dir, sizeof run->dir, "%s", dir);
   char path[4200];
-  snprintf(path, sizeof path, "%s/manifest.json", dir);
+  snprintf(path, sizeof path, "%s/" ARCHIVE_MANIFEST, dir);
   run->manifest = ssdrev_load_json_crc(path, &run->manifest_crc32c, err);
   if (!run->manifest) {
     free(run);
@@ -226,7 +226,7 @@ int archive_open(struct archive **out, const char *dir, struct ssdrev_err *err) 
 }
 
 int archive_save(struct archive *run, struct ssdrev_err *err) {
-  return ssdrev_write_json_atomic(archive_path(run, "manifest.json"), run->manifest, err);
+  return ssdrev_write_json_atomic(archive_path(run, ARCHIVE_MANIFEST), run->manifest, err);
 }
 
 void archive_free(struct archive *run) {
@@ -325,3 +325,7 @@ int archive_remove_temps(struct archive *run, struct ssdrev_err *err) {
   return remove_temps(run->dir, 2, err);
 }
 
+int archive_log_rel(char *buf, size_t len, const char *test_name) {
+  int n = snprintf(buf, len, ARCHIVE_LOGS "/%s" ARCHIVE_LOG_SUFFIX, test_name);
+  return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}

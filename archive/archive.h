@@ -5,6 +5,19 @@
 
 #include "base/ssdrev.h"
 
+/* The archive's own file names, relative to its directory (docs/archive.md):
+ * the one place they are spelled. */
+#define ARCHIVE_MANIFEST "manifest.json"
+#define ARCHIVE_ANALYSIS "analysis.json"
+#define ARCHIVE_LOGS "logs"            /* per-I/O logs: logs/TEST.ssdlog */
+#define ARCHIVE_LOG_SUFFIX ".ssdlog"
+#define ARCHIVE_SIM_STATE "sim-state.bin" /* a simulated drive's state while a review may resume */
+#define ARCHIVE_LOCK ".lock"           /* the writer's lock, holding its PID */
+#define ARCHIVE_DUT "dut"              /* raw nvme-cli / smartctl outputs */
+/* The log path of test NAME relative to the run ("logs/NAME.ssdlog") into
+ * buf; -ENAMETOOLONG when it does not fit. */
+int archive_log_rel(char *buf, size_t len, const char *test_name);
+
 /* A run is a directory holding manifest.json, logs/ and, after analysis,
  * analysis.json. See docs/archive.md for every key. The manifest is a jansson
  * object owned by the run; every save is atomic (temporary file + rename). */

@@ -40,7 +40,7 @@ int archive_lock(const char *dir, struct ssdrev_err *err) {
       return ssdrev_fail(err, -ELOOP, "refusing to write '%s': it is a symbolic link", dir);
     return ssdrev_fail(err, -e, "cannot open run '%s': %s", dir, strerror(e));
   }
-  int fd = openat(dfd, ".lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+  int fd = openat(dfd, ARCHIVE_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
   int e = errno;
   close(dfd);
   if (fd < 0) {

@@ -75,7 +75,7 @@ static int export_lat32(const char *cmd, const char *log, const char *out, int s
   while ((rc = ssdlog_next_chunk(r, SSDLOG_COL_LAT | SSDLOG_COL_STATUS | SSDLOG_COL_FLAGS, &k, &err)) > 0) {
     size_t m = 0;
     for (size_t i = 0; i < k.n; i++) {
-      if ((k.flags[i] & SSDLOG_REC_RAMP) || k.status[i] < 0) continue;
+      if (!ssdlog_measured(k.flags[i], k.status[i])) continue;
       if (k.lat_ns[i] > UINT32_MAX) {
         rc = -ERANGE;
         snprintf(err.msg, sizeof err.msg, "latency %llu ns in '%s' does not fit in uint32", (unsigned long long)k.lat_ns[i], log);

@@ -130,15 +130,16 @@ static void report_damage(const char *cmd, const char *file, const struct ssdlog
  * (RUN/logs/NAME.ssdlog beside RUN/manifest.json), in buf; "" otherwise.
  * A log can end cleanly on a chunk boundary and still be incomplete: only
  * the manifest knows that the run was killed ("running"). */
-static void archive_status(const char *file, char *buf, size_t len) {
+static void run_status_of_log(const char *file, char *buf, size_t len) {
   buf[0] = 0;
   const char *slash = strrchr(file, '/');
   const char *base = slash ? slash + 1 : file;
   size_t dlen = slash ? (size_t)(slash - file) : 0;
   char mpath[4200], want[600];
-  if (dlen < 4 || strncmp(file + dlen - 4, "logs", 4) || (dlen > 4 && file[dlen - 5] != '/')) return;
-  snprintf(mpath, sizeof mpath, "%.*smanifest.json", (int)(dlen - 4), file);
-  snprintf(want, sizeof want, "logs/%.500s", base);
+  const size_t ll = sizeof ARCHIVE_LOGS - 1;
+  if (dlen < ll || strncmp(file + dlen - ll, ARCHIVE_LOGS, ll) || (dlen > ll && file[dlen - ll - 1] != '/')) return;
+  snprintf(mpath, sizeof mpath, "%.*s" ARCHIVE_MANIFEST, (int)(dlen - ll), file);
+  snprintf(want, sizeof want, ARCHIVE_LOGS "/%.500s", base);
   json_t *m = json_load_file(mpath, 0, NULL);
   size_t i;
   json_t *t;
@@ -194,7 +195,7 @@ static int log_info(int argc, char **argv) {
   const struct ssdlog_header *h = ssdlog_get_header(r);
   for (int k = 0; k < 8; k++) hdr_bytes -= col_bytes[k];
   char tstatus[32];
-  archive_status(o.file, tstatus, sizeof tstatus);
+  run_status_of_log(o.file, tstatus, sizeof tstatus);
   char when[64];
   iso_time(h->start_unix_ns, when, sizeof when);
   double bpr = st.records ? (double)st.file_bytes / (double)st.records : 0;

@@ -468,7 +468,7 @@ static int import_job_log(struct archive *run, json_t *test, const char *name, c
                           const struct import_opts *o, uint64_t start_unix_ns, uint64_t fio_ios,
                           const char *input, struct import_result *res, struct ssdrev_err *err) {
   char rel[512];
-  snprintf(rel, sizeof rel, "logs/%s.ssdlog", name);
+  archive_log_rel(rel, sizeof rel, name);
   char *params = json_dumps(json_object_get(test, "params"), JSON_COMPACT);
   struct ssdlog_writer *w;
   int rc = ssdlog_writer_open(&w, archive_path(run, rel), SSDLOG_CLOCK_IMPORTED, start_unix_ns,

@@ -18,6 +18,12 @@ enum ssdlog_rec_flag {
   SSDLOG_REC_RAMP = 1u << 0, /* issued during the ramp: logged, not measured */
 };
 
+/* Whether a record counts in the statistics: issued after the ramp and
+ * completed without error. The one definition of a "measured I/O". */
+static inline int ssdlog_measured(unsigned flags, int32_t status) {
+  return !(flags & SSDLOG_REC_RAMP) && status >= 0;
+}
+
 /* One I/O, as the engine saw it. */
 struct ssdlog_rec {
   uint64_t submit_ns;    /* submit time, ns since test start */

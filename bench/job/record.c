@@ -82,7 +82,7 @@ int bench_record_job(struct archive *run, struct bench_target *t, const struct b
   /* The engine that runs it, by name, in the manifest and the log header alike. */
   snprintf(job.engine, sizeof job.engine, "%s", ops->name);
   char rel[300];
-  snprintf(rel, sizeof rel, "logs/%s.ssdlog", job.name);
+  archive_log_rel(rel, sizeof rel, job.name);
   json_t *test = archive_add_test(run, job.name, bench_job_params(&job, t, ops), o->no_log ? NULL : rel);
   if (!test) {
     json_decref(extra);

@@ -12,7 +12,9 @@
 #include "import/import.h"
 
 static const struct { const char *key, *file; } raw_files[] = {
-    {"id_ctrl", "dut/id-ctrl.json"}, {"smart_log", "dut/smart-log.json"}, {"smartctl", "dut/smartctl.json"}};
+    {"id_ctrl", ARCHIVE_DUT "/id-ctrl.json"},
+    {"smart_log", ARCHIVE_DUT "/smart-log.json"},
+    {"smartctl", ARCHIVE_DUT "/smartctl.json"}};
 
 /* Writes the raw texts of `raw` ({"id_ctrl": text...}) into the archive and
  * records their paths in dut.raw. */
@@ -22,7 +24,7 @@ static int keep_raw(struct review_ctx *c, json_t *dut, const char *const texts[3
   int rc = 0;
   for (size_t i = 0; i < 3 && !rc; i++) {
     if (!texts[i]) continue;
-    if (!json_object_size(paths) && (rc = ssdrev_mkdirs(archive_path(c->run, "dut"), err))) break;
+    if (!json_object_size(paths) && (rc = ssdrev_mkdirs(archive_path(c->run, ARCHIVE_DUT), err))) break;
     rc = ssdrev_write_file_atomic(archive_path(c->run, raw_files[i].file), texts[i],
                                   strlen(texts[i]), err);
     if (!rc) json_object_set_new(paths, raw_files[i].key, json_string(raw_files[i].file));

@@ -165,7 +165,7 @@ static int run_step(struct review_ctx *c, const struct review_step *s, struct ss
   if (c->is_sim) {
     /* The drive's state goes with the archive: a resumed review continues
      * on the same (simulated) drive. */
-    rc = sim_save(bench_target_sim(c->t), archive_path(c->run, "sim-state.bin"), err);
+    rc = sim_save(bench_target_sim(c->t), archive_path(c->run, ARCHIVE_SIM_STATE), err);
     if (rc) return rc;
   }
   if (c->progress) {
@@ -183,7 +183,7 @@ static int run_step(struct review_ctx *c, const struct review_step *s, struct ss
 
 static int run_exists(const char *dir) {
   char path[4200];
-  snprintf(path, sizeof path, "%s/manifest.json", dir);
+  snprintf(path, sizeof path, "%s/" ARCHIVE_MANIFEST, dir);
   struct stat st;
   return stat(path, &st) == 0;
 }
@@ -296,8 +296,8 @@ int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progre
     if (o->dut_json_dir && (rc = check_dut_json(o, err))) goto out;
     if ((rc = archive_create(&c.run, o->run_dir, o->target_spec, err))) goto out;
     if ((rc = fill_new_manifest(&c, err))) goto out;
-  } else if (c.is_sim && access(archive_path(c.run, "sim-state.bin"), F_OK) == 0) {
-    rc = sim_load_state(bench_target_sim(c.t), archive_path(c.run, "sim-state.bin"), err);
+  } else if (c.is_sim && access(archive_path(c.run, ARCHIVE_SIM_STATE), F_OK) == 0) {
+    rc = sim_load_state(bench_target_sim(c.t), archive_path(c.run, ARCHIVE_SIM_STATE), err);
     if (rc) goto out;
   }
   json_t *steps = json_object_get(c.run->manifest, "steps");

@@ -503,7 +503,7 @@ static int hist_load(struct chart_ctx *x, size_t i, double *counts, struct ssdre
   struct ssdlog_chunk ch;
   while ((rc = ssdlog_next_chunk(r, SSDLOG_COL_LAT | SSDLOG_COL_STATUS | SSDLOG_COL_FLAGS, &ch, err)) > 0) {
     for (size_t j = 0; j < ch.n; j++) {
-      if (ch.status[j] != 0 || (ch.flags[j] & SSDLOG_REC_RAMP)) continue;
+      if (!ssdlog_measured(ch.flags[j], ch.status[j])) continue;
       double us = (double)ch.lat_ns[j] / 1000.0;
       int b = us <= 1 ? 0 : (int)(log10(us) * HIST_PER_DECADE);
       if (b >= HIST_BINS) b = HIST_BINS - 1;

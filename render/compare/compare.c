@@ -42,7 +42,7 @@ int render_cmp_formats_parse(const char *list, unsigned *mask, struct ssdrev_err
 static int is_run_dir(const char *dir) {
   char path[4200];
   struct stat st;
-  if (snprintf(path, sizeof path, "%s/manifest.json", dir) >= (int)sizeof path) return 0;
+  if (snprintf(path, sizeof path, "%s/" ARCHIVE_MANIFEST, dir) >= (int)sizeof path) return 0;
   return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
@@ -130,8 +130,8 @@ static void prepare_run(struct cmp_run *r, const struct render_cmp_opts *o) {
   r->manifest = json_incref(run->manifest);
   archive_free(run);
   char apath[4200], mpath[4200];
-  snprintf(apath, sizeof apath, "%s/analysis.json", r->dir);
-  snprintf(mpath, sizeof mpath, "%s/manifest.json", r->dir);
+  snprintf(apath, sizeof apath, "%s/" ARCHIVE_ANALYSIS, r->dir);
+  snprintf(mpath, sizeof mpath, "%s/" ARCHIVE_MANIFEST, r->dir);
   struct stat as, ms;
   int fresh = !o->reanalyze && !stat(apath, &as) && !stat(mpath, &ms) && as.st_mtime >= ms.st_mtime;
   if (fresh) {

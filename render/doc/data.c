@@ -93,10 +93,10 @@ static int load_one(struct render_run *r, const char *dir, struct ssdrev_err *er
     return ssdrev_fail(err, -ENAMETOOLONG, "run directory name too long: '%s'", dir);
   snprintf(r->dir, sizeof r->dir, "%s", dir);
   char path[4200];
-  snprintf(path, sizeof path, "%s/manifest.json", dir);
+  snprintf(path, sizeof path, "%s/" ARCHIVE_MANIFEST, dir);
   uint32_t mcrc = 0;
   r->manifest = ssdrev_load_json_crc(path, &mcrc, NULL); /* optional: imported analyses may lack it */
-  snprintf(path, sizeof path, "%s/analysis.json", dir);
+  snprintf(path, sizeof path, "%s/" ARCHIVE_ANALYSIS, dir);
   struct ssdrev_err e2 = {{0}};
   r->analysis = ssdrev_load_json(path, &e2);
   /* Charts come from the raw logs: a run never analyzed, or changed since
