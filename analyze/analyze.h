@@ -15,6 +15,7 @@
 
 #include "log/ssdlog.h"
 #include "archive/archive.h"
+#include "archive/archive.h"
 
 /* ============================================================ options */
 
@@ -101,11 +102,18 @@ enum analyze_log_want {
   ANALYZE_WANT_FILL = 1u << 1,   /* per-GiB-of-offset trace + SLC estimate */
 };
 
+/* The latency histogram of each test ("hist"): log-spaced bins,
+ * ANALYZE_HIST_PER_DECADE per decade from 1 µs; bin 0 holds everything up
+ * to 1 µs, the last everything from 10^(99/20) µs (about 89 ms) up. */
+#define ANALYZE_HIST_PER_DECADE 20
+#define ANALYZE_HIST_BINS (5 * ANALYZE_HIST_PER_DECADE)
+
 /* Analyzes one log in one pass (plus a refinement pass only when a requested
  * percentile lies above 16.7 ms): *out receives (new reference, caller
  * json_decref's it) an object shaped like one entry of analysis.json "tests"
  * without the kind keys (docs/archive.md):
  *   {"ops": {"all": STATS, "read": STATS, "write": STATS},
+ *    "hist": {"per_decade", "lo_us", "first_bin", "counts": [...]},
  *    "series": {...} (WANT_SERIES), "warnings": [...],
  *    "fill": {"per_gib": {...}, "trace": {...}, "slc": {...}} (WANT_FILL),
  *    "log": {"records", "measured", "ramp", "chunks", "skipped_chunks", "truncated"}}
@@ -148,6 +156,16 @@ json_t *analyze_slc_to_json(const struct analyze_slc *s, double min_seg_gib);
  * receives the analysis object (caller json_decref's it). */
 int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out,
                 struct ssdrev_err *err);
+
+/* What an analysis holds beyond format_version 1's keys, recorded in
+ * analysis.json as "content_version": 2 added the per-test latency
+ * histogram ("hist"). */
+#define ANALYZE_CONTENT_VERSION 2
+/* The one staleness rule: 1 when ANALYSIS (may be NULL) is an ssdrev
+ * analysis made from the manifest whose CRC32C is MANIFEST_CRC32C (as
+ * archive_open read it) by an analyzer of the current content version;
+ * 0 when it must be made again (analyze_run). */
+int analyze_is_fresh(const json_t *analysis, uint32_t manifest_crc32c);
 
 /* Evaluates every rule of docs/flags.md on an analysis object (cdm, fill,
  * rw_sweep, tail, temperature, tests, dut) and returns a new array of

@@ -2,6 +2,7 @@
  * then the review-level aggregates (CDM table, fill/SLC, RW sweep, tail,
  * temperature), the flags, and DIR/analysis.json written atomically. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -291,7 +292,9 @@ static json_t *test_entry(const struct archive *run, const json_t *test, const s
   }
   json_t *res = NULL;
   struct ssdrev_err e = {{0}};
-  int rc = analyze_log(archive_path(run, log), &lo, want, &res, &e);
+  char path[PATH_MAX];
+  int rc = archive_file(run->dir, log, path, sizeof path, &e); /* inside the run, a regular file */
+  if (!rc) rc = analyze_log(path, &lo, want, &res, &e);
   if (rc) {
     json_object_set_new(entry, "error", json_string(e.msg[0] ? e.msg : "cannot analyze the log"));
     return entry;
@@ -362,6 +365,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   char hex[16];
   snprintf(hex, sizeof hex, "%08x", run->manifest_crc32c);
   json_object_set_new(a, "manifest_crc32c", json_string(hex));
+  json_object_set_new(a, "content_version", json_integer(ANALYZE_CONTENT_VERSION));
   if (analyze_json_str(m, "label")) json_object_set(a, "label", json_object_get(m, "label"));
   json_object_set_new(a, "simulated", json_boolean(json_is_true(json_object_get(m, "simulated"))));
   if (json_object_get(m, "dut")) json_object_set(a, "dut", json_object_get(m, "dut"));

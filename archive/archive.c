@@ -2,6 +2,7 @@
  * logs/ and later analysis.json. Every manifest save is atomic. */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -272,6 +273,34 @@ const char *archive_path(const struct archive *run, const char *rel) {
   char *b = bufs[i++ & 3];
   snprintf(b, sizeof bufs[0], "%s/%s", run->dir, rel);
   return b;
+}
+
+int archive_file(const char *run_dir, const char *rel, char *out, size_t len, struct ssdrev_err *err) {
+  if (!rel || !rel_path_inside(rel))
+    return ssdrev_fail(err, -EINVAL, "refusing '%s' in run '%s': not a relative path inside the run", rel ? rel : "",
+                       run_dir);
+  char root[PATH_MAX], joined[PATH_MAX + 4200], real[PATH_MAX];
+  if (!realpath(run_dir, root)) {
+    int e = errno;
+    return ssdrev_fail(err, -e, "cannot open run '%s': %s", run_dir, strerror(e));
+  }
+  if (snprintf(joined, sizeof joined, "%s/%s", root, rel) >= (int)sizeof joined)
+    return ssdrev_fail(err, -ENAMETOOLONG, "path too long: '%s/%s'", run_dir, rel);
+  if (!realpath(joined, real)) {
+    int e = errno;
+    return ssdrev_fail(err, -e, "cannot open '%s/%s': %s", run_dir, rel, strerror(e));
+  }
+  /* after resolving every symbolic link the file must still be in the run:
+   * logs/x -> /etc/shadow or logs -> / is refused */
+  size_t rl = strlen(root);
+  if (strncmp(real, root, rl) || (rl > 1 && real[rl] != '/') || !real[rl])
+    return ssdrev_fail(err, -EACCES, "refusing '%s' in run '%s': it resolves to '%s', outside the run", rel, run_dir,
+                       real);
+  int fd = ssdrev_open_read(real, NULL, err); /* a regular file, checked without blocking */
+  if (fd < 0) return fd;
+  close(fd);
+  if (snprintf(out, len, "%s", real) >= (int)len) return ssdrev_fail(err, -ENAMETOOLONG, "path too long: '%s'", real);
+  return 0;
 }
 
 /* 1 when name is a temporary file of ssdrev_atomic_open: "X.tmp.XXXXXX",

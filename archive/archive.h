@@ -65,6 +65,13 @@ json_t *archive_find_test(struct archive *run, const char *name);
 void archive_end_test(json_t *test, const char *status);
 /* Absolute path of a file inside the run (static rotating buffer). */
 const char *archive_path(const struct archive *run, const char *rel);
+/* The one check for a path read from a manifest or analysis.json (a test's
+ * "log", ...): REL must be relative, without a ".." component, and name a
+ * regular file that is inside RUN_DIR once every symbolic link is resolved
+ * (no link escaping the run). On success OUT (LEN bytes) holds the resolved
+ * path to open. Fails (-EINVAL, -EACCES, -ENOENT, ...) with a message naming
+ * the run and REL. Analyze, render and the CLI all call it before reading. */
+int archive_file(const char *run_dir, const char *rel, char *out, size_t len, struct ssdrev_err *err);
 /* Removes temporary files ("*.tmp.XXXXXX" from ssdrev_atomic_open) that a
  * killed writer left in the run (top level and two directory levels down).
  * Only for the one process that resumes writing the run: a concurrent

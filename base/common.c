@@ -241,11 +241,21 @@ int ssdrev_write_json_atomic(const char *path, const json_t *v, struct ssdrev_er
   return rc;
 }
 
-int ssdrev_read_file(const char *path, char **out, size_t *len, size_t max_bytes, struct ssdrev_err *err) {
-  if (!max_bytes) max_bytes = 256u << 20;
-  *out = NULL;
-  if (len) *len = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+/* The file type of a stat, for "not a regular file (fifo)" messages. */
+static const char *file_kind(mode_t m) {
+  if (S_ISDIR(m)) return "directory";
+  if (S_ISFIFO(m)) return "fifo";
+  if (S_ISCHR(m)) return "character device";
+  if (S_ISBLK(m)) return "block device";
+  if (S_ISSOCK(m)) return "socket";
+  if (S_ISLNK(m)) return "symbolic link";
+  return "special file";
+}
+
+int ssdrev_open_read(const char *path, struct stat *st_out, struct ssdrev_err *err) {
+  /* O_NONBLOCK: open() of a FIFO without a writer would block forever; the
+   * flag is cleared again once fstat says the file is regular */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     int e = errno;
     return ssdrev_fail(err, -e, "cannot open '%s': %s", path, strerror(e));
@@ -256,9 +266,31 @@ int ssdrev_read_file(const char *path, char **out, size_t *len, size_t max_bytes
     close(fd);
     return ssdrev_fail(err, -e, "cannot stat '%s': %s", path, strerror(e));
   }
-  if (S_ISDIR(st.st_mode)) {
+  if (!S_ISREG(st.st_mode)) {
     close(fd);
-    return ssdrev_fail(err, -EISDIR, "cannot read '%s': is a directory", path);
+    int code = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+    return ssdrev_fail(err, code, "cannot read '%s': not a regular file (%s)", path, file_kind(st.st_mode));
+  }
+  int fl = fcntl(fd, F_GETFL);
+  if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+    int e = errno;
+    close(fd);
+    return ssdrev_fail(err, -e, "cannot open '%s': %s", path, strerror(e));
+  }
+  if (st_out) *st_out = st;
+  return fd;
+}
+
+int ssdrev_read_file(const char *path, char **out, size_t *len, size_t max_bytes, struct ssdrev_err *err) {
+  if (!max_bytes) max_bytes = 256u << 20;
+  *out = NULL;
+  if (len) *len = 0;
+  struct stat st;
+  int fd = ssdrev_open_read(path, &st, err);
+  if (fd < 0) return fd;
+  if ((uint64_t)st.st_size > max_bytes) {
+    close(fd);
+    return ssdrev_fail(err, -EFBIG, "cannot read '%s': larger than %zu bytes", path, max_bytes);
   }
   size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 65536;
   if (cap > max_bytes + 1) cap = max_bytes + 1;

@@ -78,8 +78,16 @@ int ssdrev_open_new(const char *path, int replace, struct ssdrev_err *err);
 int ssdrev_write_file_atomic(const char *path, const void *data, size_t len, struct ssdrev_err *err);
 /* Writes a JSON value to PATH atomically (indented, keys in insertion order). */
 int ssdrev_write_json_atomic(const char *path, const json_t *v, struct ssdrev_err *err);
+/* Opens PATH for reading, refusing anything but a regular file (a FIFO,
+ * directory or device: "cannot read 'X': not a regular file (fifo)") without
+ * blocking on it (O_NONBLOCK until fstat, then cleared; O_CLOEXEC). Returns
+ * the fd (caller closes) and fills *st (may be NULL), or a negative errno.
+ * Every reader of an input file goes through it (docs/hardening.md). */
+struct stat;
+int ssdrev_open_read(const char *path, struct stat *st, struct ssdrev_err *err);
 /* Reads a whole file into a NUL-terminated malloc'd buffer (caller frees).
- * Fails with a message naming the file. max_bytes = 0 means 256 MiB. */
+ * Fails with a message naming the file. max_bytes = 0 means 256 MiB.
+ * Regular files only (ssdrev_open_read). */
 int ssdrev_read_file(const char *path, char **out, size_t *len, size_t max_bytes, struct ssdrev_err *err);
 /* Loads a JSON file; the error names the file, line and column. */
 json_t *ssdrev_load_json(const char *path, struct ssdrev_err *err);

@@ -37,6 +37,26 @@ int cli_wants_help(int argc, char **argv);
 /* Installs SIGINT/SIGTERM handlers that set bench_stop_requested. */
 void cli_install_signal_handlers(void);
 
+/* Replaces the process's stdout and stderr by streams that pass everything
+ * through cli_sanitize (called once, first thing in main): data from files
+ * never reaches a terminal as a control sequence. */
+void cli_sanitize_std_streams(void);
+/* The one sanitizer: copies N bytes of IN to OUT (room for N + 4 bytes) with C0
+ * controls other than \t and \n, and DEL, replaced by '?'; when TTY, also
+ * C1 controls (UTF-8 U+0080..U+009F) and malformed UTF-8 bytes. NEED, LEAD,
+ * NLEAD carry an incomplete UTF-8 sequence between calls (start at 0).
+ * Returns the bytes written to OUT. */
+size_t cli_sanitize(char *out, const char *in, size_t n, int tty, unsigned *need, unsigned char *lead,
+                    unsigned *nlead);
+/* Writes a terminal control sequence (the progress line's "\r\033[K") to
+ * stderr unfiltered, after flushing the sanitized stream. */
+void cli_term_control(const char *seq);
+
+struct render_runs;
+/* Says on stderr which runs render_runs_load analyzed (and so rewrote
+ * RUN/analysis.json) because their analysis was missing or stale. */
+void cli_note_reanalyzed(const char *cmd, const struct render_runs *rs);
+
 int cmd_log(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_model(int argc, char **argv);

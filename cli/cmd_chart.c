@@ -76,6 +76,7 @@ int cmd_chart(int argc, char **argv) {
   struct ssdrev_err err = {{0}};
   struct render_runs rs;
   if (render_runs_load(&rs, runs, nruns, &err) < 0) return cli_error(cmd, "%s", err.msg);
+  cli_note_reanalyzed(cmd, &rs);
   int rc = render_chart_file(&rs, kind, &o, out, &err);
   render_runs_release(&rs);
   render_cleanup();

@@ -140,7 +140,7 @@ static void run_status_of_log(const char *file, char *buf, size_t len) {
   if (dlen < ll || strncmp(file + dlen - ll, ARCHIVE_LOGS, ll) || (dlen > ll && file[dlen - ll - 1] != '/')) return;
   snprintf(mpath, sizeof mpath, "%.*s" ARCHIVE_MANIFEST, (int)(dlen - ll), file);
   snprintf(want, sizeof want, ARCHIVE_LOGS "/%.500s", base);
-  json_t *m = json_load_file(mpath, 0, NULL);
+  json_t *m = ssdrev_load_json(mpath, NULL); /* bounded, regular files only */
   size_t i;
   json_t *t;
   json_array_foreach(json_object_get(m, "tests"), i, t) {

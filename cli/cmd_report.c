@@ -58,6 +58,7 @@ int cmd_report(int argc, char **argv) {
   if (render_formats_parse(fmt, &mask, &err) < 0) return cli_usage_error(cmd, "--format: %s", err.msg);
   struct render_runs rs;
   if (render_runs_load(&rs, runs, nruns, &err) < 0) return cli_error(cmd, "%s", err.msg);
+  cli_note_reanalyzed(cmd, &rs);
   struct render_report_opts o = {.template_path = tmpl, .out_dir = out, .formats = mask, .dpi = (double)dpi,
                                  .strict = strict, .warn = warn_missing, .warn_ctx = NULL};
   int rc = render_report(&rs, &o, &err);

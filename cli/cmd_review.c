@@ -175,7 +175,8 @@ static void on_progress(const struct bench_progress *p, void *arg) {
   struct progress_state *ps = arg;
   if (p->fraction >= 1.0) {
     /* a step ended: keep one line per step */
-    fprintf(stderr, "%s%s\n", ps->tty ? "\r\033[K" : "", p->phase);
+    if (ps->tty) cli_term_control("\r\033[K");
+    fprintf(stderr, "%s\n", p->phase);
     fflush(stderr);
     return;
   }
@@ -185,7 +186,8 @@ static void on_progress(const struct bench_progress *p, void *arg) {
   for (int i = 0; i < 20; i++) bar[i] = i < fill ? '#' : '.';
   bar[20] = 0;
   fmt_eta(p->eta_s, eta, sizeof eta);
-  fprintf(stderr, "\r\033[K%-48.48s [%s] %3.0f%% ETA %-7s %8.1f MB/s", p->phase, bar,
+  cli_term_control("\r\033[K");
+  fprintf(stderr, "%-48.48s [%s] %3.0f%% ETA %-7s %8.1f MB/s", p->phase, bar,
           p->fraction * 100, eta, p->mb_s);
   fflush(stderr);
 }
@@ -275,7 +277,7 @@ int cmd_review(int argc, char **argv) {
   cli_install_signal_handlers();
   struct progress_state ps = {.tty = isatty(STDERR_FILENO)};
   rc = bench_review_run(&a.o, a.o.quiet ? NULL : on_progress, &ps, &err);
-  if (ps.tty && !a.o.quiet) fputs("\r\033[K", stderr);
+  if (ps.tty && !a.o.quiet) cli_term_control("\r\033[K");
   if (rc == -EINTR || bench_stop_requested) {
     fprintf(stderr, "ssdrev %s: interrupted: %s; rerun the same command to resume\n", cmd,
             err.msg[0] ? err.msg : "stopped");

@@ -241,7 +241,8 @@ static void progress_line(const struct bench_progress *p, void *arg) {
   (void)arg;
   char eta[32] = "--";
   if (p->eta_s >= 0) snprintf(eta, sizeof eta, "%.0fs", ceil(p->eta_s));
-  fprintf(stderr, "\r%-7s %5.1f%%  %9.1f MB/s  %10.0f IOPS  ETA %-6s", p->phase,
+  cli_term_control("\r");
+  fprintf(stderr, "%-7s %5.1f%%  %9.1f MB/s  %10.0f IOPS  ETA %-6s", p->phase,
           p->fraction >= 0 ? p->fraction * 100 : 0.0, p->mb_s, p->iops, eta);
   fflush(stderr);
 }
@@ -315,7 +316,7 @@ int cmd_run(int argc, char **argv) {
   struct bench_record_opts ro = {.kind = "job", .no_log = a.no_log, .save_first = 1,
                                  .progress = show ? progress_line : NULL};
   rc = bench_record_job(run, t, &a.job, &ro, &res, &err);
-  if (show) fputs("\r\033[K", stderr);
+  if (show) cli_term_control("\r\033[K");
   json_t *test = archive_find_test(run, a.job.name);
   char status[32];
   snprintf(status, sizeof status, "%s", test ? json_string_value(json_object_get(test, "status")) : "failed");

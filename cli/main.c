@@ -35,6 +35,7 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
+  cli_sanitize_std_streams(); /* before anything is printed */
   if (argc < 2) {
     usage(stderr);
     return 2;

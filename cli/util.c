@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli/cli.h"
 #include "bench/bench.h"
 
@@ -102,4 +103,115 @@ const char *cli_opt_value(int argc, char **argv, int *i, const char *name, const
     return argv[++*i];
   }
   return NULL;
+}
+
+/* ------------------------------------------------ sanitized stdout/stderr */
+
+/* Text from files (labels, params, DUT strings, test names, flag texts,
+ * file names) reaches the terminal only through these streams: a label
+ * holding ESC ] or ESC [ ... could otherwise retitle the window, hide text
+ * or worse. One filter for everything the CLI prints, so no printf of file
+ * data can forget it. */
+struct san_stream {
+  int fd;
+  int tty;          /* also C1 controls and malformed UTF-8 are replaced */
+  unsigned need;    /* UTF-8 continuation bytes still expected */
+  unsigned char lead[4]; /* the sequence so far, held back until complete */
+  unsigned nlead;
+};
+
+static int write_all(int fd, const char *p, size_t n) {
+  while (n) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+/* Bytes a non-terminal stream must change: C0 but \t \n, and DEL. */
+static int needs_change(unsigned char c) { return (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f; }
+
+size_t cli_sanitize(char *out, const char *in, size_t n, int tty, unsigned *need, unsigned char *lead,
+                    unsigned *nlead) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)in[i];
+    if (*need) {
+      if (c >= 0x80 && c <= 0xbf) {
+        lead[(*nlead)++] = c;
+        if (--*need == 0) {
+          /* C1 controls U+0080..U+009F are 0xC2 0x80..0x9F */
+          if (*nlead == 2 && lead[0] == 0xc2 && lead[1] <= 0x9f) out[k++] = '?';
+          else for (unsigned j = 0; j < *nlead; j++) out[k++] = (char)lead[j];
+          *nlead = 0;
+        }
+        continue;
+      }
+      out[k++] = '?'; /* a sequence cut short: its lead is replaced, c is read afresh */
+      *need = 0;
+      *nlead = 0;
+    }
+    if (needs_change(c)) {
+      out[k++] = '?';
+    } else if (c < 0x80 || !tty) {
+      out[k++] = (char)c;
+    } else if (c >= 0xc2 && c <= 0xf4) {
+      *need = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;
+      lead[0] = c;
+      *nlead = 1;
+    } else {
+      out[k++] = '?'; /* a stray continuation byte (0x9B is CSI in 8-bit terminals) or 0xC0/0xC1/0xF5.. */
+    }
+  }
+  return k;
+}
+
+static ssize_t san_write(void *cookie, const char *buf, size_t n) {
+  struct san_stream *s = cookie;
+  if (!s->tty) {
+    /* the common case (`log dump` into a file): clean text goes out as it
+     * is, without a copy; only a chunk holding a control byte is filtered */
+    size_t i = 0;
+    while (i < n && !needs_change((unsigned char)buf[i])) i++;
+    if (i == n) return write_all(s->fd, buf, n) ? -1 : (ssize_t)n;
+  }
+  char out[4096 + 8];
+  for (size_t off = 0; off < n;) {
+    size_t take = n - off < 4096 ? n - off : 4096;
+    size_t k = cli_sanitize(out, buf + off, take, s->tty, &s->need, s->lead, &s->nlead);
+    if (write_all(s->fd, out, k)) return -1;
+    off += take;
+  }
+  return (ssize_t)n;
+}
+
+static FILE *san_open(int fd, int mode) {
+  static struct san_stream st[3];
+  struct san_stream *s = &st[fd];
+  s->fd = fd;
+  s->tty = isatty(fd);
+  cookie_io_functions_t io = {.write = san_write};
+  FILE *f = fopencookie(s, "w", io);
+  /* a file or pipe gets a 64 KiB buffer (fewer writes); a terminal sees lines at once */
+  if (f) setvbuf(f, NULL, s->tty ? (fd == 2 ? _IONBF : _IOLBF) : mode, mode == _IOFBF && !s->tty ? 65536 : 0);
+  return f;
+}
+
+void cli_sanitize_std_streams(void) {
+  fflush(stdout);
+  fflush(stderr);
+  FILE *o = san_open(1, _IOFBF), *e = san_open(2, _IONBF);
+  /* glibc's stdout and stderr are ordinary variables meant to be set */
+  if (o) stdout = o;
+  if (e) stderr = e;
+}
+
+void cli_term_control(const char *seq) {
+  fflush(stderr);
+  if (write_all(2, seq, strlen(seq))) return; /* a lost progress refresh is harmless */
 }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "log/ssdlog.h"
 #include "import/import.h"
 
@@ -145,9 +146,13 @@ int import_fio_log_import(const char *path, const struct import_fio_log_fmt *fmt
                          struct ssdlog_writer *w, struct import_fio_log_stats *st,
                          struct ssdrev_err *err) {
   memset(st, 0, sizeof *st);
-  FILE *f = fopen(path, "r");
+  /* a regular file only (a FIFO would block, /dev/zero never end) */
+  int fd = ssdrev_open_read(path, NULL, err);
+  if (fd < 0) return fd;
+  FILE *f = fdopen(fd, "r");
   if (!f) {
     int e = errno;
+    close(fd);
     return ssdrev_fail(err, -e, "cannot open fio log '%s': %s", path, strerror(e));
   }
   struct fiolog_state *s = calloc(1, sizeof *s);

@@ -69,15 +69,12 @@ int ssdlog_open(struct ssdlog_reader **rp, const char *path, unsigned flags,
   *rp = NULL;
   if (strlen(path) >= sizeof((*rp)->path))
     return ssdrev_fail(err, -ENAMETOOLONG, "cannot open I/O log '%s': path too long", path);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    int e = errno;
-    return ssdrev_fail(err, -e, "cannot open I/O log '%s': %s", path, strerror(e));
-  }
   struct stat sb;
-  if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-    close(fd);
-    return ssdrev_fail(err, -EINVAL, "cannot read I/O log '%s': not a regular file", path);
+  struct ssdrev_err oe = {{0}};
+  int fd = ssdrev_open_read(path, &sb, &oe); /* regular files only: a FIFO would block */
+  if (fd < 0) {
+    if (fd == -EINVAL || fd == -EISDIR) return ssdrev_fail(err, fd, "%s", oe.msg); /* "not a regular file (fifo)" */
+    return ssdrev_fail(err, fd, "cannot open I/O log '%s': %s", path, strerror(-fd));
   }
   size_t size = (size_t)sb.st_size;
   if (size < LOG_FILE_FIXED_BYTES + 4) {

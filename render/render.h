@@ -19,6 +19,7 @@ struct render_run {
   int simulated;     /* analysis or manifest says "simulated": true */
   json_t *analysis;  /* analysis.json (owned) */
   json_t *manifest;  /* manifest.json (owned; NULL when the archive has none) */
+  int reanalyzed;    /* analysis.json was missing or stale and render_runs_load made it again */
 };
 
 struct render_runs {
@@ -26,9 +27,15 @@ struct render_runs {
   size_t n;
 };
 
-/* Loads DIR/analysis.json (required; the error says to run `ssdrev analyze`)
- * and DIR/manifest.json (optional) for each of the n directories. On failure
- * nothing is left allocated. Release with render_runs_release. */
+/* Loads DIR/manifest.json (optional; when present it is opened and checked
+ * as archive_open does, and a broken one fails naming its line and column)
+ * and DIR/analysis.json for each of the n directories. When a run has a
+ * manifest and its analysis.json is missing or stale (analyze_is_fresh),
+ * the run is analyzed here and DIR/analysis.json is REWRITTEN (analyze_run
+ * with default options; run->reanalyzed is set so the caller can say so).
+ * Without a manifest analysis.json is required as it is (the error says to
+ * run `ssdrev analyze`). On failure nothing is left allocated. Release with
+ * render_runs_release. */
 int render_runs_load(struct render_runs *rs, const char *const *dirs, size_t n,
                      struct ssdrev_err *err);
 void render_runs_release(struct render_runs *rs);
@@ -143,7 +150,8 @@ void render_cleanup(void);
 /* ======================================================== batch compare */
 
 /* compare.h — batch comparison of many run archives (`ssdrev compare`):
- * archives are analyzed in parallel when analysis.json is missing, grouped by
+ * archives are analyzed in parallel when analysis.json is missing or stale
+ * (analyze_is_fresh, the rule `ssdrev report` uses), grouped by
  * DUT model, firmware and fill state, and written as a Markdown table, CSV,
  * bar charts (PNG) and PDF. A bad archive is reported and skipped.
  * Library rules as in bench.h. */

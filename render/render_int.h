@@ -19,8 +19,15 @@ struct render_buf {
 void render_buf_puts(struct render_buf *b, const char *s);
 void render_buf_putn(struct render_buf *b, const char *s, size_t n);
 void render_buf_printf(struct render_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Appends S escaped for a GFM table cell ('|' and newlines). */
-void render_buf_cell(struct render_buf *b, const char *s);
+/* Appends S as literal text wherever it lands in a Markdown document (a
+ * table cell, a heading, prose, an image's alt text): the one escaping of
+ * generated values (escape.c). Markdown punctuation is backslash-escaped
+ * ('\\', '`', '*', '_', '[', ']', '<', '>', '&', '|', '~' always; '#', '+',
+ * '-', '=' and "1." when they open the value; the ':' of "x:/", "mailto:",
+ * "xmpp:" and the dot of "www." against GFM autolinks), control characters (C0, DEL,
+ * C1) become spaces and leading spaces are dropped, so a value never ends
+ * a table row, starts a block, links, embeds an image or carries raw HTML. */
+void render_buf_md(struct render_buf *b, const char *s);
 void render_buf_free(struct render_buf *b);
 
 /* ---------------------------------------------------------- data lookups */
@@ -190,6 +197,35 @@ int render_chart_draw(const struct render_runs *rs, const char *kind, const stru
 int render_expand(const struct render_runs *rs, const char *template_name, const char *text, const char *chart_dir,
               const char *chart_rel, double dpi, const struct render_expand_opts *x, const struct render_chart_sink *keep,
               char **md_out, struct ssdrev_err *err);
+
+/* The images a review may show (images.c): the URLs of the charts the
+ * expansion linked and of the template's own images. */
+struct render_images {
+  char **url; /* n malloc'd strings (owned) */
+  int *line;  /* template line of each, or NULL (owned) */
+  size_t n;
+};
+void render_images_free(struct render_images *im);
+int render_images_add(struct render_images *im, const char *url); /* 0 or -ENOMEM; duplicates are kept once */
+int render_images_has(const struct render_images *im, const char *url);
+/* Lists the images the template TEXT (file TNAME) links in its prose. A
+ * link under CHART_REL/ ("charts/tail.png", a second link to a chart) goes
+ * to *CHARTS with its line (may be NULL: then it is skipped), to be matched
+ * against the charts the directives draw. Every other one goes to *IM once
+ * checked: a relative path without "..", a scheme, '%', '\\', '?' or '#',
+ * naming a regular file inside TNAME's directory once symbolic links are
+ * resolved. Fails with "TNAME:LINE: image 'URL' is ..." on the first that
+ * breaks the rule. Free both with render_images_free. */
+int render_template_images(const char *tname, const char *text, const char *chart_rel, struct render_images *im,
+                       struct render_images *charts, struct ssdrev_err *err);
+/* Fails when the expanded document MD links an image not in ALLOWED: the
+ * check that no value, however escaped, brought in an image of its own. */
+int render_check_doc_images(const char *tname, const char *md, const struct render_images *allowed, struct ssdrev_err *err);
+/* Copies each template image (relative to TNAME's directory) to the same
+ * relative path under OUT_DIR, so the review's HTML and PDF find it there;
+ * reads are bounded (64 MiB) and regular files only. */
+int render_copy_template_images(const char *tname, const struct render_images *im, const char *out_dir,
+                            struct ssdrev_err *err);
 
 /* render_md_to_pdf that embeds images found in IMGS from memory (may be NULL). */
 int render_pdf_from_md(const char *md, const struct render_doc_meta *meta, const char *path, struct render_imgcache *imgs,

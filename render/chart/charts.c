@@ -5,13 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "render/render_int.h"
-#include "log/ssdlog.h"
 
 #define MAX_SEL 16
 #define MAX_PTS 4096
 /* Log-spaced latency bins: HIST_PER_DECADE per decade from 1 µs to 100 ms. */
-#define HIST_PER_DECADE 20
-#define HIST_BINS (5 * HIST_PER_DECADE)
+#define HIST_PER_DECADE ANALYZE_HIST_PER_DECADE
+#define HIST_BINS ANALYZE_HIST_BINS
 
 /* Per-chart working arrays, too big for the stack and not static so that
  * render_chart_file may run on several threads at once (no shared scratch). */
@@ -478,40 +477,28 @@ static void lat_draw(struct chart_ctx *x) {
 
 /* ================================================================ histogram */
 
+/* The histogram comes from the analysis (analyze_log's "hist"), made when
+ * the log was analyzed: drawing (and checking, up to six times per template
+ * directive) never decodes a raw log. */
 static int hist_load(struct chart_ctx *x, size_t i, double *counts, struct ssdrev_err *err) {
   json_t *t = lat_test(x, i);
-  const char *log_rel = NULL;
-  json_t *tests = x->run[i]->manifest ? json_object_get(x->run[i]->manifest, "tests") : NULL;
+  json_t *h = json_object_get(t, "hist");
+  json_t *c = json_object_get(h, "counts");
+  json_int_t first = json_integer_value(json_object_get(h, "first_bin"));
+  if (!t || !json_is_array(c) || render_data_num(h, "per_decade", 0) != HIST_PER_DECADE || first < 0) {
+    const char *why = render_data_str(t, "error", NULL); /* the log could not be analyzed: say why */
+    return ssdrev_fail(err, -ENOENT, "run '%s': no latency histogram for test %s in analysis.json (%s%s)",
+                       x->run[i]->label, x->o->test ? x->o->test : (x->o->workload ? x->o->workload : "read"),
+                       why ? "its log was not analyzed: " : "a test with a log: tests.NAME.hist", why ? why : "");
+  }
+  memset(counts, 0, HIST_BINS * sizeof *counts);
   size_t k;
-  json_t *mt;
-  const char *want = x->o->test;
-  json_array_foreach(tests, k, mt) {
-    int match = want ? !strcmp(render_data_str(mt, "name", ""), want)
-                     : !strcmp(render_data_str(mt, "kind", ""), "tail") &&
-                           !strcmp(render_data_str(mt, "workload", ""), x->o->workload ? x->o->workload : "read");
-    if (match) log_rel = render_data_str(mt, "log", NULL);
+  json_t *v;
+  json_array_foreach(c, k, v) {
+    if ((size_t)first + k >= HIST_BINS) break;
+    counts[(size_t)first + k] = json_is_number(v) ? json_number_value(v) : 0;
   }
-  (void)t;
-  if (!log_rel)
-    return ssdrev_fail(err, -ENOENT, "run '%s': no logged test to draw a histogram from (manifest tests[].log)",
-                       x->run[i]->label);
-  char path[8300];
-  snprintf(path, sizeof path, "%s/%s", x->run[i]->dir, log_rel);
-  struct ssdlog_reader *r = NULL;
-  int rc = ssdlog_open(&r, path, 0, err);
-  if (rc < 0) return rc;
-  struct ssdlog_chunk ch;
-  while ((rc = ssdlog_next_chunk(r, SSDLOG_COL_LAT | SSDLOG_COL_STATUS | SSDLOG_COL_FLAGS, &ch, err)) > 0) {
-    for (size_t j = 0; j < ch.n; j++) {
-      if (!ssdlog_measured(ch.flags[j], ch.status[j])) continue;
-      double us = (double)ch.lat_ns[j] / 1000.0;
-      int b = us <= 1 ? 0 : (int)(log10(us) * HIST_PER_DECADE);
-      if (b >= HIST_BINS) b = HIST_BINS - 1;
-      counts[b] += 1;
-    }
-  }
-  ssdlog_close(r);
-  return rc < 0 ? rc : 0;
+  return 0;
 }
 
 static int hist_check(struct chart_ctx *x) {
@@ -646,7 +633,7 @@ static const struct chart_kind kinds[] = {
     {"rw_ratio", "low-QD 4K random MB/s vs read share, one line per QD", 0, 3.4, rw_check, rw_draw},
     {"tail", "tail latency vs percentile on a nines axis (log µs)", 0, 3.6, tail_check, tail_draw},
     {"latency", "p50 / p99 latency over time of a tail test (series)", 0, 3.2, lat_check, lat_draw},
-    {"hist", "latency histogram of a tail test, from its raw log", 0, 3.2, hist_check, hist_draw},
+    {"hist", "latency histogram of a tail test (analysis tests.NAME.hist)", 0, 3.2, hist_check, hist_draw},
     {"bars", "CrystalDiskMark-style MB/s of N runs side by side (op=read|write)", 0, 3.4, bars_check,
      bars_draw},
 };

@@ -128,18 +128,16 @@ static void prepare_run(struct cmp_run *r, const struct render_cmp_opts *o) {
     return;
   }
   r->manifest = json_incref(run->manifest);
+  uint32_t mcrc = run->manifest_crc32c;
   archive_free(run);
-  char apath[4200], mpath[4200];
+  char apath[4200];
   snprintf(apath, sizeof apath, "%s/" ARCHIVE_ANALYSIS, r->dir);
-  snprintf(mpath, sizeof mpath, "%s/" ARCHIVE_MANIFEST, r->dir);
-  struct stat as, ms;
-  int fresh = !o->reanalyze && !stat(apath, &as) && !stat(mpath, &ms) && as.st_mtime >= ms.st_mtime;
-  if (fresh) {
-    r->analysis = ssdrev_load_json(apath, &err);
-    const char *f = json_string_value(json_object_get(r->analysis, "format"));
-    if (r->analysis && f && !strcmp(f, "ssdrev-analysis")) return;
+  if (!o->reanalyze) {
+    /* the same staleness rule as `ssdrev report` (analyze_is_fresh) */
+    r->analysis = ssdrev_load_json(apath, NULL);
+    if (analyze_is_fresh(r->analysis, mcrc)) return;
     json_decref(r->analysis);
-    r->analysis = NULL; /* a broken analysis.json: analyze again */
+    r->analysis = NULL; /* missing, stale or broken: analyze again */
   }
   struct analyze_opts ao;
   analyze_opts_defaults(&ao);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "render/compare/compare_int.h"
+#include "render/render_int.h" /* render_buf_md: the one Markdown escaping */
 
 #define CMP_COLS_PER_TABLE 6u
 
@@ -158,12 +159,12 @@ static int write_charts(struct cmp_out *c, struct ssdrev_err *err) {
 
 /* ---------------------------------------------------------------- Markdown */
 
+/* A value as literal Markdown text (render_buf_md: the renderer's one escaping). */
 static void md_cell(FILE *f, const char *s) {
-  /* a '|' would split the table cell */
-  for (; *s; s++) {
-    if (*s == '|') fputs("\\|", f);
-    else fputc(*s, f);
-  }
+  struct render_buf b = {0};
+  render_buf_md(&b, s ? s : "");
+  if (b.s) fputs(b.s, f);
+  render_buf_free(&b);
 }
 
 static char *build_md(const struct cmp_out *c) {
@@ -208,7 +209,8 @@ static char *build_md(const struct cmp_out *c) {
       const char *sec = json_string_value(json_object_get(row, "section"));
       if (!section || strcmp(section, sec)) {
         section = sec;
-        fprintf(f, "\n## %s", sec);
+        fputs("\n## ", f);
+        md_cell(f, sec);
         if (t->ngroups > CMP_COLS_PER_TABLE) fprintf(f, " (groups G%zu-G%zu)", g0 + 1, g1);
         fprintf(f, "\n\n| figure |");
         for (size_t g = g0; g < g1; g++) fprintf(f, " G%zu |", g + 1);
@@ -237,8 +239,9 @@ static char *build_md(const struct cmp_out *c) {
     size_t i;
     json_t *ch;
     json_array_foreach(c->charts, i, ch) {
-      fprintf(f, "\n![%s](%s)\n", json_string_value(json_object_get(ch, "title")),
-              json_string_value(json_object_get(ch, "file")));
+      fputs("\n![", f);
+      md_cell(f, json_string_value(json_object_get(ch, "title")));
+      fprintf(f, "](%s)\n", json_string_value(json_object_get(ch, "file"))); /* charts/SLUG.png, made safe by slug() */
     }
   }
   if (fclose(f)) {

@@ -4,7 +4,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "render/render_int.h"
+#include "archive/archive.h"
 
 /* Colour-blind-safe (Okabe-Ito based), dark enough for white paper. */
 static const double palette[][3] = {
@@ -61,31 +63,12 @@ void render_buf_printf(struct render_buf *b, const char *fmt, ...) {
   b->len += (size_t)n;
 }
 
-void render_buf_cell(struct render_buf *b, const char *s) {
-  for (; *s; s++) {
-    if (*s == '|') render_buf_puts(b, "\\|");
-    else if (*s == '\n' || *s == '\r') render_buf_puts(b, " ");
-    else render_buf_putn(b, s, 1);
-  }
-}
-
 void render_buf_free(struct render_buf *b) {
   free(b->s);
   memset(b, 0, sizeof *b);
 }
 
 /* ------------------------------------------------------------------ runs */
-
-/* True when analysis A (NULL: missing) was not made from the manifest as it
- * is now (CRC MCRC; mtimes would lie after a copy or a checkout). Analyses
- * that record no manifest CRC are taken as they are. */
-static int analysis_stale(const json_t *a, uint32_t mcrc) {
-  if (!a) return 1;
-  const char *had = json_string_value(json_object_get(a, "manifest_crc32c"));
-  char hex[16];
-  snprintf(hex, sizeof hex, "%08x", mcrc);
-  return had && strcmp(had, hex);
-}
 
 static int load_one(struct render_run *r, const char *dir, struct ssdrev_err *err) {
   memset(r, 0, sizeof *r);
@@ -94,20 +77,33 @@ static int load_one(struct render_run *r, const char *dir, struct ssdrev_err *er
   snprintf(r->dir, sizeof r->dir, "%s", dir);
   char path[4200];
   snprintf(path, sizeof path, "%s/" ARCHIVE_MANIFEST, dir);
+  struct stat st;
+  /* optional (imported analyses may lack it), but one that is there must
+   * open as `ssdrev analyze` opens it: a broken manifest is an error naming
+   * its line and column, never a reason to fall back on a stale analysis */
+  int have_manifest = lstat(path, &st) == 0;
   uint32_t mcrc = 0;
-  r->manifest = ssdrev_load_json_crc(path, &mcrc, NULL); /* optional: imported analyses may lack it */
+  if (have_manifest) {
+    struct archive *run;
+    int rc = archive_open(&run, dir, err);
+    if (rc < 0) return rc;
+    r->manifest = json_incref(run->manifest);
+    mcrc = run->manifest_crc32c;
+    archive_free(run);
+  }
   snprintf(path, sizeof path, "%s/" ARCHIVE_ANALYSIS, dir);
   struct ssdrev_err e2 = {{0}};
   r->analysis = ssdrev_load_json(path, &e2);
   /* Charts come from the raw logs: a run never analyzed, or changed since
-   * (a resumed review, a re-import), is analyzed first. */
-  if (r->manifest && analysis_stale(r->analysis, mcrc)) {
+   * (a resumed review, a re-import), is analyzed first (render.h says so). */
+  if (have_manifest && !analyze_is_fresh(r->analysis, mcrc)) {
     json_decref(r->analysis);
     r->analysis = NULL;
     struct analyze_opts ao;
     analyze_opts_defaults(&ao);
     int rc = analyze_run(dir, &ao, &r->analysis, err);
     if (rc < 0) return rc;
+    r->reanalyzed = 1;
   }
   if (!r->analysis)
     return ssdrev_fail(err, -ENOENT, "run '%s' has no usable analysis.json (run `ssdrev analyze %s` first): %s",

@@ -76,6 +76,16 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   free(md);
   md = NULL;
   if (rc == 0) rc = ssdrev_mkdirs(o->out_dir, err);
+  /* the template's own images (checked by the expansion above) go next to
+   * the review, where its HTML and PDF look for them */
+  if (rc == 0) {
+    struct render_images timgs;
+    rc = render_template_images(o->template_path, text, "charts", &timgs, NULL, err);
+    if (rc == 0) {
+      rc = render_copy_template_images(o->template_path, &timgs, o->out_dir, err);
+      render_images_free(&timgs);
+    }
+  }
   /* a report is regenerable: no fsync per chart file (bench.h) */
   ssdrev_atomic_defer_sync(1);
   x.warn = NULL; /* the checking pass above warned already */

@@ -24,7 +24,10 @@ static const char *state_arg(const struct render_args *a) { return a->state ? a-
 
 /* A caption line before each per-drive table when several drives are shown. */
 static void drive_caption(struct render_buf *b, const char *text, size_t nsel) {
-  if (nsel > 1) render_buf_printf(b, "**%s**\n\n", text);
+  if (nsel <= 1) return;
+  render_buf_puts(b, "**");
+  render_buf_md(b, text);
+  render_buf_puts(b, "**\n\n");
 }
 
 /* ------------------------------------------------------------ DUT summary */
@@ -32,7 +35,7 @@ static void drive_caption(struct render_buf *b, const char *text, size_t nsel) {
 static void put_field(struct render_buf *b, const json_t *dut, const char *key, const char *fmt_num,
                       const char *suffix) {
   json_t *v = json_object_get(dut, key);
-  if (json_is_string(v)) render_buf_cell(b, json_string_value(v));
+  if (json_is_string(v)) render_buf_md(b, json_string_value(v));
   else if (json_is_number(v)) render_buf_printf(b, fmt_num, json_number_value(v));
   else {
     render_buf_puts(b, "n/a"); /* unknown: said so, never invented */
@@ -51,9 +54,9 @@ static int t_dut(const struct render_run *r, const struct render_args *a, struct
     return ssdrev_fail(err, -ENOENT, "run '%s' has no DUT summary (analysis dut)", r->label);
   if (!b) return 0;
   render_buf_puts(b, "| ");
-  render_buf_cell(b, render_data_str(dut, "model", "(unknown model)"));
+  render_buf_md(b, render_data_str(dut, "model", "(unknown model)"));
   render_buf_puts(b, " [");
-  render_buf_cell(b, r->label);
+  render_buf_md(b, r->label);
   render_buf_puts(b, "] | | | |\n| --- | --- | --- | --- |\n");
   render_buf_puts(b, "| Link | ");
   put_field(b, dut, "link", "%g", "");
@@ -113,7 +116,7 @@ static int t_cdm(const struct render_run *r, const struct render_args *a, struct
   for (size_t i = 0; i < n; i++) {
     json_t *rd = json_object_get(cells[i], "read"), *wr = json_object_get(cells[i], "write");
     render_buf_puts(b, "| ");
-    render_buf_cell(b, render_data_str(cells[i], "cell", "?"));
+    render_buf_md(b, render_data_str(cells[i], "cell", "?"));
     render_buf_printf(b, " | %.2f | %.2f | %.1f | %.1f | %.2f | %.2f |\n", render_data_num(rd, "mb_s", NAN), render_data_num(wr, "mb_s", NAN),
                 render_data_num(rd, "iops", NAN), render_data_num(wr, "iops", NAN), render_data_num(rd, "lat_us", NAN),
                 render_data_num(wr, "lat_us", NAN));
@@ -214,7 +217,7 @@ static int t_slc(const struct render_run *const *sel, size_t n, const struct ren
   for (size_t i = 0; i < n; i++) {
     json_t *s = json_object_get(json_object_get(sel[i]->analysis, "fill"), "slc");
     render_buf_puts(b, "| ");
-    render_buf_cell(b, sel[i]->label);
+    render_buf_md(b, sel[i]->label);
     double v[5] = {render_data_num(s, "max_gib", NAN), render_data_num(s, "min_gib", NAN), render_data_num(s, "cache_mb_s", NAN),
                    render_data_num(s, "post_cache_mb_s", NAN), render_data_num(s, "confidence", NAN)};
     static const char *const fmt[5] = {" | %.1f GiB", " | %.1f GiB", " | %.0f MB/s", " | %.0f MB/s", " | %.2f"};
@@ -245,7 +248,7 @@ static int t_cdm_compare(const struct render_run *const *sel, size_t n, const st
   render_buf_printf(b, "| %s %s [MB/s] |", state_arg(a), op);
   for (size_t i = 0; i < n; i++) {
     render_buf_puts(b, " ");
-    render_buf_cell(b, sel[i]->label);
+    render_buf_md(b, sel[i]->label);
     render_buf_puts(b, " |");
   }
   render_buf_puts(b, "\n| --- |");
@@ -254,7 +257,7 @@ static int t_cdm_compare(const struct render_run *const *sel, size_t n, const st
   for (size_t k = 0; k < nc; k++) {
     const char *cell = render_data_str(cells[k], "cell", "?");
     render_buf_puts(b, "| ");
-    render_buf_cell(b, cell);
+    render_buf_md(b, cell);
     render_buf_puts(b, " |");
     for (size_t i = 0; i < n; i++) {
       json_t *c2[32];
@@ -288,11 +291,11 @@ static int t_flags(const struct render_run *const *sel, size_t n, const struct r
     json_t *f;
     json_array_foreach(json_object_get(sel[i]->analysis, "flags"), k, f) {
       render_buf_puts(b, "| ");
-      render_buf_cell(b, sel[i]->label);
+      render_buf_md(b, sel[i]->label);
       render_buf_puts(b, " | ");
-      render_buf_cell(b, render_data_str(f, "severity", "info"));
+      render_buf_md(b, render_data_str(f, "severity", "info"));
       render_buf_puts(b, " | ");
-      render_buf_cell(b, render_data_str(f, "message", render_data_str(f, "id", "?")));
+      render_buf_md(b, render_data_str(f, "message", render_data_str(f, "id", "?")));
       render_buf_puts(b, " |\n");
     }
   }

@@ -29,6 +29,7 @@ struct expand {
   struct ssdrev_err *err;
   const struct render_expand_opts *x; /* NULL: missing data is an error */
   const struct render_chart_sink *keep; /* where chart PNGs go besides their files (may be NULL) */
+  struct render_images imgs;   /* images the document may link: the template's, then each chart linked */
 };
 
 struct directive {
@@ -73,10 +74,7 @@ static int not_measured(struct expand *e, int rc, int inline_value) {
     return 0;
   }
   render_buf_puts(e->out, "*Not measured: ");
-  for (const char *c = why; *c; c++) {
-    if (strchr("\\`*_[]<>#|", *c)) render_buf_putn(e->out, "\\", 1); /* the reason is text, not Markdown */
-    render_buf_putn(e->out, c, 1);
-  }
+  render_buf_md(e->out, why); /* the reason is text (it may quote a label), not Markdown */
   render_buf_puts(e->out, ".*");
   return 0;
 }
@@ -123,7 +121,13 @@ static int one_chart(struct expand *e, const char *kind, const struct render_arg
   }
   if (!e->writing) {
     int rc = render_chart_check(e->rs, kind, &o, e->err);
-    return rc < 0 ? not_measured(e, rc, 0) : 0;
+    if (rc < 0) return not_measured(e, rc, 0);
+    /* the chart's link, known before anything is drawn, so the template's
+     * own links to charts/ are checked against it (render_expand) */
+    char stem[96], url[300];
+    chart_stem(e, kind, a, drive_idx, stem, sizeof stem);
+    snprintf(url, sizeof url, "%s/%s.png", e->chart_rel ? e->chart_rel : "charts", stem);
+    return render_images_add(&e->imgs, url) ? ssdrev_fail(e->err, -ENOMEM, "out of memory expanding %s", e->tname) : 0;
   }
   if (e->x && e->x->lenient) {
     int rc = render_chart_check(e->rs, kind, &o, e->err);
@@ -150,11 +154,11 @@ static int one_chart(struct expand *e, const char *kind, const struct render_arg
     cap = capbuf;
   }
   render_buf_puts(e->out, "![");
-  for (const char *c = cap; *c; c++) {
-    if (*c == '[' || *c == ']') render_buf_putn(e->out, "\\", 1); /* keep the link text intact */
-    render_buf_putn(e->out, c, 1);
-  }
-  render_buf_printf(e->out, "](%s/%s.png)", e->chart_rel ? e->chart_rel : "charts", stem);
+  render_buf_md(e->out, cap); /* a caption (or the label in it) stays alt text */
+  char url[300];
+  snprintf(url, sizeof url, "%s/%s.png", e->chart_rel ? e->chart_rel : "charts", stem);
+  render_buf_printf(e->out, "](%s)", url);
+  if (render_images_add(&e->imgs, url)) return ssdrev_fail(e->err, -ENOMEM, "out of memory expanding %s", e->tname);
   return 0;
 }
 
@@ -259,7 +263,7 @@ static int d_value(struct expand *e, const char *path, const struct render_args 
     return not_measured(e, -ENOENT, 1);
   }
   if (!e->writing) return 0;
-  if (json_is_string(v)) render_buf_puts(e->out, json_string_value(v));
+  if (json_is_string(v)) render_buf_md(e->out, json_string_value(v));
   else if (json_is_boolean(v)) render_buf_puts(e->out, json_is_true(v) ? "yes" : "no");
   else {
     char buf[128];
@@ -277,7 +281,7 @@ static int d_label(struct expand *e, const char *pos, const struct render_args *
   (void)pos;
   const struct render_run *r = render_runs_find(e->rs, a->drive ? a->drive : "1");
   if (!r) return fail_at(e, -ENOENT, "drive=%s: no run with that label or number", a->drive ? a->drive : "1");
-  if (e->writing) render_buf_puts(e->out, r->label);
+  if (e->writing) render_buf_md(e->out, r->label);
   return 0;
 }
 
@@ -287,7 +291,7 @@ static int d_drives(struct expand *e, const char *pos, const struct render_args 
   if (!e->writing) return 0;
   for (size_t i = 0; i < e->rs->n; i++) {
     if (i) render_buf_puts(e->out, i + 1 == e->rs->n ? (e->rs->n > 2 ? ", and " : " and ") : ", ");
-    render_buf_puts(e->out, e->rs->v[i].label);
+    render_buf_md(e->out, e->rs->v[i].label);
   }
   return 0;
 }
@@ -311,7 +315,7 @@ static int d_notice(struct expand *e, const char *pos, const struct render_args 
   for (size_t i = 0; i < e->rs->n; i++)
     if (e->rs->v[i].simulated) {
       if (names.len) render_buf_puts(&names, ", ");
-      render_buf_puts(&names, e->rs->v[i].label);
+      render_buf_md(&names, e->rs->v[i].label);
     }
   if (names.len) {
     if (a->lang && !strcmp(a->lang, "ko"))
@@ -506,15 +510,30 @@ int render_expand(const struct render_runs *rs, const char *template_name, const
   struct render_buf out = {0};
   struct expand e = {.rs = rs, .tname = template_name ? template_name : "(template)", .chart_dir = chart_dir,
                      .chart_rel = chart_rel, .dpi = dpi, .out = &out, .err = err, .x = x, .keep = keep};
-  int rc = walk(&e, text);
+  /* the template's own images are checked with the directives, before
+   * anything is written */
+  struct render_images chart_links;
+  int rc = render_template_images(e.tname, text, chart_rel ? chart_rel : "charts", &e.imgs, &chart_links, err);
   if (rc < 0) return rc;
-  if (chart_dir) {
-    rc = ssdrev_mkdirs(chart_dir, err);
-    if (rc < 0) return rc;
+  rc = walk(&e, text);
+  for (size_t i = 0; rc == 0 && i < chart_links.n; i++)
+    if (!render_images_has(&e.imgs, chart_links.url[i]))
+      rc = ssdrev_fail(err, -EINVAL, "%s:%d: image '%s' is not a chart this template draws (a {{chart}} directive)",
+                       e.tname, chart_links.line[i], chart_links.url[i]);
+  render_images_free(&chart_links);
+  if (rc == 0 && chart_dir) rc = ssdrev_mkdirs(chart_dir, err);
+  if (rc < 0) {
+    render_images_free(&e.imgs);
+    json_decref(e.used);
+    render_buf_free(&out);
+    return rc;
   }
   e.writing = 1;
+  if (e.used) json_object_clear(e.used); /* the writing pass names the charts again, the same way */
   rc = walk(&e, text);
   json_decref(e.used);
+  if (rc == 0 && !out.oom) rc = render_check_doc_images(e.tname, out.s ? out.s : "", &e.imgs, err);
+  render_images_free(&e.imgs);
   if (rc < 0 || out.oom) {
     render_buf_free(&out);
     return rc < 0 ? rc : ssdrev_fail(err, -ENOMEM, "out of memory expanding %s", e.tname);
