@@ -70,25 +70,11 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   char charts[4200];
   snprintf(charts, sizeof charts, "%s/charts", o->out_dir);
   char *md = NULL;
-  /* the checking pass runs before anything (the output dir included) is made */
+  /* render_expand's checking pass (which warns of data not measured) runs
+   * before anything, the output directory included, is made */
   struct render_expand_opts x = {.lenient = !o->strict, .warn = o->warn, .warn_ctx = o->warn_ctx};
-  rc = render_template_expand_opts(rs, o->template_path, text, NULL, "charts", o->dpi, &x, &md, err);
-  free(md);
-  md = NULL;
-  if (rc == 0) rc = ssdrev_mkdirs(o->out_dir, err);
-  /* the template's own images (checked by the expansion above) go next to
-   * the review, where its HTML and PDF look for them */
-  if (rc == 0) {
-    struct render_images timgs;
-    rc = render_template_images(o->template_path, text, "charts", &timgs, NULL, err);
-    if (rc == 0) {
-      rc = render_copy_template_images(o->template_path, &timgs, o->out_dir, err);
-      render_images_free(&timgs);
-    }
-  }
-  /* a report is regenerable: no fsync per chart file (bench.h) */
+  /* a report is regenerable: no fsync per chart file (base/ssdrev.h) */
   ssdrev_atomic_defer_sync(1);
-  x.warn = NULL; /* the checking pass above warned already */
   unsigned mask = o->formats ? o->formats : RENDER_FMT_MD | RENDER_FMT_HTML | RENDER_FMT_PDF;
   /* the PDF embeds the chart pixels from memory rather than decoding each
    * PNG again; without a PDF there is nothing to keep them for */
@@ -103,6 +89,16 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   render_imgcache_set_writer(imgs, pngq);
   struct render_chart_sink keep = {.imgs = imgs, .pngq = pngq};
   if (rc == 0) rc = render_expand(rs, o->template_path, text, charts, "charts", o->dpi, &x, &keep, &md, err);
+  /* the template's own images (checked by the expansion) go next to the
+   * review, where its HTML and PDF look for them */
+  if (rc == 0) {
+    struct render_images timgs;
+    rc = render_template_images(o->template_path, text, "charts", &timgs, NULL, err);
+    if (rc == 0) {
+      rc = render_copy_template_images(o->template_path, &timgs, o->out_dir, err);
+      render_images_free(&timgs);
+    }
+  }
   free(text);
   struct render_doc_meta meta = {.title = NULL, .subject = "SSD review", .base_dir = o->out_dir};
   for (size_t i = 0; i < NFORMATS && rc == 0; i++) {
