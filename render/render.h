@@ -95,6 +95,10 @@ struct render_expand_opts {
   int lenient;
   void (*warn)(void *ctx, const char *msg);
   void *warn_ctx;
+  /* Made (ssdrev_mkdirs: refused when it is a symbolic link) after the
+   * checking pass and before any chart is drawn, e.g. a report's output
+   * directory; NULL = none. */
+  const char *out_dir;
 };
 int render_template_expand_opts(const struct render_runs *rs, const char *template_name,
                                 const char *text, const char *chart_dir, const char *chart_rel,

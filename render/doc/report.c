@@ -72,7 +72,8 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   char *md = NULL;
   /* render_expand's checking pass (which warns of data not measured) runs
    * before anything, the output directory included, is made */
-  struct render_expand_opts x = {.lenient = !o->strict, .warn = o->warn, .warn_ctx = o->warn_ctx};
+  struct render_expand_opts x = {.lenient = !o->strict, .warn = o->warn, .warn_ctx = o->warn_ctx,
+                                 .out_dir = o->out_dir};
   /* a report is regenerable: no fsync per chart file (base/ssdrev.h) */
   ssdrev_atomic_defer_sync(1);
   unsigned mask = o->formats ? o->formats : RENDER_FMT_MD | RENDER_FMT_HTML | RENDER_FMT_PDF;

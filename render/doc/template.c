@@ -521,6 +521,7 @@ int render_expand(const struct render_runs *rs, const char *template_name, const
       rc = ssdrev_fail(err, -EINVAL, "%s:%d: image '%s' is not a chart this template draws (a {{chart}} directive)",
                        e.tname, chart_links.line[i], chart_links.url[i]);
   render_images_free(&chart_links);
+  if (rc == 0 && x && x->out_dir) rc = ssdrev_mkdirs(x->out_dir, err);
   if (rc == 0 && chart_dir) rc = ssdrev_mkdirs(chart_dir, err);
   if (rc < 0) {
     render_images_free(&e.imgs);

@@ -51,7 +51,10 @@ detach() {
   LOOPS=$(echo " $LOOPS " | sed "s| $1 | |")
 }
 img() { truncate -s "${2:-32M}" "$D/$1.img" && echo "$D/$1.img"; }
-do_mount() { mount -o noatime "$1" "$2" && MOUNTS="$2 $MOUNTS"; } # DEV DIR
+# DEV DIR [OPTS]: read-only unless told otherwise, so that the filesystem's
+# own writeback (journal commits, superblock updates) cannot change the bytes
+# the cases compare; the guard refuses a read-only mount all the same.
+do_mount() { mount -o "${3:-ro}" "$1" "$2" && MOUNTS="$2 $MOUNTS"; }
 do_umount() {
   for i in 1 2 3 4 5 6 7 8 9 10; do umount "$1" 2>/dev/null && break; sleep 0.3; done
   MOUNTS=$(echo " $MOUNTS " | sed "s| $1 | |")
@@ -178,7 +181,7 @@ detach "$A"
 A=$(attach "$(img home)") || fail "losetup"
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$A" >/dev/null 2>&1 || fail "mkfs.ext4"
 mkdir "$D/mH"
-do_mount "$A" "$D/mH" || fail "mount"
+do_mount "$A" "$D/mH" rw,noatime || fail "mount"
 truncate -s 4M "$D/mH/inner.img"
 C=$(attach "$D/mH/inner.img") || fail "losetup over a file on $A"
 refused "file on it backs a loop, mounted" "$A" "it is mounted at $D/mH" --force
