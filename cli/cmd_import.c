@@ -1,5 +1,5 @@
 /* cmd_import.c — `ssdrev import fio|cdm FILE --out RUN`: other tools' results
- * into a run archive (bench/import.h, docs/interop.md). */
+ * into a run archive (import/import.h, docs/interop.md). */
 #include <getopt.h>
 #include <string.h>
 #include "archive/archive.h"
