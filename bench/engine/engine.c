@@ -6,8 +6,6 @@
 #include "bench/bench.h"
 #include "bench/engine/engine_int.h"
 
-extern const struct bench_engine_ops bench_engine_uring_ops;
-extern const struct bench_engine_ops bench_engine_psync_ops;
 
 /* In the order bench_engine_default tries them. */
 static const struct bench_engine_ops *const engines[] = {

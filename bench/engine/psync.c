@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "log/ssdlog.h"
 #include "bench/bench.h"
+#include "bench/engine/engine_int.h"
 #include "bench/target/target_int.h"
 
 struct psync_priv {
