@@ -60,17 +60,13 @@ static const char *url_refused(const char *url) {
   return NULL;
 }
 
-int render_template_images(const char *tname, const char *text, const char *chart_rel, struct render_images *im,
-                       struct render_images *charts, struct ssdrev_err *err) {
-  memset(im, 0, sizeof *im);
-  if (charts) memset(charts, 0, sizeof *charts);
-  size_t crl = strlen(chart_rel);
+/* Calls fn for every image of the Markdown text MD, in document order,
+ * until it returns non-zero; -ENOMEM (err set) when MD cannot be parsed. */
+typedef int (*image_fn)(void *ctx, const char *url, int line);
+static int each_image(const char *md, const char *what, image_fn fn, void *ctx, struct ssdrev_err *err) {
   cmark_parser *p = NULL;
-  cmark_node *root = render_md_parse(text, &p);
-  if (!root) return ssdrev_fail(err, -ENOMEM, "out of memory parsing %s", tname);
-  char tdir[PATH_MAX], troot[PATH_MAX];
-  dir_of(tname, tdir, sizeof tdir);
-  int have_root = realpath(tdir, troot) != NULL;
+  cmark_node *root = render_md_parse(md, &p);
+  if (!root) return ssdrev_fail(err, -ENOMEM, "out of memory parsing %s", what);
   cmark_iter *it = cmark_iter_new(root);
   cmark_event_type ev;
   int rc = 0;
@@ -78,45 +74,69 @@ int render_template_images(const char *tname, const char *text, const char *char
     cmark_node *n = cmark_iter_get_node(it);
     if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_IMAGE) continue;
     const char *url = cmark_node_get_url(n);
-    int line = cmark_node_get_start_line(n);
-    if (!url) url = "";
-    if (!strncmp(url, chart_rel, crl) && url[crl] == '/') {
-      /* a second link to a chart of this report: checked against the charts
-       * the directives draw (render_expand), never read from the template's side */
-      if (!charts || render_images_has(charts, url)) continue; /* the first link's line is the one reported */
-      int *lines = realloc(charts->line, (charts->n + 1) * sizeof *lines);
-      if (lines) charts->line = lines;
-      if (!lines || render_images_add(charts, url)) {
-        rc = ssdrev_fail(err, -ENOMEM, "out of memory");
-        break;
-      }
-      charts->line[charts->n - 1] = line;
-      continue;
-    }
-    const char *why = url_refused(url);
-    char joined[PATH_MAX + 8], real[PATH_MAX];
-    if (!why && !have_root) why = "in a template directory that cannot be resolved";
-    if (!why) {
-      snprintf(joined, sizeof joined, "%s/%s", troot, url);
-      if (!realpath(joined, real)) why = "a file that does not exist";
-    }
-    if (!why) {
-      size_t rl = strlen(troot);
-      /* a symbolic link under the template's directory pointing out of it */
-      if (strncmp(real, troot, rl) || (rl > 1 && real[rl] != '/')) why = "outside the template's directory";
-    }
-    if (!why) {
-      struct ssdrev_err oe = {{0}};
-      int fd = ssdrev_open_read(real, NULL, &oe);
-      if (fd < 0) why = "not a regular file";
-      else close(fd);
-    }
-    if (why) rc = ssdrev_fail(err, -EINVAL, "%s:%d: image '%s' is %s", tname, line, url, why);
-    else if (render_images_add(im, url)) rc = ssdrev_fail(err, -ENOMEM, "out of memory");
+    rc = fn(ctx, url ? url : "", cmark_node_get_start_line(n));
   }
   cmark_iter_free(it);
   cmark_node_free(root);
   cmark_parser_free(p);
+  return rc;
+}
+
+struct template_scan {
+  const char *tname, *chart_rel;
+  size_t crl;
+  char troot[PATH_MAX];
+  int have_root;
+  struct render_images *im, *charts;
+  struct ssdrev_err *err;
+};
+
+static int template_image(void *ctx, const char *url, int line) {
+  struct template_scan *t = ctx;
+  if (!strncmp(url, t->chart_rel, t->crl) && url[t->crl] == '/') {
+    /* a second link to a chart of this report: checked against the charts
+     * the directives draw (render_expand), never read from the template's side */
+    struct render_images *charts = t->charts;
+    if (!charts || render_images_has(charts, url)) return 0; /* the first link's line is the one reported */
+    int *lines = realloc(charts->line, (charts->n + 1) * sizeof *lines);
+    if (lines) charts->line = lines;
+    if (!lines || render_images_add(charts, url)) return ssdrev_fail(t->err, -ENOMEM, "out of memory");
+    charts->line[charts->n - 1] = line;
+    return 0;
+  }
+  const char *why = url_refused(url);
+  char joined[PATH_MAX + 8], real[PATH_MAX];
+  if (!why && !t->have_root) why = "in a template directory that cannot be resolved";
+  if (!why) {
+    snprintf(joined, sizeof joined, "%s/%s", t->troot, url);
+    if (!realpath(joined, real)) why = "a file that does not exist";
+  }
+  if (!why) {
+    size_t rl = strlen(t->troot);
+    /* a symbolic link under the template's directory pointing out of it */
+    if (strncmp(real, t->troot, rl) || (rl > 1 && real[rl] != '/')) why = "outside the template's directory";
+  }
+  if (!why) {
+    struct ssdrev_err oe = {{0}};
+    int fd = ssdrev_open_read(real, NULL, &oe);
+    if (fd < 0) why = "not a regular file";
+    else close(fd);
+  }
+  if (why) return ssdrev_fail(t->err, -EINVAL, "%s:%d: image '%s' is %s", t->tname, line, url, why);
+  if (render_images_add(t->im, url)) return ssdrev_fail(t->err, -ENOMEM, "out of memory");
+  return 0;
+}
+
+int render_template_images(const char *tname, const char *text, const char *chart_rel, struct render_images *im,
+                           struct render_images *charts, struct ssdrev_err *err) {
+  memset(im, 0, sizeof *im);
+  if (charts) memset(charts, 0, sizeof *charts);
+  struct template_scan t = {.tname = tname, .chart_rel = chart_rel, .crl = strlen(chart_rel), .im = im,
+                            .charts = charts, .err = err};
+  char tdir[PATH_MAX];
+  dir_of(tname, tdir, sizeof tdir);
+  t.have_root = realpath(tdir, t.troot) != NULL;
+  int rc = each_image(text, tname, template_image, &t, err);
   if (rc) {
     render_images_free(im);
     if (charts) render_images_free(charts);
@@ -124,27 +144,26 @@ int render_template_images(const char *tname, const char *text, const char *char
   return rc;
 }
 
-int render_check_doc_images(const char *tname, const char *md, const struct render_images *allowed, struct ssdrev_err *err) {
-  cmark_parser *p = NULL;
-  cmark_node *root = render_md_parse(md, &p);
-  if (!root) return ssdrev_fail(err, -ENOMEM, "out of memory parsing the expanded %s", tname);
-  cmark_iter *it = cmark_iter_new(root);
-  cmark_event_type ev;
-  int rc = 0;
-  while (!rc && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-    cmark_node *n = cmark_iter_get_node(it);
-    if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_IMAGE) continue;
-    const char *url = cmark_node_get_url(n);
-    if (!url || !render_images_has(allowed, url))
-      rc = ssdrev_fail(err, -EINVAL,
-                       "%s: the expanded review links image '%s', which is neither a chart of this report nor an image "
-                       "of the template",
-                       tname, url ? url : "");
-  }
-  cmark_iter_free(it);
-  cmark_node_free(root);
-  cmark_parser_free(p);
-  return rc;
+struct doc_scan {
+  const char *tname;
+  const struct render_images *allowed;
+  struct ssdrev_err *err;
+};
+
+static int doc_image(void *ctx, const char *url, int line) {
+  struct doc_scan *d = ctx;
+  (void)line;
+  if (render_images_has(d->allowed, url)) return 0;
+  return ssdrev_fail(d->err, -EINVAL,
+                     "%s: the expanded review links image '%s', which is neither a chart of this report nor an image "
+                     "of the template",
+                     d->tname, url);
+}
+
+int render_check_doc_images(const char *tname, const char *md, const struct render_images *allowed,
+                            struct ssdrev_err *err) {
+  struct doc_scan d = {.tname = tname, .allowed = allowed, .err = err};
+  return each_image(md, "the expanded review", doc_image, &d, err);
 }
 
 int render_copy_template_images(const char *tname, const struct render_images *im, const char *out_dir,
