@@ -15,9 +15,11 @@
 
 /* The holder's PID from the lock file, or 0 when it is not there. The
  * holder writes it just after taking the lock, so an empty file is read
- * again for up to 100 ms before giving up. */
+ * again for up to 2 s (of wall time: a busy machine may not run the holder
+ * for a while) before giving up. */
 static long lock_holder(int fd) {
-  for (int i = 0; i < 100; i++) {
+  uint64_t until = ssdrev_clock_ns() + 2000000000ull;
+  while (ssdrev_clock_ns() < until) {
     char buf[32];
     ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
     if (n > 0) {
@@ -66,9 +68,11 @@ int archive_lock(const char *dir, struct ssdrev_err *err) {
   int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
   /* the PID only names the holder in the message above: the lock holds
    * without it, so a full disk here is not an error (the next save says) */
-  if (!ftruncate(fd, 0)) {
-    ssize_t w = pwrite(fd, pid, (size_t)n, 0);
-    (void)w;
+  /* written over the old PID, then cut to length, so a reader never sees
+   * an empty file once a first holder has written it */
+  if (pwrite(fd, pid, (size_t)n, 0) == n) {
+    int r = ftruncate(fd, n);
+    (void)r;
   }
   return fd;
 }

@@ -142,7 +142,9 @@ TEST("A time-based job flags its ramp I/Os and measures only the others") {
   CHECK(measured > 0);
   CHECK(order);
   CHECK_EQ_U64(res.ios, (uint64_t)measured);
-  CHECK(res.elapsed_ns >= 90000000); /* ran for about the measure time, not one pass */
+  /* time-based: it wraps around the 1 MiB region (256 blocks) instead of
+   * stopping after one pass (a count, not a duration: the machine may be busy) */
+  CHECK(ramp + measured > 256);
   bench_target_close(t);
 }
 
