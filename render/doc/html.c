@@ -21,7 +21,8 @@ static const char css[] =
     "th,td{border:1px solid #999;padding:.25em .6em}\nth{background:#eee}\n"
     "img,svg{max-width:100%;height:auto}\n"
     "figure{margin:1.2em 0}\nfigure svg,figure img{display:block;width:100%;height:auto}\n"
-    "figcaption,.caption{font-size:.9em;color:#444;text-align:center;margin-top:.3em}\n"
+    /* a figure's caption, and the *caption* line tables.c writes under a table */
+    "figcaption,table+p:has(>em:only-child){font-size:.9em;color:#444;text-align:center;margin-top:.3em}\n"
     "blockquote{border-left:4px solid #d55e00;background:#fff4ec;margin:1em 0;padding:.4em 1em}\n"
     "code{font-family:ui-monospace,'SFMono-Regular',Menlo,Consolas,'DejaVu Sans Mono',monospace;font-size:.9em}\n"
     "pre{overflow-x:auto}\n"

@@ -217,9 +217,12 @@ static int d_table(struct expand *e, const char *kind, const struct render_args 
   return 0;
 }
 
+static int lang_ok(struct expand *e, const struct render_args *a);
+
 static int d_dut(struct expand *e, const char *pos, const struct render_args *a) {
   (void)pos;
-  return d_table(e, "dut", a);
+  int rc = lang_ok(e, a);
+  return rc < 0 ? rc : d_table(e, "dut", a);
 }
 
 static int d_flags(struct expand *e, const char *pos, const struct render_args *a) {
@@ -351,14 +354,17 @@ static int d_lang(struct expand *e, const char *pos, const struct render_args *a
   return 0;
 }
 
-static int d_chart_entry(struct expand *e, const char *pos, const struct render_args *a) { return d_chart(e, pos, a); }
+static int d_chart_entry(struct expand *e, const char *pos, const struct render_args *a) {
+  int rc = lang_ok(e, a);
+  return rc < 0 ? rc : d_chart(e, pos, a);
+}
 static int d_table_entry(struct expand *e, const char *pos, const struct render_args *a) { return d_table(e, pos, a); }
 
 static const struct directive directives[] = {
     {"chart", 1, "drive state op workload test caption name height lang", d_chart_entry},
     {"table", 1, "drive state op lang", d_table_entry},
     {"value", 1, "drive fmt", d_value},
-    {"dut", 0, "drive", d_dut},
+    {"dut", 0, "drive lang", d_dut},
     {"flags", 0, "drive lang", d_flags_checked},
     {"label", 0, "drive", d_label},
     {"drives", 0, "", d_drives},

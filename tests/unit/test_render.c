@@ -355,6 +355,11 @@ TEST("Linked HTML keeps the chart files and {{lang ko}} sets the page language")
   CHECK_CONTAINS(err.msg, "t.md:2: lang en");
   CHECK(expand(&rs, "{{lang fr}}\n", &err) == NULL);
   CHECK_CONTAINS(err.msg, "give en or ko");
+  CHECK(expand(&rs, "{{chart tail lang=fr}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "t.md:1: lang=fr");
+  char *en = expand(&rs, "{{lang ko}}\n{{dut drive=1 lang=en}}\n", &err);
+  CHECK(en && strstr(en, "| Power-On Hours | 1,873 h |"));
+  free(en);
   /* the template's language is the default lang= of every directive */
   char *md = expand(&rs, "{{lang ko}}\n{{table cdm drive=1 state=75%}}\n{{dut drive=2}}\n", &err);
   REQUIRE(md != NULL);
