@@ -18,6 +18,8 @@ static void usage(FILE *f) {
           "      --dpi N           chart PNG resolution (default 300)\n"
           "      --strict          data a run lacks is an error (default: a 'Not measured'\n"
           "                        note in the review and a warning naming template:line)\n"
+          "      --html-linked     review.html links the chart files in charts/ (default: the\n"
+          "                        charts are inside review.html, which stands alone)\n"
           "  -h, --help            this help\n");
 }
 
@@ -37,7 +39,7 @@ int cmd_report(int argc, char **argv) {
   const char *runs[MAX_RUNS];
   size_t nruns = 0;
   uint64_t dpi = 300;
-  int strict = 0;
+  int strict = 0, html_linked = 0;
   for (int i = 1; i < argc; i++) {
     const char *v;
     if ((v = cli_opt_value(argc, argv, &i, "--template", "-t"))) tmpl = v;
@@ -46,6 +48,7 @@ int cmd_report(int argc, char **argv) {
     else if ((v = cli_opt_value(argc, argv, &i, "--dpi", NULL))) {
       if (cli_parse_uint(v, 30, 1200, &dpi) < 0) return cli_usage_error(cmd, "--dpi: give 30..1200, not '%s'", v);
     } else if (!strcmp(argv[i], "--strict")) strict = 1;
+    else if (!strcmp(argv[i], "--html-linked")) html_linked = 1;
     else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
     else if (nruns >= MAX_RUNS) return cli_usage_error(cmd, "at most %d runs", MAX_RUNS);
     else runs[nruns++] = argv[i];
@@ -60,7 +63,7 @@ int cmd_report(int argc, char **argv) {
   if (render_runs_load(&rs, runs, nruns, &err) < 0) return cli_error(cmd, "%s", err.msg);
   cli_note_reanalyzed(cmd, &rs);
   struct render_report_opts o = {.template_path = tmpl, .out_dir = out, .formats = mask, .dpi = (double)dpi,
-                                 .strict = strict, .warn = warn_missing, .warn_ctx = NULL};
+                                 .strict = strict, .html_linked = html_linked, .warn = warn_missing, .warn_ctx = NULL};
   int rc = render_report(&rs, &o, &err);
   render_runs_release(&rs);
   render_cleanup();

@@ -55,6 +55,7 @@ struct render_chart_opts {
   double dpi;          /* PNG resolution; 0 = 300 */
   double width_in;     /* 0 = 6.5 in (1950 px at 300 dpi) */
   double height_in;    /* 0 = the kind's default */
+  const char *lang;    /* title and axis strings: "ko" or "en" (NULL) */
 };
 void render_chart_opts_defaults(struct render_chart_opts *o);
 
@@ -120,10 +121,13 @@ struct render_doc_meta {
   const char *title;    /* NULL = the first heading of the document */
   const char *subject;  /* may be NULL */
   const char *base_dir; /* directory that relative image links resolve against */
+  const char *lang;     /* HTML lang: "en", "ko"; NULL = "ko" when the text holds Hangul, else "en" */
 };
 
 /* Markdown -> a standalone HTML page (cmark-gfm with the table extension,
- * embedded print-friendly CSS). *html is malloc'd. */
+ * embedded screen, narrow-screen and print CSS, a viewport, <html lang>);
+ * a paragraph that is one image becomes a <figure> captioned by its alt
+ * text; images stay links. *html is malloc'd. */
 int render_md_to_html(const char *md, const struct render_doc_meta *meta, char **html,
                       struct ssdrev_err *err);
 /* Markdown -> PDF written atomically to PATH (libharu; embedded DejaVu Sans
@@ -138,6 +142,8 @@ struct render_report_opts {
   unsigned formats;     /* RENDER_FMT_* mask; 0 = all three */
   double dpi;           /* chart PNG resolution; 0 = 300 */
   int strict;           /* missing data is an error, not a "not measured" note */
+  int html_linked;      /* review.html links charts/NAME.png; default: charts inline (self-contained) */
+  size_t html_svg_max;  /* inline SVG charts up to this many bytes, bigger ones as PNG data: URIs; 0 = 1 MiB */
   void (*warn)(void *ctx, const char *msg); /* "T:LINE: not measured: ..." */
   void *warn_ctx;
 };

@@ -74,6 +74,8 @@ void render_canvas_fmt_tick(char *buf, size_t len, double v, double step);
 struct render_chart_sink {
   struct render_imgcache *imgs;
   struct render_pngq *pngq;
+  json_t *drawn; /* the chart links drawn ("charts/NAME.png": true), for the HTML writer; may be NULL */
+  char *lang;    /* out: the template's {{lang}} ("en", "ko"; "" when it names none), >= 3 bytes; may be NULL */
 };
 
 /* A chart surface measured in points (1/72 in) whatever the output. */
@@ -85,6 +87,11 @@ struct render_canvas {
   struct ssdrev_atomic out;
   int out_open;
   const struct render_chart_sink *keep; /* where a finished PNG goes besides its file (may be NULL) */
+  /* SVG only: cairo's document is collected here, and the chart's text as
+   * <text> elements (real text: searchable, selectable, read by screen
+   * readers and pdftotext, where cairo would draw glyph outlines) goes in
+   * before its closing tag */
+  struct render_buf svg_doc, svg_text;
 };
 int render_canvas_canvas_begin(struct render_canvas *c, const char *path, double w_in, double h_in,
                     double dpi, struct ssdrev_err *err);
@@ -144,6 +151,7 @@ struct render_plot {
   double x0, y0, x1, y1; /* plot area in pt: left, top, right, bottom */
   struct render_axis x, y;
   int no_xticks;         /* categories: the chart labels x itself */
+  double right_pt;       /* room right of the plot for a second axis, in pt (0: none) */
 };
 /* Lays out the plot area in a canvas below a title and draws title, grid,
  * ticks and axis labels. */
@@ -226,6 +234,21 @@ int render_check_doc_images(const char *tname, const char *md, const struct rend
  * reads are bounded (64 MiB) and regular files only. */
 int render_copy_template_images(const char *tname, const struct render_images *im, const char *out_dir,
                             struct ssdrev_err *err);
+/* How the HTML writer shows the charts a report drew (render_html_from_md). */
+#define RENDER_HTML_SVG_MAX (1u << 20) /* bytes: a bigger SVG goes in as its PNG */
+struct render_html_opts {
+  int linked;            /* <img src="charts/NAME.png"> as written in the Markdown */
+  const json_t *drawn;   /* links of the charts drawn (only these are inlined); NULL = none */
+  size_t svg_max;        /* inline an SVG up to this size, else a PNG data: URI; 0 = RENDER_HTML_SVG_MAX */
+  struct render_pngq *pngq; /* the worker writing the PNGs (drained before one is read); may be NULL */
+};
+/* render_md_to_html with chart images self-contained unless HO->linked
+ * (HO NULL = linked): each paragraph that is one image becomes a <figure>
+ * with its alt text as <figcaption>; a chart in HO->drawn is read from
+ * META->base_dir as inline SVG (ids prefixed per figure) or a PNG data:
+ * URI. Other images stay links. */
+int render_html_from_md(const char *md, const struct render_doc_meta *meta, const struct render_html_opts *ho,
+                        char **html, struct ssdrev_err *err);
 
 /* render_md_to_pdf that embeds images found in IMGS from memory (may be NULL). */
 int render_pdf_from_md(const char *md, const struct render_doc_meta *meta, const char *path, struct render_imgcache *imgs,

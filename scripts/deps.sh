@@ -34,6 +34,8 @@ if [ "$what" = test ]; then
   need_cmd pvcreate lvm2
   need_cmd cryptsetup cryptsetup-bin
   need_cmd mdadm mdadm
+  # tests/cli/report_browser.sh prints review.html with a real browser
+  need_cmd chromium chromium
 fi
 [ -z "$missing" ] && exit 0
 # Drop duplicates while keeping order.

@@ -51,6 +51,17 @@ static cairo_status_t write_stream(void *closure, const unsigned char *data, uns
   return fwrite(data, 1, len, f) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
+static cairo_status_t write_buf(void *closure, const unsigned char *data, unsigned int len) {
+  struct render_buf *b = closure;
+  render_buf_putn(b, (const char *)data, len);
+  return b->oom ? CAIRO_STATUS_NO_MEMORY : CAIRO_STATUS_SUCCESS;
+}
+
+static cairo_status_t svg_commit(struct render_canvas *c);
+
+/* cairo_t user data of an SVG chart: where render_canvas_text records text */
+static const cairo_user_data_key_t svg_text_key;
+
 int render_canvas_canvas_begin(struct render_canvas *c, const char *path, double w_in, double h_in, double dpi,
                     struct ssdrev_err *err) {
   memset(c, 0, sizeof *c);
@@ -64,7 +75,7 @@ int render_canvas_canvas_begin(struct render_canvas *c, const char *path, double
   if (rc < 0) return rc;
   c->out_open = 1;
   if (c->svg) {
-    c->surface = cairo_svg_surface_create_for_stream(write_stream, c->out.f, c->w_pt, c->h_pt);
+    c->surface = cairo_svg_surface_create_for_stream(write_buf, &c->svg_doc, c->w_pt, c->h_pt);
   } else {
     int wpx = (int)lround(w_in * dpi), hpx = (int)lround(h_in * dpi);
     c->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, wpx, hpx);
@@ -75,6 +86,7 @@ int render_canvas_canvas_begin(struct render_canvas *c, const char *path, double
   }
   c->cr = cairo_create(c->surface);
   if (!c->svg) cairo_scale(c->cr, dpi / 72.0, dpi / 72.0);
+  else cairo_set_user_data(c->cr, &svg_text_key, &c->svg_text, NULL);
   cairo_set_source_rgb(c->cr, 1, 1, 1);
   cairo_paint(c->cr);
   cairo_set_line_join(c->cr, CAIRO_LINE_JOIN_ROUND);
@@ -88,6 +100,8 @@ void render_canvas_canvas_abort(struct render_canvas *c) {
     cairo_surface_destroy(c->surface);
   }
   if (c->out_open) ssdrev_atomic_abort(&c->out);
+  render_buf_free(&c->svg_doc);
+  render_buf_free(&c->svg_text);
   memset(c, 0, sizeof *c);
 }
 
@@ -116,6 +130,7 @@ int render_canvas_canvas_end(struct render_canvas *c, struct ssdrev_err *err) {
   if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(c->surface);
   cairo_surface_destroy(c->surface);
   c->surface = NULL;
+  if (st == CAIRO_STATUS_SUCCESS && c->svg) st = svg_commit(c);
   if (st != CAIRO_STATUS_SUCCESS) {
     ssdrev_fail(err, -EIO, "cannot write chart '%s': %s", c->out.path, cairo_status_to_string(st));
     render_canvas_canvas_abort(c);
@@ -123,6 +138,24 @@ int render_canvas_canvas_end(struct render_canvas *c, struct ssdrev_err *err) {
   }
   c->out_open = 0;
   return ssdrev_atomic_commit(&c->out, err);
+}
+
+/* Writes the collected SVG document with the chart's text inserted before
+ * its closing tag (drawn last, over every shape: text always sits on top of
+ * its box in these charts). */
+static cairo_status_t svg_commit(struct render_canvas *c) {
+  if (c->svg_doc.oom || c->svg_text.oom || !c->svg_doc.s) return CAIRO_STATUS_NO_MEMORY;
+  const char *end = NULL;
+  for (const char *p = strstr(c->svg_doc.s, "</svg>"); p; p = strstr(p + 1, "</svg>")) end = p;
+  if (!end) return CAIRO_STATUS_WRITE_ERROR;
+  size_t head = (size_t)(end - c->svg_doc.s), tail = c->svg_doc.len - head;
+  if (fwrite(c->svg_doc.s, 1, head, c->out.f) != head ||
+      (c->svg_text.len && fwrite(c->svg_text.s, 1, c->svg_text.len, c->out.f) != c->svg_text.len) ||
+      fwrite(end, 1, tail, c->out.f) != tail)
+    return CAIRO_STATUS_WRITE_ERROR;
+  render_buf_free(&c->svg_doc);
+  render_buf_free(&c->svg_text);
+  return CAIRO_STATUS_SUCCESS;
 }
 
 /* ----------------------------------------------------------------- text */
@@ -151,9 +184,46 @@ double render_canvas_text_width(cairo_t *cr, const char *s, double size_pt, int 
   return te.x_advance;
 }
 
+/* The fonts the PNG is drawn with first, then the system's nearest: Verdana
+ * has DejaVu Sans's widths (both descend from Bitstream Vera), so boxes
+ * sized by cairo's measure still fit where DejaVu is not installed. */
+static const char svg_font_latin[] = "'DejaVu Sans', 'Bitstream Vera Sans', Verdana, sans-serif";
+static const char svg_font_hangul[] = "NanumGothic, 'Apple SD Gothic Neo', 'Malgun Gothic', 'Noto Sans CJK KR', sans-serif";
+
+static void svg_text(struct render_buf *b, cairo_t *cr, double x, double y, const char *s, double size_pt, int bold,
+                     enum render_canvas_align align) {
+  cairo_matrix_t m;
+  cairo_get_matrix(cr, &m);
+  double r = 0, g = 0, bl = 0, a = 1;
+  cairo_pattern_get_rgba(cairo_get_source(cr), &r, &g, &bl, &a); /* not solid: stays black */
+  render_buf_printf(b, "<text xml:space=\"preserve\" x=\"%.2f\" y=\"%.2f\" font-family=\"%s\" font-size=\"%.2f\"",
+                    x, y, has_hangul(s) ? svg_font_hangul : svg_font_latin, size_pt);
+  if (m.xx != 1 || m.yx != 0 || m.xy != 0 || m.yy != 1 || m.x0 != 0 || m.y0 != 0)
+    render_buf_printf(b, " transform=\"matrix(%g %g %g %g %g %g)\"", m.xx, m.yx, m.xy, m.yy, m.x0, m.y0);
+  if (bold) render_buf_puts(b, " font-weight=\"bold\"");
+  if (align != RC_LEFT) render_buf_puts(b, align == RC_CENTER ? " text-anchor=\"middle\"" : " text-anchor=\"end\"");
+  render_buf_printf(b, " fill=\"#%02x%02x%02x\">", (int)lround(r * 255), (int)lround(g * 255), (int)lround(bl * 255));
+  for (; *s; s++) {
+    switch (*s) {
+    case '<': render_buf_puts(b, "&lt;"); break;
+    case '>': render_buf_puts(b, "&gt;"); break;
+    case '&': render_buf_puts(b, "&amp;"); break;
+    default:
+      /* XML 1.0 has no other control characters */
+      if ((unsigned char)*s >= 0x20 || *s == '\t') render_buf_putn(b, s, 1);
+    }
+  }
+  render_buf_puts(b, "</text>\n");
+}
+
 double render_canvas_text(cairo_t *cr, double x, double y, const char *s, double size_pt, int bold,
                enum render_canvas_align align) {
   double w = render_canvas_text_width(cr, s, size_pt, bold);
+  struct render_buf *svg = cairo_get_user_data(cr, &svg_text_key);
+  if (svg) {
+    svg_text(svg, cr, x, y, s, size_pt, bold, align);
+    return w;
+  }
   double x0 = align == RC_CENTER ? x - w / 2 : align == RC_RIGHT ? x - w : x;
   cairo_move_to(cr, x0, y);
   cairo_show_text(cr, s);
@@ -249,7 +319,7 @@ void render_canvas_plot_frame(struct render_canvas *c, struct render_plot *p, co
     if (w > wmax) wmax = w;
   }
   p->x0 = 10 + lab_pt + 6 + wmax + 5;
-  p->x1 = c->w_pt - 14;
+  p->x1 = c->w_pt - 14 - p->right_pt;
   p->y0 = title && *title ? 10 + title_pt + 12 : 12;
   p->y1 = c->h_pt - (10 + lab_pt + 6 + tick_pt + 4);
   size_t nx = p->no_xticks ? 0 : axis_ticks(&p->x, xt, xlab, 64, p->x1 - p->x0 > 400);

@@ -623,6 +623,144 @@ static void bars_draw(struct chart_ctx *x) {
   render_canvas_legend(cr, &p, leg, x->n, 0);
 }
 
+/* ============================================== temperature and write speed */
+
+/* The review's temperature series (analysis temperature: the steps that
+ * sampled it joined end to end, docs/archive.md) against time, with the
+ * write MB/s of those steps' write-only tests placed on the same clock:
+ * each step starts where the previous one ended, as the samples do, and
+ * its tests run back to back from the step's start. */
+
+static int is_write_test(const json_t *t) {
+  const char *k = render_data_str(t, "kind", "");
+  if (!strcmp(k, "prefill") || !strcmp(k, "fill_drive")) return 1;
+  if (!strcmp(k, "tail")) return !strcmp(render_data_str(t, "workload", ""), "write");
+  if (!strcmp(k, "rw_sweep")) return render_data_num(t, "read_pct", -1) == 0;
+  return 0;
+}
+
+static int temp_check(struct chart_ctx *x) {
+  json_t *tp = json_object_get(x->run[0]->analysis, "temperature");
+  if (!json_array_size(json_object_get(tp, "c")) || !json_array_size(json_object_get(tp, "t_s")))
+    return ssdrev_fail(x->err, -ENOENT, "run '%s' has no temperature samples (analysis temperature)",
+                       x->run[0]->label);
+  return 0;
+}
+
+/* Write MB/s on the joined clock into xs/ys (at most MAX_PTS points). */
+static size_t temp_write_series(const struct render_run *r, double *xs, double *ys) {
+  json_t *tp = json_object_get(r->analysis, "temperature"), *tests = json_object_get(r->analysis, "tests");
+  size_t n = 0;
+  double off = 0;
+  const char *step;
+  json_t *st;
+  json_object_foreach(json_object_get(tp, "steps"), step, st) {
+    double at = 0; /* seconds into the step */
+    const char *name;
+    json_t *t;
+    json_object_foreach(tests, name, t) {
+      if (strcmp(render_data_str(t, "step", ""), step)) continue;
+      json_t *s = json_object_get(t, "series");
+      json_t *ts = json_object_get(s, "t_s"), *mb = json_object_get(s, "mb_s");
+      size_t m = json_array_size(ts) < json_array_size(mb) ? json_array_size(ts) : json_array_size(mb);
+      double last = 0, iv = render_data_num(s, "interval_s", 0);
+      int w = is_write_test(t);
+      for (size_t k = 0; k < m; k++) {
+        double tk = json_number_value(json_array_get(ts, k)), v = json_number_value(json_array_get(mb, k));
+        if (w && n < MAX_PTS && isfinite(tk) && isfinite(v)) {
+          xs[n] = off + at + tk;
+          ys[n++] = v;
+        }
+        if (tk > last) last = tk;
+      }
+      /* the test's own run time when the analysis has it (a short test
+       * ends inside its first interval) */
+      double el = render_data_num(json_object_get(json_object_get(t, "ops"), "all"), "elapsed_s", NAN);
+      at += isfinite(el) && el > 0 ? el : last + (m ? iv : 0);
+      if (w && n < MAX_PTS && n && isfinite(ys[n - 1])) {
+        xs[n] = NAN; /* a gap between tests: the polyline breaks here */
+        ys[n++] = NAN;
+      }
+    }
+    /* the next step's samples start where this one's last sample is */
+    json_t *sts = json_object_get(st, "t_s");
+    if (json_array_size(sts)) off += json_number_value(json_array_get(sts, json_array_size(sts) - 1));
+  }
+  return n;
+}
+
+static void temp_draw(struct chart_ctx *x) {
+  int ko = x->o->lang && !strcmp(x->o->lang, "ko");
+  json_t *tp = json_object_get(x->run[0]->analysis, "temperature");
+  double(*tx)[MAX_PTS] = x->s->xs, (*tc)[MAX_PTS] = x->s->ys, *wx = x->s->zs[0], *wy = x->s->zs[1];
+  size_t nt = load_xy(tp, "t_s", "c", tx[0], tc[0]);
+  size_t nw = temp_write_series(x->run[0], wx, wy);
+  double tmax = 0, wmax = 0, cv[MAX_PTS];
+  size_t ncv = 0;
+  for (size_t k = 0; k < nt; k++) {
+    if (isfinite(tx[0][k]) && tx[0][k] > tmax) tmax = tx[0][k];
+    if (isfinite(tc[0][k])) cv[ncv++] = tc[0][k];
+  }
+  for (size_t k = 0; k < nw; k++) {
+    if (isfinite(wx[k]) && wx[k] > tmax) tmax = wx[k];
+    if (isfinite(wy[k]) && wy[k] > wmax) wmax = wy[k];
+  }
+  /* minutes once the review is longer than ten of them */
+  double scale = tmax > 600 ? 60 : 1;
+  for (size_t k = 0; k < nt; k++) tx[0][k] /= scale;
+  for (size_t k = 0; k < nw; k++) wx[k] /= scale;
+  struct render_plot p = {0};
+  double xx[2] = {0, tmax / scale};
+  render_canvas_range(xx, 2, &p.x.lo, &p.x.hi, 1);
+  p.x.hi = tmax > 0 ? tmax / scale : 1;
+  p.x.label = scale > 1 ? (ko ? "시간 [분]" : "Time [min]") : (ko ? "시간 [초]" : "Time [s]");
+  render_canvas_range(cv, ncv, &p.y.lo, &p.y.hi, 0);
+  p.y.label = ko ? "온도 [°C]" : "Temperature [°C]";
+  /* the write axis on the right: its tick labels and its name */
+  double wlo = 0, whi = 1, wstep = 1;
+  double wyy[2] = {0, wmax};
+  render_canvas_range(wyy, 2, &wlo, &whi, 1);
+  wstep = render_canvas_nice_step(wlo, whi, 6);
+  char wl[32];
+  render_canvas_fmt_tick(wl, sizeof wl, whi, wstep);
+  p.right_pt = nw ? 4 + render_canvas_text_width(x->c->cr, wl, 8, 0) + 6 + 9 + 4 : 0;
+  char title[300];
+  snprintf(title, sizeof title, ko ? "리뷰 중 온도와 쓰기 속도 — %s" : "Temperature and write speed during the review — %s",
+           x->run[0]->label);
+  render_canvas_plot_frame(x->c, &p, title);
+  cairo_t *cr = x->c->cr;
+  double tc_rgb[3] = {0.80, 0.15, 0.10}, w_rgb[3];
+  colour(x, 0, w_rgb);
+  if (nw) {
+    /* write MB/s drawn on the temperature plot's pixels through its own range */
+    struct render_plot q = p;
+    q.y.lo = wlo;
+    q.y.hi = whi;
+    q.y.scale = RC_LINEAR;
+    render_canvas_polyline(cr, &q, wx, wy, nw, w_rgb, 0.9, 0);
+    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    for (double v = wlo; v <= whi + wstep * 1e-6; v += wstep) {
+      char lab[32];
+      render_canvas_fmt_tick(lab, sizeof lab, v, wstep);
+      render_canvas_text(cr, p.x1 + 4, render_canvas_py(&q, v) + 8 * 0.35, lab, 8, 0, RC_LEFT);
+    }
+    cairo_save(cr);
+    cairo_translate(cr, x->c->w_pt - 8, (p.y0 + p.y1) / 2);
+    cairo_rotate(cr, -M_PI / 2);
+    render_canvas_text(cr, 0, 0, ko ? "쓰기 속도 [MB/s]" : "Write throughput [MB/s]", 9, 0, RC_CENTER);
+    cairo_restore(cr);
+  }
+  render_canvas_polyline(cr, &p, tx[0], tc[0], nt, tc_rgb, 1.6, 0);
+  struct render_legend_item leg[2] = {0};
+  snprintf(leg[0].text, sizeof leg[0].text, "%s", ko ? "온도 (°C, 왼쪽 축)" : "Temperature (°C, left axis)");
+  memcpy(leg[0].rgb, tc_rgb, sizeof tc_rgb);
+  leg[0].shape = -1;
+  snprintf(leg[1].text, sizeof leg[1].text, "%s", ko ? "쓰기 속도 (MB/s, 오른쪽 축)" : "Write MB/s (right axis)");
+  memcpy(leg[1].rgb, w_rgb, sizeof w_rgb);
+  leg[1].shape = -1;
+  render_canvas_legend(cr, &p, leg, nw ? 2 : 1, 0);
+}
+
 /* =================================================================== table */
 
 static const struct chart_kind kinds[] = {
@@ -636,6 +774,8 @@ static const struct chart_kind kinds[] = {
     {"hist", "latency histogram of a tail test (analysis tests.NAME.hist)", 0, 3.2, hist_check, hist_draw},
     {"bars", "CrystalDiskMark-style MB/s of N runs side by side (op=read|write)", 0, 3.4, bars_check,
      bars_draw},
+    {"temperature", "drive temperature and write MB/s over the review's time (lang=ko for Korean)", 1, 3.2,
+     temp_check, temp_draw},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 

@@ -7,17 +7,33 @@
 #include <cmark-gfm-core-extensions.h>
 #include "render/render_int.h"
 
+/* Fonts from the reader's system (no web fonts to fetch): the platform UI
+ * fonts, then the Hangul ones, then what the PDF and charts use. Korean
+ * wraps between words (keep-all), as Korean typesetting does. */
 static const char css[] =
-    "body{font-family:'DejaVu Sans','NanumGothic',sans-serif;max-width:52em;margin:2em auto;padding:0 1em;"
-    "line-height:1.5;color:#222}\n"
-    "h1{font-size:1.8em;border-bottom:2px solid #0073b3;padding-bottom:.2em}\n"
+    "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans','Noto Sans KR','Apple SD Gothic Neo',"
+    "'Malgun Gothic',NanumGothic,'DejaVu Sans',sans-serif;max-width:52em;margin:2em auto;padding:0 1em;"
+    "line-height:1.55;color:#222;background:#fff}\n"
+    "html:lang(ko) body{word-break:keep-all;overflow-wrap:anywhere}\n"
+    "h1{font-size:1.8em;line-height:1.25;border-bottom:2px solid #0073b3;padding-bottom:.2em}\n"
     "h2{font-size:1.35em;margin-top:1.6em;border-bottom:1px solid #ccc}\n"
-    "table{border-collapse:collapse;margin:1em 0;font-size:.9em}\n"
+    "table{border-collapse:collapse;margin:1em 0;font-size:.9em;font-variant-numeric:tabular-nums}\n"
     "th,td{border:1px solid #999;padding:.25em .6em}\nth{background:#eee}\n"
-    "img{max-width:100%;height:auto}\n"
+    "img,svg{max-width:100%;height:auto}\n"
+    "figure{margin:1.2em 0}\nfigure svg,figure img{display:block;width:100%;height:auto}\n"
+    /* a figure's caption, and the *caption* line tables.c writes under a table */
+    "figcaption,table+p:has(>em:only-child){font-size:.9em;color:#444;text-align:center;margin-top:.3em}\n"
     "blockquote{border-left:4px solid #d55e00;background:#fff4ec;margin:1em 0;padding:.4em 1em}\n"
-    "code{font-family:'DejaVu Sans Mono',monospace;font-size:.9em}\n"
-    "@media print{body{max-width:none;margin:0}h2{page-break-after:avoid}img,table{page-break-inside:avoid}}\n";
+    "code{font-family:ui-monospace,'SFMono-Regular',Menlo,Consolas,'DejaVu Sans Mono',monospace;font-size:.9em}\n"
+    "pre{overflow-x:auto}\n"
+    /* narrow screens: wide tables scroll inside their box, not the page */
+    "@media (max-width:40em){body{margin:1em auto;font-size:.95em}table{display:block;overflow-x:auto;"
+    "max-width:100%}}\n"
+    "@media print{@page{size:A4;margin:16mm 15mm}body{max-width:none;margin:0;padding:0;font-size:10pt}"
+    "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
+    "h1,h2,h3{break-after:avoid;page-break-after:avoid}"
+    "figure,table,blockquote,pre{break-inside:avoid;page-break-inside:avoid}"
+    "a{color:inherit;text-decoration:none}a[href^='http']::after{content:' (' attr(href) ')';font-size:.85em}}\n";
 
 cmark_node *render_md_parse(const char *md, cmark_parser **parser_out) {
   cmark_gfm_core_extensions_ensure_registered();
@@ -73,29 +89,225 @@ static char *first_heading(cmark_node *root) {
   return title;
 }
 
-int render_md_to_html(const char *md, const struct render_doc_meta *meta, char **html, struct ssdrev_err *err) {
+/* ------------------------------------------------------------- figures */
+
+/* The text of an image's alt (its caption), malloc'd ("" when none). */
+static char *alt_text(cmark_node *img) {
+  struct render_buf b = {0};
+  cmark_iter *it = cmark_iter_new(img);
+  cmark_event_type ev;
+  while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+    cmark_node *n = cmark_iter_get_node(it);
+    if (ev == CMARK_EVENT_ENTER && n != img && cmark_node_get_literal(n)) render_buf_puts(&b, cmark_node_get_literal(n));
+  }
+  cmark_iter_free(it);
+  render_buf_puts(&b, "");
+  if (b.oom) {
+    render_buf_free(&b);
+    return NULL;
+  }
+  return b.s;
+}
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static void put_base64(struct render_buf *b, const unsigned char *p, size_t n) {
+  for (size_t i = 0; i < n; i += 3) {
+    unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+    char q[4] = {b64[v >> 18 & 63], b64[v >> 12 & 63], i + 1 < n ? b64[v >> 6 & 63] : '=', i + 2 < n ? b64[v & 63] : '='};
+    render_buf_putn(b, q, 4);
+  }
+}
+
+/* An SVG chart as inline markup: the XML prolog dropped, every id (cairo
+ * names its clip paths clip1, clip2, ... in each file) prefixed with PFX so
+ * that two charts in one page do not share them. Only markup inside tags is
+ * rewritten: the text of the chart is escaped and never holds '<'. */
+static int put_inline_svg(struct render_buf *b, const char *svg, const char *pfx, const char *label) {
+  const char *p = strstr(svg, "<svg");
+  if (!p) return -EINVAL;
+  render_buf_puts(b, "<svg role=\"img\" aria-label=\"");
+  html_escape(b, label);
+  render_buf_puts(b, "\"");
+  p += 4;
+  static const char *const refs[] = {"id=\"", "url(#", "href=\"#"};
+  int in_tag = 1;
+  while (*p) {
+    if (*p == '<') in_tag = 1;
+    else if (*p == '>') in_tag = 0;
+    size_t k = 0;
+    if (in_tag)
+      for (; k < 3; k++)
+        if (!strncmp(p, refs[k], strlen(refs[k]))) break;
+    if (in_tag && k < 3) {
+      render_buf_puts(b, refs[k]);
+      render_buf_puts(b, pfx);
+      p += strlen(refs[k]);
+    } else {
+      render_buf_putn(b, p, 1);
+      p++;
+    }
+  }
+  return 0;
+}
+
+/* The chart drawn at link URL ("charts/NAME.png") inside a <figure>: its
+ * SVG inline, or the PNG as a data: URI when the SVG is bigger than
+ * ho->svg_max bytes. Only links the report drew itself come here. */
+static int put_chart(struct render_buf *b, const char *url, const char *alt, unsigned idx,
+                     const struct render_doc_meta *meta, const struct render_html_opts *ho, struct ssdrev_err *err) {
+  char path[8400];
+  const char *dir = meta && meta->base_dir ? meta->base_dir : ".";
+  size_t ul = strlen(url);
+  if (ul < 4 || strcmp(url + ul - 4, ".png"))
+    return ssdrev_fail(err, -EINVAL, "chart link '%s' is not a .png", url);
+  snprintf(path, sizeof path, "%s/%.*s.svg", dir, (int)(ul - 4), url);
+  char *data = NULL;
+  size_t len = 0;
+  size_t max = ho->svg_max ? ho->svg_max : RENDER_HTML_SVG_MAX;
+  int rc = ssdrev_read_file(path, &data, &len, max, err);
+  if (rc == 0) {
+    char pfx[24];
+    snprintf(pfx, sizeof pfx, "f%u-", idx);
+    rc = put_inline_svg(b, data, pfx, alt);
+    free(data);
+    if (rc < 0) return ssdrev_fail(err, rc, "chart '%s' is not an SVG document", path);
+    return 0;
+  }
+  free(data);
+  if (rc < 0 && rc != -EFBIG) return rc;
+  /* too heavy as markup: the PNG, once its worker has written it */
+  render_pngq_drain(ho->pngq);
+  snprintf(path, sizeof path, "%s/%s", dir, url);
+  rc = ssdrev_read_file(path, &data, &len, 256u << 20, err);
+  if (rc < 0) return rc;
+  render_buf_puts(b, "<img alt=\"");
+  html_escape(b, alt);
+  render_buf_puts(b, "\" src=\"data:image/png;base64,");
+  put_base64(b, (const unsigned char *)data, len);
+  render_buf_puts(b, "\">");
+  free(data);
+  return 0;
+}
+
+struct figure {
+  char *url, *alt; /* malloc'd */
+};
+
+/* True when the Markdown holds Hangul (the page language when the template
+ * names none). */
+static int has_hangul(const char *s) {
+  for (const unsigned char *u = (const unsigned char *)s; *u; u++)
+    if (u[0] >= 0xEA && u[0] <= 0xED && u[1] >= 0x80) return 1; /* U+AC00..U+D7FF */
+  return 0;
+}
+
+int render_html_from_md(const char *md, const struct render_doc_meta *meta, const struct render_html_opts *ho,
+                        char **html, struct ssdrev_err *err) {
   *html = NULL;
+  static const struct render_html_opts linked = {.linked = 1};
+  if (!ho) ho = &linked;
   cmark_parser *p = NULL;
   cmark_node *root = render_md_parse(md, &p);
   if (!root) return ssdrev_fail(err, -ENOMEM, "cannot parse the Markdown document");
-  char *body = cmark_render_html(root, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions(p));
+  /* A paragraph that is one image becomes a <figure> with its alt text as
+   * <figcaption>. cmark-gfm (safe mode: the author's raw HTML is dropped)
+   * renders no figures, so each such paragraph gets a marker text that no
+   * document line holds, and the rendered "<p><img ...>MARK</p>" is
+   * replaced afterwards. */
+  char mark[40] = "SSDREVFIGURE";
+  for (size_t l = strlen(mark); strstr(md, mark) && l + 2 < sizeof mark; l++) {
+    mark[l] = 'Q';
+    mark[l + 1] = 0;
+  }
+  struct figure *figs = NULL;
+  unsigned nfig = 0, capfig = 0;
+  int rc = 0;
+  for (cmark_node *n = cmark_node_first_child(root); n && rc == 0; n = cmark_node_next(n)) {
+    cmark_node *img = cmark_node_first_child(n);
+    if (cmark_node_get_type(n) != CMARK_NODE_PARAGRAPH || !img || cmark_node_get_type(img) != CMARK_NODE_IMAGE ||
+        cmark_node_next(img))
+      continue;
+    if (nfig == capfig) {
+      capfig = capfig ? capfig * 2 : 16;
+      struct figure *nf = realloc(figs, capfig * sizeof *figs);
+      if (!nf) {
+        rc = -ENOMEM;
+        break;
+      }
+      figs = nf;
+    }
+    const char *u = cmark_node_get_url(img);
+    figs[nfig].url = strdup(u ? u : "");
+    figs[nfig].alt = alt_text(img);
+    char txt[64];
+    snprintf(txt, sizeof txt, "%s%uE", mark, nfig);
+    cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
+    nfig++;
+    if (!figs[nfig - 1].url || !figs[nfig - 1].alt || !t || !cmark_node_set_literal(t, txt) ||
+        !cmark_node_append_child(n, t)) {
+      if (t && !cmark_node_parent(t)) cmark_node_free(t);
+      rc = -ENOMEM;
+    }
+  }
+  char *body = rc == 0 ? cmark_render_html(root, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions(p)) : NULL;
   char *h1 = first_heading(root);
   const char *title = meta && meta->title ? meta->title : h1 ? h1 : "ssdrev review";
+  const char *lang = meta && meta->lang ? meta->lang : has_hangul(md) ? "ko" : "en";
   struct render_buf b = {0};
-  render_buf_puts(&b, "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>");
+  render_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"");
+  html_escape(&b, lang);
+  render_buf_puts(&b, "\">\n<head>\n<meta charset=\"utf-8\">\n"
+                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
   html_escape(&b, title);
   render_buf_printf(&b, "</title>\n<meta name=\"generator\" content=\"ssdrev %s\">\n<style>\n%s</style>\n</head>\n<body>\n",
               SSDREV_VERSION, css);
-  if (body) render_buf_puts(&b, body);
+  const char *cur = body ? body : "";
+  for (unsigned i = 0; i < nfig && rc == 0; i++) {
+    char want[64];
+    snprintf(want, sizeof want, "%s%uE</p>", mark, i);
+    const char *at = strstr(cur, want), *open = NULL;
+    for (const char *q = at ? strstr(cur, "<p>") : NULL; q && q < at; q = strstr(q + 1, "<p>")) open = q;
+    if (!at || !open) {
+      rc = ssdrev_fail(err, -EINVAL, "HTML figure %u lost its place (marker %s)", i, mark);
+      break;
+    }
+    render_buf_putn(&b, cur, (size_t)(open - cur));
+    render_buf_puts(&b, "<figure>\n");
+    if (!ho->linked && ho->drawn && json_object_get(ho->drawn, figs[i].url)) {
+      rc = put_chart(&b, figs[i].url, figs[i].alt, i + 1, meta, ho, err);
+    } else {
+      render_buf_putn(&b, open + 3, (size_t)(at - open - 3)); /* cmark's <img>: its URL checks kept */
+    }
+    render_buf_puts(&b, "\n");
+    if (figs[i].alt[0]) {
+      render_buf_puts(&b, "<figcaption>");
+      html_escape(&b, figs[i].alt);
+      render_buf_puts(&b, "</figcaption>\n");
+    }
+    render_buf_puts(&b, "</figure>");
+    cur = at + strlen(want);
+  }
+  if (rc == 0) render_buf_puts(&b, cur);
   render_buf_puts(&b, "</body>\n</html>\n");
+  for (unsigned i = 0; i < nfig; i++) {
+    free(figs[i].url);
+    free(figs[i].alt);
+  }
+  free(figs);
+  int oom = b.oom || !body;
   free(body);
   free(h1);
   cmark_node_free(root);
   cmark_parser_free(p);
-  if (b.oom || !body) {
+  if (rc < 0 || oom) {
     render_buf_free(&b);
-    return ssdrev_fail(err, -ENOMEM, "out of memory rendering HTML");
+    return rc < 0 && rc != -ENOMEM ? rc : ssdrev_fail(err, -ENOMEM, "out of memory rendering HTML");
   }
   *html = b.s;
   return 0;
+}
+
+int render_md_to_html(const char *md, const struct render_doc_meta *meta, char **html, struct ssdrev_err *err) {
+  return render_html_from_md(md, meta, NULL, html, err);
 }

@@ -5,27 +5,36 @@
 #include <string.h>
 #include "render/render_int.h"
 
+/* What the writers get besides the Markdown: the charts just drawn */
+struct out_ctx {
+  struct render_imgcache *imgs;        /* their pixels, for the PDF */
+  const struct render_html_opts *html; /* their files, for the HTML */
+};
+
 struct out_format {
   const char *name;
   unsigned bit;
   const char *file; /* in the output directory */
-  /* imgs: the pixels of the charts just drawn, for writers that embed them */
-  int (*write)(const char *md, const struct render_doc_meta *meta, const char *path, struct render_imgcache *imgs,
+  int (*write)(const char *md, const struct render_doc_meta *meta, const char *path, const struct out_ctx *ctx,
                struct ssdrev_err *err);
 };
 
-static int write_md(const char *md, const struct render_doc_meta *meta, const char *path, struct render_imgcache *imgs,
+static int write_md(const char *md, const struct render_doc_meta *meta, const char *path, const struct out_ctx *ctx,
                     struct ssdrev_err *err) {
   (void)meta;
-  (void)imgs;
+  (void)ctx;
   return ssdrev_write_file_atomic(path, md, strlen(md), err);
 }
 
-static int write_html(const char *md, const struct render_doc_meta *meta, const char *path, struct render_imgcache *imgs,
+static int write_pdf(const char *md, const struct render_doc_meta *meta, const char *path, const struct out_ctx *ctx,
+                     struct ssdrev_err *err) {
+  return render_pdf_from_md(md, meta, path, ctx->imgs, err);
+}
+
+static int write_html(const char *md, const struct render_doc_meta *meta, const char *path, const struct out_ctx *ctx,
                       struct ssdrev_err *err) {
-  (void)imgs;
   char *html = NULL;
-  int rc = render_md_to_html(md, meta, &html, err);
+  int rc = render_html_from_md(md, meta, ctx->html, &html, err);
   if (rc < 0) return rc;
   rc = ssdrev_write_file_atomic(path, html, strlen(html), err);
   free(html);
@@ -35,7 +44,7 @@ static int write_html(const char *md, const struct render_doc_meta *meta, const 
 static const struct out_format formats[] = {
     {"md", RENDER_FMT_MD, "review.md", write_md},
     {"html", RENDER_FMT_HTML, "review.html", write_html},
-    {"pdf", RENDER_FMT_PDF, "review.pdf", render_pdf_from_md},
+    {"pdf", RENDER_FMT_PDF, "review.pdf", write_pdf},
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -88,7 +97,10 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   struct render_pngq *pngq = NULL;
   if (rc == 0) rc = render_pngq_start(&pngq, 1, err);
   render_imgcache_set_writer(imgs, pngq);
-  struct render_chart_sink keep = {.imgs = imgs, .pngq = pngq};
+  char lang[8] = "";
+  json_t *drawn = json_object();
+  if (!drawn && rc == 0) rc = ssdrev_fail(err, -ENOMEM, "out of memory rendering '%s'", o->template_path);
+  struct render_chart_sink keep = {.imgs = imgs, .pngq = pngq, .drawn = drawn, .lang = lang};
   if (rc == 0) rc = render_expand(rs, o->template_path, text, charts, "charts", o->dpi, &x, &keep, &md, err);
   /* the template's own images (checked by the expansion) go next to the
    * review, where its HTML and PDF look for them */
@@ -101,13 +113,17 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
     }
   }
   free(text);
-  struct render_doc_meta meta = {.title = NULL, .subject = "SSD review", .base_dir = o->out_dir};
+  struct render_doc_meta meta = {.title = NULL, .subject = "SSD review", .base_dir = o->out_dir,
+                                 .lang = lang[0] ? lang : NULL};
+  struct render_html_opts ho = {.linked = o->html_linked, .drawn = drawn, .svg_max = o->html_svg_max, .pngq = pngq};
+  struct out_ctx ctx = {.imgs = imgs, .html = &ho};
   for (size_t i = 0; i < NFORMATS && rc == 0; i++) {
     if (!(mask & formats[i].bit)) continue;
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", o->out_dir, formats[i].file);
-    rc = formats[i].write(md, &meta, path, imgs, err);
+    rc = formats[i].write(md, &meta, path, &ctx, err);
   }
+  json_decref(drawn);
   /* joined whatever happened, so no temporary file outlives the call; a
    * failure of ours is reported before the worker's */
   struct ssdrev_err qerr = {{0}};

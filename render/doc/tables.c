@@ -30,6 +30,28 @@ static void drive_caption(struct render_buf *b, const char *text, size_t nsel) {
   render_buf_puts(b, "**\n\n");
 }
 
+static int lang_ko(const struct render_args *a) { return a->lang && !strcmp(a->lang, "ko"); }
+
+/* Appends S as Markdown text: the characters Markdown would read as markup
+ * are backslash-escaped (a label is text, not emphasis or a link). */
+static void put_md_text(struct render_buf *b, const char *s) {
+  for (; *s; s++) {
+    if (strchr("\\`*_[]<>#|", *s)) render_buf_putn(b, "\\", 1);
+    render_buf_putn(b, *s == '\n' || *s == '\r' ? " " : s, 1);
+  }
+}
+
+/* An integer with thousands separators: 12,345. */
+static void put_thousands(struct render_buf *b, double v) {
+  char d[32];
+  snprintf(d, sizeof d, "%.0f", v);
+  size_t n = strlen(d), lead = d[0] == '-';
+  for (size_t i = 0; i < n; i++) {
+    if (i > lead && (n - i) % 3 == 0) render_buf_putn(b, ",", 1);
+    render_buf_putn(b, d + i, 1);
+  }
+}
+
 /* ------------------------------------------------------------ DUT summary */
 
 static void put_field(struct render_buf *b, const json_t *dut, const char *key, const char *fmt_num,
@@ -76,6 +98,44 @@ static int t_dut(const struct render_run *r, const struct render_args *a, struct
   render_buf_puts(b, " | Critical Temp | ");
   put_field(b, dut, "crit_temp_c", "%.0f", " °C");
   render_buf_puts(b, " |\n");
+  /* SMART / Health log at the start of the review (import/dut.c health) */
+  json_t *h = json_object_get(dut, "health");
+  if (json_object_size(h)) {
+    int ko = lang_ko(a);
+    static const struct {
+      const char *key, *en, *ko;
+      int unit; /* 0 count, 1 hours, 2 bytes as TB, 3 percent */
+    } hf[] = {
+        {"power_on_hours", "Power-On Hours", "사용 시간", 1},
+        {"data_written_bytes", "Data Written", "총 기록량", 2},
+        {"data_read_bytes", "Data Read", "총 읽기량", 2},
+        {"media_errors", "Media Errors", "미디어 오류", 0},
+        {"percent_used", "Percentage Used", "수명 사용률", 3},
+        {"available_spare_pct", "Available Spare", "예비 공간", 3},
+        {"power_cycles", "Power Cycles", "전원 켜짐 횟수", 0},
+        {"unsafe_shutdowns", "Unsafe Shutdowns", "비정상 종료", 0},
+    };
+    render_buf_printf(b, "| **%s** | | | |\n", ko ? "SMART 상태 (리뷰 시작 시)" : "SMART Health (start of review)");
+    size_t col = 0;
+    for (size_t i = 0; i < sizeof hf / sizeof hf[0]; i++) {
+      json_t *v = json_object_get(h, hf[i].key);
+      if (!json_is_number(v)) continue; /* unknown: left out, never invented */
+      double x = json_number_value(v);
+      render_buf_printf(b, "%s%s | ", col ? " " : "| ", ko ? hf[i].ko : hf[i].en);
+      switch (hf[i].unit) {
+      case 1: put_thousands(b, x); render_buf_puts(b, " h"); break;
+      case 2: render_buf_printf(b, x >= 1e12 ? "%.2f TB" : "%.1f GB", x >= 1e12 ? x / 1e12 : x / 1e9); break;
+      case 3: render_buf_printf(b, "%.0f%%", x); break;
+      default: put_thousands(b, x);
+      }
+      render_buf_puts(b, " |");
+      if (++col == 2) {
+        render_buf_puts(b, "\n");
+        col = 0;
+      }
+    }
+    if (col) render_buf_puts(b, " | |\n");
+  }
   json_t *ps = json_object_get(dut, "power_states");
   if (json_array_size(ps)) {
     render_buf_puts(b, "| **Power State** | **Maximum Power** | **Entry Latency** | **Exit Latency** |\n");
@@ -108,9 +168,7 @@ static int t_cdm(const struct render_run *r, const struct render_args *a, struct
     return ssdrev_fail(err, -ENOENT, "run '%s' has no CrystalDiskMark results in state '%s'", r->label,
                        state_arg(a));
   if (!b) return 0;
-  char cap[256];
-  snprintf(cap, sizeof cap, "%s — %s", r->label, state_arg(a));
-  drive_caption(b, cap, nsel);
+  (void)nsel; /* every table is captioned below, one drive or several */
   render_buf_puts(b, "| Test | Read [MB/s] | Write [MB/s] | Read [IOPS] | Write [IOPS] | Read [µs] | Write [µs] |\n"
                "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   for (size_t i = 0; i < n; i++) {
@@ -121,7 +179,12 @@ static int t_cdm(const struct render_run *r, const struct render_args *a, struct
                 render_data_num(rd, "iops", NAN), render_data_num(wr, "iops", NAN), render_data_num(rd, "lat_us", NAN),
                 render_data_num(wr, "lat_us", NAN));
   }
-  render_buf_puts(b, "\n");
+  /* the caption says whose table and which state: under the FOB and the
+   * 75% panels alike, a table is never left to be guessed */
+  int ko = lang_ko(a), full = !strcmp(state_arg(a), "75%");
+  render_buf_puts(b, ko ? "\n*CrystalDiskMark 방식 결과 — " : "\n*CrystalDiskMark-style results — ");
+  put_md_text(b, r->label);
+  render_buf_puts(b, full ? (ko ? ", 75% 채움*\n\n" : ", 75% filled*\n\n") : ", FOB*\n\n");
   return 0;
 }
 

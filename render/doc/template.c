@@ -30,6 +30,7 @@ struct expand {
   const struct render_expand_opts *x; /* NULL: missing data is an error */
   const struct render_chart_sink *keep; /* where chart PNGs go besides their files (may be NULL) */
   struct render_images imgs;   /* images the document may link: the template's, then each chart linked */
+  const char *lang;        /* the template's {{lang}} (set by the checking pass), NULL = none */
 };
 
 struct directive {
@@ -112,6 +113,7 @@ static int one_chart(struct expand *e, const char *kind, const struct render_arg
   o.op = a->op;
   o.workload = a->workload;
   o.test = a->test;
+  o.lang = a->lang;
   o.dpi = e->dpi;
   if (a->height) {
     char *end = NULL;
@@ -143,6 +145,10 @@ static int one_chart(struct expand *e, const char *kind, const struct render_arg
        * are process-wide, so another order (or threads) changes the bytes */
       int rc = render_chart_draw(e->rs, kind, &o, path, e->keep, e->err);
       if (rc < 0) return wrap_err(e, rc);
+    }
+    if (e->keep && e->keep->drawn) {
+      snprintf(path, sizeof path, "%s/%s.png", e->chart_rel ? e->chart_rel : "charts", stem);
+      json_object_set_new(e->keep->drawn, path, json_true());
     }
   }
   const char *cap = a->caption;
@@ -215,9 +221,12 @@ static int d_table(struct expand *e, const char *kind, const struct render_args 
   return 0;
 }
 
+static int lang_ok(struct expand *e, const struct render_args *a);
+
 static int d_dut(struct expand *e, const char *pos, const struct render_args *a) {
   (void)pos;
-  return d_table(e, "dut", a);
+  int rc = lang_ok(e, a);
+  return rc < 0 ? rc : d_table(e, "dut", a);
 }
 
 static int d_flags(struct expand *e, const char *pos, const struct render_args *a) {
@@ -337,19 +346,35 @@ static int d_version(struct expand *e, const char *pos, const struct render_args
   return 0;
 }
 
-static int d_chart_entry(struct expand *e, const char *pos, const struct render_args *a) { return d_chart(e, pos, a); }
+/* {{lang ko}}: the language of the document (the HTML's lang attribute)
+ * and the default lang= of every directive that takes one. */
+static int d_lang(struct expand *e, const char *pos, const struct render_args *a) {
+  (void)a;
+  if (strcmp(pos, "en") && strcmp(pos, "ko")) return fail_at(e, -EINVAL, "lang %s: give en or ko", pos);
+  if (e->lang && strcmp(e->lang, pos))
+    return fail_at(e, -EINVAL, "lang %s: the template named another language before", pos);
+  e->lang = pos[0] == 'k' ? "ko" : "en"; /* static: pos lives only as long as the directive */
+  if (e->keep && e->keep->lang) snprintf(e->keep->lang, 3, "%s", e->lang);
+  return 0;
+}
+
+static int d_chart_entry(struct expand *e, const char *pos, const struct render_args *a) {
+  int rc = lang_ok(e, a);
+  return rc < 0 ? rc : d_chart(e, pos, a);
+}
 static int d_table_entry(struct expand *e, const char *pos, const struct render_args *a) { return d_table(e, pos, a); }
 
 static const struct directive directives[] = {
-    {"chart", 1, "drive state op workload test caption name height", d_chart_entry},
+    {"chart", 1, "drive state op workload test caption name height lang", d_chart_entry},
     {"table", 1, "drive state op lang", d_table_entry},
     {"value", 1, "drive fmt", d_value},
-    {"dut", 0, "drive", d_dut},
+    {"dut", 0, "drive lang", d_dut},
     {"flags", 0, "drive lang", d_flags_checked},
     {"label", 0, "drive", d_label},
     {"drives", 0, "", d_drives},
     {"simulated_notice", 0, "lang", d_notice},
     {"version", 0, "", d_version},
+    {"lang", 1, "", d_lang},
 };
 #define NDIRECTIVES (sizeof directives / sizeof directives[0])
 
@@ -426,7 +451,7 @@ static int run_directive(struct expand *e, const char *body, size_t len) {
   if (!d) {
     return fail_at(e, -EINVAL,
                    "unknown directive '%s' (known: chart, table, value, dut, flags, label, drives, "
-                   "simulated_notice, version)",
+                   "simulated_notice, version, lang)",
                    tok[0]);
   }
   struct render_args a = {0};
@@ -447,6 +472,7 @@ static int run_directive(struct expand *e, const char *body, size_t len) {
     if (!eq[1]) return fail_at(e, -EINVAL, "empty value for %s=", tok[i]);
   }
   if (d->positional && !pos) return fail_at(e, -EINVAL, "%s needs an argument (a kind or a path)", d->name);
+  if (!a.lang) a.lang = e->lang; /* the template's {{lang}} is every directive's default */
   return d->run(e, pos, &a);
 }
 

@@ -11,12 +11,19 @@ D=tests/data/analysis
 # PNG IHDR width at offset 16 (big-endian): 1950 = 0x0000079e
 w=$(od -An -tx1 -j16 -N4 "$T/fill.png" | tr -d ' \n')
 [ "$w" = "0000079e" ] || fail "fill.png width is 0x$w, want 1950 px"
-for k in cdm fill_latency rw_ratio tail latency bars; do
+for k in cdm fill_latency rw_ratio tail latency bars temperature; do
   "$SSDREV" chart "$k" "$D/pm981" "$D/pm981a" --drive 2 --dpi 72 --out "$T/$k.png" >/dev/null || fail "$k png"
   "$SSDREV" chart "$k" "$D/pm981" "$D/pm981a" --drive 2 --out "$T/$k.svg" >/dev/null || fail "$k svg"
   head -c 200 "$T/$k.svg" | grep -q "<svg" || fail "$k.svg is not SVG"
 done
 "$SSDREV" chart cdm "$D/pm981" --state 75% --out "$T/c75.svg" >/dev/null || fail "cdm 75%"
+# the chart's text is SVG text; the temperature chart's in Korean with --lang ko
+grep -q '>Temperature and write speed during the review — PM981a 256GB</text>' "$T/temperature.svg" \
+  || fail "temperature.svg lacks its title as text"
+"$SSDREV" chart temperature "$D/pm981" --lang ko --out "$T/tk.svg" >/dev/null || fail "temperature --lang ko"
+grep -q '>온도 \[°C\]</text>' "$T/tk.svg" || fail "--lang ko: no Korean axis"
+"$SSDREV" chart temperature "$D/pm981" --lang fr --out "$T/x.png" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q -- "--lang" "$T/err" || fail "bad lang: exit $rc"
 "$SSDREV" chart nosuch "$D/pm981" --out "$T/x.png" 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "nosuch" "$T/err" || fail "unknown kind: exit $rc"
 "$SSDREV" chart fill "$D/pm981" --out "$T/x.jpg" 2>"$T/err"; rc=$?

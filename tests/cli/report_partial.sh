@@ -16,7 +16,7 @@ D=tests/data/analysis
   || fail "lenient report exited $?: $(cat "$T/err")"
 grep -q "warning: templates/review.en.md:[0-9]*: not measured: run '[^']*' has no fill-drive trace" "$T/err" \
   || fail "no warning naming template:line for the fill chart: $(cat "$T/err")"
-n=$(grep -c "review.en.md:74: not measured" "$T/err")
+n=$(grep -c "review.en.md:79: not measured" "$T/err")
 [ "$n" -eq 1 ] || fail "the SLC table warning appears $n times, want once"
 grep -q '^\*Not measured: run .* has no SLC cache estimate (analysis fill.slc).\*$' "$T/out/review.md" \
   || fail "no note for the SLC table in review.md"

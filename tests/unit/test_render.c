@@ -280,3 +280,138 @@ TEST("A PDF is written with Hangul, µ and ° text and a missing image fails cle
   CHECK_CONTAINS(err.msg, "missing.png");
   CHECK(!file_exists(out2));
 }
+
+/* Renders TEMPLATE over the fixtures into a fresh directory with O's HTML
+ * settings; returns review.html (malloc'd) or NULL. */
+static char *report_html(const char *name, const char *tmpl, int linked, size_t svg_max, struct ssdrev_err *err) {
+  struct render_runs rs;
+  if (load(&rs) < 0) return NULL;
+  char tpath[600], dir[620], hp[700];
+  snprintf(tpath, sizeof tpath, "%s", test_path(name));
+  snprintf(dir, sizeof dir, "%s.out", tpath);
+  char *html = NULL;
+  if (ssdrev_write_file_atomic(tpath, tmpl, strlen(tmpl), err) == 0) {
+    struct render_report_opts o = {.template_path = tpath, .out_dir = dir, .formats = RENDER_FMT_HTML, .dpi = 40,
+                                   .html_linked = linked, .html_svg_max = svg_max};
+    snprintf(hp, sizeof hp, "%s/review.html", dir);
+    if (render_report(&rs, &o, err) == 0) ssdrev_read_file(hp, &html, NULL, 0, err);
+  }
+  render_runs_release(&rs);
+  return html;
+}
+
+static size_t count(const char *s, const char *what) {
+  size_t n = 0;
+  for (const char *p = s ? strstr(s, what) : NULL; p; p = strstr(p + 1, what)) n++;
+  return n;
+}
+
+TEST("The HTML review carries its charts inline as SVG figures with captions") {
+  struct ssdrev_err err = {{0}};
+  char *html = report_html("inline.md",
+                           "# T\n\n{{chart fill caption=\"Fill <both>\"}}\n\n{{chart tail}}\n\n![photo](pcb.jpg)\n", 0, 0,
+                           &err);
+  REQUIRE(html != NULL);
+  CHECK_CONTAINS(html, "<html lang=\"en\">");
+  CHECK_CONTAINS(html, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+  CHECK_CONTAINS(html, "@media print");
+  CHECK(count(html, "<figure>") == 3);
+  CHECK(count(html, "<svg role=\"img\"") == 2);
+  CHECK_CONTAINS(html, "<figcaption>Fill &lt;both&gt;</figcaption>");
+  CHECK_CONTAINS(html, ">Fill drive: sequential write, 128 KiB</text>"); /* chart text is text */
+  CHECK(strstr(html, "src=\"charts/") == NULL);
+  /* the author's own image stays a link, captioned all the same */
+  CHECK_CONTAINS(html, "<img src=\"pcb.jpg\" alt=\"photo\" />");
+  CHECK_CONTAINS(html, "<figcaption>photo</figcaption>");
+  /* two charts, no shared ids: each figure's are prefixed */
+  CHECK(strstr(html, "id=\"clip") == NULL);
+  CHECK_CONTAINS(html, "id=\"f1-");
+  CHECK_CONTAINS(html, "url(#f2-");
+  CHECK(strstr(html, "<?xml") == NULL);
+  free(html);
+}
+
+TEST("A chart SVG over the size limit goes into the HTML as a PNG data URI") {
+  struct ssdrev_err err = {{0}};
+  char *html = report_html("png.md", "# T\n\n{{chart fill caption=F}}\n", 0, 100, &err);
+  REQUIRE(html != NULL);
+  CHECK_CONTAINS(html, "<img alt=\"F\" src=\"data:image/png;base64,iVBORw0KGgo");
+  CHECK(strstr(html, "<svg") == NULL);
+  free(html);
+}
+
+TEST("Linked HTML keeps the chart files and {{lang ko}} sets the page language") {
+  struct ssdrev_err err = {{0}};
+  char *html = report_html("linked.md", "{{lang ko}}\n# 제목\n\n{{chart tail caption=꼬리}}\n", 1, 0, &err);
+  REQUIRE(html != NULL);
+  CHECK_CONTAINS(html, "<html lang=\"ko\">");
+  CHECK_CONTAINS(html, "<img src=\"charts/tail.png\" alt=\"꼬리\" />");
+  CHECK_CONTAINS(html, "<figcaption>꼬리</figcaption>");
+  CHECK(strstr(html, "<svg") == NULL);
+  free(html);
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  CHECK(expand(&rs, "{{lang ko}}\n{{lang en}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "t.md:2: lang en");
+  CHECK(expand(&rs, "{{lang fr}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "give en or ko");
+  CHECK(expand(&rs, "{{chart tail lang=fr}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "t.md:1: lang=fr");
+  char *en = expand(&rs, "{{lang ko}}\n{{dut drive=1 lang=en}}\n", &err);
+  CHECK(en && strstr(en, "| Power-On Hours | 1,873 h |"));
+  free(en);
+  /* the template's language is the default lang= of every directive */
+  char *md = expand(&rs, "{{lang ko}}\n{{table cdm drive=1 state=75%}}\n{{dut drive=2}}\n", &err);
+  REQUIRE(md != NULL);
+  CHECK_CONTAINS(md, "*CrystalDiskMark 방식 결과 — PM981 256GB, 75% 채움*");
+  CHECK_CONTAINS(md, "| 사용 시간 | 640 h | 총 기록량 | 2.20 TB |");
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("The DUT table shows the SMART health and each CDM table its caption") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  char *md = expand(&rs, "{{dut drive=1}}\n{{table cdm state=FOB}}\n", &err);
+  REQUIRE(md != NULL);
+  CHECK_CONTAINS(md, "| **SMART Health (start of review)** | | | |\n");
+  CHECK_CONTAINS(md, "| Power-On Hours | 1,873 h | Data Written | 13.51 TB |\n");
+  CHECK_CONTAINS(md, "| Data Read | 21.47 TB | Media Errors | 0 |\n");
+  CHECK_CONTAINS(md, "| Percentage Used | 3% | Available Spare | 100% |\n");
+  CHECK_CONTAINS(md, "\n*CrystalDiskMark-style results — PM981 256GB, FOB*\n");
+  CHECK_CONTAINS(md, "\n*CrystalDiskMark-style results — PM981a 256GB, FOB*\n");
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("The temperature chart draws temperature and write speed, in Korean with lang=ko") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  struct render_chart_opts o;
+  render_chart_opts_defaults(&o);
+  o.drive = "1";
+  o.lang = "ko";
+  const char *svg = test_path("temp.svg");
+  REQUIRE(render_chart_file(&rs, "temperature", &o, svg, &err) == 0);
+  char *buf = NULL;
+  REQUIRE(ssdrev_read_file(svg, &buf, NULL, 0, &err) == 0);
+  CHECK_CONTAINS(buf, ">리뷰 중 온도와 쓰기 속도 — PM981 256GB</text>");
+  CHECK_CONTAINS(buf, ">쓰기 속도 [MB/s]</text>");
+  CHECK_CONTAINS(buf, ">온도 [°C]</text>");
+  free(buf);
+  o.lang = NULL;
+  REQUIRE(render_chart_file(&rs, "temperature", &o, svg, &err) == 0);
+  REQUIRE(ssdrev_read_file(svg, &buf, NULL, 0, &err) == 0);
+  CHECK_CONTAINS(buf, ">Temperature and write speed during the review — PM981 256GB</text>");
+  CHECK_CONTAINS(buf, ">Write throughput [MB/s]</text>");
+  free(buf);
+  /* a run without samples: said so, nothing written */
+  json_object_set_new(rs.v[1].analysis, "temperature", json_pack("{s:[], s:[]}", "t_s", "c"));
+  o.drive = "2";
+  CHECK(render_chart_file(&rs, "temperature", &o, test_path("none.svg"), &err) == -ENOENT);
+  CHECK_CONTAINS(err.msg, "no temperature samples");
+  CHECK(!file_exists(test_path("none.svg")));
+  render_runs_release(&rs);
+}

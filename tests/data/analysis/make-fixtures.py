@@ -21,7 +21,10 @@ DRIVES = {
     dut={"model": "SAMSUNG MZVLB256HAHQ-000L7", "firmware": "1L2QEXD7", "link": "PCIe 3.0 x4",
          "nvme_version": "1.2", "lba_bytes": 512, "capacity_bytes": 256060514304,
          "controller": "Samsung Phoenix", "media": "Samsung V4 TLC", "warn_temp_c": 81, "crit_temp_c": 82,
-         "power_states": ps(7.02)},
+         "power_states": ps(7.02),
+         "health": {"temp_c": 38, "percent_used": 3, "available_spare_pct": 100, "data_read_bytes": 21474836480000,
+                    "data_written_bytes": 13510798882816, "power_on_hours": 1873, "power_cycles": 412,
+                    "unsafe_shutdowns": 27, "media_errors": 0, "critical_warning": 0}},
     cdm={"SEQ1M Q8T1": (3412.57, 1455.21), "SEQ1M Q1T1": (1986.33, 1402.18),
          "RND4K Q32T1": (548.22, 467.85), "RND4K Q1T1": (44.71, 118.36)},
     slc=(11.2, 2.1, 1450.0, 780.0), seed=1,
@@ -32,7 +35,10 @@ DRIVES = {
     dut={"model": "SAMSUNG MZVLB256HBHQ-00000", "firmware": "EXH7201Q", "link": "PCIe 3.0 x4",
          "nvme_version": "1.3", "lba_bytes": 512, "capacity_bytes": 256060514304,
          "controller": "Samsung Phoenix", "media": "Samsung V5 TLC", "warn_temp_c": 84, "crit_temp_c": 85,
-         "power_states": ps(8.00)},
+         "power_states": ps(8.00),
+         "health": {"temp_c": 36, "percent_used": 1, "available_spare_pct": 100, "data_read_bytes": 4398046511104,
+                    "data_written_bytes": 2199023255552, "power_on_hours": 640, "power_cycles": 88,
+                    "unsafe_shutdowns": 5, "media_errors": 0, "critical_warning": 0}},
     cdm={"SEQ1M Q8T1": (3541.08, 1612.44), "SEQ1M Q1T1": (2215.90, 1587.02),
          "RND4K Q32T1": (583.61, 512.37), "RND4K Q1T1": (48.92, 131.25)},
     slc=(11.0, 2.0, 1600.0, 905.0), seed=2,
@@ -95,14 +101,19 @@ def build(key, d):
         stats = {"ios": 1000000, "bytes": 4096000000, "errors": 0, "elapsed_s": 30, "iops": 33333.3, "mb_s": 136.5,
                  "mib_s": 130.2, "lat_min_us": round(vals[0] * 0.6, 2), "lat_mean_us": obj["mean_us"],
                  "lat_stddev_us": 12.0, "lat_max_us": obj["max_us"], "pct": pct}
-        tests["tail.%s" % w] = {"kind": "tail", "workload": w, "ops": {"all": stats}, "series": series,
-                                "warnings": []}
+        tests["tail.%s" % w] = {"kind": "tail", "workload": w, "step": "tail", "ops": {"all": stats},
+                                "series": series, "warnings": []}
+    # the tail step's temperature, sampled every 5 s over its three 30 s tests
+    warm = 0.9 if key == "pm981" else 0.7
+    temp_t = list(range(0, 91, 5))
+    temp_c = [round(40 + warm * 20 * (1 - math.exp(-t / 40.0)), 2) for t in temp_t]
     flags = [{"id": "rnd_read_plateau", "severity": "warn",
               "message": "RND4K Q32T1 read %.0f MB/s < 600 MB/s on a 256 GB drive" % d["cdm"]["RND4K Q32T1"][0],
               "numbers": {"mb_s": d["cdm"]["RND4K Q32T1"][0], "capacity_gb": 256}}]
     analysis = {"format": "ssdrev-analysis", "format_version": 1, "label": d["label"], "simulated": True,
                 "dut": d["dut"], "percentiles": PCTS, "tests": tests, "cdm": cdm, "fill": fill,
-                "rw_sweep": sweep, "tail": tail, "temperature": {"t_s": [], "c": []}, "flags": flags}
+                "rw_sweep": sweep, "tail": tail, "temperature": {"t_s": temp_t, "c": temp_c, "steps": {"tail": {"t_s": temp_t, "c": temp_c}}},
+                "flags": flags}
     manifest = {"format": "ssdrev-run", "format_version": 1, "tool": {"name": "ssdrev", "version": "0.1.0"},
                 "host": {"hostname": "fixture", "kernel": "6.1.0", "machine": "x86_64"},
                 "created": "2026-11-29T18:00:00Z", "simulated": True,
