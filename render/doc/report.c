@@ -93,8 +93,9 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   render_imgcache_set_writer(imgs, pngq);
   struct render_chart_sink keep = {.imgs = imgs, .pngq = pngq};
   if (rc == 0) rc = render_expand(rs, o->template_path, text, charts, "charts", o->dpi, &x, &keep, &md, err);
+  struct render_doc_meta meta = {.title = NULL, .subject = "SSD review", .base_dir = o->out_dir,
+                                 .lang = render_template_lang(o->template_path, text)};
   free(text);
-  struct render_doc_meta meta = {.title = NULL, .subject = "SSD review", .base_dir = o->out_dir};
   for (size_t i = 0; i < NFORMATS && rc == 0; i++) {
     if (!(mask & formats[i].bit)) continue;
     char path[4200];
