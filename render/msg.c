@@ -21,6 +21,7 @@ struct msg_row {
 
 static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_NA, "n/a", "없음"),
+    ROW(MSG_NA_INLINE, "n/a", "(측정되지 않음)"),
     ROW(MSG_YES, "yes", "예"),
     ROW(MSG_NO, "no", "아니요"),
     /* Korean joins names with 와/과 by the last syllable's sound, which a

@@ -25,7 +25,8 @@ struct render_buf;
 
 enum render_msg_id {
   /* ------------------------------------------------ common words */
-  MSG_NA,             /* a value that is not known */
+  MSG_NA,             /* a value that is not known (in a table) */
+  MSG_NA_INLINE,      /* a {{value}} in prose whose data the run lacks */
   MSG_YES,
   MSG_NO,
   MSG_AND,            /* between the last two of several drive labels */

@@ -79,7 +79,7 @@ static int not_measured(struct expand *e, int rc, int inline_value, const struct
   }
   enum render_lang lang = lang_of(e, a);
   if (inline_value) {
-    render_buf_puts(e->out, render_msg(lang, MSG_NA));
+    render_buf_puts(e->out, render_msg(lang, MSG_NA_INLINE));
     return 0;
   }
   /* the reason in the review's language (the CLI's warning stays English) */

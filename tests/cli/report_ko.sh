@@ -31,6 +31,9 @@ for f in two one; do
     ! grep -qF -- "$bad" "$md" || fail "$f: review.md still has the English '$bad'"
   done
 done
+# a value the short run lacks (its fill cannot reach the SLC cliff) says so in Korean
+grep -qF "약 (측정되지 않음)GiB" "$T/one/review.md" || fail "one: a missing value is not '(측정되지 않음)'"
+grep -qF "**75% 채움**" "$T/one/review.md" || fail "one: the 75% table is not labelled"
 # the reference writes the tail table's header in English (render/msg.c)
 grep -qF "| Percentile | RND Read | RND Read 70% | RND Write |" "$T/one/review.md" || fail "tail table header"
 
@@ -46,6 +49,14 @@ for want in "![Fill Drive: 순차 쓰기, 128 KiB](" "![RW 비율에 따른 Low 
 done
 # the CLI's own warning stays English
 grep -q "not measured: run 'PM981 256GB' has no test nope" "$T/log" || fail "warning: $(cat "$T/log")"
+
+# ssdrev chart --lang: a Korean chart is drawn with other text than the English one
+for l in en ko; do
+  "$SSDREV" chart fill "$T/pm981-256" --lang $l --out "$T/fill-$l.svg" >"$T/log" 2>&1 || fail "chart --lang $l: $(cat "$T/log")"
+done
+! cmp -s "$T/fill-en.svg" "$T/fill-ko.svg" || fail "chart --lang ko draws the English chart"
+"$SSDREV" chart fill "$T/pm981-256" --lang fr --out "$T/fill-fr.svg" >"$T/log" 2>&1
+[ $? -eq 2 ] && grep -q "lang" "$T/log" || fail "chart --lang fr is not a usage error naming --lang"
 
 # values by state: the 75% rows put first must not change what FOB shows
 /usr/bin/python3 - "$T/pm981-256/analysis.json" "$T/want" <<'PYEOF' || fail "reordering the CDM rows"
