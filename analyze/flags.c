@@ -65,8 +65,9 @@ static void rule_rnd_plateau(const json_t *a, json_t *flags) {
     double mb = cdm_mb_s(row, "read");
     if (mb < 0 || mb >= RND_PLATEAU_MB_S || cap <= 0 || cap > LOW_CAPACITY_GB) continue;
     add_flag(flags, "rnd_read_plateau", "warn",
-             json_pack("{s:f, s:f, s:s, s:s}", "mb_s", analyze_json_round(mb, 1), "capacity_gb", analyze_json_round(cap, 0), "cell",
-                       cell, "state", analyze_json_str(row, "state") ? analyze_json_str(row, "state") : ""),
+             json_pack("{s:f, s:f, s:s, s:s, s:f}", "mb_s", analyze_json_round(mb, 1), "capacity_gb", analyze_json_round(cap, 0), "cell",
+                       cell, "state", analyze_json_str(row, "state") ? analyze_json_str(row, "state") : "", "limit_mb_s",
+                       RND_PLATEAU_MB_S),
              "%s read %.0f MB/s < %.0f MB/s on a %.0f GB drive (%s): few dies, queue depth does not help",
              cell, mb, RND_PLATEAU_MB_S, cap, analyze_json_str(row, "state") ? analyze_json_str(row, "state") : "");
   }
@@ -88,8 +89,9 @@ static void rule_fob_vs_full(const json_t *a, json_t *flags) {
         double x = cdm_mb_s(fob, ops[k]), y = cdm_mb_s(full, ops[k]);
         if (x <= 0 || y < 0 || y >= FULL_VS_FOB_MIN * x) continue;
         add_flag(flags, "fob_vs_full", "warn",
-                 json_pack("{s:s, s:s, s:s, s:f, s:f, s:f}", "cell", analyze_json_str(fob, "cell"), "op", ops[k], "state", st,
-                           "fob_mb_s", analyze_json_round(x, 1), "full_mb_s", analyze_json_round(y, 1), "ratio", analyze_json_round(y / x, 3)),
+                 json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:f}", "cell", analyze_json_str(fob, "cell"), "op", ops[k], "state", st,
+                           "fob_mb_s", analyze_json_round(x, 1), "full_mb_s", analyze_json_round(y, 1), "ratio", analyze_json_round(y / x, 3),
+                           "min_ratio", FULL_VS_FOB_MIN),
                  "%s %s at %s: %.0f MB/s is %.2fx of FOB %.0f MB/s (< %.1fx)", analyze_json_str(fob, "cell"), ops[k], st, y,
                  y / x, x, FULL_VS_FOB_MIN);
       }
@@ -107,7 +109,8 @@ static void rule_write_cliff(const json_t *a, json_t *flags) {
            "write cliff after %.1f GiB: %.0f MB/s in the SLC cache, %.0f MB/s after", at, v1, v2);
   if (v1 > 0 && v2 < SLOW_POST_CACHE_RATIO * v1)
     add_flag(flags, "slow_post_cache", "warn",
-             json_pack("{s:f, s:f, s:f}", "cache_mb_s", v1, "post_cache_mb_s", v2, "ratio", analyze_json_round(v2 / v1, 3)),
+             json_pack("{s:f, s:f, s:f, s:f}", "cache_mb_s", v1, "post_cache_mb_s", v2, "ratio", analyze_json_round(v2 / v1, 3),
+                       "min_ratio", SLOW_POST_CACHE_RATIO),
              "post-cache write speed %.0f MB/s is %.2fx of the cached %.0f MB/s (< %.1fx)", v2, v2 / v1, v1,
              SLOW_POST_CACHE_RATIO);
 }
@@ -128,8 +131,8 @@ static void rule_tail_blowup(const json_t *a, json_t *flags) {
     if (hi < 0) hi = tail_p(t, 99.9), php = 99.9;
     if (p50 <= 0 || hi < 0 || hi / p50 <= TAIL_BLOWUP_RATIO) continue;
     add_flag(flags, "tail_blowup", "warn",
-             json_pack("{s:s, s:f, s:f, s:f, s:f}", "workload", w, "p50_us", p50, "p", php, "p_us", hi, "ratio",
-                       analyze_json_round(hi / p50, 2)),
+             json_pack("{s:s, s:f, s:f, s:f, s:f, s:f}", "workload", w, "p50_us", p50, "p", php, "p_us", hi, "ratio",
+                       analyze_json_round(hi / p50, 2), "max_ratio", TAIL_BLOWUP_RATIO),
              "%s tail: p%g %.1f µs is %.1fx the median %.1f µs (> %.0fx)", w, php, hi, hi / p50, p50,
              TAIL_BLOWUP_RATIO);
   }
@@ -217,7 +220,8 @@ static void rule_thermal(const json_t *a, json_t *flags) {
              "throughput fell to %.2fx of its median in %s while the drive reached %.0f C (warning %.0f C)", worst,
              worst_name, maxc, warn);
   else
-    add_flag(flags, "thermal_near_warn", "info", json_pack("{s:f, s:f}", "max_c", maxc, "warn_c", warn),
+    add_flag(flags, "thermal_near_warn", "info",
+             json_pack("{s:f, s:f, s:f}", "max_c", maxc, "warn_c", warn, "margin_c", THERMAL_MARGIN_C),
              "the drive reached %.0f C, within %.0f C of its warning temperature %.0f C, without a throughput drop",
              maxc, THERMAL_MARGIN_C, warn);
 }
@@ -250,8 +254,8 @@ static void rule_link_bound(const json_t *a, json_t *flags) {
   }
   if (best < LINK_BOUND_RATIO * lim) return;
   add_flag(flags, "link_bound", "info",
-           json_pack("{s:f, s:f, s:s, s:s, s:s}", "mb_s", best, "link_mb_s", analyze_json_round(lim, 1), "link", link, "cell",
-                     cell, "op", op),
+           json_pack("{s:f, s:f, s:s, s:s, s:s, s:f}", "mb_s", best, "link_mb_s", analyze_json_round(lim, 1), "link", link, "cell",
+                     cell, "op", op, "link_pct", analyze_json_round(100 * best / lim, 1)),
            "%s %s %.0f MB/s is %.0f%% of the %s link (%.0f MB/s): the host link, not the drive, is the limit", cell,
            op, best, 100 * best / lim, link, lim);
 }
@@ -265,8 +269,8 @@ static void rule_io_errors(const json_t *a, json_t *flags) {
       add_flag(flags, "io_errors", "error", json_pack("{s:s, s:f}", "test", name, "errors", e),
                "%s: %.0f I/O errors (excluded from the latency figures)", name, e);
     if (analyze_json_str(t, "error"))
-      add_flag(flags, "log_unreadable", "error", json_pack("{s:s}", "test", name), "%s: %s", name,
-               analyze_json_str(t, "error"));
+      add_flag(flags, "log_unreadable", "error", json_pack("{s:s, s:s}", "test", name, "error", analyze_json_str(t, "error")),
+               "%s: %s", name, analyze_json_str(t, "error"));
   }
 }
 

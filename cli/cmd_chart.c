@@ -20,7 +20,7 @@ static void usage(FILE *f) {
           "      --dpi N         PNG resolution (default 300)\n"
           "      --width IN      width in inches (default 6.5)\n"
           "      --height IN     height in inches (default: the kind's)\n"
-          "      --lang L        title and axes of the temperature chart: en (default) or ko\n"
+          "      --lang L        titles, axes and legends in en (default) or ko\n"
           "  -h, --help          this help\n\nkinds:\n");
   for (const struct render_chart_kind_info *k = render_chart_kinds(); k->name; k++)
     fprintf(f, "  %-13s %s\n", k->name, k->summary);
@@ -54,12 +54,10 @@ int cmd_chart(int argc, char **argv) {
     else if ((v = cli_opt_value(argc, argv, &i, "--state", NULL))) o.state = v;
     else if ((v = cli_opt_value(argc, argv, &i, "--op", NULL))) o.op = v;
     else if ((v = cli_opt_value(argc, argv, &i, "--workload", NULL))) o.workload = v;
-    else if ((v = cli_opt_value(argc, argv, &i, "--lang", NULL))) {
-      if (strcmp(v, "en") && strcmp(v, "ko")) return cli_usage_error(cmd, "--lang: give en or ko, not '%s'", v);
-      o.lang = v;
-    }
     else if ((v = cli_opt_value(argc, argv, &i, "--test", NULL))) o.test = v;
-    else if ((v = cli_opt_value(argc, argv, &i, "--dpi", NULL))) {
+    else if ((v = cli_opt_value(argc, argv, &i, "--lang", NULL))) {
+      if (render_lang_parse(v, &o.lang) < 0) return cli_usage_error(cmd, "--lang: give en or ko, not '%s'", v);
+    } else if ((v = cli_opt_value(argc, argv, &i, "--dpi", NULL))) {
       if (cli_parse_uint(v, 30, 1200, &u) < 0) return cli_usage_error(cmd, "--dpi: give 30..1200, not '%s'", v);
       o.dpi = (double)u;
     } else if ((v = cli_opt_value(argc, argv, &i, "--width", NULL))) {

@@ -9,6 +9,20 @@
 
 #include "analyze/analyze.h"
 
+/* ============================================================ languages */
+
+/* The language of a review's generated text (table headers, chart titles,
+ * flag findings, notes), from one message catalogue (render/msg.c). */
+enum render_lang { RENDER_LANG_EN = 0, RENDER_LANG_KO = 1 };
+#define RENDER_NLANGS 2
+/* "en" or "ko" -> *lang; -EINVAL for anything else. */
+int render_lang_parse(const char *code, enum render_lang *lang);
+const char *render_lang_code(enum render_lang lang); /* "en", "ko" */
+/* The language a template is written in: a `{{lang ko}}` directive in TEXT
+ * (outside fenced code), else a ".ko." / ".en." in the file NAME
+ * (templates/review.ko.md), else English. */
+enum render_lang render_template_lang(const char *name, const char *text);
+
 /* ============================================================== the runs */
 
 /* One analyzed run. Run i of a set always gets palette colour i, so the same
@@ -55,7 +69,7 @@ struct render_chart_opts {
   double dpi;          /* PNG resolution; 0 = 300 */
   double width_in;     /* 0 = 6.5 in (1950 px at 300 dpi) */
   double height_in;    /* 0 = the kind's default */
-  const char *lang;    /* title and axis strings: "ko" or "en" (NULL) */
+  enum render_lang lang; /* titles, axes and legends; default English */
 };
 void render_chart_opts_defaults(struct render_chart_opts *o);
 
@@ -121,7 +135,7 @@ struct render_doc_meta {
   const char *title;    /* NULL = the first heading of the document */
   const char *subject;  /* may be NULL */
   const char *base_dir; /* directory that relative image links resolve against */
-  const char *lang;     /* HTML lang: "en", "ko"; NULL = "ko" when the text holds Hangul, else "en" */
+  enum render_lang lang; /* the template's language (render_template_lang) */
 };
 
 /* Markdown -> a standalone HTML page (cmark-gfm with the table extension,

@@ -6,6 +6,7 @@
 #include <cairo.h>
 #include <cmark-gfm.h>
 #include "render/render.h"
+#include "render/msg_int.h"
 
 /* ------------------------------------------------------------ text buffer */
 
@@ -54,7 +55,8 @@ size_t render_data_cdm_cells(const struct render_run *r, const char *state, json
 /* The three tail workloads, their table headers and chart legends. */
 struct render_data_workload {
   const char *id;
-  const char *title;
+  const char *title;        /* English */
+  enum render_msg_id msg;   /* the title in the catalogue */
 };
 extern const struct render_data_workload render_data_workloads[3];
 
@@ -75,7 +77,6 @@ struct render_chart_sink {
   struct render_imgcache *imgs;
   struct render_pngq *pngq;
   json_t *drawn; /* the chart links drawn ("charts/NAME.png": true), for the HTML writer; may be NULL */
-  char *lang;    /* out: the template's {{lang}} ("en", "ko"; "" when it names none), >= 3 bytes; may be NULL */
 };
 
 /* A chart surface measured in points (1/72 in) whatever the output. */
@@ -189,6 +190,7 @@ cmark_node *render_md_parse(const char *md, cmark_parser **parser_out);
 /* The key=value arguments a directive may carry (NULL = not given). */
 struct render_args {
   const char *drive, *state, *op, *workload, *test, *lang, *fmt, *caption, *name, *height;
+  const char *cell; /* value: the CrystalDiskMark cell ("RND4K Q32T1") a cdm.* path reads */
 };
 
 /* Checks that chart KIND can be drawn from the runs with O (the same checks

@@ -43,13 +43,15 @@ static void colour(const struct chart_ctx *x, size_t i, double rgb[3]) { render_
 
 static const char *state_of(const struct chart_ctx *x) { return x->o->state ? x->o->state : "FOB"; }
 
+/* Message ID in the chart's language. */
+#define M(id) render_msg(x->o->lang, id)
+
 /* ===================================================== CrystalDiskMark panel */
 
 static int cdm_check(struct chart_ctx *x) {
   json_t *cells[16];
   if (!render_data_cdm_cells(x->run[0], state_of(x), cells, 16))
-    return ssdrev_fail(x->err, -ENOENT, "run '%s' has no CrystalDiskMark results in state '%s'",
-                       x->run[0]->label, state_of(x));
+    return render_msg_fail(x->err, -ENOENT, MSG_MISS_CDM, x->run[0]->label, state_of(x));
   return 0;
 }
 
@@ -90,17 +92,20 @@ static void cdm_draw(struct chart_ctx *x) {
   cairo_set_source_rgb(cr, 1, 1, 1);
   render_canvas_text(cr, 10, 17.5, title, 12, 1, RC_LEFT);
   const char *prof = render_data_str(cells[0], "profile", "default");
-  char sub[96];
-  snprintf(sub, sizeof sub, "CrystalDiskMark-style, profile %s", prof);
-  render_canvas_text(cr, W - 10, 17, sub, 8, 0, RC_RIGHT);
+  struct render_buf sub = {0};
+  json_t *params = json_pack("{s:s}", "profile", prof);
+  render_msg_put(&sub, x->o->lang, MSG_C_CDM_SUB, params);
+  json_decref(params);
+  render_canvas_text(cr, W - 10, 17, sub.s && !sub.oom ? sub.s : "", 8, 0, RC_RIGHT);
+  render_buf_free(&sub);
 
   const double top = 34, head = 16, pad = 6, labw = 96;
   double colw = (W - 2 * pad - labw - 2 * pad) / 2;
   double rowh = (H - top - head - pad) / (double)n - pad;
   if (rowh > 60) rowh = 60;
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-  render_canvas_text(cr, pad + labw + pad + colw / 2, top + 11, "Read [MB/s]", 10, 1, RC_CENTER);
-  render_canvas_text(cr, pad + labw + 2 * pad + colw * 1.5, top + 11, "Write [MB/s]", 10, 1, RC_CENTER);
+  render_canvas_text(cr, pad + labw + pad + colw / 2, top + 11, M(MSG_T_READ_MB_S), 10, 1, RC_CENTER);
+  render_canvas_text(cr, pad + labw + 2 * pad + colw * 1.5, top + 11, M(MSG_T_WRITE_MB_S), 10, 1, RC_CENTER);
   for (size_t i = 0; i < n; i++) {
     double y = top + head + i * (rowh + pad);
     /* CDM's green test buttons */
@@ -134,8 +139,7 @@ static int fill_check(struct chart_ctx *x) {
   for (size_t i = 0; i < x->n; i++) {
     json_t *pg = json_object_get(fill_of(x->run[i]), "per_gib");
     if (!json_array_size(json_object_get(pg, "gib")))
-      return ssdrev_fail(x->err, -ENOENT, "run '%s' has no fill-drive trace (analysis fill.per_gib)",
-                         x->run[i]->label);
+      return render_msg_fail(x->err, -ENOENT, MSG_MISS_FILL, x->run[i]->label, NULL);
   }
   return 0;
 }
@@ -168,7 +172,7 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, int logy, co
   struct render_plot p = {0};
   render_canvas_range(allx, 2, &p.x.lo, &p.x.hi, 1);
   p.x.hi = allx[1] > 0 ? allx[1] : 1; /* the drive's end is the axis end */
-  p.x.label = "Data written [GiB]";
+  p.x.label = M(MSG_C_DATA_WRITTEN);
   if (logy) {
     p.y.scale = RC_LOG;
     p.y.lo = pow(10, floor(log10(isfinite(ymin) ? ymin : 1)));
@@ -224,7 +228,7 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, int logy, co
 }
 
 static void fill_draw(struct chart_ctx *x) {
-  fill_draw_common(x, "mb_s", 0, "Write throughput [MB/s]", "Fill drive: sequential write, 128 KiB");
+  fill_draw_common(x, "mb_s", 0, M(MSG_C_WRITE_TPUT), M(MSG_C_FILL));
 }
 
 static int fill_lat_check(struct chart_ctx *x) {
@@ -232,13 +236,12 @@ static int fill_lat_check(struct chart_ctx *x) {
   if (rc < 0) return rc;
   for (size_t i = 0; i < x->n; i++)
     if (!json_array_size(json_object_get(json_object_get(fill_of(x->run[i]), "per_gib"), "lat_mean_us")))
-      return ssdrev_fail(x->err, -ENOENT, "run '%s' has no fill latency (fill.per_gib.lat_mean_us)",
-                         x->run[i]->label);
+      return render_msg_fail(x->err, -ENOENT, MSG_MISS_FILL_LAT, x->run[i]->label, NULL);
   return 0;
 }
 
 static void fill_lat_draw(struct chart_ctx *x) {
-  fill_draw_common(x, "lat_mean_us", 1, "Mean write latency [µs]", "Fill drive: latency per GiB written");
+  fill_draw_common(x, "lat_mean_us", 1, M(MSG_C_MEAN_WRITE_LAT), M(MSG_C_FILL_LAT));
 }
 
 /* ============================================================ RW-ratio sweep */
@@ -246,8 +249,7 @@ static void fill_lat_draw(struct chart_ctx *x) {
 static int rw_check(struct chart_ctx *x) {
   for (size_t i = 0; i < x->n; i++)
     if (!json_array_size(json_object_get(x->run[i]->analysis, "rw_sweep")))
-      return ssdrev_fail(x->err, -ENOENT, "run '%s' has no RW-ratio sweep (analysis rw_sweep)",
-                         x->run[i]->label);
+      return render_msg_fail(x->err, -ENOENT, MSG_MISS_SWEEP, x->run[i]->label, NULL);
   return 0;
 }
 
@@ -263,12 +265,12 @@ static void rw_draw(struct chart_ctx *x) {
   struct render_plot p = {0};
   p.x.lo = 0;
   p.x.hi = 100;
-  p.x.label = "Read share [%]  (4 KiB random)";
+  p.x.label = M(MSG_C_READ_SHARE_AX);
   double yy[2] = {0, ymax};
   render_canvas_range(yy, 2, &p.y.lo, &p.y.hi, 1);
-  p.y.label = "Throughput [MB/s]";
+  p.y.label = M(MSG_C_THROUGHPUT);
   char title[200];
-  snprintf(title, sizeof title, "Low QD performance by RW ratio%s%s", x->n == 1 ? " — " : "",
+  snprintf(title, sizeof title, "%s%s%s", M(MSG_C_RW), x->n == 1 ? " — " : "",
            x->n == 1 ? x->run[0]->label : "");
   render_canvas_plot_frame(x->c, &p, title);
   struct render_legend_item leg[MAX_SEL * 4] = {0};
@@ -324,8 +326,7 @@ static int tail_check(struct chart_ctx *x) {
     int any = 0;
     for (size_t w = 0; w < 3; w++) any |= render_data_tail_curve(x->run[i], render_data_workloads[w].id, p, l, 2) > 0;
     if (!any)
-      return ssdrev_fail(x->err, -ENOENT, "run '%s' has no tail-latency results (analysis tail)",
-                         x->run[i]->label);
+      return render_msg_fail(x->err, -ENOENT, MSG_MISS_TAIL, x->run[i]->label, NULL);
   }
   return 0;
 }
@@ -349,13 +350,13 @@ static void tail_draw(struct chart_ctx *x) {
   p.x.scale = RC_NINES;
   p.x.lo = pmin >= 90 ? 90 : 50;
   p.x.hi = pmax;
-  p.x.label = "Percentile [%]  (4 KiB random, QD1)";
+  p.x.label = M(MSG_C_PERCENTILE_AX);
   p.y.scale = RC_LOG;
   if (!isfinite(lmin)) lmin = 1, lmax = 10;
   p.y.lo = pow(10, floor(log10(lmin * 0.9)));
   p.y.hi = pow(10, ceil(log10(lmax * 1.1)));
-  p.y.label = "Latency [µs]";
-  render_canvas_plot_frame(x->c, &p, "Tail latency");
+  p.y.label = M(MSG_C_LATENCY_AX);
+  render_canvas_plot_frame(x->c, &p, M(MSG_C_TAIL));
   struct render_legend_item leg[MAX_SEL * 3] = {0};
   size_t nl = 0;
   for (size_t i = 0; i < x->n; i++) {
@@ -372,7 +373,7 @@ static void tail_draw(struct chart_ctx *x) {
         }
       render_canvas_polyline(x->c->cr, &p, xs, ys, n, rgb, 1.3, (int)w);
       for (size_t k = 0; k < n; k++) render_canvas_marker(x->c->cr, &p, xs[k], ys[k], rgb, (int)w);
-      snprintf(leg[nl].text, sizeof leg[nl].text, "%s %s", x->run[i]->label, render_data_workloads[w].title);
+      snprintf(leg[nl].text, sizeof leg[nl].text, "%s %s", x->run[i]->label, M(render_data_workloads[w].msg));
       memcpy(leg[nl].rgb, rgb, sizeof rgb);
       leg[nl].dashed = (int)w;
       leg[nl++].shape = (int)w;
@@ -396,8 +397,8 @@ static void lat_title(const struct chart_ctx *x, const char *base, char *buf, si
   }
   const char *w = x->o->workload ? x->o->workload : "read", *t = w;
   for (size_t i = 0; i < sizeof render_data_workloads / sizeof render_data_workloads[0]; i++)
-    if (!strcmp(render_data_workloads[i].id, w)) t = render_data_workloads[i].title;
-  snprintf(buf, len, "%s — %s (4 KiB random, QD1)", base, t);
+    if (!strcmp(render_data_workloads[i].id, w)) t = M(render_data_workloads[i].msg);
+  snprintf(buf, len, "%s — %s %s", base, t, M(MSG_C_QD1_4K));
 }
 
 /* log-axis bounds on the 1-2-5 steps around the data (not whole decades,
@@ -419,11 +420,11 @@ static int lat_check(struct chart_ctx *x) {
   for (size_t i = 0; i < x->n; i++) {
     json_t *t = lat_test(x, i);
     if (!t)
-      return ssdrev_fail(x->err, -ENOENT, "run '%s' has no test %s%s", x->run[i]->label,
-                         x->o->test ? x->o->test : "of kind tail with workload ",
-                         x->o->test ? "" : (x->o->workload ? x->o->workload : "read"));
+      return x->o->test ? render_msg_fail(x->err, -ENOENT, MSG_MISS_TEST, x->run[i]->label, x->o->test)
+                        : render_msg_fail(x->err, -ENOENT, MSG_MISS_TAIL_TEST, x->run[i]->label,
+                                          x->o->workload ? x->o->workload : "read");
     if (!json_array_size(json_object_get(json_object_get(t, "series"), "t_s")))
-      return ssdrev_fail(x->err, -ENOENT, "run '%s': the test has no time series (series.t_s)", x->run[i]->label);
+      return render_msg_fail(x->err, -ENOENT, MSG_MISS_SERIES, x->run[i]->label, NULL);
   }
   return 0;
 }
@@ -446,15 +447,15 @@ static void lat_draw(struct chart_ctx *x) {
   double xx[2] = {0, tmax};
   render_canvas_range(xx, 2, &p.x.lo, &p.x.hi, 1);
   p.x.hi = tmax;
-  p.x.label = "Time [s]";
+  p.x.label = M(MSG_C_TIME_AX);
   p.y.scale = RC_LOG;
   if (!isfinite(lmin)) lmin = 1, lmax = 10;
   p.y.lo = nice125(lmin * 0.9, 0);
   p.y.hi = nice125(lmax * 1.1, 1);
   if (p.y.hi < p.y.lo * 5) p.y.hi = nice125(p.y.lo * 5, 1); /* room for the legend above flat lines */
-  p.y.label = "Latency [µs]";
+  p.y.label = M(MSG_C_LATENCY_AX);
   char title[300];
-  lat_title(x, "Latency over time", title, sizeof title);
+  lat_title(x, M(MSG_C_LATENCY), title, sizeof title);
   render_canvas_plot_frame(x->c, &p, title);
   struct render_legend_item leg[MAX_SEL * 2] = {0};
   size_t nl = 0;
@@ -526,13 +527,13 @@ static void hist_draw(struct chart_ctx *x) {
   p.x.scale = RC_LOG;
   p.x.lo = pow(10, floor((double)bmin / HIST_PER_DECADE));
   p.x.hi = pow(10, ceil((double)(bmax + 1) / HIST_PER_DECADE));
-  p.x.label = "Latency [µs]";
+  p.x.label = M(MSG_C_LATENCY_AX);
   p.y.scale = RC_LOG;
   p.y.lo = 1;
   p.y.hi = pow(10, ceil(log10(cmax * 1.5)));
-  p.y.label = "I/Os per bin";
+  p.y.label = M(MSG_C_IOS_PER_BIN);
   char title[300];
-  lat_title(x, "Latency histogram", title, sizeof title);
+  lat_title(x, M(MSG_C_HIST), title, sizeof title);
   render_canvas_plot_frame(x->c, &p, title);
   struct render_legend_item leg[MAX_SEL] = {0};
   for (size_t i = 0; i < x->n; i++) {
@@ -583,11 +584,14 @@ static void bars_draw(struct chart_ctx *x) {
   p.x.hi = 1;
   double yy[2] = {0, ymax * 1.08};
   render_canvas_range(yy, 2, &p.y.lo, &p.y.hi, 1);
-  p.y.label = "Throughput [MB/s]";
-  char title[128];
-  snprintf(title, sizeof title, "CrystalDiskMark-style %s, %s", op_of(x), state_of(x));
+  p.y.label = M(MSG_C_THROUGHPUT);
+  struct render_buf title = {0};
+  json_t *params = json_pack("{s:s, s:s}", "op", op_of(x), "state", state_of(x));
+  render_msg_put(&title, x->o->lang, MSG_C_BARS, params);
+  json_decref(params);
   p.no_xticks = 1; /* categories are labelled below each group */
-  render_canvas_plot_frame(x->c, &p, title);
+  render_canvas_plot_frame(x->c, &p, title.s && !title.oom ? title.s : "");
+  render_buf_free(&title);
   cairo_t *cr = x->c->cr;
   double gw = (p.x1 - p.x0) / (double)nc, bw = gw * 0.8 / (double)x->n;
   for (size_t k = 0; k < nc; k++) {
@@ -690,7 +694,6 @@ static size_t temp_write_series(const struct render_run *r, double *xs, double *
 }
 
 static void temp_draw(struct chart_ctx *x) {
-  int ko = x->o->lang && !strcmp(x->o->lang, "ko");
   json_t *tp = json_object_get(x->run[0]->analysis, "temperature");
   double(*tx)[MAX_PTS] = x->s->xs, (*tc)[MAX_PTS] = x->s->ys, *wx = x->s->zs[0], *wy = x->s->zs[1];
   size_t nt = load_xy(tp, "t_s", "c", tx[0], tc[0]);
@@ -713,9 +716,9 @@ static void temp_draw(struct chart_ctx *x) {
   double xx[2] = {0, tmax / scale};
   render_canvas_range(xx, 2, &p.x.lo, &p.x.hi, 1);
   p.x.hi = tmax > 0 ? tmax / scale : 1;
-  p.x.label = scale > 1 ? (ko ? "시간 [분]" : "Time [min]") : (ko ? "시간 [초]" : "Time [s]");
+  p.x.label = M(scale > 1 ? MSG_C_TIME_MIN_AX : MSG_C_TIME_AX);
   render_canvas_range(cv, ncv, &p.y.lo, &p.y.hi, 0);
-  p.y.label = ko ? "온도 [°C]" : "Temperature [°C]";
+  p.y.label = M(MSG_C_TEMP_AX);
   /* the write axis on the right: its tick labels and its name */
   double wlo = 0, whi = 1, wstep = 1;
   double wyy[2] = {0, wmax};
@@ -724,10 +727,12 @@ static void temp_draw(struct chart_ctx *x) {
   char wl[32];
   render_canvas_fmt_tick(wl, sizeof wl, whi, wstep);
   p.right_pt = nw ? 4 + render_canvas_text_width(x->c->cr, wl, 8, 0) + 6 + 9 + 4 : 0;
-  char title[300];
-  snprintf(title, sizeof title, ko ? "리뷰 중 온도와 쓰기 속도 — %s" : "Temperature and write speed during the review — %s",
-           x->run[0]->label);
-  render_canvas_plot_frame(x->c, &p, title);
+  struct render_buf title = {0};
+  json_t *tparams = json_pack("{s:s}", "label", x->run[0]->label);
+  render_msg_put(&title, x->o->lang, MSG_C_TEMP_TITLE, tparams);
+  json_decref(tparams);
+  render_canvas_plot_frame(x->c, &p, title.s ? title.s : "");
+  render_buf_free(&title);
   cairo_t *cr = x->c->cr;
   double tc_rgb[3] = {0.80, 0.15, 0.10}, w_rgb[3];
   colour(x, 0, w_rgb);
@@ -747,15 +752,15 @@ static void temp_draw(struct chart_ctx *x) {
     cairo_save(cr);
     cairo_translate(cr, x->c->w_pt - 8, (p.y0 + p.y1) / 2);
     cairo_rotate(cr, -M_PI / 2);
-    render_canvas_text(cr, 0, 0, ko ? "쓰기 속도 [MB/s]" : "Write throughput [MB/s]", 9, 0, RC_CENTER);
+    render_canvas_text(cr, 0, 0, M(MSG_C_WRITE_TPUT), 9, 0, RC_CENTER);
     cairo_restore(cr);
   }
   render_canvas_polyline(cr, &p, tx[0], tc[0], nt, tc_rgb, 1.6, 0);
   struct render_legend_item leg[2] = {0};
-  snprintf(leg[0].text, sizeof leg[0].text, "%s", ko ? "온도 (°C, 왼쪽 축)" : "Temperature (°C, left axis)");
+  snprintf(leg[0].text, sizeof leg[0].text, "%s", M(MSG_C_TEMP_LEGEND));
   memcpy(leg[0].rgb, tc_rgb, sizeof tc_rgb);
   leg[0].shape = -1;
-  snprintf(leg[1].text, sizeof leg[1].text, "%s", ko ? "쓰기 속도 (MB/s, 오른쪽 축)" : "Write MB/s (right axis)");
+  snprintf(leg[1].text, sizeof leg[1].text, "%s", M(MSG_C_WRITE_LEGEND));
   memcpy(leg[1].rgb, w_rgb, sizeof w_rgb);
   leg[1].shape = -1;
   render_canvas_legend(cr, &p, leg, nw ? 2 : 1, 0);
@@ -774,7 +779,7 @@ static const struct chart_kind kinds[] = {
     {"hist", "latency histogram of a tail test (analysis tests.NAME.hist)", 0, 3.2, hist_check, hist_draw},
     {"bars", "CrystalDiskMark-style MB/s of N runs side by side (op=read|write)", 0, 3.4, bars_check,
      bars_draw},
-    {"temperature", "drive temperature and write MB/s over the review's time (lang=ko for Korean)", 1, 3.2,
+    {"temperature", "drive temperature and write MB/s over the review's time", 1, 3.2,
      temp_check, temp_draw},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])

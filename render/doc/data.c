@@ -22,7 +22,7 @@ void render_palette(size_t i, double rgb[3]) {
 }
 
 const struct render_data_workload render_data_workloads[3] = {
-    {"read", "RND Read"}, {"mix70", "RND Read 70%"}, {"write", "RND Write"}};
+    {"read", "RND Read", MSG_T_RND_READ}, {"mix70", "RND Read 70%", MSG_T_RND_MIX70}, {"write", "RND Write", MSG_T_RND_WRITE}};
 
 /* ------------------------------------------------------------ text buffer */
 

@@ -194,14 +194,6 @@ struct figure {
   char *url, *alt; /* malloc'd */
 };
 
-/* True when the Markdown holds Hangul (the page language when the template
- * names none). */
-static int has_hangul(const char *s) {
-  for (const unsigned char *u = (const unsigned char *)s; *u; u++)
-    if (u[0] >= 0xEA && u[0] <= 0xED && u[1] >= 0x80) return 1; /* U+AC00..U+D7FF */
-  return 0;
-}
-
 int render_html_from_md(const char *md, const struct render_doc_meta *meta, const struct render_html_opts *ho,
                         char **html, struct ssdrev_err *err) {
   *html = NULL;
@@ -253,7 +245,7 @@ int render_html_from_md(const char *md, const struct render_doc_meta *meta, cons
   char *body = rc == 0 ? cmark_render_html(root, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions(p)) : NULL;
   char *h1 = first_heading(root);
   const char *title = meta && meta->title ? meta->title : h1 ? h1 : "ssdrev review";
-  const char *lang = meta && meta->lang ? meta->lang : has_hangul(md) ? "ko" : "en";
+  const char *lang = render_lang_code(meta ? meta->lang : RENDER_LANG_EN);
   struct render_buf b = {0};
   render_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"");
   html_escape(&b, lang);

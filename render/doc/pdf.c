@@ -109,6 +109,13 @@ static size_t utf8_next(const char *s, uint32_t *cp) {
   return 1;
 }
 
+/* Hangul (jamo, compatibility jamo, syllables): Korean is written with
+ * spaces between words, so a line breaks at those, never inside a word. */
+static int is_hangul(uint32_t c) {
+  return (c >= 0x1100 && c <= 0x11FF) || (c >= 0x3130 && c <= 0x318F) || (c >= 0xA960 && c <= 0xA97F) ||
+         (c >= 0xAC00 && c <= 0xD7FF);
+}
+
 static int is_cjk(uint32_t c) {
   return (c >= 0x1100 && c <= 0x11FF) || (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) ||
          (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF);
@@ -154,7 +161,8 @@ static int gvec_push(struct gvec *g, const struct glyph *x) {
 
 /* Appends UTF-8 text in a style: picks the font per character (Hangul and
  * CJK -> Nanum; anything else DejaVu, or Nanum if DejaVu lacks it), measures
- * it and marks break opportunities (after spaces; around CJK characters). */
+ * it and marks break opportunities (after spaces; around Chinese and
+ * Japanese characters, not inside Korean words). */
 static void add_text(struct pdf *p, struct gvec *g, const char *text, int style, int link) {
   size_t off = p->arena.len;
   render_buf_puts(&p->arena, text);
@@ -188,7 +196,11 @@ static void add_text(struct pdf *p, struct gvec *g, const char *text, int style,
     int w = glyph_metric(p, style, fam, gl.cp);
     gl.w = (float)((w > 0 ? w : 0) * g->size / 1000.0);
     const struct glyph *prev = g->n ? &g->v[g->n - 1] : NULL;
-    gl.brk = prev && (prev->space || is_cjk(cp) || is_cjk(prev->cp)) && !gl.space;
+    /* after a space; around Chinese and Japanese characters (written
+     * without spaces), not Hangul; a word too long for a line is still
+     * cut where it overflows (line_end) */
+    gl.brk = prev && !gl.space &&
+             (prev->space || (is_cjk(cp) && !is_hangul(cp)) || (is_cjk(prev->cp) && !is_hangul(prev->cp)));
     if (gvec_push(g, &gl) < 0) {
       p->arena.oom = 1;
       return;

@@ -97,10 +97,9 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   struct render_pngq *pngq = NULL;
   if (rc == 0) rc = render_pngq_start(&pngq, 1, err);
   render_imgcache_set_writer(imgs, pngq);
-  char lang[8] = "";
   json_t *drawn = json_object();
   if (!drawn && rc == 0) rc = ssdrev_fail(err, -ENOMEM, "out of memory rendering '%s'", o->template_path);
-  struct render_chart_sink keep = {.imgs = imgs, .pngq = pngq, .drawn = drawn, .lang = lang};
+  struct render_chart_sink keep = {.imgs = imgs, .pngq = pngq, .drawn = drawn};
   if (rc == 0) rc = render_expand(rs, o->template_path, text, charts, "charts", o->dpi, &x, &keep, &md, err);
   /* the template's own images (checked by the expansion) go next to the
    * review, where its HTML and PDF look for them */
@@ -112,9 +111,9 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
       render_images_free(&timgs);
     }
   }
-  free(text);
   struct render_doc_meta meta = {.title = NULL, .subject = "SSD review", .base_dir = o->out_dir,
-                                 .lang = lang[0] ? lang : NULL};
+                                 .lang = render_template_lang(o->template_path, text)};
+  free(text);
   struct render_html_opts ho = {.linked = o->html_linked, .drawn = drawn, .svg_max = o->html_svg_max, .pngq = pngq};
   struct out_ctx ctx = {.imgs = imgs, .html = &ho};
   for (size_t i = 0; i < NFORMATS && rc == 0; i++) {

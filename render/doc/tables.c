@@ -22,6 +22,27 @@ size_t render_select(const struct render_runs *rs, const char *drive, const stru
 
 static const char *state_arg(const struct render_args *a) { return a->state ? a->state : "FOB"; }
 
+/* The table's language: lang= (the template sets it to its own). */
+static enum render_lang lang_arg(const struct render_args *a) {
+  enum render_lang l = RENDER_LANG_EN;
+  if (a->lang) render_lang_parse(a->lang, &l);
+  return l;
+}
+
+/* Puts message ID in the table's language. */
+#define M(id) render_msg(lang_arg(a), id)
+
+/* A header row from message ids ("| A | B |\n| --- | ---: |\n"); ALIGN
+ * holds 'l' or 'r' per column. */
+static void head_row(struct render_buf *b, const struct render_args *a, const enum render_msg_id *ids, size_t n,
+                     const char *align) {
+  render_buf_puts(b, "|");
+  for (size_t i = 0; i < n; i++) render_buf_printf(b, " %s |", M(ids[i]));
+  render_buf_puts(b, "\n|");
+  for (size_t i = 0; i < n; i++) render_buf_puts(b, align[i] == 'r' ? " ---: |" : " --- |");
+  render_buf_puts(b, "\n");
+}
+
 /* A caption line before each per-drive table when several drives are shown. */
 static void drive_caption(struct render_buf *b, const char *text, size_t nsel) {
   if (nsel <= 1) return;
@@ -30,17 +51,9 @@ static void drive_caption(struct render_buf *b, const char *text, size_t nsel) {
   render_buf_puts(b, "**\n\n");
 }
 
-static int lang_ko(const struct render_args *a) { return a->lang && !strcmp(a->lang, "ko"); }
 
 /* Appends S as Markdown text: the characters Markdown would read as markup
  * are backslash-escaped (a label is text, not emphasis or a link). */
-static void put_md_text(struct render_buf *b, const char *s) {
-  for (; *s; s++) {
-    if (strchr("\\`*_[]<>#|", *s)) render_buf_putn(b, "\\", 1);
-    render_buf_putn(b, *s == '\n' || *s == '\r' ? " " : s, 1);
-  }
-}
-
 /* An integer with thousands separators: 12,345. */
 static void put_thousands(struct render_buf *b, double v) {
   char d[32];
@@ -54,13 +67,13 @@ static void put_thousands(struct render_buf *b, double v) {
 
 /* ------------------------------------------------------------ DUT summary */
 
-static void put_field(struct render_buf *b, const json_t *dut, const char *key, const char *fmt_num,
-                      const char *suffix) {
+static void put_field(struct render_buf *b, const struct render_args *a, const json_t *dut, const char *key,
+                      const char *fmt_num, const char *suffix) {
   json_t *v = json_object_get(dut, key);
   if (json_is_string(v)) render_buf_md(b, json_string_value(v));
   else if (json_is_number(v)) render_buf_printf(b, fmt_num, json_number_value(v));
   else {
-    render_buf_puts(b, "n/a"); /* unknown: said so, never invented */
+    render_buf_puts(b, M(MSG_NA)); /* unknown: said so, never invented */
     return;
   }
   render_buf_puts(b, suffix);
@@ -68,60 +81,58 @@ static void put_field(struct render_buf *b, const json_t *dut, const char *key, 
 
 static int t_dut(const struct render_run *r, const struct render_args *a, struct render_buf *b, size_t nsel,
                  struct ssdrev_err *err) {
-  (void)a;
   (void)nsel;
   json_t *dut = json_object_get(r->analysis, "dut");
   if (!dut && r->manifest) dut = json_object_get(r->manifest, "dut");
-  if (!json_is_object(dut))
-    return ssdrev_fail(err, -ENOENT, "run '%s' has no DUT summary (analysis dut)", r->label);
+  if (!json_is_object(dut)) return render_msg_fail(err, -ENOENT, MSG_MISS_DUT, r->label, NULL);
   if (!b) return 0;
   render_buf_puts(b, "| ");
-  render_buf_md(b, render_data_str(dut, "model", "(unknown model)"));
+  render_buf_md(b, render_data_str(dut, "model", M(MSG_T_UNKNOWN_MODEL)));
   render_buf_puts(b, " [");
   render_buf_md(b, r->label);
   render_buf_puts(b, "] | | | |\n| --- | --- | --- | --- |\n");
-  render_buf_puts(b, "| Link | ");
-  put_field(b, dut, "link", "%g", "");
-  render_buf_puts(b, " | NVMe Version | ");
+  render_buf_printf(b, "| %s | ", M(MSG_T_LINK));
+  put_field(b, a, dut, "link", "%g", "");
+  render_buf_printf(b, " | %s | ", M(MSG_T_NVME_VERSION));
   if (json_is_string(json_object_get(dut, "nvme_version"))) render_buf_puts(b, "NVMe ");
-  put_field(b, dut, "nvme_version", "%g", "");
-  render_buf_puts(b, " |\n| Firmware | ");
-  put_field(b, dut, "firmware", "%g", "");
-  render_buf_puts(b, " | LBA Size | ");
-  put_field(b, dut, "lba_bytes", "%.0f", "B");
-  render_buf_puts(b, " |\n| Controller | ");
-  put_field(b, dut, "controller", "%g", "");
-  render_buf_puts(b, " | Warning Temp | ");
-  put_field(b, dut, "warn_temp_c", "%.0f", " °C");
-  render_buf_puts(b, " |\n| Storage Media | ");
-  put_field(b, dut, "media", "%g", "");
-  render_buf_puts(b, " | Critical Temp | ");
-  put_field(b, dut, "crit_temp_c", "%.0f", " °C");
+  put_field(b, a, dut, "nvme_version", "%g", "");
+  render_buf_printf(b, " |\n| %s | ", M(MSG_T_FIRMWARE));
+  put_field(b, a, dut, "firmware", "%g", "");
+  render_buf_printf(b, " | %s | ", M(MSG_T_LBA_SIZE));
+  put_field(b, a, dut, "lba_bytes", "%.0f", "B");
+  render_buf_printf(b, " |\n| %s | ", M(MSG_T_CONTROLLER));
+  put_field(b, a, dut, "controller", "%g", "");
+  render_buf_printf(b, " | %s | ", M(MSG_T_WARN_TEMP));
+  put_field(b, a, dut, "warn_temp_c", "%.0f", " °C");
+  render_buf_printf(b, " |\n| %s | ", M(MSG_T_STORAGE_MEDIA));
+  put_field(b, a, dut, "media", "%g", "");
+  render_buf_printf(b, " | %s | ", M(MSG_T_CRIT_TEMP));
+  put_field(b, a, dut, "crit_temp_c", "%.0f", " °C");
   render_buf_puts(b, " |\n");
   /* SMART / Health log at the start of the review (import/dut.c health) */
   json_t *h = json_object_get(dut, "health");
   if (json_object_size(h)) {
-    int ko = lang_ko(a);
     static const struct {
-      const char *key, *en, *ko;
+      const char *key;
+      enum render_msg_id name;
       int unit; /* 0 count, 1 hours, 2 bytes as TB, 3 percent */
     } hf[] = {
-        {"power_on_hours", "Power-On Hours", "사용 시간", 1},
-        {"data_written_bytes", "Data Written", "총 기록량", 2},
-        {"data_read_bytes", "Data Read", "총 읽기량", 2},
-        {"media_errors", "Media Errors", "미디어 오류", 0},
-        {"percent_used", "Percentage Used", "수명 사용률", 3},
-        {"available_spare_pct", "Available Spare", "예비 공간", 3},
-        {"power_cycles", "Power Cycles", "전원 켜짐 횟수", 0},
-        {"unsafe_shutdowns", "Unsafe Shutdowns", "비정상 종료", 0},
+        {"power_on_hours", MSG_T_POWER_ON_HOURS, 1},
+        {"data_written_bytes", MSG_T_DATA_WRITTEN, 2},
+        {"data_read_bytes", MSG_T_DATA_READ, 2},
+        {"media_errors", MSG_T_MEDIA_ERRORS, 0},
+        {"percent_used", MSG_T_PERCENT_USED, 3},
+        {"available_spare_pct", MSG_T_AVAILABLE_SPARE, 3},
+        {"power_cycles", MSG_T_POWER_CYCLES, 0},
+        {"unsafe_shutdowns", MSG_T_UNSAFE_SHUTDOWNS, 0},
     };
-    render_buf_printf(b, "| **%s** | | | |\n", ko ? "SMART 상태 (리뷰 시작 시)" : "SMART Health (start of review)");
+    render_buf_printf(b, "| **%s** | | | |\n", M(MSG_T_SMART_HEAD));
     size_t col = 0;
     for (size_t i = 0; i < sizeof hf / sizeof hf[0]; i++) {
       json_t *v = json_object_get(h, hf[i].key);
       if (!json_is_number(v)) continue; /* unknown: left out, never invented */
       double x = json_number_value(v);
-      render_buf_printf(b, "%s%s | ", col ? " " : "| ", ko ? hf[i].ko : hf[i].en);
+      render_buf_printf(b, "%s%s | ", col ? " " : "| ", M(hf[i].name));
       switch (hf[i].unit) {
       case 1: put_thousands(b, x); render_buf_puts(b, " h"); break;
       case 2: render_buf_printf(b, x >= 1e12 ? "%.2f TB" : "%.1f GB", x >= 1e12 ? x / 1e12 : x / 1e9); break;
@@ -138,7 +149,8 @@ static int t_dut(const struct render_run *r, const struct render_args *a, struct
   }
   json_t *ps = json_object_get(dut, "power_states");
   if (json_array_size(ps)) {
-    render_buf_puts(b, "| **Power State** | **Maximum Power** | **Entry Latency** | **Exit Latency** |\n");
+    render_buf_printf(b, "| **%s** | **%s** | **%s** | **%s** |\n", M(MSG_T_POWER_STATE), M(MSG_T_MAX_POWER),
+                      M(MSG_T_ENTRY_LAT), M(MSG_T_EXIT_LAT));
     size_t i;
     json_t *p;
     json_array_foreach(ps, i, p) {
@@ -146,11 +158,11 @@ static int t_dut(const struct render_run *r, const struct render_args *a, struct
       render_buf_printf(b, "| PS%d | ", (int)render_data_num(p, "ps", (double)i));
       /* the review's style: 7.02W, 0.0760W */
       if (isfinite(w)) render_buf_printf(b, w < 1 ? "%.4fW" : "%.2fW", w);
-      else render_buf_puts(b, "n/a");
+      else render_buf_puts(b, M(MSG_NA));
       render_buf_puts(b, " | ");
-      put_field(b, p, "entry_lat_us", "%.0f", "µs");
+      put_field(b, a, p, "entry_lat_us", "%.0f", "µs");
       render_buf_puts(b, " | ");
-      put_field(b, p, "exit_lat_us", "%.0f", "µs");
+      put_field(b, a, p, "exit_lat_us", "%.0f", "µs");
       render_buf_puts(b, " |\n");
     }
   }
@@ -164,13 +176,12 @@ static int t_cdm(const struct render_run *r, const struct render_args *a, struct
                  struct ssdrev_err *err) {
   json_t *cells[32];
   size_t n = render_data_cdm_cells(r, state_arg(a), cells, 32);
-  if (!n)
-    return ssdrev_fail(err, -ENOENT, "run '%s' has no CrystalDiskMark results in state '%s'", r->label,
-                       state_arg(a));
+  if (!n) return render_msg_fail(err, -ENOENT, MSG_MISS_CDM, r->label, state_arg(a));
   if (!b) return 0;
   (void)nsel; /* every table is captioned below, one drive or several */
-  render_buf_puts(b, "| Test | Read [MB/s] | Write [MB/s] | Read [IOPS] | Write [IOPS] | Read [µs] | Write [µs] |\n"
-               "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  static const enum render_msg_id h[] = {MSG_T_TEST,      MSG_T_READ_MB_S, MSG_T_WRITE_MB_S, MSG_T_READ_IOPS,
+                                         MSG_T_WRITE_IOPS, MSG_T_READ_US,   MSG_T_WRITE_US};
+  head_row(b, a, h, 7, "lrrrrrr");
   for (size_t i = 0; i < n; i++) {
     json_t *rd = json_object_get(cells[i], "read"), *wr = json_object_get(cells[i], "write");
     render_buf_puts(b, "| ");
@@ -181,10 +192,14 @@ static int t_cdm(const struct render_run *r, const struct render_args *a, struct
   }
   /* the caption says whose table and which state: under the FOB and the
    * 75% panels alike, a table is never left to be guessed */
-  int ko = lang_ko(a), full = !strcmp(state_arg(a), "75%");
-  render_buf_puts(b, ko ? "\n*CrystalDiskMark 방식 결과 — " : "\n*CrystalDiskMark-style results — ");
-  put_md_text(b, r->label);
-  render_buf_puts(b, full ? (ko ? ", 75% 채움*\n\n" : ", 75% filled*\n\n") : ", FOB*\n\n");
+  struct render_buf lab = {0};
+  render_buf_md(&lab, r->label); /* a parameter goes in as it is: escaped first */
+  json_t *cp = json_pack("{s:s}", "label", lab.s ? lab.s : "");
+  render_buf_puts(b, "\n*");
+  render_msg_put(b, lang_arg(a), strcmp(state_arg(a), "75%") ? MSG_T_CDM_CAPTION_FOB : MSG_T_CDM_CAPTION_75, cp);
+  render_buf_puts(b, "*\n\n");
+  json_decref(cp);
+  render_buf_free(&lab);
   return 0;
 }
 
@@ -209,20 +224,20 @@ static size_t tail_pcts(const struct render_run *r, double *p, size_t max) {
 
 static int t_tail(const struct render_run *r, const struct render_args *a, struct render_buf *b, size_t nsel,
                   struct ssdrev_err *err) {
-  (void)a;
   double p[ANALYZE_MAX_PCTS], us;
   size_t np = tail_pcts(r, p, ANALYZE_MAX_PCTS), found = 0;
   for (size_t i = 0; i < np; i++)
     for (size_t w = 0; w < 3; w++) found += !render_data_tail_us(r, render_data_workloads[w].id, p[i], &us);
-  if (!found) return ssdrev_fail(err, -ENOENT, "run '%s' has no tail-latency results (analysis tail)", r->label);
+  if (!found) return render_msg_fail(err, -ENOENT, MSG_MISS_TAIL, r->label, NULL);
   if (!b) return 0;
   drive_caption(b, r->label, nsel);
-  render_buf_puts(b, "| Percentile | RND Read | RND Read 70% | RND Write |\n| ---: | ---: | ---: | ---: |\n");
+  static const enum render_msg_id h[] = {MSG_T_PERCENTILE, MSG_T_RND_READ, MSG_T_RND_MIX70, MSG_T_RND_WRITE};
+  head_row(b, a, h, 4, "rrrr");
   for (size_t i = 0; i < np; i++) {
     render_buf_printf(b, "| %g%% |", p[i]);
     for (size_t w = 0; w < 3; w++) {
       if (!render_data_tail_us(r, render_data_workloads[w].id, p[i], &us)) render_buf_printf(b, " %.2f µs |", us);
-      else render_buf_puts(b, " n/a |");
+      else render_buf_printf(b, " %s |", M(MSG_NA));
     }
     render_buf_puts(b, "\n");
   }
@@ -234,12 +249,11 @@ static int t_tail(const struct render_run *r, const struct render_args *a, struc
 
 static int t_rw(const struct render_run *r, const struct render_args *a, struct render_buf *b, size_t nsel,
                 struct ssdrev_err *err) {
-  (void)a;
   json_t *sw = json_object_get(r->analysis, "rw_sweep");
-  if (!json_array_size(sw)) return ssdrev_fail(err, -ENOENT, "run '%s' has no RW-ratio sweep (analysis rw_sweep)", r->label);
+  if (!json_array_size(sw)) return render_msg_fail(err, -ENOENT, MSG_MISS_SWEEP, r->label, NULL);
   if (!b) return 0;
   drive_caption(b, r->label, nsel);
-  render_buf_puts(b, "| Read share |");
+  render_buf_printf(b, "| %s |", M(MSG_T_READ_SHARE));
   size_t i, k;
   json_t *q, *pt;
   json_array_foreach(sw, i, q) render_buf_printf(b, " QD%d [MB/s] |", (int)render_data_num(q, "qd", 0));
@@ -257,7 +271,7 @@ static int t_rw(const struct render_run *r, const struct render_args *a, struct 
       json_array_foreach(json_object_get(q, "points"), j, pp) if (render_data_num(pp, "read_pct", -1) == pct) v =
           render_data_num(pp, "mb_s", NAN);
       if (isfinite(v)) render_buf_printf(b, " %.1f |", v);
-      else render_buf_puts(b, " n/a |");
+      else render_buf_printf(b, " %s |", M(MSG_NA));
     }
     render_buf_puts(b, "\n");
   }
@@ -270,13 +284,13 @@ static int t_rw(const struct render_run *r, const struct render_args *a, struct 
 /* Tables over all selected drives at once (one row or column per drive). */
 static int t_slc(const struct render_run *const *sel, size_t n, const struct render_args *a, struct render_buf *b,
                  struct ssdrev_err *err) {
-  (void)a;
   for (size_t i = 0; i < n; i++)
     if (!json_is_object(json_object_get(json_object_get(sel[i]->analysis, "fill"), "slc")))
-      return ssdrev_fail(err, -ENOENT, "run '%s' has no SLC cache estimate (analysis fill.slc)", sel[i]->label);
+      return render_msg_fail(err, -ENOENT, MSG_MISS_SLC, sel[i]->label, NULL);
   if (!b) return 0;
-  render_buf_puts(b, "| Drive | SLC cache, empty | SLC cache, near full | In cache | After cache | Confidence |\n"
-               "| --- | ---: | ---: | ---: | ---: | ---: |\n");
+  static const enum render_msg_id h[] = {MSG_T_DRIVE,    MSG_T_SLC_EMPTY,   MSG_T_SLC_FULL,
+                                         MSG_T_IN_CACHE, MSG_T_AFTER_CACHE, MSG_T_CONFIDENCE};
+  head_row(b, a, h, 6, "lrrrrr");
   for (size_t i = 0; i < n; i++) {
     json_t *s = json_object_get(json_object_get(sel[i]->analysis, "fill"), "slc");
     render_buf_puts(b, "| ");
@@ -286,7 +300,7 @@ static int t_slc(const struct render_run *const *sel, size_t n, const struct ren
     static const char *const fmt[5] = {" | %.1f GiB", " | %.1f GiB", " | %.0f MB/s", " | %.0f MB/s", " | %.2f"};
     for (int k = 0; k < 5; k++) {
       if (isfinite(v[k])) render_buf_printf(b, fmt[k], v[k]);
-      else render_buf_puts(b, " | n/a");
+      else render_buf_printf(b, " | %s", M(MSG_NA));
     }
     render_buf_puts(b, " |\n");
   }
@@ -304,11 +318,14 @@ static int t_cdm_compare(const struct render_run *const *sel, size_t n, const st
   for (size_t i = 0; i < n; i++) {
     json_t *c2[32];
     if (!render_data_cdm_cells(sel[i], state_arg(a), c2, 32))
-      return ssdrev_fail(err, -ENOENT, "run '%s' has no CrystalDiskMark results in state '%s'", sel[i]->label,
-                         state_arg(a));
+      return render_msg_fail(err, -ENOENT, MSG_MISS_CDM, sel[i]->label, state_arg(a));
   }
   if (!b) return 0;
-  render_buf_printf(b, "| %s %s [MB/s] |", state_arg(a), op);
+  json_t *params = json_pack("{s:s, s:s}", "state", state_arg(a), "op", op);
+  render_buf_puts(b, "| ");
+  render_msg_put(b, lang_arg(a), MSG_T_CMP_HEAD, params);
+  json_decref(params);
+  render_buf_puts(b, " |");
   for (size_t i = 0; i < n; i++) {
     render_buf_puts(b, " ");
     render_buf_md(b, sel[i]->label);
@@ -329,7 +346,7 @@ static int t_cdm_compare(const struct render_run *const *sel, size_t n, const st
       for (size_t j = 0; j < m; j++)
         if (!strcmp(render_data_str(c2[j], "cell", ""), cell)) v = render_data_num(json_object_get(c2[j], op), "mb_s", NAN);
       if (isfinite(v)) render_buf_printf(b, " %.2f |", v);
-      else render_buf_puts(b, " n/a |");
+      else render_buf_printf(b, " %s |", M(MSG_NA));
     }
     render_buf_puts(b, "\n");
   }
@@ -341,14 +358,15 @@ static int t_flags(const struct render_run *const *sel, size_t n, const struct r
                    struct ssdrev_err *err) {
   (void)err;
   if (!b) return 0;
-  int ko = a->lang && !strcmp(a->lang, "ko");
+  enum render_lang lang = lang_arg(a);
   size_t total = 0;
   for (size_t i = 0; i < n; i++) total += json_array_size(json_object_get(sel[i]->analysis, "flags"));
   if (!total) {
-    render_buf_puts(b, ko ? "분석에서 표시된 경고는 없습니다.\n\n" : "The analysis raised no flags.\n\n");
+    render_buf_printf(b, "%s\n\n", M(MSG_NO_FLAGS));
     return 0;
   }
-  render_buf_puts(b, ko ? "| 드라이브 | 수준 | 내용 |\n| --- | --- | --- |\n" : "| Drive | Severity | Finding |\n| --- | --- | --- |\n");
+  static const enum render_msg_id h[] = {MSG_T_DRIVE, MSG_T_SEVERITY, MSG_T_FINDING};
+  head_row(b, a, h, 3, "lll");
   for (size_t i = 0; i < n; i++) {
     size_t k;
     json_t *f;
@@ -356,9 +374,24 @@ static int t_flags(const struct render_run *const *sel, size_t n, const struct r
       render_buf_puts(b, "| ");
       render_buf_md(b, sel[i]->label);
       render_buf_puts(b, " | ");
-      render_buf_md(b, render_data_str(f, "severity", "info"));
+      const char *sev = render_data_str(f, "severity", "info");
+      int sid = render_msg_severity(sev);
+      render_buf_md(b, sid >= 0 ? render_msg(lang, (enum render_msg_id)sid) : sev);
       render_buf_puts(b, " | ");
-      render_buf_md(b, render_data_str(f, "message", render_data_str(f, "id", "?")));
+      /* the finding from the flag's id and numbers in the review's
+       * language; a flag the catalogue does not know, or whose numbers
+       * predate its form, shows analyze's English message */
+      int fid = render_msg_flag(render_data_str(f, "id", NULL));
+      const json_t *nums = json_object_get(f, "numbers");
+      if (fid >= 0 && render_msg_params_ok(lang, (enum render_msg_id)fid, nums)) {
+        struct render_buf m = {0};
+        render_msg_put(&m, lang, (enum render_msg_id)fid, nums);
+        render_buf_md(b, m.s ? m.s : "");
+        if (m.oom) b->oom = 1;
+        render_buf_free(&m);
+      } else {
+        render_buf_md(b, render_data_str(f, "message", render_data_str(f, "id", "?")));
+      }
       render_buf_puts(b, " |\n");
     }
   }

@@ -30,7 +30,7 @@ struct expand {
   const struct render_expand_opts *x; /* NULL: missing data is an error */
   const struct render_chart_sink *keep; /* where chart PNGs go besides their files (may be NULL) */
   struct render_images imgs;   /* images the document may link: the template's, then each chart linked */
-  const char *lang;        /* the template's {{lang}} (set by the checking pass), NULL = none */
+  enum render_lang lang;   /* the template's (render_template_lang) */
 };
 
 struct directive {
@@ -41,6 +41,14 @@ struct directive {
 };
 
 /* ------------------------------------------------------------ messages */
+
+/* The language of a directive's output: its lang= (checked by lang_ok),
+ * else the template's. */
+static enum render_lang lang_of(const struct expand *e, const struct render_args *a) {
+  enum render_lang l = e->lang;
+  if (a && a->lang) render_lang_parse(a->lang, &l);
+  return l;
+}
 
 static int fail_at(struct expand *e, int code, const char *fmt, const char *arg) {
   /* fmt takes exactly one %s */
@@ -59,7 +67,7 @@ static int wrap_err(struct expand *e, int rc) {
 /* Data the run lacks (-ENOENT from a chart, table or value; the reason is in
  * e->err): an error, or with x->lenient a note in the review and one warning
  * from the checking pass. INLINE: the directive sits in prose (a value). */
-static int not_measured(struct expand *e, int rc, int inline_value) {
+static int not_measured(struct expand *e, int rc, int inline_value, const struct render_args *a) {
   if (rc != -ENOENT || !e->x || !e->x->lenient) return wrap_err(e, rc);
   const char *why = e->err ? e->err->msg : "";
   if (!e->writing) {
@@ -70,13 +78,22 @@ static int not_measured(struct expand *e, int rc, int inline_value) {
     }
     return 0;
   }
+  enum render_lang lang = lang_of(e, a);
   if (inline_value) {
-    render_buf_puts(e->out, "n/a");
+    render_buf_puts(e->out, render_msg(lang, MSG_NA_INLINE));
     return 0;
   }
-  render_buf_puts(e->out, "*Not measured: ");
-  render_buf_md(e->out, why); /* the reason is text (it may quote a label), not Markdown */
-  render_buf_puts(e->out, ".*");
+  /* the reason in the review's language (the CLI's warning stays English) */
+  struct render_buf r = {0}, esc = {0};
+  render_msg_put_reason(&r, lang, why);
+  render_buf_md(&esc, r.s ? r.s : ""); /* the reason is text (it may quote a label), not Markdown */
+  json_t *params = json_pack("{s:s}", "why", esc.s ? esc.s : "");
+  render_buf_puts(e->out, "*");
+  render_msg_put(e->out, lang, MSG_NOT_MEASURED, params);
+  render_buf_puts(e->out, "*");
+  json_decref(params);
+  render_buf_free(&r);
+  render_buf_free(&esc);
   return 0;
 }
 
@@ -113,8 +130,8 @@ static int one_chart(struct expand *e, const char *kind, const struct render_arg
   o.op = a->op;
   o.workload = a->workload;
   o.test = a->test;
-  o.lang = a->lang;
   o.dpi = e->dpi;
+  o.lang = lang_of(e, a);
   if (a->height) {
     char *end = NULL;
     o.height_in = strtod(a->height, &end);
@@ -123,7 +140,7 @@ static int one_chart(struct expand *e, const char *kind, const struct render_arg
   }
   if (!e->writing) {
     int rc = render_chart_check(e->rs, kind, &o, e->err);
-    if (rc < 0) return not_measured(e, rc, 0);
+    if (rc < 0) return not_measured(e, rc, 0, a);
     /* the chart's link, known before anything is drawn, so the template's
      * own links to charts/ are checked against it (render_expand) */
     char stem[96], url[300];
@@ -133,7 +150,7 @@ static int one_chart(struct expand *e, const char *kind, const struct render_arg
   }
   if (e->x && e->x->lenient) {
     int rc = render_chart_check(e->rs, kind, &o, e->err);
-    if (rc < 0) return not_measured(e, rc, 0);
+    if (rc < 0) return not_measured(e, rc, 0, a);
   }
   char stem[96];
   chart_stem(e, kind, a, drive_idx, stem, sizeof stem);
@@ -155,8 +172,25 @@ static int one_chart(struct expand *e, const char *kind, const struct render_arg
   char capbuf[300];
   if (!cap) {
     const struct render_run *r = drive ? render_runs_find(e->rs, drive) : NULL;
-    snprintf(capbuf, sizeof capbuf, "%s%s%s%s%s", kind, r ? " — " : "", r ? r->label : "", a->state ? " — " : "",
-             a->state ? a->state : "");
+    /* the chart's title in the template's language (the kind for a kind
+     * the catalogue has no title for) */
+    static const struct {
+      const char *kind;
+      enum render_msg_id msg;
+    } titles[] = {{"cdm", MSG_C_CDM},   {"fill", MSG_C_FILL},       {"fill_latency", MSG_C_FILL_LAT},
+                  {"rw_ratio", MSG_C_RW}, {"tail", MSG_C_TAIL},     {"latency", MSG_C_LATENCY},
+                  {"hist", MSG_C_HIST},   {"temperature", MSG_C_TEMP}};
+    struct render_buf t = {0};
+    for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
+      if (!strcmp(titles[i].kind, kind)) render_buf_puts(&t, render_msg(o.lang, titles[i].msg));
+    if (!strcmp(kind, "bars")) {
+      json_t *params = json_pack("{s:s, s:s}", "op", a->op ? a->op : "read", "state", a->state ? a->state : "FOB");
+      render_msg_put(&t, o.lang, MSG_C_BARS, params);
+      json_decref(params);
+    }
+    snprintf(capbuf, sizeof capbuf, "%s%s%s%s%s", t.len && !t.oom ? t.s : kind, r ? " — " : "", r ? r->label : "",
+             a->state && strcmp(kind, "bars") ? " — " : "", a->state && strcmp(kind, "bars") ? a->state : "");
+    render_buf_free(&t);
     cap = capbuf;
   }
   render_buf_puts(e->out, "![");
@@ -168,7 +202,10 @@ static int one_chart(struct expand *e, const char *kind, const struct render_arg
   return 0;
 }
 
+static int lang_ok(struct expand *e, const struct render_args *a);
+
 static int d_chart(struct expand *e, const char *kind, const struct render_args *a) {
+  if (lang_ok(e, a) < 0) return -EINVAL;
   if (!render_chart_kind_exists(kind)) {
     struct render_buf names = {0};
     for (const struct render_chart_kind_info *k = render_chart_kinds(); k->name; k++) {
@@ -201,6 +238,7 @@ static int d_chart(struct expand *e, const char *kind, const struct render_args 
 }
 
 static int d_table(struct expand *e, const char *kind, const struct render_args *a) {
+  if (lang_ok(e, a) < 0) return -EINVAL;
   if (!render_table_exists(kind)) {
     char msg[400];
     snprintf(msg, sizeof msg, "unknown table kind '%s' (known: %s)", kind, render_table_kind_list());
@@ -209,10 +247,12 @@ static int d_table(struct expand *e, const char *kind, const struct render_args 
   if (a->drive && strcmp(a->drive, "all") && !render_runs_find(e->rs, a->drive))
     return fail_at(e, -ENOENT, "drive=%s: no run with that label or number", a->drive);
   struct render_buf tmp = {0};
-  int rc = render_table(e->rs, kind, a, e->writing ? &tmp : NULL, e->err);
+  struct render_args ta = *a;
+  ta.lang = render_lang_code(lang_of(e, a)); /* tables read the language from their args */
+  int rc = render_table(e->rs, kind, &ta, e->writing ? &tmp : NULL, e->err);
   if (rc < 0) {
     render_buf_free(&tmp);
-    return not_measured(e, rc, 0);
+    return not_measured(e, rc, 0, a);
   }
   /* a table ends in a blank line; the template's own newline follows */
   if (tmp.len >= 1 && tmp.s[tmp.len - 1] == '\n') tmp.s[--tmp.len] = 0;
@@ -262,18 +302,39 @@ static int d_value(struct expand *e, const char *path, const struct render_args 
     return fail_at(e, -EINVAL, "fmt=%s: give one number format such as %%.1f or %%.2f GiB", a->fmt);
   const struct render_run *r = render_runs_find(e->rs, a->drive ? a->drive : "1");
   if (!r) return fail_at(e, -ENOENT, "drive=%s: no run with that label or number", a->drive ? a->drive : "1");
-  json_t *v = render_data_path(r->analysis, path);
+  json_t *v;
+  if (a->state || a->cell) {
+    /* cdm.KEY... state=S cell=C: the row of that state and cell, whatever
+     * its place in the list (an import may hold 75% before FOB) */
+    if (strncmp(path, "cdm.", 4) || !a->cell)
+      return fail_at(e, -EINVAL, "value %s: state= and cell= select a CrystalDiskMark row: give both cell= and a path cdm.OP.KEY", path);
+    if (a->state && strcmp(a->state, "FOB") && strcmp(a->state, "75%"))
+      return fail_at(e, -EINVAL, "state=%s: give FOB or 75%%", a->state);
+    const char *st = a->state ? a->state : "FOB";
+    json_t *cells[32], *row = NULL;
+    size_t n = render_data_cdm_cells(r, st, cells, 32);
+    if (!n) {
+      render_msg_fail(e->err, -ENOENT, MSG_MISS_CDM, r->label, st);
+      return not_measured(e, -ENOENT, 1, a);
+    }
+    for (size_t i = 0; i < n; i++)
+      if (!strcmp(render_data_str(cells[i], "cell", ""), a->cell)) row = cells[i];
+    v = row ? render_data_path(row, path + 4) : NULL;
+  } else {
+    v = render_data_path(r->analysis, path);
+  }
   if (!v || json_is_object(v) || json_is_array(v) || json_is_null(v)) {
-    char msg[700];
-    snprintf(msg, sizeof msg, "value '%s' is %s in the analysis of run '%s'", path,
-             !v || json_is_null(v) ? "missing" : "not a single value", r->label);
-    if (v && !json_is_null(v)) return ssdrev_fail(e->err, -EINVAL, "%s:%u: %s", e->tname, e->line, msg);
-    ssdrev_fail(e->err, -ENOENT, "%s", msg);
-    return not_measured(e, -ENOENT, 1);
+    if (v && !json_is_null(v)) {
+      char msg[700];
+      snprintf(msg, sizeof msg, "value '%s' is not a single value in the analysis of run '%s'", path, r->label);
+      return ssdrev_fail(e->err, -EINVAL, "%s:%u: %s", e->tname, e->line, msg);
+    }
+    render_msg_fail(e->err, -ENOENT, MSG_MISS_VALUE, r->label, path);
+    return not_measured(e, -ENOENT, 1, a);
   }
   if (!e->writing) return 0;
   if (json_is_string(v)) render_buf_md(e->out, json_string_value(v));
-  else if (json_is_boolean(v)) render_buf_puts(e->out, json_is_true(v) ? "yes" : "no");
+  else if (json_is_boolean(v)) render_buf_puts(e->out, render_msg(e->lang, json_is_true(v) ? MSG_YES : MSG_NO));
   else {
     char buf[128];
 #pragma GCC diagnostic push
@@ -299,7 +360,9 @@ static int d_drives(struct expand *e, const char *pos, const struct render_args 
   (void)a;
   if (!e->writing) return 0;
   for (size_t i = 0; i < e->rs->n; i++) {
-    if (i) render_buf_puts(e->out, i + 1 == e->rs->n ? (e->rs->n > 2 ? ", and " : " and ") : ", ");
+    /* "A and B", "A, B, and C" */
+    if (i && i + 1 == e->rs->n && e->rs->n > 2 && e->lang == RENDER_LANG_EN) render_buf_puts(e->out, ",");
+    if (i) render_buf_puts(e->out, render_msg(e->lang, i + 1 == e->rs->n ? MSG_AND : MSG_LIST_SEP));
     render_buf_md(e->out, e->rs->v[i].label);
   }
   return 0;
@@ -327,13 +390,10 @@ static int d_notice(struct expand *e, const char *pos, const struct render_args 
       render_buf_md(&names, e->rs->v[i].label);
     }
   if (names.len) {
-    if (a->lang && !strcmp(a->lang, "ko"))
-      render_buf_printf(e->out, "> **시뮬레이션 결과:** %s의 측정값은 실제 드라이브가 아니라 ssdrev의 모의 드라이브에서 얻은 것입니다.",
-                  names.s);
-    else
-      render_buf_printf(e->out, "> **Simulated results:** the measurements of %s come from ssdrev's simulated drive, "
-                          "not from real hardware.",
-                  names.s);
+    json_t *params = json_pack("{s:s}", "runs", names.s ? names.s : "");
+    render_buf_puts(e->out, "> ");
+    render_msg_put(e->out, lang_of(e, a), MSG_SIMULATED, params);
+    json_decref(params);
   }
   render_buf_free(&names);
   return 0;
@@ -346,28 +406,24 @@ static int d_version(struct expand *e, const char *pos, const struct render_args
   return 0;
 }
 
-/* {{lang ko}}: the language of the document (the HTML's lang attribute)
- * and the default lang= of every directive that takes one. */
-static int d_lang(struct expand *e, const char *pos, const struct render_args *a) {
+/* {{lang CODE}}: the template's language (render_template_lang read it
+ * before the walk); writes nothing. */
+static int d_lang(struct expand *e, const char *code, const struct render_args *a) {
   (void)a;
-  if (strcmp(pos, "en") && strcmp(pos, "ko")) return fail_at(e, -EINVAL, "lang %s: give en or ko", pos);
-  if (e->lang && strcmp(e->lang, pos))
-    return fail_at(e, -EINVAL, "lang %s: the template named another language before", pos);
-  e->lang = pos[0] == 'k' ? "ko" : "en"; /* static: pos lives only as long as the directive */
-  if (e->keep && e->keep->lang) snprintf(e->keep->lang, 3, "%s", e->lang);
+  enum render_lang l;
+  if (render_lang_parse(code, &l) < 0) return fail_at(e, -EINVAL, "lang %s: give en or ko", code);
+  /* render_template_lang took the first {{lang}}: a later one must agree */
+  if (l != e->lang) return fail_at(e, -EINVAL, "lang %s: the template named another language before", code);
   return 0;
 }
 
-static int d_chart_entry(struct expand *e, const char *pos, const struct render_args *a) {
-  int rc = lang_ok(e, a);
-  return rc < 0 ? rc : d_chart(e, pos, a);
-}
+static int d_chart_entry(struct expand *e, const char *pos, const struct render_args *a) { return d_chart(e, pos, a); }
 static int d_table_entry(struct expand *e, const char *pos, const struct render_args *a) { return d_table(e, pos, a); }
 
 static const struct directive directives[] = {
     {"chart", 1, "drive state op workload test caption name height lang", d_chart_entry},
     {"table", 1, "drive state op lang", d_table_entry},
-    {"value", 1, "drive fmt", d_value},
+    {"value", 1, "drive fmt state cell", d_value},
     {"dut", 0, "drive lang", d_dut},
     {"flags", 0, "drive lang", d_flags_checked},
     {"label", 0, "drive", d_label},
@@ -426,7 +482,8 @@ static int set_arg(struct render_args *a, const char *k, const char *v) {
              {"op", offsetof(struct render_args, op)},       {"workload", offsetof(struct render_args, workload)},
              {"test", offsetof(struct render_args, test)},   {"lang", offsetof(struct render_args, lang)},
              {"fmt", offsetof(struct render_args, fmt)},     {"caption", offsetof(struct render_args, caption)},
-             {"name", offsetof(struct render_args, name)},   {"height", offsetof(struct render_args, height)}};
+             {"name", offsetof(struct render_args, name)},   {"height", offsetof(struct render_args, height)},
+             {"cell", offsetof(struct render_args, cell)}};
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (!strcmp(map[i].k, k)) {
       *(const char **)((char *)a + map[i].off) = v;
@@ -472,7 +529,6 @@ static int run_directive(struct expand *e, const char *body, size_t len) {
     if (!eq[1]) return fail_at(e, -EINVAL, "empty value for %s=", tok[i]);
   }
   if (d->positional && !pos) return fail_at(e, -EINVAL, "%s needs an argument (a kind or a path)", d->name);
-  if (!a.lang) a.lang = e->lang; /* the template's {{lang}} is every directive's default */
   return d->run(e, pos, &a);
 }
 
@@ -535,7 +591,8 @@ int render_expand(const struct render_runs *rs, const char *template_name, const
   *md_out = NULL;
   struct render_buf out = {0};
   struct expand e = {.rs = rs, .tname = template_name ? template_name : "(template)", .chart_dir = chart_dir,
-                     .chart_rel = chart_rel, .dpi = dpi, .out = &out, .err = err, .x = x, .keep = keep};
+                     .chart_rel = chart_rel, .dpi = dpi, .out = &out, .err = err, .x = x, .keep = keep,
+                     .lang = render_template_lang(template_name, text)};
   /* the template's own images are checked with the directives, before
    * anything is written */
   struct render_images chart_links;

@@ -31,11 +31,12 @@ mkdir "$T/alone" && cp "$T/out/review.html" "$T/alone/" || fail "copy"
 browse "$T/alone/review.html" "$T/alone.pdf"
 pdftotext "$T/alone.pdf" "$T/alone.txt" 2>/dev/null || fail "pdftotext"
 # the charts' own text: every chart drew in the browser, from the page alone
-n=$(grep -c "^CrystalDiskMark-style, profile default" "$T/alone.txt")
+# (the template is Korean, so is the charts' text: render/msg.c)
+n=$(grep -c "^CrystalDiskMark 방식, 프로필 default" "$T/alone.txt")
 [ "$n" -eq 4 ] || fail "$n of 4 CrystalDiskMark panels in the printed page"
-for s in "PM981 256GB — FOB" "PM981a 256GB — 75%" "CrystalDiskMark-style read, FOB" \
-         "Fill drive: sequential write, 128 KiB" "Fill drive: latency per GiB written" \
-         "Low QD performance by RW ratio — PM981 256GB" "Tail latency" "Percentile [%]" \
+for s in "PM981 256GB — FOB" "PM981a 256GB — 75%" "CrystalDiskMark 읽기 비교, FOB" \
+         "Fill Drive: 순차 쓰기, 128 KiB" "Fill Drive: 기록량에 따른 평균 지연시간" \
+         "RW 비율에 따른 Low QD 성능 — PM981 256GB" "Tail Latency (꼬리 지연시간)" "백분위 [%]" \
          "리뷰 중 온도와 쓰기 속도 — PM981a 256GB" "쓰기 속도 [MB/s]" "SLC ≈ 11.2 GiB"; do
   grep -qF -- "$s" "$T/alone.txt" || fail "the printed page lacks chart text '$s'"
 done

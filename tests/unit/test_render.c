@@ -308,6 +308,8 @@ static size_t count(const char *s, const char *what) {
 
 TEST("The HTML review carries its charts inline as SVG figures with captions") {
   struct ssdrev_err err = {{0}};
+  /* the author's photo lies beside the template, as the image rule wants */
+  REQUIRE(ssdrev_write_file_atomic(test_path("pcb.jpg"), "JPEG", 4, &err) == 0);
   char *html = report_html("inline.md",
                            "# T\n\n{{chart fill caption=\"Fill <both>\"}}\n\n{{chart tail}}\n\n![photo](pcb.jpg)\n", 0, 0,
                            &err);
@@ -392,7 +394,7 @@ TEST("The temperature chart draws temperature and write speed, in Korean with la
   struct render_chart_opts o;
   render_chart_opts_defaults(&o);
   o.drive = "1";
-  o.lang = "ko";
+  o.lang = RENDER_LANG_KO;
   const char *svg = test_path("temp.svg");
   REQUIRE(render_chart_file(&rs, "temperature", &o, svg, &err) == 0);
   char *buf = NULL;
@@ -401,7 +403,7 @@ TEST("The temperature chart draws temperature and write speed, in Korean with la
   CHECK_CONTAINS(buf, ">쓰기 속도 [MB/s]</text>");
   CHECK_CONTAINS(buf, ">온도 [°C]</text>");
   free(buf);
-  o.lang = NULL;
+  o.lang = RENDER_LANG_EN;
   REQUIRE(render_chart_file(&rs, "temperature", &o, svg, &err) == 0);
   REQUIRE(ssdrev_read_file(svg, &buf, NULL, 0, &err) == 0);
   CHECK_CONTAINS(buf, ">Temperature and write speed during the review — PM981 256GB</text>");

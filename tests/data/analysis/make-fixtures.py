@@ -9,6 +9,15 @@ import json, math, os, random, sys
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 PCTS = [50, 90, 99, 99.9, 99.99, 99.999]
 
+def crc32c(data, crc=0):
+    """CRC-32C (Castagnoli), as base/crc32c.c computes it."""
+    crc ^= 0xffffffff
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xffffffff
+
 def ps(max_w):
     return [{"ps": 0, "max_power_w": max_w, "entry_lat_us": 0, "exit_lat_us": 0},
             {"ps": 1, "max_power_w": 6.30, "entry_lat_us": 0, "exit_lat_us": 0},
@@ -123,9 +132,14 @@ def build(key, d):
                 "tests": [{"name": "tail.%s" % w, "step": "tail", "kind": "tail", "workload": w,
                            "status": "complete"} for w in d["tail"]]}
     os.makedirs(os.path.join(OUT, key), exist_ok=True)
-    for name, obj in (("analysis.json", analysis), ("manifest.json", manifest)):
-        with open(os.path.join(OUT, key, name), "w") as f:
-            json.dump(obj, f, indent=1, ensure_ascii=False); f.write("\n")
+    mtext = (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode()
+    with open(os.path.join(OUT, key, "manifest.json"), "wb") as f:
+        f.write(mtext)
+    # fresh for this manifest (analyze_is_fresh): its CRC32C and the content version
+    analysis["manifest_crc32c"] = "%08x" % crc32c(mtext)
+    analysis["content_version"] = 2
+    with open(os.path.join(OUT, key, "analysis.json"), "w") as f:
+        json.dump(analysis, f, indent=1, ensure_ascii=False); f.write("\n")
 
 for k, d in DRIVES.items():
     build(k, d)

@@ -1,0 +1,399 @@
+/* msg.c — the message catalogue (render/msg_int.h): one row per generated
+ * report string, English and Korean. The Korean follows the reference
+ * review's wording (SLC캐시, 지연시간, 병목현상, "75% 채움"); where the
+ * reference itself writes a term in English (the DUT Summary's field names,
+ * the tail table's "Percentile | RND Read"), the row keeps it and says so
+ * (same = 1). Units stay as the reference writes them: MB/s, µs, GiB. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "render/render_int.h"
+
+struct msg_row {
+  const char *name;  /* the id's name, for the unit test's messages */
+  const char *form[RENDER_NLANGS];
+  int same;          /* the Korean form is the English one on purpose */
+};
+
+#define ROW(id, en, ko) [id] = {#id, {en, ko}, 0}
+#define SAME(id, en) [id] = {#id, {en, en}, 1}
+
+static const struct msg_row rows[MSG_COUNT] = {
+    ROW(MSG_NA, "n/a", "없음"),
+    ROW(MSG_NA_INLINE, "n/a", "(측정되지 않음)"),
+    ROW(MSG_YES, "yes", "예"),
+    ROW(MSG_NO, "no", "아니요"),
+    /* Korean joins names with 와/과 by the last syllable's sound, which a
+     * label ("PM981a 256GB") does not tell: a comma reads right either way */
+    ROW(MSG_AND, " and ", ", "),
+    SAME(MSG_LIST_SEP, ", "),
+    ROW(MSG_READ, "read", "읽기"),
+    ROW(MSG_WRITE, "write", "쓰기"),
+    ROW(MSG_MIX, "mix", "혼합"),
+    ROW(MSG_SEV_INFO, "info", "정보"),
+    ROW(MSG_SEV_WARN, "warn", "경고"),
+    ROW(MSG_SEV_ERROR, "error", "오류"),
+
+    ROW(MSG_NOT_MEASURED, "Not measured: {why}.", "측정되지 않음: {why}."),
+    ROW(MSG_SIMULATED,
+        "**Simulated results:** the measurements of {runs} come from ssdrev's simulated drive, not from real hardware.",
+        "**시뮬레이션 결과:** {runs}의 측정값은 실제 드라이브가 아니라 ssdrev의 모의 드라이브에서 얻은 것입니다."),
+    ROW(MSG_NO_FLAGS, "The analysis raised no flags.", "분석에서 표시된 경고는 없습니다."),
+
+    ROW(MSG_MISS_CDM, "run '{run}' has no CrystalDiskMark results in state '{arg}'",
+        "'{run}'에 {arg} 상태의 CrystalDiskMark 결과가 없습니다"),
+    ROW(MSG_MISS_FILL, "run '{run}' has no fill-drive trace (analysis fill.per_gib)",
+        "'{run}'에 Fill Drive 결과가 없습니다 (analysis fill.per_gib)"),
+    ROW(MSG_MISS_FILL_LAT, "run '{run}' has no fill latency (fill.per_gib.lat_mean_us)",
+        "'{run}'에 Fill Drive 지연시간이 없습니다 (fill.per_gib.lat_mean_us)"),
+    ROW(MSG_MISS_SWEEP, "run '{run}' has no RW-ratio sweep (analysis rw_sweep)",
+        "'{run}'에 RW 비율별 결과가 없습니다 (analysis rw_sweep)"),
+    ROW(MSG_MISS_TAIL, "run '{run}' has no tail-latency results (analysis tail)",
+        "'{run}'에 Tail Latency 결과가 없습니다 (analysis tail)"),
+    ROW(MSG_MISS_TEST, "run '{run}' has no test {arg}", "'{run}'에 {arg} 테스트가 없습니다"),
+    ROW(MSG_MISS_TAIL_TEST, "run '{run}' has no test of kind tail with workload {arg}",
+        "'{run}'에 {arg} 워크로드의 Tail Latency 테스트가 없습니다"),
+    ROW(MSG_MISS_SERIES, "run '{run}': the test has no time series (series.t_s)",
+        "'{run}': 테스트에 시간별 기록이 없습니다 (series.t_s)"),
+    ROW(MSG_MISS_HIST_LOG, "run '{run}': no logged test to draw a histogram from (manifest tests[].log)",
+        "'{run}': 히스토그램을 그릴 로그가 있는 테스트가 없습니다 (manifest tests[].log)"),
+    ROW(MSG_MISS_DUT, "run '{run}' has no DUT summary (analysis dut)", "'{run}'에 DUT 정보가 없습니다 (analysis dut)"),
+    ROW(MSG_MISS_SLC, "run '{run}' has no SLC cache estimate (analysis fill.slc)",
+        "'{run}'에 SLC캐시 추정값이 없습니다 (analysis fill.slc)"),
+    ROW(MSG_MISS_VALUE, "value '{arg}' is missing in the analysis of run '{run}'",
+        "'{run}'의 분석 결과에 '{arg}' 값이 없습니다"),
+
+    ROW(MSG_T_UNKNOWN_MODEL, "(unknown model)", "(모델 불명)"),
+    /* the DUT Summary's fields as the Korean reference writes them */
+    SAME(MSG_T_LINK, "Link"),
+    SAME(MSG_T_NVME_VERSION, "NVMe Version"),
+    SAME(MSG_T_FIRMWARE, "Firmware"),
+    SAME(MSG_T_LBA_SIZE, "LBA Size"),
+    SAME(MSG_T_CONTROLLER, "Controller"),
+    SAME(MSG_T_WARN_TEMP, "Warning Temp"),
+    SAME(MSG_T_STORAGE_MEDIA, "Storage Media"),
+    SAME(MSG_T_CRIT_TEMP, "Critical Temp"),
+    SAME(MSG_T_POWER_STATE, "Power State"),
+    SAME(MSG_T_MAX_POWER, "Maximum Power"),
+    SAME(MSG_T_ENTRY_LAT, "Entry Latency"),
+    SAME(MSG_T_EXIT_LAT, "Exit Latency"),
+    ROW(MSG_T_TEST, "Test", "테스트"),
+    ROW(MSG_T_READ_MB_S, "Read [MB/s]", "읽기 [MB/s]"),
+    ROW(MSG_T_WRITE_MB_S, "Write [MB/s]", "쓰기 [MB/s]"),
+    ROW(MSG_T_READ_IOPS, "Read [IOPS]", "읽기 [IOPS]"),
+    ROW(MSG_T_WRITE_IOPS, "Write [IOPS]", "쓰기 [IOPS]"),
+    ROW(MSG_T_READ_US, "Read [µs]", "읽기 [µs]"),
+    ROW(MSG_T_WRITE_US, "Write [µs]", "쓰기 [µs]"),
+    /* the tail table's header as the Korean reference writes it */
+    SAME(MSG_T_PERCENTILE, "Percentile"),
+    SAME(MSG_T_RND_READ, "RND Read"),
+    SAME(MSG_T_RND_MIX70, "RND Read 70%"),
+    SAME(MSG_T_RND_WRITE, "RND Write"),
+    ROW(MSG_T_READ_SHARE, "Read share", "읽기 비율"),
+    ROW(MSG_T_DRIVE, "Drive", "드라이브"),
+    ROW(MSG_T_SLC_EMPTY, "SLC cache, empty", "SLC캐시 (빈 드라이브)"),
+    ROW(MSG_T_SLC_FULL, "SLC cache, near full", "SLC캐시 (거의 가득 참)"),
+    ROW(MSG_T_IN_CACHE, "In cache", "캐시 안 속도"),
+    ROW(MSG_T_AFTER_CACHE, "After cache", "캐시 이후 속도"),
+    ROW(MSG_T_CONFIDENCE, "Confidence", "신뢰도"),
+    SAME(MSG_T_CMP_HEAD, "{state} {op:op} [MB/s]"), /* words from parameters ({op:op} is translated) */
+    ROW(MSG_T_SEVERITY, "Severity", "수준"),
+    ROW(MSG_T_FINDING, "Finding", "내용"),
+
+    ROW(MSG_C_CDM, "CrystalDiskMark-style results", "CrystalDiskMark 결과"),
+    ROW(MSG_C_FILL, "Fill drive: sequential write, 128 KiB", "Fill Drive: 순차 쓰기, 128 KiB"),
+    ROW(MSG_C_FILL_LAT, "Fill drive: latency per GiB written", "Fill Drive: 기록량에 따른 평균 지연시간"),
+    ROW(MSG_C_RW, "Low QD performance by RW ratio", "RW 비율에 따른 Low QD 성능"),
+    ROW(MSG_C_TAIL, "Tail latency", "Tail Latency (꼬리 지연시간)"),
+    ROW(MSG_C_LATENCY, "Latency over time", "시간에 따른 지연시간"),
+    ROW(MSG_C_HIST, "Latency histogram", "지연시간 히스토그램"),
+    ROW(MSG_C_BARS, "CrystalDiskMark-style {op}, {state}", "CrystalDiskMark {op:op} 비교, {state}"),
+    ROW(MSG_C_CDM_SUB, "CrystalDiskMark-style, profile {profile}", "CrystalDiskMark 방식, 프로필 {profile}"),
+    ROW(MSG_C_DATA_WRITTEN, "Data written [GiB]", "기록량 [GiB]"),
+    ROW(MSG_C_WRITE_TPUT, "Write throughput [MB/s]", "쓰기 속도 [MB/s]"),
+    ROW(MSG_C_MEAN_WRITE_LAT, "Mean write latency [µs]", "평균 쓰기 지연시간 [µs]"),
+    ROW(MSG_C_READ_SHARE_AX, "Read share [%]  (4 KiB random)", "읽기 비율 [%]  (4 KiB 랜덤)"),
+    ROW(MSG_C_THROUGHPUT, "Throughput [MB/s]", "속도 [MB/s]"),
+    ROW(MSG_C_PERCENTILE_AX, "Percentile [%]  (4 KiB random, QD1)", "백분위 [%]  (4 KiB 랜덤, QD1)"),
+    ROW(MSG_C_LATENCY_AX, "Latency [µs]", "지연시간 [µs]"),
+    ROW(MSG_C_TIME_AX, "Time [s]", "시간 [s]"),
+    ROW(MSG_C_IOS_PER_BIN, "I/Os per bin", "구간별 I/O 수"),
+    ROW(MSG_C_QD1_4K, "(4 KiB random, QD1)", "(4 KiB 랜덤, QD1)"),
+    ROW(MSG_C_TEMP, "Drive temperature and write speed", "드라이브 온도와 쓰기 속도"),
+    ROW(MSG_C_TEMP_TITLE, "Temperature and write speed during the review — {label}", "리뷰 중 온도와 쓰기 속도 — {label}"),
+    ROW(MSG_C_TIME_MIN_AX, "Time [min]", "시간 [분]"),
+    ROW(MSG_C_TEMP_AX, "Temperature [°C]", "온도 [°C]"),
+    ROW(MSG_C_TEMP_LEGEND, "Temperature (°C, left axis)", "온도 (°C, 왼쪽 축)"),
+    ROW(MSG_C_WRITE_LEGEND, "Write MB/s (right axis)", "쓰기 속도 (MB/s, 오른쪽 축)"),
+    ROW(MSG_T_SMART_HEAD, "SMART Health (start of review)", "SMART 상태 (리뷰 시작 시)"),
+    ROW(MSG_T_POWER_ON_HOURS, "Power-On Hours", "사용 시간"),
+    ROW(MSG_T_DATA_WRITTEN, "Data Written", "총 기록량"),
+    ROW(MSG_T_DATA_READ, "Data Read", "총 읽기량"),
+    ROW(MSG_T_MEDIA_ERRORS, "Media Errors", "미디어 오류"),
+    ROW(MSG_T_PERCENT_USED, "Percentage Used", "수명 사용률"),
+    ROW(MSG_T_AVAILABLE_SPARE, "Available Spare", "예비 공간"),
+    ROW(MSG_T_POWER_CYCLES, "Power Cycles", "전원 켜짐 횟수"),
+    ROW(MSG_T_UNSAFE_SHUTDOWNS, "Unsafe Shutdowns", "비정상 종료"),
+    ROW(MSG_T_CDM_CAPTION_FOB, "CrystalDiskMark-style results — {label}, FOB", "CrystalDiskMark 방식 결과 — {label}, FOB"),
+    ROW(MSG_T_CDM_CAPTION_75, "CrystalDiskMark-style results — {label}, 75% filled", "CrystalDiskMark 방식 결과 — {label}, 75% 채움"),
+
+    /* flags: the English forms are analyze/flags.c's "message" texts */
+    ROW(MSG_F_RND_READ_PLATEAU,
+        "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a {capacity_gb:0} GB drive ({state}): few dies, queue "
+        "depth does not help",
+        "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 ({capacity_gb:0}GB, {state}): 저용량 SKU라 Die 수가 "
+        "적어 QD를 높여도 성능이 늘지 않는 병목현상입니다"),
+    ROW(MSG_F_FOB_VS_FULL, "{cell} {op} at {state}: {full_mb_s:0} MB/s is {ratio:2}x of FOB {fob_mb_s:0} MB/s (< {min_ratio:1}x)",
+        "{cell} {op:op}: {state} 상태에서 {full_mb_s:0}MB/s로 FOB상태 {fob_mb_s:0}MB/s의 {ratio:2}배입니다 (< {min_ratio:1}배)"),
+    ROW(MSG_F_WRITE_CLIFF,
+        "write cliff after {at_gib:1} GiB: {cache_mb_s:0} MB/s in the SLC cache, {post_cache_mb_s:0} MB/s after",
+        "{at_gib:1}GiB 기록 후 쓰기 속도가 떨어집니다: SLC캐시 안에서 {cache_mb_s:0}MB/s, 이후 {post_cache_mb_s:0}MB/s"),
+    ROW(MSG_F_SLOW_POST_CACHE,
+        "post-cache write speed {post_cache_mb_s:0} MB/s is {ratio:2}x of the cached {cache_mb_s:0} MB/s (< {min_ratio:1}x)",
+        "SLC캐시 이후 쓰기 속도 {post_cache_mb_s:0}MB/s는 캐시 안 {cache_mb_s:0}MB/s의 {ratio:2}배입니다 (< {min_ratio:1}배)"),
+    ROW(MSG_F_TAIL_BLOWUP, "{workload} tail: p{p} {p_us:1} µs is {ratio:1}x the median {p50_us:1} µs (> {max_ratio:0}x)",
+        "{workload} Tail Latency: p{p} {p_us:1} µs로 중앙값 {p50_us:1} µs의 {ratio:1}배입니다 (> {max_ratio:0}배)"),
+    ROW(MSG_F_RW_SWEEP_DIP,
+        "RW-ratio sweep QD{qd} dips to {mb_s:1} MB/s at {read_pct:0}% reads, {ratio:2}x of the slower pure workload "
+        "({ends_min_mb_s:1} MB/s)",
+        "RW 비율별 QD{qd}: 읽기 {read_pct:0}%에서 {mb_s:1}MB/s로 떨어져, 읽기/쓰기만 할 때 중 느린 쪽({ends_min_mb_s:1}MB/s)의 "
+        "{ratio:2}배입니다"),
+    ROW(MSG_F_THERMAL_THROTTLE,
+        "throughput fell to {drop_ratio:2}x of its median in {test} while the drive reached {max_c:0} C (warning "
+        "{warn_c:0} C)",
+        "{test}에서 드라이브가 {max_c:0} °C(경고 {warn_c:0} °C)에 이르는 동안 속도가 중앙값의 {drop_ratio:2}배로 떨어졌습니다"),
+    ROW(MSG_F_THERMAL_NEAR_WARN,
+        "the drive reached {max_c:0} C, within {margin_c:0} C of its warning temperature {warn_c:0} C, without a "
+        "throughput drop",
+        "드라이브가 {max_c:0} °C에 이르러 경고 온도 {warn_c:0} °C에 {margin_c:0} °C 이내로 다가갔지만 속도 저하는 없었습니다"),
+    ROW(MSG_F_LINK_BOUND,
+        "{cell} {op} {mb_s:0} MB/s is {link_pct:0}% of the {link} link ({link_mb_s:0} MB/s): the host link, not the "
+        "drive, is the limit",
+        "{cell} {op:op} {mb_s:0}MB/s는 {link} 링크({link_mb_s:0}MB/s)의 {link_pct:0}%입니다: 드라이브가 아니라 호스트 링크가 "
+        "한계입니다"),
+    ROW(MSG_F_IO_ERRORS, "{test}: {errors:0} I/O errors (excluded from the latency figures)",
+        "{test}: I/O 오류 {errors:0}건 (지연시간 수치에서 제외)"),
+    ROW(MSG_F_LOG_UNREADABLE, "{test}: {error}", "{test}: 로그를 분석할 수 없습니다 ({error})"),
+};
+
+/* flag id (analysis.json flags[].id) -> its finding */
+static const struct {
+  const char *flag;
+  enum render_msg_id msg;
+} flag_msgs[] = {
+    {"rnd_read_plateau", MSG_F_RND_READ_PLATEAU}, {"fob_vs_full", MSG_F_FOB_VS_FULL},
+    {"write_cliff", MSG_F_WRITE_CLIFF},           {"slow_post_cache", MSG_F_SLOW_POST_CACHE},
+    {"tail_blowup", MSG_F_TAIL_BLOWUP},           {"rw_sweep_dip", MSG_F_RW_SWEEP_DIP},
+    {"thermal_throttle", MSG_F_THERMAL_THROTTLE}, {"thermal_near_warn", MSG_F_THERMAL_NEAR_WARN},
+    {"link_bound", MSG_F_LINK_BOUND},             {"io_errors", MSG_F_IO_ERRORS},
+    {"log_unreadable", MSG_F_LOG_UNREADABLE},
+};
+
+/* ------------------------------------------------------------ languages */
+
+static const char *const lang_codes[RENDER_NLANGS] = {"en", "ko"};
+
+int render_lang_parse(const char *code, enum render_lang *lang) {
+  for (int i = 0; i < RENDER_NLANGS; i++)
+    if (code && !strcmp(code, lang_codes[i])) {
+      *lang = (enum render_lang)i;
+      return 0;
+    }
+  return -EINVAL;
+}
+
+const char *render_lang_code(enum render_lang lang) {
+  return (unsigned)lang < RENDER_NLANGS ? lang_codes[lang] : "en";
+}
+
+/* "{{lang ko}}" outside fenced code, else NAME.ko.md / NAME.en.md, else
+ * Korean when the text holds Hangul, else English. */
+enum render_lang render_template_lang(const char *name, const char *text) {
+  enum render_lang l = RENDER_LANG_EN;
+  int fence = 0;
+  for (const char *p = text; p && *p;) {
+    const char *eol = strchr(p, '\n');
+    size_t len = eol ? (size_t)(eol - p) : strlen(p);
+    const char *q = p;
+    while (q < p + len && *q == ' ') q++;
+    if (!strncmp(q, "```", 3) || !strncmp(q, "~~~", 3)) fence = !fence;
+    const char *d = fence ? NULL : strstr(p, "{{lang ");
+    if (d && d < p + len) {
+      char code[8] = {0};
+      const char *c = d + 7;
+      while (*c == ' ') c++;
+      size_t n = strcspn(c, " }");
+      if (n < sizeof code) memcpy(code, c, n);
+      if (render_lang_parse(code, &l) == 0) return l;
+    }
+    p += len + (eol ? 1 : 0);
+  }
+  const char *base = name ? strrchr(name, '/') : NULL;
+  base = base ? base + 1 : name;
+  for (int i = 0; base && i < RENDER_NLANGS; i++) {
+    char infix[8];
+    snprintf(infix, sizeof infix, ".%s.", lang_codes[i]);
+    if (strstr(base, infix)) return (enum render_lang)i;
+  }
+  /* a template that names no language but is written in Korean */
+  for (const unsigned char *u = (const unsigned char *)text; u && *u; u++)
+    if (u[0] >= 0xEA && u[0] <= 0xED && u[1] >= 0x80) return RENDER_LANG_KO; /* Hangul, U+AC00..U+D7FF */
+  return l;
+}
+
+/* ------------------------------------------------------------ catalogue */
+
+const char *render_msg(enum render_lang lang, enum render_msg_id id) {
+  if ((unsigned)id >= MSG_COUNT || (unsigned)lang >= RENDER_NLANGS || !rows[id].form[lang]) return "";
+  return rows[id].form[lang];
+}
+
+int render_msg_same_ok(enum render_msg_id id) { return (unsigned)id < MSG_COUNT && rows[id].same; }
+
+const char *render_msg_name(enum render_msg_id id) {
+  return (unsigned)id < MSG_COUNT && rows[id].name ? rows[id].name : "(no row)";
+}
+
+int render_msg_flag(const char *flag_id) {
+  for (size_t i = 0; flag_id && i < sizeof flag_msgs / sizeof flag_msgs[0]; i++)
+    if (!strcmp(flag_msgs[i].flag, flag_id)) return (int)flag_msgs[i].msg;
+  return -1;
+}
+
+int render_msg_severity(const char *sev) {
+  static const char *const sevs[] = {"info", "warn", "error"};
+  for (int i = 0; sev && i < 3; i++)
+    if (!strcmp(sevs[i], sev)) return MSG_SEV_INFO + i;
+  return -1;
+}
+
+/* One {name[:spec]} at P (after the '{'): its name, spec and end. */
+struct ph {
+  char name[48], spec[8];
+  const char *end; /* after the '}' */
+};
+
+static int parse_ph(const char *p, struct ph *ph) {
+  const char *close = strchr(p, '}');
+  if (!close) return -1;
+  size_t n = strcspn(p, ":}");
+  if (n == 0 || n >= sizeof ph->name) return -1;
+  memcpy(ph->name, p, n);
+  ph->name[n] = 0;
+  ph->spec[0] = 0;
+  if (p[n] == ':') {
+    size_t s = (size_t)(close - (p + n + 1));
+    if (s >= sizeof ph->spec) return -1;
+    memcpy(ph->spec, p + n + 1, s);
+    ph->spec[s] = 0;
+  }
+  ph->end = close + 1;
+  return 0;
+}
+
+static void put_param(struct render_buf *b, enum render_lang lang, const json_t *v, const char *spec) {
+  if (json_is_string(v)) {
+    const char *s = json_string_value(v);
+    int op = !strcmp(spec, "op") ? (!strcmp(s, "read") ? MSG_READ : !strcmp(s, "write") ? MSG_WRITE
+                                                                  : !strcmp(s, "mix")    ? MSG_MIX
+                                                                                         : -1)
+                                 : -1;
+    render_buf_puts(b, op >= 0 ? render_msg(lang, (enum render_msg_id)op) : s);
+  } else if (json_is_number(v)) {
+    double x = json_number_value(v);
+    if (spec[0] >= '0' && spec[0] <= '6' && !spec[1]) render_buf_printf(b, "%.*f", spec[0] - '0', x);
+    else render_buf_printf(b, "%g", x);
+  } else if (json_is_boolean(v)) {
+    render_buf_puts(b, render_msg(lang, json_is_true(v) ? MSG_YES : MSG_NO));
+  } else {
+    render_buf_puts(b, "?");
+  }
+}
+
+void render_msg_put(struct render_buf *b, enum render_lang lang, enum render_msg_id id, const json_t *params) {
+  for (const char *p = render_msg(lang, id); *p;) {
+    struct ph ph;
+    if (p[0] == '{' && p[1] == '{') {
+      render_buf_putn(b, "{", 1);
+      p += 2;
+    } else if (p[0] == '{' && parse_ph(p + 1, &ph) == 0) {
+      put_param(b, lang, json_object_get(params, ph.name), ph.spec);
+      p = ph.end;
+    } else {
+      render_buf_putn(b, p, 1);
+      p++;
+    }
+  }
+}
+
+int render_msg_params_ok(enum render_lang lang, enum render_msg_id id, const json_t *params) {
+  for (const char *p = render_msg(lang, id); (p = strchr(p, '{'));) {
+    struct ph ph;
+    if (p[1] == '{') {
+      p += 2;
+      continue;
+    }
+    if (parse_ph(p + 1, &ph) < 0) return 0;
+    if (!json_object_get(params, ph.name)) return 0;
+    p = ph.end;
+  }
+  return 1;
+}
+
+int render_msg_fail(struct ssdrev_err *err, int code, enum render_msg_id id, const char *run, const char *arg) {
+  json_t *params = json_object();
+  json_object_set_new(params, "run", json_string(run ? run : ""));
+  if (arg) json_object_set_new(params, "arg", json_string(arg));
+  struct render_buf b = {0};
+  render_msg_put(&b, RENDER_LANG_EN, id, params);
+  json_decref(params);
+  code = ssdrev_fail(err, code, "%s", b.s && !b.oom ? b.s : render_msg(RENDER_LANG_EN, id));
+  render_buf_free(&b);
+  return code;
+}
+
+/* Matches TEXT against the English form of ID, capturing its {parameters}
+ * (each as text, up to the next literal piece) into PARAMS. 1 on a match. */
+static int match_form(enum render_msg_id id, const char *text, json_t *params) {
+  const char *f = render_msg(RENDER_LANG_EN, id), *t = text;
+  while (*f) {
+    struct ph ph;
+    if (f[0] == '{' && parse_ph(f + 1, &ph) == 0) {
+      /* the literal after the placeholder, up to the next one */
+      const char *lit = ph.end;
+      size_t ln = strcspn(lit, "{");
+      const char *at;
+      if (!ln) at = t + strlen(t); /* last piece: the rest */
+      else {
+        char piece[256];
+        if (ln >= sizeof piece) return 0;
+        memcpy(piece, lit, ln);
+        piece[ln] = 0;
+        at = strstr(t, piece);
+        if (!at) return 0;
+      }
+      json_object_set_new(params, ph.name, json_stringn(t, (size_t)(at - t)));
+      t = at;
+      f = ph.end;
+    } else {
+      if (*t != *f) return 0;
+      t++;
+      f++;
+    }
+  }
+  return *t == 0;
+}
+
+void render_msg_put_reason(struct render_buf *b, enum render_lang lang, const char *en_text) {
+  for (int id = MSG_MISS_CDM; id <= MSG_MISS_VALUE; id++) {
+    json_t *params = json_object();
+    if (match_form((enum render_msg_id)id, en_text, params)) {
+      render_msg_put(b, lang, (enum render_msg_id)id, params);
+      json_decref(params);
+      return;
+    }
+    json_decref(params);
+  }
+  render_buf_puts(b, en_text);
+}

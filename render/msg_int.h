@@ -1,0 +1,180 @@
+/* msg_int.h — private to render/: the message catalogue. Every string a review
+ * shows that ssdrev generates (table headers, chart titles, axes, legends,
+ * flag findings, severities, "not measured" notes...) is one entry here,
+ * with an English and a Korean form, in ONE table (render/msg.c). Code
+ * never spells a report string itself: it asks for a message id in the
+ * template's language (docs/templates.md, "Languages").
+ *
+ * Adding a string: add an id to the enum below (grouped by where it is
+ * used), add its row to the table in msg.c with both forms, and use it
+ * through render_msg() (plain text) or render_msg_put() (with named
+ * parameters). tests/unit/test_render_msg.c fails on an id without both
+ * forms, or with the same form in both languages unless the row says so.
+ *
+ * Parameters: a form may hold {name} (the parameter as text; a number as
+ * %g) or {name:N} (a number with N decimals, N = 0..6). `{{` writes `{`.
+ * Parameters come from a JSON object (a flag's "numbers", or one built by
+ * the caller); a missing one prints as "?". */
+#ifndef SSDREV_RENDER_MSG_INT_H
+#define SSDREV_RENDER_MSG_INT_H
+
+#include <jansson.h>
+#include "render/render.h"
+
+struct render_buf;
+
+enum render_msg_id {
+  /* ------------------------------------------------ common words */
+  MSG_NA,             /* a value that is not known (in a table) */
+  MSG_NA_INLINE,      /* a {{value}} in prose whose data the run lacks */
+  MSG_YES,
+  MSG_NO,
+  MSG_AND,            /* between the last two of several drive labels */
+  MSG_LIST_SEP,       /* between drive labels */
+  MSG_READ,           /* the read op, in headers and titles */
+  MSG_WRITE,
+  MSG_MIX,
+  MSG_SEV_INFO,       /* flag severities */
+  MSG_SEV_WARN,
+  MSG_SEV_ERROR,
+  /* ------------------------------------------------ notes (template.c) */
+  MSG_NOT_MEASURED,   /* {why}: the note for data a run lacks */
+  MSG_SIMULATED,      /* {runs}: the simulated-results notice */
+  MSG_NO_FLAGS,
+  /* ------------------------------------------------ why data is missing:
+   * written in English into struct ssdrev_err by render_msg_fail (the CLI's
+   * warning), shown in the template's language in the review's note */
+  MSG_MISS_CDM,       /* {run} {arg} = the state */
+  MSG_MISS_FILL,      /* {run} */
+  MSG_MISS_FILL_LAT,  /* {run} */
+  MSG_MISS_SWEEP,     /* {run} */
+  MSG_MISS_TAIL,      /* {run} */
+  MSG_MISS_TEST,      /* {run} {arg} = the test */
+  MSG_MISS_TAIL_TEST, /* {run} {arg} = the workload */
+  MSG_MISS_SERIES,    /* {run} */
+  MSG_MISS_HIST_LOG,  /* {run} */
+  MSG_MISS_DUT,       /* {run} */
+  MSG_MISS_SLC,       /* {run} */
+  MSG_MISS_VALUE,     /* {run} {arg} = the value's path */
+  /* ------------------------------------------------ tables (tables.c) */
+  MSG_T_UNKNOWN_MODEL,
+  MSG_T_LINK,
+  MSG_T_NVME_VERSION,
+  MSG_T_FIRMWARE,
+  MSG_T_LBA_SIZE,
+  MSG_T_CONTROLLER,
+  MSG_T_WARN_TEMP,
+  MSG_T_STORAGE_MEDIA,
+  MSG_T_CRIT_TEMP,
+  MSG_T_POWER_STATE,
+  MSG_T_MAX_POWER,
+  MSG_T_ENTRY_LAT,
+  MSG_T_EXIT_LAT,
+  MSG_T_TEST,
+  MSG_T_READ_MB_S,
+  MSG_T_WRITE_MB_S,
+  MSG_T_READ_IOPS,
+  MSG_T_WRITE_IOPS,
+  MSG_T_READ_US,
+  MSG_T_WRITE_US,
+  MSG_T_PERCENTILE,
+  MSG_T_RND_READ,     /* tail workloads: table headers and chart legends */
+  MSG_T_RND_MIX70,
+  MSG_T_RND_WRITE,
+  MSG_T_READ_SHARE,
+  MSG_T_DRIVE,
+  MSG_T_SLC_EMPTY,
+  MSG_T_SLC_FULL,
+  MSG_T_IN_CACHE,
+  MSG_T_AFTER_CACHE,
+  MSG_T_CONFIDENCE,
+  MSG_T_CMP_HEAD,     /* {state} {op}: cdm_compare's first header */
+  MSG_T_SEVERITY,
+  MSG_T_FINDING,
+  /* ------------------------------------------------ charts (charts.c) */
+  MSG_C_CDM,          /* default captions and titles, per chart kind */
+  MSG_C_FILL,
+  MSG_C_FILL_LAT,
+  MSG_C_RW,
+  MSG_C_TAIL,
+  MSG_C_LATENCY,
+  MSG_C_HIST,
+  MSG_C_BARS,         /* {op} {state} */
+  MSG_C_CDM_SUB,      /* {profile} */
+  MSG_C_DATA_WRITTEN,
+  MSG_C_WRITE_TPUT,
+  MSG_C_MEAN_WRITE_LAT,
+  MSG_C_READ_SHARE_AX,
+  MSG_C_THROUGHPUT,
+  MSG_C_PERCENTILE_AX,
+  MSG_C_LATENCY_AX,
+  MSG_C_TIME_AX,
+  MSG_C_IOS_PER_BIN,
+  MSG_C_QD1_4K,       /* what a tail test is, after its workload */
+  MSG_C_TEMP,         /* the temperature chart: default caption */
+  MSG_C_TEMP_TITLE,   /* {label} */
+  MSG_C_TIME_MIN_AX,
+  MSG_C_TEMP_AX,
+  MSG_C_TEMP_LEGEND,
+  MSG_C_WRITE_LEGEND,
+  MSG_T_SMART_HEAD,   /* the DUT table's SMART health block */
+  MSG_T_POWER_ON_HOURS,
+  MSG_T_DATA_WRITTEN,
+  MSG_T_DATA_READ,
+  MSG_T_MEDIA_ERRORS,
+  MSG_T_PERCENT_USED,
+  MSG_T_AVAILABLE_SPARE,
+  MSG_T_POWER_CYCLES,
+  MSG_T_UNSAFE_SHUTDOWNS,
+  MSG_T_CDM_CAPTION_FOB,  /* under a CrystalDiskMark table: {label} */
+  MSG_T_CDM_CAPTION_75,
+  /* ------------------------------------------------ flags (docs/flags.md):
+   * the finding of each flag id, from its "numbers" */
+  MSG_F_RND_READ_PLATEAU,
+  MSG_F_FOB_VS_FULL,
+  MSG_F_WRITE_CLIFF,
+  MSG_F_SLOW_POST_CACHE,
+  MSG_F_TAIL_BLOWUP,
+  MSG_F_RW_SWEEP_DIP,
+  MSG_F_THERMAL_THROTTLE,
+  MSG_F_THERMAL_NEAR_WARN,
+  MSG_F_LINK_BOUND,
+  MSG_F_IO_ERRORS,
+  MSG_F_LOG_UNREADABLE,
+  MSG_COUNT
+};
+
+/* The form of ID in LANG (never NULL; an out-of-range id or language gives
+ * ""). Borrowed from a static table. */
+const char *render_msg(enum render_lang lang, enum render_msg_id id);
+/* 1 when the catalogue row says the Korean form is the English one on
+ * purpose (the reference review writes that term in English: "Link",
+ * "Percentile", "RND Read"). For the catalogue's unit test. */
+int render_msg_same_ok(enum render_msg_id id);
+/* The catalogue's name of ID ("MSG_T_LINK"), for the unit test. */
+const char *render_msg_name(enum render_msg_id id);
+
+/* Appends the form of ID in LANG to B with its {parameters} taken from
+ * PARAMS (may be NULL). */
+void render_msg_put(struct render_buf *b, enum render_lang lang, enum render_msg_id id, const json_t *params);
+
+/* 1 when PARAMS holds every {parameter} the form of ID in LANG names (an
+ * older analysis.json may lack one: show its English "message" instead). */
+int render_msg_params_ok(enum render_lang lang, enum render_msg_id id, const json_t *params);
+
+/* The message id of flag FLAG_ID ("rnd_read_plateau"), or -1 for an id the
+ * catalogue does not know (a newer analysis: show its "message"). */
+int render_msg_flag(const char *flag_id);
+/* The id of severity SEV ("info", "warn", "error"), or -1. */
+int render_msg_severity(const char *sev);
+
+/* Missing data: formats the English form of ID with parameters RUN and ARG
+ * (named as in the enum's comment; ARG may be NULL) into ERR and returns
+ * CODE, like ssdrev_fail. */
+int render_msg_fail(struct ssdrev_err *err, int code, enum render_msg_id id, const char *run, const char *arg);
+/* Puts the text of an error message from render_msg_fail into B in LANG
+ * (its MSG_MISS_* form with the same parameters); any other text is put as
+ * it is. */
+void render_msg_put_reason(struct render_buf *b, enum render_lang lang, const char *en_text);
+
+#endif

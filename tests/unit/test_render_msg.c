@@ -1,0 +1,202 @@
+/* test_render_msg.c — the message catalogue (render/msg.c): every id has
+ * both forms, Korean differs from English where it should, parameters are
+ * filled, missing-data reasons come back in Korean, the template's language
+ * is found, and a Korean template's tables, flags and notes are Korean
+ * (fixtures: tests/data/analysis). */
+#include <errno.h>
+#include <string.h>
+#include "render/render_int.h"
+#include "tests/unit/testlib.h"
+
+static int has_hangul(const char *s) {
+  /* UTF-8 of U+AC00..U+D7A3 starts with 0xEA..0xED */
+  for (; s && *s; s++)
+    if ((unsigned char)*s >= 0xEA && (unsigned char)*s <= 0xED) return 1;
+  return 0;
+}
+
+/* The {parameters} a form names, sorted into one string ("{a}{b:1}"). */
+static void params_of(const char *form, char *out, size_t len) {
+  out[0] = 0;
+  for (const char *p = form; (p = strchr(p, '{'));) {
+    const char *c = strchr(p, '}');
+    if (!c) break;
+    size_t n = (size_t)(strcspn(p, ":}"));
+    if (strlen(out) + n + 2 < len) strncat(out, p, n), strcat(out, "}");
+    p = c + 1;
+  }
+}
+
+TEST("Every message id has a non-empty English and Korean form") {
+  for (int id = 0; id < MSG_COUNT; id++) {
+    const char *en = render_msg(RENDER_LANG_EN, (enum render_msg_id)id);
+    const char *ko = render_msg(RENDER_LANG_KO, (enum render_msg_id)id);
+    if (!*en || !*ko) fprintf(stderr, "    %s (id %d) lacks a form\n", render_msg_name((enum render_msg_id)id), id);
+    CHECK(*en);
+    CHECK(*ko);
+  }
+}
+
+TEST("Korean differs from English unless the row keeps the reference's English term") {
+  for (int id = 0; id < MSG_COUNT; id++) {
+    const char *en = render_msg(RENDER_LANG_EN, (enum render_msg_id)id);
+    const char *ko = render_msg(RENDER_LANG_KO, (enum render_msg_id)id);
+    int words = 0;
+    for (const char *c = en; *c; c++)
+      if (*c == '{') c = strchr(c, '}') ? strchr(c, '}') : c;
+      else if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')) words = 1;
+    if (!strcmp(en, ko) && !render_msg_same_ok((enum render_msg_id)id) && words) {
+      fprintf(stderr, "    %s: Korean form is the English one\n", render_msg_name((enum render_msg_id)id));
+      CHECK(0);
+    }
+    /* a Korean form is Korean (MSG_AND's ", " has no words to translate) */
+    if (strcmp(en, ko) && words && id != MSG_AND && !has_hangul(ko)) {
+      fprintf(stderr, "    %s: Korean form has no Hangul\n", render_msg_name((enum render_msg_id)id));
+      CHECK(0);
+    }
+  }
+  CHECK(render_msg_same_ok(MSG_T_PERCENTILE)); /* the Korean reference's tail table header */
+  CHECK(!render_msg_same_ok(MSG_T_TEST));
+}
+
+TEST("Both forms of a message name the same parameters") {
+  for (int id = 0; id < MSG_COUNT; id++) {
+    char a[512], b[512];
+    params_of(render_msg(RENDER_LANG_EN, (enum render_msg_id)id), a, sizeof a);
+    params_of(render_msg(RENDER_LANG_KO, (enum render_msg_id)id), b, sizeof b);
+    /* same multiset is enough for our forms: compare lengths and each name */
+    for (char *p = a; (p = strchr(p, '{')); p++) {
+      char name[64];
+      size_t n = strcspn(p, "}") + 1;
+      if (n >= sizeof name) continue;
+      memcpy(name, p, n);
+      name[n] = 0;
+      if (!strstr(b, name)) {
+        fprintf(stderr, "    %s: Korean lacks %s\n", render_msg_name((enum render_msg_id)id), name);
+        CHECK(0);
+      }
+    }
+  }
+}
+
+TEST("A form's parameters are filled from a JSON object, numbers with their decimals") {
+  json_t *p = json_pack("{s:s, s:f, s:f, s:f, s:s, s:s, s:f}", "cell", "RND4K Q32T1", "mb_s", 403.2, "capacity_gb", 256.0,
+                        "limit_mb_s", 600.0, "state", "FOB", "op", "write", "ratio", 0.5);
+  struct render_buf b = {0};
+  render_msg_put(&b, RENDER_LANG_EN, MSG_F_RND_READ_PLATEAU, p);
+  CHECK_STR(b.s, "RND4K Q32T1 read 403 MB/s < 600 MB/s on a 256 GB drive (FOB): few dies, queue depth does not help");
+  render_buf_free(&b);
+  render_msg_put(&b, RENDER_LANG_KO, MSG_F_RND_READ_PLATEAU, p);
+  CHECK_CONTAINS(b.s, "403MB/s");
+  CHECK_CONTAINS(b.s, "병목현상");
+  render_buf_free(&b);
+  render_msg_put(&b, RENDER_LANG_KO, MSG_T_CMP_HEAD, p); /* {op:op} translates the op */
+  CHECK_STR(b.s, "FOB 쓰기 [MB/s]");
+  render_buf_free(&b);
+  json_object_del(p, "limit_mb_s");
+  CHECK(!render_msg_params_ok(RENDER_LANG_KO, MSG_F_RND_READ_PLATEAU, p)); /* an older analysis */
+  CHECK(render_msg_params_ok(RENDER_LANG_KO, MSG_T_CMP_HEAD, p));
+  json_decref(p);
+}
+
+TEST("Every flag id of docs/flags.md and every severity has a message") {
+  static const char *const ids[] = {"rnd_read_plateau", "fob_vs_full",      "write_cliff",       "slow_post_cache",
+                                    "tail_blowup",      "rw_sweep_dip",     "thermal_throttle",  "thermal_near_warn",
+                                    "link_bound",       "io_errors",        "log_unreadable"};
+  for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) CHECK(render_msg_flag(ids[i]) >= 0);
+  CHECK(render_msg_flag("no_such_flag") == -1);
+  CHECK(render_msg_severity("warn") == MSG_SEV_WARN);
+  CHECK_STR(render_msg(RENDER_LANG_KO, MSG_SEV_WARN), "경고");
+}
+
+TEST("A missing-data reason written in English comes back in Korean with its parameters") {
+  struct ssdrev_err err = {{0}};
+  CHECK(render_msg_fail(&err, -ENOENT, MSG_MISS_CDM, "PM981 256GB", "75%") == -ENOENT);
+  CHECK_STR(err.msg, "run 'PM981 256GB' has no CrystalDiskMark results in state '75%'");
+  struct render_buf b = {0};
+  render_msg_put_reason(&b, RENDER_LANG_KO, err.msg);
+  CHECK_STR(b.s, "'PM981 256GB'에 75% 상태의 CrystalDiskMark 결과가 없습니다");
+  render_buf_free(&b);
+  render_msg_put_reason(&b, RENDER_LANG_KO, "something else entirely");
+  CHECK_STR(b.s, "something else entirely");
+  render_buf_free(&b);
+}
+
+TEST("The template's language comes from a lang directive, else the file name") {
+  CHECK(render_template_lang("templates/review.ko.md", "# x\n") == RENDER_LANG_KO);
+  CHECK(render_template_lang("templates/single.en.md", "# x\n") == RENDER_LANG_EN);
+  CHECK(render_template_lang("my.md", "# x\n\n{{lang ko}}\n") == RENDER_LANG_KO);
+  CHECK(render_template_lang("a.ko.md", "{{lang en}}\n") == RENDER_LANG_EN);
+  CHECK(render_template_lang("my.md", "```\n{{lang ko}}\n```\n") == RENDER_LANG_EN); /* code is not a directive */
+  CHECK(render_template_lang(NULL, NULL) == RENDER_LANG_EN);
+}
+
+static const char *const fixture_dirs[] = {"tests/data/analysis/pm981", "tests/data/analysis/pm981a"};
+
+TEST("A Korean template's tables, flags and not-measured notes are Korean") {
+  struct render_runs rs = {0};
+  struct ssdrev_err err = {{0}};
+  REQUIRE(render_runs_load(&rs, fixture_dirs, 2, &err) == 0);
+  const char *t = "{{table cdm drive=1 state=FOB}}\n\n{{table slc}}\n\n{{flags}}\n\n{{table rw_sweep drive=1}}\n\n"
+                  "{{value cdm.read.mb_s state=FOB cell=\"RND4K Q32T1\" fmt=%.0f}}\n\n{{value no.such.value}}\n\n"
+                  "{{chart hist drive=1 test=nope}}\n";
+  struct render_expand_opts x = {.lenient = 1};
+  char *md = NULL;
+  REQUIRE(render_template_expand_opts(&rs, "t.ko.md", t, NULL, "charts", 300, &x, &md, &err) == 0);
+  CHECK_CONTAINS(md, "| 테스트 | 읽기 [MB/s] | 쓰기 [MB/s] |");
+  CHECK_CONTAINS(md, "| 드라이브 | SLC캐시 (빈 드라이브) |");
+  CHECK_CONTAINS(md, "| 드라이브 | 수준 | 내용 |");
+  CHECK_CONTAINS(md, "| 경고 |");
+  CHECK_CONTAINS(md, "| 읽기 비율 |");
+  CHECK_CONTAINS(md, "측정되지 않음:");
+  CHECK(!strstr(md, "Not measured"));
+  CHECK(!strstr(md, "| warn |"));
+  CHECK(!strstr(md, "| Test |"));
+  /* the fixtures' flags predate the numbers the finding quotes: their
+   * English message is shown rather than a finding with holes */
+  CHECK_CONTAINS(md, "| 경고 | RND4K Q32T1 read 548 MB/s \\< 600 MB/s on a 256 GB drive |");
+  CHECK(!strstr(md, "?MB/s"));
+  free(md);
+  /* the same template as English keeps the English forms */
+  REQUIRE(render_template_expand_opts(&rs, "t.en.md", t, NULL, "charts", 300, &x, &md, &err) == 0);
+  CHECK_CONTAINS(md, "| Test | Read [MB/s] | Write [MB/s] |");
+  CHECK_CONTAINS(md, "| warn |");
+  CHECK_CONTAINS(md, "*Not measured: ");
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("A value is chosen by state and cell, not by its place in the list") {
+  struct render_runs rs = {0};
+  struct ssdrev_err err = {{0}};
+  REQUIRE(render_runs_load(&rs, fixture_dirs, 1, &err) == 0);
+  json_t *cdm = json_object_get(rs.v[0].analysis, "cdm");
+  double fob = -1, full = -1;
+  size_t i;
+  json_t *row;
+  json_array_foreach(cdm, i, row) {
+    const char *st = json_string_value(json_object_get(row, "state")), *cell = json_string_value(json_object_get(row, "cell"));
+    double v = json_number_value(json_object_get(json_object_get(row, "read"), "mb_s"));
+    if (cell && !strcmp(cell, "RND4K Q32T1")) *(st && !strcmp(st, "FOB") ? &fob : &full) = v;
+  }
+  REQUIRE(fob > 0 && full > 0);
+  /* the 75% rows first, as an import may list them */
+  json_t *rev = json_array();
+  for (size_t k = json_array_size(cdm); k-- > 0;) json_array_append(rev, json_array_get(cdm, k));
+  json_object_set_new(rs.v[0].analysis, "cdm", rev);
+  char *md = NULL, want[64];
+  REQUIRE(render_template_expand(&rs, "t.md", "{{value cdm.read.mb_s state=FOB cell=\"RND4K Q32T1\" fmt=%.3f}}", NULL,
+                                 "charts", 300, &md, &err) == 0);
+  snprintf(want, sizeof want, "%.3f", fob);
+  CHECK_STR(md, want);
+  free(md);
+  REQUIRE(render_template_expand(&rs, "t.md", "{{value cdm.read.mb_s state=75% cell=\"RND4K Q32T1\" fmt=%.3f}}", NULL,
+                                 "charts", 300, &md, &err) == 0);
+  snprintf(want, sizeof want, "%.3f", full);
+  CHECK_STR(md, want);
+  free(md);
+  /* state= without cell= is an argument error */
+  CHECK(render_template_expand(&rs, "t.md", "{{value cdm.read.mb_s state=FOB}}", NULL, "charts", 300, &md, &err) ==
+        -EINVAL);
+  render_runs_release(&rs);
+}
