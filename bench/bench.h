@@ -93,6 +93,11 @@ struct bench_engine_ops {
   void (*idle)(struct bench_engine *e, uint64_t idle_ns);
   /* The engine honours bench_engine.poll_ns (io_uring). */
   int can_poll;
+  /* The engine can have the kernel poll the device for completions
+   * (bench_engine.iopoll; io_uring's IORING_SETUP_IOPOLL). */
+  int can_iopoll;
+  /* The engine honours bench_engine.submit_each (io_uring). */
+  int can_batch;
   /* Synchronous engine (psync): one I/O in flight per OS thread, so the
    * runner starts qd threads of depth 1 per job thread, as fio's psync with
    * numjobs = qd would. */
@@ -106,6 +111,13 @@ struct bench_engine {
    * completions before it sleeps (0 = sleep at once). Engines that cannot
    * poll ignore it. */
   uint64_t poll_ns;
+  /* Set by the runner before setup: hand each I/O to the kernel as submit()
+   * prepares it (BENCH_SUBMIT_EACH), stamping its submit time just before;
+   * 0: submit() only prepares, reap() hands the batch over. */
+  int submit_each;
+  /* Set by the runner before setup (engines with can_iopoll): completions
+   * are polled from the device by the kernel (BENCH_WAIT_IOPOLL). */
+  int iopoll;
 };
 
 /* Looks an engine up by name ("io_uring", "psync", "sim"); NULL if unknown. */
@@ -117,13 +129,30 @@ const struct bench_engine_ops *bench_engine_default(struct bench_target *t);
 enum bench_pattern { BENCH_SEQ = 0, BENCH_RAND = 1 };
 
 /* How a thread waits for completions (docs/perf/engines.md):
- * AUTO polls for up to BENCH_POLL_NS when the job has a queue (qd > 1) and
- * fewer threads than online CPUs, else sleeps, as fio does. */
-enum bench_wait { BENCH_WAIT_AUTO = 0, BENCH_WAIT_SLEEP = 1, BENCH_WAIT_POLL = 2 };
+ * AUTO (the default) sleeps, as fio does: polling from user space
+ * (POLL: up to BENCH_POLL_NS before sleeping) costs a CPU, and on a shared
+ * machine the CPU it takes is the one the kernel's side of the I/O needs,
+ * so it changes what the device sees. IOPOLL creates the ring with
+ * IORING_SETUP_IOPOLL: the kernel polls the device's completion queues
+ * (NVMe poll queues, nvme.poll_queues=N); engines with .can_iopoll only,
+ * O_DIRECT only. */
+enum bench_wait { BENCH_WAIT_AUTO = 0, BENCH_WAIT_SLEEP = 1, BENCH_WAIT_POLL = 2, BENCH_WAIT_IOPOLL = 3 };
 #define BENCH_POLL_NS 200000ull
-/* "auto", "sleep", "poll" <-> enum; -1 for an unknown name. */
+/* "auto", "sleep", "poll", "iopoll" <-> enum; -1 for an unknown name. */
 int bench_wait_from_name(const char *name);
 const char *bench_wait_name(enum bench_wait w);
+
+/* When prepared I/Os are handed to the kernel (docs/perf/engines.md):
+ * EACH (the default) as soon as each is prepared, so the queue is topped up
+ * as completions arrive, as fio's defaults (iodepth_batch_submit=1) do;
+ * BATCH hands the whole refill over in one call with the wait (one syscall
+ * per batch, but the requests reach the device in bursts, which cost a
+ * virtio disk 10-30% of its IOPS). Engines that take one I/O at a time
+ * (psync) or run on a virtual clock (sim) ignore it. */
+enum bench_submit { BENCH_SUBMIT_EACH = 0, BENCH_SUBMIT_BATCH = 1 };
+/* "each", "batch" <-> enum; -1 for an unknown name. */
+int bench_submit_from_name(const char *name);
+const char *bench_submit_name(enum bench_submit s);
 
 /* A job's parameters; bench_job_defaults fills sensible ones. */
 struct bench_job {
@@ -144,6 +173,7 @@ struct bench_job {
   uint64_t max_errors;    /* stop after this many I/O errors (0 = never) */
   char engine[32];        /* "" = bench_engine_default */
   enum bench_wait wait;   /* how threads wait for completions */
+  enum bench_submit submit; /* when prepared I/Os go to the kernel */
   uint64_t idle_ns;       /* idle this long before the first I/O (sim: ops->idle folds SLC; real: sleep) */
 };
 void bench_job_defaults(struct bench_job *job);
@@ -158,7 +188,8 @@ struct bench_job_result {
   double mb_s, iops, mean_lat_ns;
   int interrupted;            /* stopped by a signal */
   char engine[32];            /* engine actually used */
-  char wait[8];               /* how its threads waited: "poll", "sleep", "" (sim: virtual time) */
+  char wait[8];               /* how its threads waited: "poll", "sleep", "iopoll", "" (sim: virtual time) */
+  char submit[8];             /* how I/Os were handed over: "each", "batch", "" (engines that ignore it) */
 };
 /* The result as the manifest's TEST.result object (docs/archive.md). */
 json_t *bench_job_result_to_json(const struct bench_job_result *res);
