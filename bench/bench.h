@@ -46,14 +46,19 @@ enum bench_target_kind bench_target_get_kind(const struct bench_target *t);
 uint64_t bench_target_size_bytes(const struct bench_target *t);
 uint32_t bench_target_lba_bytes(const struct bench_target *t);
 const char *bench_target_spec(const struct bench_target *t);
-/* Whole-target discard (block device: BLKDISCARD; file: recreate; sim: reset). */
+/* Whole-target discard (block device: BLKDISCARD, or an NVMe Format NVM
+ * where the namespace has no discard; file: recreate; sim: reset). */
 int bench_target_purge(struct bench_target *t, struct ssdrev_err *err);
+/* What the last successful purge did: "discard", "format", "recreate",
+ * "reset"; NULL before one. Static string. */
+const char *bench_target_purge_method(const struct bench_target *t);
 /* Checks whether a block device may be written; 0 when allowed, else
  * -EBUSY/-EEXIST with the reason. Exposed for tests on loop devices. */
 int bench_guard_check(const char *dev_path, int force, struct ssdrev_err *err);
 /* The simulated drive behind a sim target, or NULL. */
 struct sim *bench_target_sim(struct bench_target *t);
-/* Temperature in °C if the device reports it (NVMe hwmon/smart), else -1. */
+/* Temperature in °C if the device reports it, else -1: an NVMe namespace's
+ * SMART composite temperature (admin passthrough), else hwmon. */
 double bench_target_temp_c(struct bench_target *t);
 
 /* ==================================================== 5. engines and jobs */

@@ -123,6 +123,13 @@ int review_purge(struct review_ctx *c, struct ssdrev_err *err) {
   report(c, 0, 0, 0);
   int rc = bench_target_purge(c->t, err);
   if (rc) return rc;
+  /* Say which purge ran: a discard and a format leave a drive in different
+   * states (docs/archive.md target.purge). */
+  const char *how = bench_target_purge_method(c->t);
+  json_t *target = json_object_get(c->run->manifest, "target");
+  if (how && json_is_object(target)) json_object_set_new(target, "purge", json_string(how));
+  snprintf(c->phase, sizeof c->phase, "[%u/%u] %s: purge (%s)", c->step_no, c->nsteps_run, c->step->id, how ? how : "?");
+  report(c, 0, 0, 0);
   c->step_done_s += 2;
   return 0;
 }
