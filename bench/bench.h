@@ -49,6 +49,11 @@ const char *bench_target_spec(const struct bench_target *t);
 /* Whole-target discard (block device: BLKDISCARD, or an NVMe Format NVM
  * where the namespace has no discard; file: recreate; sim: reset). */
 int bench_target_purge(struct bench_target *t, struct ssdrev_err *err);
+/* How a block device is purged: AUTO as bench_target_purge; DISCARD only;
+ * FORMAT an NVMe Format NVM (no secure erase), refused on other devices.
+ * Files and sims ignore it. */
+enum bench_purge { BENCH_PURGE_AUTO = 0, BENCH_PURGE_DISCARD = 1, BENCH_PURGE_FORMAT = 2 };
+int bench_target_purge_as(struct bench_target *t, enum bench_purge how, struct ssdrev_err *err);
 /* What the last successful purge did: "discard", "format", "recreate",
  * "reset"; NULL before one. Static string. */
 const char *bench_target_purge_method(const struct bench_target *t);

@@ -232,6 +232,10 @@ void bench_target_close(struct bench_target *t) {
 const char *bench_target_purge_method(const struct bench_target *t) { return t->purge_method; }
 
 int bench_target_purge(struct bench_target *t, struct ssdrev_err *err) {
+  return bench_target_purge_as(t, BENCH_PURGE_AUTO, err);
+}
+
+int bench_target_purge_as(struct bench_target *t, enum bench_purge how, struct ssdrev_err *err) {
   t->purge_method = NULL;
   if (t->kind == BENCH_TARGET_SIM) {
     sim_reset(t->sim); /* unmaps everything; the virtual clock runs on */
@@ -239,6 +243,13 @@ int bench_target_purge(struct bench_target *t, struct ssdrev_err *err) {
     return 0;
   }
   if (!t->writable) return ssdrev_fail(err, -EPERM, "cannot purge '%s': it was opened read-only", t->spec);
+  if (t->kind == BENCH_TARGET_BLOCK && how == BENCH_PURGE_FORMAT) {
+    if (!t->nvme) return ssdrev_fail(err, -EOPNOTSUPP, "cannot format '%s': not an NVMe namespace (purge with a discard)", t->spec);
+    int rc = bench_nvme_format(t->fd, err);
+    if (rc) return rc;
+    t->purge_method = "format";
+    return 0;
+  }
   if (t->kind == BENCH_TARGET_BLOCK) {
     uint64_t range[2] = {0, t->size_bytes};
     if (ioctl(t->fd, BLKDISCARD, range) == 0) {
@@ -248,7 +259,7 @@ int bench_target_purge(struct bench_target *t, struct ssdrev_err *err) {
     int e = errno;
     /* An NVMe namespace without Dataset Management still deallocates every
      * block on a Format NVM. */
-    if (e == EOPNOTSUPP && t->nvme) {
+    if (e == EOPNOTSUPP && t->nvme && how == BENCH_PURGE_AUTO) {
       int rc = bench_nvme_format(t->fd, err);
       if (rc) return rc;
       t->purge_method = "format";
