@@ -33,6 +33,8 @@ check("dut warning temperature", dut.get("warn_temp_c") == ctrl["wctemp"] - 273,
 check("dut critical temperature", dut.get("crit_temp_c") == ctrl["cctemp"] - 273, str(dut.get("crit_temp_c")))
 npsd = ctrl["npss"] + 1
 check("dut power states", len(dut.get("power_states", [])) == npsd, "%d vs %d" % (len(dut.get("power_states", [])), npsd))
+# smartctl ran in the guest too: protocol and LBA size come only from its JSON
+check("dut from smartctl", dut.get("protocol") == "NVMe" and dut.get("lba_bytes") in (512, 4096), str(dut.get("protocol")))
 check("dut host-set threshold", dut.get("temp_thresh_c") is not None and dut["temp_thresh_c"] < dut.get("warn_temp_c", 999),
       str(dut.get("temp_thresh_c")))
 

@@ -105,6 +105,26 @@ else
   bad review "$(tail -5 /tmp/r.out)"
 fi
 
+# ---- purge by Format NVM (the method's purge "method": "format"): the
+# review left data on the namespace; after the format its first MiB reads
+# back as zeros, and the manifest says "format"
+cat >/tmp/purge-format.json <<'JSON'
+{"format": "ssdrev-method", "format_version": 1, "name": "purge-format",
+ "steps": [{"id": "purge", "kind": "purge", "method": "format"}]}
+JSON
+nonzero() { dd if="$DUT" bs=1M count=1 iflag=direct 2>/dev/null | od -An -v -tx1 | tr -s ' ' '\n' | grep -v '^00$' | grep -c .; }
+before=$(nonzero)
+if ssdrev review "$DUT" --out "$O/format" --profile /tmp/purge-format.json --destructive --quiet >/tmp/f.out 2>&1; then
+  after=$(nonzero)
+  if grep -q '"purge": "format"' "$O/format/manifest.json" && [ "$before" -gt 0 ] && [ "$after" = 0 ]; then
+    ok "purge-format ($before non-zero bytes in the first MiB before, $after after)"
+  else
+    bad purge-format "manifest: $(grep -o '"purge": "[a-z]*"' "$O/format/manifest.json"); non-zero bytes before $before, after $after"
+  fi
+else
+  bad purge-format "$(tail -3 /tmp/f.out)"
+fi
+
 sync
 umount /out || bad out "cannot unmount the OUT disk"
 exit $failed
