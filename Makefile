@@ -31,7 +31,7 @@ SLIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/san/%.o)
 SCLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/san/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/test/%)
 
-.PHONY: all deps test-deps demo test asan ubsan valgrind fuzz lint clean install perf golden-update
+.PHONY: all deps test-deps e2e-deps demo test e2e asan ubsan valgrind fuzz lint clean install perf golden-update
 # Each entry point checks the Debian packages first, then builds in a second
 # make, so pkg-config is asked only once the packages are there.
 all: deps
@@ -44,6 +44,8 @@ deps:
 	@sh scripts/deps.sh build
 test-deps:
 	@sh scripts/deps.sh test
+e2e-deps:
+	@sh scripts/deps.sh e2e
 
 # ---------------------------------------------------------------- library + CLI
 $(BUILD)/libssdrev.a: $(LIB_OBJ)
@@ -70,6 +72,11 @@ demo: all
 test: test-deps
 	@$(MAKE) --no-print-directory -k -j$(JOBS) $(TEST_BIN) $(BUILD)/ssdrev-san $(BUILD)/ssdrev
 	@sh tests/run.sh $(BUILD)
+
+# NVMe end to end in a QEMU guest (tests/e2e/run.sh): a few minutes.
+e2e: e2e-deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BUILD)/ssdrev
+	@sh tests/e2e/run.sh $(BUILD)
 
 asan ubsan: test
 

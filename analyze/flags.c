@@ -198,6 +198,9 @@ static double series_drop(const json_t *ser) {
 static void rule_thermal(const json_t *a, json_t *flags) {
   const json_t *temp = json_object_get(json_object_get(a, "temperature"), "c");
   double warn = analyze_json_num(json_object_get(a, "dut"), "warn_temp_c", 0), maxc = -1000;
+  /* A threshold the host set below WCTEMP is what the drive now warns at. */
+  double thresh = analyze_json_num(json_object_get(a, "dut"), "temp_thresh_c", 0);
+  if (thresh > 0 && (warn <= 0 || thresh < warn)) warn = thresh;
   size_t i;
   json_t *v;
   json_array_foreach(temp, i, v) {

@@ -49,8 +49,17 @@ enum bench_target_kind bench_target_get_kind(const struct bench_target *t);
 uint64_t bench_target_size_bytes(const struct bench_target *t);
 uint32_t bench_target_lba_bytes(const struct bench_target *t);
 const char *bench_target_spec(const struct bench_target *t);
-/* Whole-target discard (block device: BLKDISCARD; file: recreate; sim: reset). */
+/* Whole-target discard (block device: BLKDISCARD, or an NVMe Format NVM
+ * where the namespace has no discard; file: recreate; sim: reset). */
 int bench_target_purge(struct bench_target *t, struct ssdrev_err *err);
+/* How a block device is purged: AUTO as bench_target_purge; DISCARD only;
+ * FORMAT an NVMe Format NVM (no secure erase), refused on other devices.
+ * Files and sims ignore it. */
+enum bench_purge { BENCH_PURGE_AUTO = 0, BENCH_PURGE_DISCARD = 1, BENCH_PURGE_FORMAT = 2 };
+int bench_target_purge_as(struct bench_target *t, enum bench_purge how, struct ssdrev_err *err);
+/* What the last successful purge did: "discard", "format", "recreate",
+ * "reset"; NULL before one. Static string. */
+const char *bench_target_purge_method(const struct bench_target *t);
 /* Checks whether a block device may be written; 0 when allowed, else
  * -EBUSY (in use), -EROFS (read-only) or -EEXIST (a signature, unless force)
  * with the reason and, for a stacked user, the chain ("it backs /dev/loop4,
@@ -58,7 +67,8 @@ int bench_target_purge(struct bench_target *t, struct ssdrev_err *err);
 int bench_guard_check(const char *dev_path, int force, struct ssdrev_err *err);
 /* The simulated drive behind a sim target, or NULL. */
 struct sim *bench_target_sim(struct bench_target *t);
-/* Temperature in °C if the device reports it (NVMe hwmon/smart), else -1. */
+/* Temperature in °C if the device reports it, else -1: an NVMe namespace's
+ * SMART composite temperature (admin passthrough), else hwmon. */
 double bench_target_temp_c(struct bench_target *t);
 
 /* ==================================================== 5. engines and jobs */
@@ -97,6 +107,12 @@ enum bench_engine_flag {
   BENCH_ENGINE_VIRTUAL_CLOCK = 1u << 2,
   /* Never reads or writes buffer contents: the runner does not fill them. */
   BENCH_ENGINE_NO_DATA = 1u << 3,
+  /* Can have the kernel poll the device for completions (bench_engine.iopoll;
+   * io_uring's IORING_SETUP_IOPOLL). */
+  BENCH_ENGINE_CAN_IOPOLL = 1u << 4,
+  /* Honours bench_engine.submit_each: hands each I/O to the kernel as it is
+   * prepared, or a whole refill in one call (io_uring). */
+  BENCH_ENGINE_CAN_BATCH = 1u << 5,
 };
 struct bench_engine_ops {
   unsigned version;      /* BENCH_ENGINE_OPS_VERSION */
@@ -128,6 +144,13 @@ struct bench_engine {
    * completions before it sleeps (0 = sleep at once). Engines that cannot
    * poll ignore it. */
   uint64_t poll_ns;
+  /* Set by the runner before setup: hand each I/O to the kernel as submit()
+   * prepares it (BENCH_SUBMIT_EACH), stamping its submit time just before;
+   * 0: submit() only prepares, reap() hands the batch over. */
+  int submit_each;
+  /* Set by the runner before setup (engines with BENCH_ENGINE_CAN_IOPOLL): completions
+   * are polled from the device by the kernel (BENCH_WAIT_IOPOLL). */
+  int iopoll;
 };
 
 /* Looks an engine up by name ("io_uring", "psync", "sim"); NULL if unknown. */
@@ -141,13 +164,30 @@ const struct bench_engine_ops *bench_engine_default(struct bench_target *t);
 enum bench_pattern { BENCH_SEQ = 0, BENCH_RAND = 1 };
 
 /* How a thread waits for completions (docs/perf/engines.md):
- * AUTO polls for up to BENCH_POLL_NS when the job has a queue (qd > 1) and
- * fewer threads than online CPUs, else sleeps, as fio does. */
-enum bench_wait { BENCH_WAIT_AUTO = 0, BENCH_WAIT_SLEEP = 1, BENCH_WAIT_POLL = 2 };
+ * AUTO (the default) sleeps, as fio does: polling from user space
+ * (POLL: up to BENCH_POLL_NS before sleeping) costs a CPU, and on a shared
+ * machine the CPU it takes is the one the kernel's side of the I/O needs,
+ * so it changes what the device sees. IOPOLL creates the ring with
+ * IORING_SETUP_IOPOLL: the kernel polls the device's completion queues
+ * (NVMe poll queues, nvme.poll_queues=N); engines with BENCH_ENGINE_CAN_IOPOLL only,
+ * O_DIRECT only. */
+enum bench_wait { BENCH_WAIT_AUTO = 0, BENCH_WAIT_SLEEP = 1, BENCH_WAIT_POLL = 2, BENCH_WAIT_IOPOLL = 3 };
 #define BENCH_POLL_NS 200000ull
-/* "auto", "sleep", "poll" <-> enum; -1 for an unknown name. */
+/* "auto", "sleep", "poll", "iopoll" <-> enum; -1 for an unknown name. */
 int bench_wait_from_name(const char *name);
 const char *bench_wait_name(enum bench_wait w);
+
+/* When prepared I/Os are handed to the kernel (docs/perf/engines.md):
+ * EACH (the default) as soon as each is prepared, so the queue is topped up
+ * as completions arrive, as fio's defaults (iodepth_batch_submit=1) do;
+ * BATCH hands the whole refill over in one call with the wait (one syscall
+ * per batch, but the requests reach the device in bursts, which cost a
+ * virtio disk 10-30% of its IOPS). Engines that take one I/O at a time
+ * (psync) or run on a virtual clock (sim) ignore it. */
+enum bench_submit { BENCH_SUBMIT_EACH = 0, BENCH_SUBMIT_BATCH = 1 };
+/* "each", "batch" <-> enum; -1 for an unknown name. */
+int bench_submit_from_name(const char *name);
+const char *bench_submit_name(enum bench_submit s);
 
 /* A job's parameters; bench_job_defaults fills sensible ones. */
 struct bench_job {
@@ -168,6 +208,7 @@ struct bench_job {
   uint64_t max_errors;    /* stop after this many I/O errors (0 = never) */
   char engine[32];        /* "" = bench_engine_default */
   enum bench_wait wait;   /* how threads wait for completions */
+  enum bench_submit submit; /* when prepared I/Os go to the kernel */
   uint64_t idle_ns;       /* idle this long before the first I/O (sim: ops->idle folds SLC; real: sleep) */
 };
 void bench_job_defaults(struct bench_job *job);
@@ -182,7 +223,8 @@ struct bench_job_result {
   double mb_s, iops, mean_lat_ns;
   int interrupted;            /* stopped by a signal */
   char engine[32];            /* engine actually used */
-  char wait[8];               /* how its threads waited: "poll", "sleep", "" (sim: virtual time) */
+  char wait[8];               /* how its threads waited: "poll", "sleep", "iopoll", "" (sim: virtual time) */
+  char submit[8];             /* how I/Os were handed over: "each", "batch", "" (engines that ignore it) */
 };
 /* The result as the manifest's TEST.result object (docs/archive.md). */
 json_t *bench_job_result_to_json(const struct bench_job_result *res);

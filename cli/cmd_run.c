@@ -43,9 +43,11 @@ static const char usage_text[] =
     "  --engine E          io_uring|psync|sim (default: sim for sim targets,\n"
     "                      io_uring when available, else psync)\n"
     "  --wait MODE         how a thread waits for completions (io_uring): auto\n"
-    "                      (default: poll up to 200 us before sleeping when\n"
-    "                      --iodepth > 1 and --threads < CPUs, else sleep), sleep,\n"
-    "                      or poll\n"
+    "                      (default) or sleep: sleep, as fio does; poll: poll up\n"
+    "                      to 200 us before sleeping; iopoll: the kernel polls\n"
+    "                      the device (IORING_SETUP_IOPOLL; NVMe poll queues)\n"
+    "  --submit MODE       each (default): hand every I/O to the kernel as it is\n"
+    "                      prepared, as fio does; batch: a whole refill per call\n"
     "  --buffered          do not use O_DIRECT\n"
     "  --create-size SIZE  create (and preallocate) a regular file of SIZE\n"
     "  --destructive       allow writing a block device (destroys its data)\n"
@@ -69,7 +71,7 @@ static const char usage_text[] =
 enum {
   OPT_OUT = 256, OPT_NAME, OPT_RW, OPT_MIX, OPT_BS, OPT_QD, OPT_THREADS, OPT_OFFSET, OPT_SPAN,
   OPT_RUNTIME, OPT_RAMP, OPT_IOLIMIT, OPT_NIOS, OPT_ENGINE, OPT_SEED, OPT_ZERO, OPT_BUFFERED,
-  OPT_CREATE, OPT_DESTRUCTIVE, OPT_FORCE, OPT_MAXERR, OPT_QUIET, OPT_NOLOG, OPT_WAIT,
+  OPT_CREATE, OPT_DESTRUCTIVE, OPT_FORCE, OPT_MAXERR, OPT_QUIET, OPT_NOLOG, OPT_WAIT, OPT_SUBMIT,
 };
 
 static const struct option long_opts[] = {
@@ -98,6 +100,7 @@ static const struct option long_opts[] = {
     {"quiet", no_argument, NULL, OPT_QUIET},
     {"no-log", no_argument, NULL, OPT_NOLOG},
     {"wait", required_argument, NULL, OPT_WAIT},
+    {"submit", required_argument, NULL, OPT_SUBMIT},
     {NULL, 0, NULL, 0},
 };
 
@@ -210,8 +213,14 @@ static int parse_args(int argc, char **argv, struct run_args *a) {
     case OPT_NOLOG: a->no_log = 1; break;
     case OPT_WAIT: {
       int w = bench_wait_from_name(optarg);
-      if (w < 0) return cli_usage_error(cmd, "--wait '%s': expected auto, sleep or poll", optarg);
+      if (w < 0) return cli_usage_error(cmd, "--wait '%s': expected auto, sleep, poll or iopoll", optarg);
       a->job.wait = (enum bench_wait)w;
+      break;
+    }
+    case OPT_SUBMIT: {
+      int m = bench_submit_from_name(optarg);
+      if (m < 0) return cli_usage_error(cmd, "--submit '%s': expected each or batch", optarg);
+      a->job.submit = (enum bench_submit)m;
       break;
     }
     case ':': return cli_usage_error(cmd, "option '%s' needs a value", opt);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Checks the Debian packages ssdrev builds (and, with "test", tests) with;
 # installs the missing ones with apt-get when run as root, otherwise prints
-# the exact command and fails. Usage: scripts/deps.sh [build|test]
+# the exact command and fails. Usage: scripts/deps.sh [build|test|e2e]
 what=${1:-build}
 missing=""
 need_pc() { pkg-config --exists "$1" 2>/dev/null || missing="$missing $2"; }
@@ -36,6 +36,20 @@ if [ "$what" = test ]; then
   need_cmd mdadm mdadm
   # tests/cli/report_browser.sh prints review.html with a real browser
   need_cmd chromium chromium
+fi
+if [ "$what" = e2e ]; then
+  # make e2e: a QEMU guest (Debian's cloud kernel, a busybox initramfs) with
+  # NVMe controllers, nvme-cli and smartctl inside it, and the host reading
+  # the guest's ext4 disk back (debugfs) and partitioning its images (sfdisk)
+  need_cmd qemu-system-x86_64 qemu-system-x86
+  ls /boot/vmlinuz-*-cloud-amd64 >/dev/null 2>&1 || missing="$missing linux-image-cloud-amd64"
+  need_f /bin/busybox busybox-static
+  need_cmd nvme nvme-cli
+  need_cmd smartctl smartmontools
+  need_cmd debugfs e2fsprogs
+  need_cmd sfdisk fdisk
+  need_cmd cpio cpio
+  need_cmd python3 python3
 fi
 [ -z "$missing" ] && exit 0
 # Drop duplicates while keeping order.

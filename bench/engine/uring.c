@@ -1,10 +1,12 @@
 /* uring.c — the io_uring engine (liburing): one ring per runner
- * thread, the target fd and the I/O buffers registered once, SQEs prepared in
- * submit() and handed to the kernel together with the wait in reap(), so a
- * steady QD32 loop costs one io_uring_enter per batch and no per-I/O syscall
- * or allocation. With a poll budget (bench_engine.poll_ns) reap() first
- * polls for completions, so the thread stays on its CPU instead of sleeping
- * and being woken for every batch. */
+ * thread, the target fd and the I/O buffers registered once, no per-I/O
+ * allocation. By default (bench_engine.submit_each) submit() hands each SQE
+ * to the kernel as it prepares it, one io_uring_enter per I/O as fio does,
+ * so the device's queue is topped up as completions arrive; otherwise the
+ * SQEs go over together with the wait in reap(), one io_uring_enter per
+ * batch. With a poll budget (bench_engine.poll_ns) reap() first polls for
+ * completions from user space; with bench_engine.iopoll the ring is an
+ * IOPOLL ring and the kernel polls the device's completion queues. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@ struct uring_priv {
   unsigned pending;   /* SQEs prepared but not yet handed to the kernel */
   int fixed_bufs;     /* buffers registered: use READ_FIXED / WRITE_FIXED */
   int taskrun_flag;   /* the kernel flags pending completion work in the SQ ring */
+  int submit_each;    /* bench_engine.submit_each */
 };
 
 /* Testing aid: SSDREV_DISABLE_IO_URING=1 makes the probe fail as if the
@@ -38,7 +41,7 @@ static int uring_disabled_by_env(void) {
  * QD1 latency to fio's (docs/perf/engines.md), while with a queue to keep
  * full COOP_TASKRUN is faster. Older kernels reject flags with EINVAL, so
  * retry with fewer. */
-static int ring_init(struct io_uring *ring, unsigned entries, int defer, int *taskrun_flag) {
+static int ring_init(struct io_uring *ring, unsigned entries, int defer, unsigned must, int *taskrun_flag) {
   const unsigned base = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_TASKRUN_FLAG;
   const unsigned flag_sets[] = {
       base | (defer ? IORING_SETUP_DEFER_TASKRUN : IORING_SETUP_COOP_TASKRUN),
@@ -50,7 +53,8 @@ static int ring_init(struct io_uring *ring, unsigned entries, int defer, int *ta
   for (size_t i = 0; i < sizeof flag_sets / sizeof flag_sets[0] && rc == -EINVAL; i++) {
     struct io_uring_params p;
     memset(&p, 0, sizeof p);
-    p.flags = flag_sets[i];
+    /* `must` (IOPOLL) is in every set: without it the job is not the one asked for. */
+    p.flags = flag_sets[i] | must;
     rc = io_uring_queue_init_params(entries, ring, &p);
     if (taskrun_flag) *taskrun_flag = rc == 0 && (flag_sets[i] & IORING_SETUP_TASKRUN_FLAG);
   }
@@ -62,7 +66,7 @@ int bench_engine_uring_available(void) {
   if (uring_disabled_by_env()) return 0;
   if (cached >= 0) return cached;
   struct io_uring ring;
-  int rc = ring_init(&ring, 4, 0, NULL);
+  int rc = ring_init(&ring, 4, 0, 0, NULL);
   if (rc == 0) io_uring_queue_exit(&ring);
   return cached = (rc == 0);
 }
@@ -81,11 +85,14 @@ static int uring_setup(struct bench_engine *e, struct bench_target *t, unsigned 
   if (!p) return ssdrev_fail(err, -ENOMEM, "out of memory");
   unsigned entries = 1;
   while (entries < qd) entries <<= 1;
-  int rc = ring_init(&p->ring, entries, qd == 1 && !e->poll_ns, &p->taskrun_flag);
+  int rc = ring_init(&p->ring, entries, qd == 1 && !e->poll_ns, e->iopoll ? IORING_SETUP_IOPOLL : 0, &p->taskrun_flag);
   if (rc < 0) {
     free(p);
+    if (e->iopoll)
+      return ssdrev_fail(err, rc, "cannot create a polled (IOPOLL) io_uring for '%s': %s", bench_target_spec(t), strerror(-rc));
     return ssdrev_fail(err, rc, "cannot create an io_uring of %u entries: %s", entries, strerror(-rc));
   }
+  p->submit_each = e->submit_each;
   rc = io_uring_register_files(&p->ring, &fd, 1);
   if (rc < 0) {
     io_uring_queue_exit(&p->ring);
@@ -112,6 +119,8 @@ static int uring_setup(struct bench_engine *e, struct bench_target *t, unsigned 
   return 0;
 }
 
+static int submit_nowait(struct uring_priv *p);
+
 static int uring_submit(struct bench_engine *e, struct bench_io **ios, unsigned n) {
   struct uring_priv *p = e->priv;
   unsigned i;
@@ -137,8 +146,13 @@ static int uring_submit(struct bench_engine *e, struct bench_io **ios, unsigned 
     }
     sqe->flags |= IOSQE_FIXED_FILE; /* index 0 of the registered files */
     io_uring_sqe_set_data(sqe, io);
+    p->pending++;
+    if (p->submit_each) {
+      /* On failure the SQE stays in the ring, counted pending: reap()
+       * hands it over again and reports the error if that fails too. */
+      if (submit_nowait(p) < 0) return (int)i + 1;
+    }
   }
-  p->pending += i;
   return (int)i;
 }
 
@@ -235,7 +249,7 @@ static uint64_t uring_now_ns(struct bench_engine *e) {
 const struct bench_engine_ops bench_engine_uring_ops = {
     .version = BENCH_ENGINE_OPS_VERSION,
     .name = "io_uring",
-    .flags = BENCH_ENGINE_CAN_POLL,
+    .flags = BENCH_ENGINE_CAN_POLL | BENCH_ENGINE_CAN_IOPOLL | BENCH_ENGINE_CAN_BATCH,
     .accepts = uring_accepts,
     .setup = uring_setup,
     .submit = uring_submit,

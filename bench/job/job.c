@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include "log/ssdlog.h"
@@ -80,6 +81,7 @@ struct job_shared {
   uint64_t limit_bytes;         /* size-based: bytes to move in all (0 = time-based) */
   uint64_t t0_ns, ramp_end_ns, end_ns; /* engine clock; end_ns = 0 when size-based */
   uint64_t poll_ns;             /* engine poll budget per wait (bench_engine.poll_ns) */
+  int submit_each, iopoll;      /* bench_engine.submit_each, .iopoll */
   struct job_gate gate;
   atomic_int stop;              /* 1: stop submitting (error limit, fatal error) */
   atomic_int setup_failed;
@@ -100,6 +102,7 @@ struct job_worker {
   unsigned group;            /* the job thread this worker belongs to: its queue id */
   struct bench_engine e;
   int engine_ready;
+  void *buf_region;          /* one allocation holding every buffer */
   void **bufs;
   struct bench_io *ios;
   struct bench_io **freeq, **batch, **done;
@@ -120,8 +123,7 @@ struct job_worker {
 static void worker_free(struct job_worker *w) {
   if (w->engine_ready) w->sh->ops->cleanup(&w->e);
   w->engine_ready = 0;
-  if (w->bufs)
-    for (unsigned i = 0; i < w->sh->qd; i++) free(w->bufs[i]);
+  free(w->buf_region);
   free(w->bufs);
   free(w->ios);
   free(w->freeq);
@@ -129,6 +131,30 @@ static void worker_free(struct job_worker *w) {
   free(w->done);
   free(w->read_dirty);
   free(w->recs);
+}
+
+/* I/O buffers of a worker: one region, each buffer at a 4 KiB boundary
+ * (O_DIRECT on every logical block size). A region of 1 MiB or more is
+ * aligned to 2 MiB and asked for transparent huge pages: a buffer inside one
+ * huge page is physically contiguous, so io_uring registers it as one
+ * segment. In 4 KiB pages a 1 MiB buffer is 256 segments, over the 254 a
+ * virtio disk takes, and every 1 MiB I/O reached the device as two requests
+ * (docs/perf/engines.md). Without THP this is a plain allocation. */
+#define JOB_HUGE_BYTES (2u << 20)
+static void *buffers_alloc(size_t stride, unsigned n) {
+  size_t bytes = stride * n, align = 4096;
+  if (bytes >= (1u << 20)) {
+    align = JOB_HUGE_BYTES;
+    bytes = (bytes + JOB_HUGE_BYTES - 1) / JOB_HUGE_BYTES * JOB_HUGE_BYTES;
+  }
+  void *p = NULL;
+  if (posix_memalign(&p, align, bytes)) return NULL;
+#ifdef MADV_HUGEPAGE
+  /* Before the first touch, so the pages are faulted in huge; a kernel
+   * without THP says EINVAL, which changes nothing. */
+  if (align == JOB_HUGE_BYTES) (void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+  return p;
 }
 
 static int worker_alloc(struct job_worker *w) {
@@ -144,12 +170,11 @@ static int worker_alloc(struct job_worker *w) {
   w->recs = calloc(qd, sizeof *w->recs);
   if (!w->bufs || !w->ios || !w->freeq || !w->batch || !w->done || !w->read_dirty || !w->recs)
     return ssdrev_fail(&w->err, -ENOMEM, "out of memory for %u I/O slots", qd);
+  size_t stride = (bs + 4095) / 4096 * 4096;
+  w->buf_region = buffers_alloc(stride, qd);
+  if (!w->buf_region) return ssdrev_fail(&w->err, -ENOMEM, "out of memory for %u buffers of %zu bytes", qd, bs);
   for (unsigned i = 0; i < qd; i++) {
-    /* 4 KiB alignment satisfies O_DIRECT on every logical block size. */
-    if (posix_memalign(&w->bufs[i], 4096, bs)) {
-      w->bufs[i] = NULL;
-      return ssdrev_fail(&w->err, -ENOMEM, "out of memory for %u buffers of %zu bytes", qd, bs);
-    }
+    w->bufs[i] = (char *)w->buf_region + stride * i;
     if (sh->job->zero_buffers || sh->no_data) memset(w->bufs[i], 0, bs);
     else bench_job_fill_random(&w->rng, w->bufs[i], bs);
     w->ios[i].buf = w->bufs[i];
@@ -245,10 +270,15 @@ static void job_loop(struct job_worker *w) {
   while (1) {
     if (submitting && (bench_stop_requested || atomic_load_explicit(&sh->stop, memory_order_relaxed)))
       submitting = 0;
-    if (submitting && w->nfree) {
-      now = ops->now_ns(e); /* one clock read per batch */
+    /* Each I/O on its own (submit_each): its own clock read, so its stamp
+     * and its ramp flag are taken when it goes to the kernel, after the
+     * syscalls of the I/Os before it; else one clock read per batch. */
+    unsigned per = sh->submit_each ? 1 : qd;
+    int accepted_all = 1;
+    while (submitting && w->nfree && accepted_all) {
+      now = ops->now_ns(e);
       unsigned n = 0;
-      while (w->nfree) {
+      while (w->nfree && n < per) {
         struct bench_io *io = w->freeq[w->nfree - 1];
         int ramp;
         if (!next_io(w, io, now, &ramp)) {
@@ -282,6 +312,7 @@ static void job_loop(struct job_worker *w) {
           for (unsigned i = off; i < n; i++) w->batch[i]->submit_ns = now;
         }
       }
+      accepted_all = off == n;
       for (unsigned i = off; i < n; i++) {
         /* Not accepted: give the slot back; the next batch retries. */
         w->freeq[w->nfree++] = w->batch[i];
@@ -365,6 +396,8 @@ static void *worker_main(void *arg) {
   if (!w->rc) {
     w->e.ops = sh->ops;
     w->e.poll_ns = sh->poll_ns;
+    w->e.submit_each = sh->submit_each;
+    w->e.iopoll = sh->iopoll;
     w->rc = sh->ops->setup(&w->e, sh->t, sh->qd, w->bufs, sh->qd, sh->job->block_bytes, &w->err);
     w->engine_ready = w->rc == 0;
   }
@@ -417,17 +450,14 @@ static int validate(const struct bench_job *job, struct bench_target *t, struct 
   return 0;
 }
 
-/* The poll budget for a job's waits. Polling keeps a thread on its CPU
- * between completions: no sleep and wakeup per batch, which on a fast device
- * costs more than the I/O (docs/perf/engines.md). It only pays while the
- * polling threads leave a CPU for the kernel's own I/O work, so AUTO polls
- * when there is a queue to keep full and fewer threads than CPUs; at QD1 it
- * sleeps as fio does, so the latencies compare. */
+/* The poll budget for a job's waits: only when asked for (--wait poll).
+ * Polling keeps a thread on its CPU between completions, which on an idle
+ * machine and a RAM-backed device reaches more IOPS than fio; on a shared
+ * machine the polling thread is preempted or takes the CPU the kernel's
+ * completion work needs, and a virtio disk lost a third of its IOPS to it
+ * (docs/perf/engines.md). So AUTO sleeps, as fio does. */
 static uint64_t job_poll_ns(const struct bench_job *job) {
-  if (job->wait == BENCH_WAIT_SLEEP) return 0;
-  if (job->wait == BENCH_WAIT_POLL) return BENCH_POLL_NS;
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  return job->qd > 1 && cpus > 0 && job->threads < (unsigned long)cpus ? BENCH_POLL_NS : 0;
+  return job->wait == BENCH_WAIT_POLL ? BENCH_POLL_NS : 0;
 }
 
 int bench_job_run(struct bench_target *t, const struct bench_job *job, const char *log_path,
@@ -447,10 +477,26 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
   struct job_shared *sh = calloc(1, sizeof *sh);
   if (!sh) return ssdrev_fail(err, -ENOMEM, "out of memory");
   sh->job = job, sh->t = t, sh->ops = ops, sh->progress = progress, sh->progress_arg = progress_arg;
-  sh->poll_ns = ops->flags & BENCH_ENGINE_CAN_POLL ? job_poll_ns(job) : 0;
   /* One virtual clock: drive it from one thread (BENCH_ENGINE_VIRTUAL_CLOCK). */
   int fold = (ops->flags & BENCH_ENGINE_VIRTUAL_CLOCK) != 0;
-  snprintf(res->wait, sizeof res->wait, "%s", fold ? "" : sh->poll_ns ? "poll" : "sleep");
+  if (job->wait == BENCH_WAIT_IOPOLL && !fold) {
+    if (!(ops->flags & BENCH_ENGINE_CAN_IOPOLL)) {
+      free(sh);
+      return ssdrev_fail(err, -EINVAL, "job '%s': --wait iopoll needs an engine that polls the device (io_uring), not %s",
+                         job->name, ops->name);
+    }
+    if (!bench_target_is_direct(t)) {
+      free(sh);
+      return ssdrev_fail(err, -EINVAL, "job '%s': --wait iopoll needs O_DIRECT (drop --buffered)", job->name);
+    }
+    sh->iopoll = 1;
+  }
+  sh->poll_ns = (ops->flags & BENCH_ENGINE_CAN_POLL) && !sh->iopoll ? job_poll_ns(job) : 0;
+  /* Engines without BENCH_ENGINE_CAN_BATCH take one I/O at a time (psync) or run on a
+   * virtual clock (sim): the batch loop is theirs as before. */
+  sh->submit_each = job->submit == BENCH_SUBMIT_EACH && (ops->flags & BENCH_ENGINE_CAN_BATCH) && !fold;
+  snprintf(res->wait, sizeof res->wait, "%s", fold ? "" : sh->iopoll ? "iopoll" : sh->poll_ns ? "poll" : "sleep");
+  snprintf(res->submit, sizeof res->submit, "%s", fold || !(ops->flags & BENCH_ENGINE_CAN_BATCH) ? "" : bench_submit_name(job->submit));
   /* A synchronous engine has one I/O in flight per OS thread: a queue depth
    * of qd becomes qd threads of depth 1 per job thread. */
   int spread = !fold && (ops->flags & BENCH_ENGINE_ONE_IN_FLIGHT) && job->qd > 1;

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bench/method/review_int.h"
+#include "bench/target/nvme_int.h"
 #include "import/import.h"
 
 #define DUT_MAX_OUTPUT (4u << 20)
@@ -191,6 +192,21 @@ int bench_dut_add_sysfs(json_t *dut, const char *dev, const char *sysfs_root) {
   return 0;
 }
 
+/* The controller's current over-temperature threshold, when the host has set
+ * it below WCTEMP (Set Features 04h; hwmon's temp1_max): the temperature the
+ * drive now warns at (docs/flags.md thermal_*). */
+static void add_temp_threshold(json_t *dut, const char *dev) {
+  int fd = open(dev, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  double thr;
+  if (bench_nvme_is_namespace(fd) && bench_nvme_temp_threshold_c(fd, &thr) == 0) {
+    const json_t *w = json_object_get(dut, "warn_temp_c");
+    if (!json_is_number(w) || thr < json_number_value(w) - 0.5)
+      json_object_set_new(dut, "temp_thresh_c", json_integer((json_int_t)thr));
+  }
+  close(fd);
+}
+
 json_t *bench_dut_collect(const char *dev, int include_serial, json_t **raw,
                           struct ssdrev_err *err) {
   if (raw) *raw = NULL;
@@ -206,6 +222,7 @@ json_t *bench_dut_collect(const char *dev, int include_serial, json_t **raw,
     dut = json_object();
   }
   bench_dut_add_sysfs(dut, dev, "/sys");
+  add_temp_threshold(dut, dev);
   if (raw) {
     *raw = json_object();
     if (ic) json_object_set_new(*raw, "id_ctrl", json_string(ic));

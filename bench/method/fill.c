@@ -10,12 +10,24 @@
 
 /* ------------------------------------------------------------------ purge */
 
-static const char *const purge_keys[] = {NULL};
+static const char *const purge_keys[] = {"method", NULL};
 
+/* "method": "auto" (discard; an NVMe Format NVM where the namespace has no
+ * discard), "discard", or "format" (some drives restore their
+ * fresh-out-of-box state only on a format). */
 static int purge_parse(struct review_step *s, const json_t *obj, const struct review_profile *p,
                        const char *where, struct ssdrev_err *err) {
-  (void)s, (void)obj, (void)p, (void)where, (void)err;
-  return 0;
+  (void)p;
+  static const char *const names[] = {"auto", "discard", "format"};
+  char how[16] = "auto";
+  int rc = bench_review_json_str(obj, "method", how, sizeof how, where, err);
+  if (rc) return rc;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcmp(how, names[i])) {
+      s->purge_how = (enum bench_purge)i;
+      return 0;
+    }
+  return ssdrev_fail(err, -EINVAL, "%s: 'method' must be \"auto\", \"discard\" or \"format\", not \"%s\"", where, how);
 }
 
 static double purge_estimate(const struct review_profile *p, const struct review_step *s,
@@ -26,13 +38,14 @@ static double purge_estimate(const struct review_profile *p, const struct review
 
 static void purge_describe(const struct review_profile *p, const struct review_step *s,
                            uint64_t cap, char *buf, size_t len) {
-  (void)p, (void)s, (void)cap;
-  snprintf(buf, len, "purge: whole-device discard (file: recreated; sim: reset)");
+  (void)p, (void)cap;
+  snprintf(buf, len, "%s", s->purge_how == BENCH_PURGE_FORMAT ? "purge: NVMe Format NVM (file: recreated; sim: reset)"
+                           : s->purge_how == BENCH_PURGE_DISCARD ? "purge: whole-device discard (file: recreated; sim: reset)"
+                           : "purge: whole-device discard, else NVMe format (file: recreated; sim: reset)");
 }
 
 static int purge_run(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err) {
-  (void)s;
-  return bench_review_purge(c, err);
+  return bench_review_purge(c, s->purge_how, err);
 }
 
 const struct review_kind bench_review_kind_purge = {
@@ -133,7 +146,7 @@ static int prefill_run(struct review_ctx *c, const struct review_step *s, struct
 
 static int fill_drive_run(struct review_ctx *c, const struct review_step *s,
                           struct ssdrev_err *err) {
-  int rc = bench_review_purge(c, err);
+  int rc = bench_review_purge(c, BENCH_PURGE_AUTO, err);
   if (rc) return rc;
   uint64_t b = fill_bytes(c->prof, s, c->cap_bytes);
   if (b == 0) return ssdrev_fail(err, -ENOSPC, "step '%s': nothing to fill on this target", s->id);

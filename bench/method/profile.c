@@ -99,7 +99,7 @@ static int parse_settings(struct review_settings *s, const json_t *obj, const ch
   const json_t *w = json_object_get(obj, "wait");
   if (w) {
     int mode = json_is_string(w) ? bench_wait_from_name(json_string_value(w)) : -1;
-    if (mode < 0) return ssdrev_fail(err, -EINVAL, "%s: 'wait' must be \"auto\", \"sleep\" or \"poll\"", where);
+    if (mode < 0) return ssdrev_fail(err, -EINVAL, "%s: 'wait' must be \"auto\", \"sleep\", \"poll\" or \"iopoll\"", where);
     s->wait = (enum bench_wait)mode;
   }
   if (s->region_bytes && s->region_bytes < 1048576)

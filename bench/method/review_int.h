@@ -50,6 +50,8 @@ struct review_step {
   char id[REVIEW_ID_MAX];
   const struct review_kind *kind;
   int temperature;            /* sample temperature during the step */
+  /* purge */
+  enum bench_purge purge_how; /* "method": auto, discard, format */
   /* cdm */
   char state[16];             /* "FOB", "75%" */
   char cdm_profile[32];       /* "default", "nvme", "peak", "real" */
@@ -152,7 +154,7 @@ int bench_review_run_job(struct review_ctx *c, const char *test_name, const char
                    json_t *extra, const struct bench_job *job, double est_s,
                    struct bench_job_result *res, struct ssdrev_err *err);
 /* Whole-target discard, reported as progress. */
-int bench_review_purge(struct review_ctx *c, struct ssdrev_err *err);
+int bench_review_purge(struct review_ctx *c, enum bench_purge how, struct ssdrev_err *err);
 /* A job with the method's common defaults and a seed derived from the name. */
 void bench_review_job_init(struct review_ctx *c, struct bench_job *job, const char *name);
 /* Rounds down to a multiple of `align` (a power of two or not). */

@@ -15,6 +15,7 @@
 #include "sim/sim.h"
 #include "bench/bench.h"
 #include "bench/target/target_int.h"
+#include "bench/target/nvme_int.h"
 
 /* The mark that says "ssdrev created this file, it may overwrite it": an
  * extended attribute, or a sidecar file where xattrs are unsupported. */
@@ -30,6 +31,8 @@ struct bench_target {
   uint32_t lba_bytes;
   struct sim *sim;
   uint64_t seed;
+  int nvme;             /* an NVMe namespace: admin commands go to the controller */
+  const char *purge_method; /* what the last purge did, or NULL */
 };
 
 int bench_target_fd(const struct bench_target *t) { return t->fd; }
@@ -183,6 +186,7 @@ static int open_block(struct bench_target *t, const char *path, const struct ben
   int ro = 0;
   if (t->writable && ioctl(t->fd, BLKROGET, &ro) == 0 && ro)
     return ssdrev_fail(err, -EROFS, "refusing to write '%s': the device is read-only", path);
+  t->nvme = bench_nvme_is_namespace(t->fd);
   return 0;
 }
 
@@ -247,17 +251,43 @@ void bench_target_close(struct bench_target *t) {
   free(t);
 }
 
+const char *bench_target_purge_method(const struct bench_target *t) { return t->purge_method; }
+
 int bench_target_purge(struct bench_target *t, struct ssdrev_err *err) {
+  return bench_target_purge_as(t, BENCH_PURGE_AUTO, err);
+}
+
+int bench_target_purge_as(struct bench_target *t, enum bench_purge how, struct ssdrev_err *err) {
+  t->purge_method = NULL;
   if (t->kind == BENCH_TARGET_SIM) {
     sim_reset(t->sim); /* unmaps everything; the virtual clock runs on */
+    t->purge_method = "reset";
     return 0;
   }
   if (!t->writable) return ssdrev_fail(err, -EPERM, "cannot purge '%s': it was opened read-only", t->spec);
+  if (t->kind == BENCH_TARGET_BLOCK && how == BENCH_PURGE_FORMAT) {
+    if (!t->nvme) return ssdrev_fail(err, -EOPNOTSUPP, "cannot format '%s': not an NVMe namespace (purge with a discard)", t->spec);
+    int rc = bench_nvme_format(t->fd, err);
+    if (rc) return rc;
+    t->purge_method = "format";
+    return 0;
+  }
   if (t->kind == BENCH_TARGET_BLOCK) {
     uint64_t range[2] = {0, t->size_bytes};
-    if (ioctl(t->fd, BLKDISCARD, range))
-      return ssdrev_fail(err, -errno, "cannot discard '%s': %s", t->spec, strerror(errno));
-    return 0;
+    if (ioctl(t->fd, BLKDISCARD, range) == 0) {
+      t->purge_method = "discard";
+      return 0;
+    }
+    int e = errno;
+    /* An NVMe namespace without Dataset Management still deallocates every
+     * block on a Format NVM. */
+    if (e == EOPNOTSUPP && t->nvme && how == BENCH_PURGE_AUTO) {
+      int rc = bench_nvme_format(t->fd, err);
+      if (rc) return rc;
+      t->purge_method = "format";
+      return 0;
+    }
+    return ssdrev_fail(err, -e, "cannot discard '%s': %s", t->spec, strerror(e));
   }
   /* A file: drop every block, then preallocate again ("recreate"). */
   if (fallocate(t->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, (off_t)t->size_bytes) &&
@@ -265,6 +295,7 @@ int bench_target_purge(struct bench_target *t, struct ssdrev_err *err) {
     return ssdrev_fail(err, -errno, "cannot purge '%s': %s", t->spec, strerror(errno));
   int rc = preallocate(t->fd, t->size_bytes);
   if (rc) return ssdrev_fail(err, rc, "cannot preallocate '%s' after purge: %s", t->spec, strerror(-rc));
+  t->purge_method = "recreate";
   return 0;
 }
 
@@ -303,6 +334,10 @@ double bench_target_temp_c(struct bench_target *t) {
     sim_get_truth(t->sim, &tr);
     return tr.temp_c;
   }
-  if (t->kind == BENCH_TARGET_BLOCK) return block_temp_c(t->fd);
-  return -1;
+  if (t->kind != BENCH_TARGET_BLOCK) return -1;
+  /* Straight from the controller's SMART log: kernels without NVMe hwmon
+   * (CONFIG_HWMON off, as Debian's cloud kernel) have no temp1_input. */
+  double c;
+  if (t->nvme && bench_nvme_smart_temp_c(t->fd, &c) == 0) return c;
+  return block_temp_c(t->fd);
 }

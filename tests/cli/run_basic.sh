@@ -83,13 +83,27 @@ assert t["params"]["wait"] == sys.argv[2] and r["ios"] == 500, t
 assert r["wait"] == (sys.argv[2] if r["engine"] == "io_uring" else "sleep"), r
 PY
 done
-python3 - "$D/n/manifest.json" <<'PY' || fail "the default wait mode is not auto"
+python3 - "$D/n/manifest.json" <<'PY' || fail "the default wait mode is not auto, or auto does not sleep"
 import json, sys
 t = json.load(open(sys.argv[1]))["tests"][0]
-assert t["params"]["wait"] == "auto", t
-# auto at --iodepth 4 polls when this machine has a CPU to spare for the kernel
-import os
-want = "poll" if t["result"]["engine"] == "io_uring" and os.cpu_count() > 1 else "sleep"
-assert t["result"]["wait"] == want, t["result"]
+assert t["params"]["wait"] == "auto" and t["params"]["submit"] == "each", t
+# auto sleeps, as fio does (polling is asked for with --wait poll)
+assert t["result"]["wait"] == "sleep", t["result"]
+if t["result"]["engine"] == "io_uring":
+    assert t["result"]["submit"] == "each", t["result"]
 PY
+# --submit batch is recorded and runs; a bad mode and iopoll without O_DIRECT are refused.
+"$S" run "$D/w.img" --out "$D/sb" --number-ios 500 --iodepth 8 --submit batch --quiet >/dev/null || fail "--submit batch failed"
+python3 - "$D/sb/manifest.json" <<'PY' || fail "--submit batch not recorded"
+import json, sys
+t = json.load(open(sys.argv[1]))["tests"][0]
+assert t["params"]["submit"] == "batch" and t["result"]["ios"] == 500, t
+assert t["result"].get("submit", "") == ("batch" if t["result"]["engine"] == "io_uring" else ""), t["result"]
+PY
+"$S" run "$D/w.img" --out "$D/sx" --number-ios 10 --submit later --quiet >/dev/null 2>&1; rc=$?
+[ $rc = 2 ] || fail "--submit later: exit $rc, want 2"
+err=$("$S" run "$D/w.img" --out "$D/ip" --number-ios 10 --wait iopoll --buffered --quiet 2>&1 >/dev/null); rc=$?
+[ $rc = 1 ] || fail "--wait iopoll --buffered: exit $rc, want 1"
+echo "$err" | grep -q "O_DIRECT" || fail "--wait iopoll --buffered: no reason given: $err"
+
 exit 0

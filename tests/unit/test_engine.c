@@ -26,7 +26,7 @@ TEST("Every engine states its version and what it can do as flags") {
   REQUIRE(u && p && s);
   CHECK(u->version == BENCH_ENGINE_OPS_VERSION && p->version == BENCH_ENGINE_OPS_VERSION &&
         s->version == BENCH_ENGINE_OPS_VERSION);
-  CHECK(u->flags == BENCH_ENGINE_CAN_POLL);
+  CHECK(u->flags == (BENCH_ENGINE_CAN_POLL | BENCH_ENGINE_CAN_IOPOLL | BENCH_ENGINE_CAN_BATCH));
   CHECK(p->flags == BENCH_ENGINE_ONE_IN_FLIGHT);
   CHECK(s->flags == (BENCH_ENGINE_VIRTUAL_CLOCK | BENCH_ENGINE_NO_DATA));
 }

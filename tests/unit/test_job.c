@@ -185,8 +185,57 @@ TEST("Every wait mode completes the same I/Os with sane latencies (io_uring poll
       }
   }
   CHECK(bench_wait_from_name("poll") == BENCH_WAIT_POLL);
+  CHECK(bench_wait_from_name("iopoll") == BENCH_WAIT_IOPOLL);
   CHECK(bench_wait_from_name("busy") == -1);
   CHECK_STR(bench_wait_name(BENCH_WAIT_SLEEP), "sleep");
+  bench_target_close(t);
+}
+
+TEST("Both submit modes complete the same I/Os and the result says which one ran") {
+  struct bench_target *t = open_file("submit.img", 1 << 20, 1);
+  REQUIRE(t);
+  const enum bench_submit modes[] = {BENCH_SUBMIT_EACH, BENCH_SUBMIT_BATCH};
+  for (size_t m = 0; m < 2; m++) {
+    struct bench_job j;
+    bench_job_defaults(&j);
+    j.submit = modes[m];
+    j.read_pct = 50, j.qd = 16, j.max_ios = 3000, j.measure_ns = 60000000000ull;
+    struct bench_job_result res;
+    struct ssdrev_err err = {{0}};
+    CHECK(bench_job_run(t, &j, test_path("submit.ssdlog"), NULL, NULL, &res, &err) == 0);
+    CHECK_EQ_U64(res.ios, 3000);
+    CHECK(res.errors == 0);
+    /* psync takes one I/O at a time, so it records no submit mode */
+    CHECK_STR(res.submit, strcmp(res.engine, "io_uring") ? "" : bench_submit_name(modes[m]));
+    long n = read_log(test_path("submit.ssdlog"), recs, sizeof recs / sizeof recs[0]);
+    CHECK(n == 3000);
+    for (long i = 0; i < n; i++)
+      if (recs[i].status != 0 || recs[i].lat_ns > 1000000000ull) {
+        CHECK(!"a record has an error or an impossible latency");
+        break;
+      }
+  }
+  CHECK(bench_submit_from_name("batch") == BENCH_SUBMIT_BATCH);
+  CHECK(bench_submit_from_name("lazy") == -1);
+  CHECK_STR(bench_submit_name(BENCH_SUBMIT_EACH), "each");
+  bench_target_close(t);
+}
+
+TEST("Polling the device (iopoll) is refused without O_DIRECT and by an engine that cannot do it") {
+  struct bench_target_opts o = {.create_bytes = 1 << 20, .buffered = 1};
+  struct bench_target *t = NULL;
+  struct ssdrev_err err = {{0}};
+  REQUIRE(bench_target_open(&t, test_path("iopoll.img"), &o, &err) == 0);
+  struct bench_job j;
+  bench_job_defaults(&j);
+  j.wait = BENCH_WAIT_IOPOLL, j.max_ios = 10, j.measure_ns = 0;
+  snprintf(j.engine, sizeof j.engine, "io_uring");
+  CHECK(bench_job_run(t, &j, NULL, NULL, NULL, NULL, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "O_DIRECT");
+  snprintf(j.engine, sizeof j.engine, "psync");
+  CHECK(bench_job_run(t, &j, NULL, NULL, NULL, NULL, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "iopoll");
+  CHECK_CONTAINS(err.msg, "psync");
   bench_target_close(t);
 }
 
@@ -360,11 +409,13 @@ TEST("A job survives the trip through JSON unchanged") {
   a.offset_bytes = 4096, a.span_bytes = 1ull << 33, a.ramp_ns = 1, a.measure_ns = 2, a.size_bytes = 3;
   a.max_ios = 4, a.seed = 5, a.zero_buffers = 1, a.max_errors = 6, a.idle_ns = 7;
   a.wait = BENCH_WAIT_POLL;
+  a.submit = BENCH_SUBMIT_BATCH;
   snprintf(a.engine, sizeof a.engine, "psync");
   json_t *o = bench_job_to_json(&a);
   REQUIRE(o);
   CHECK_STR(json_string_value(json_object_get(o, "pattern")), "seq");
   CHECK_STR(json_string_value(json_object_get(o, "wait")), "poll");
+  CHECK_STR(json_string_value(json_object_get(o, "submit")), "batch");
   struct ssdrev_err err = {{0}};
   CHECK(bench_job_from_json(&b, o, &err) == 0);
   CHECK(memcmp(&a, &b, sizeof a) == 0);
@@ -381,6 +432,12 @@ TEST("A job survives the trip through JSON unchanged") {
   json_object_del(o, "wait"); /* logs written before the key existed */
   CHECK(bench_job_from_json(&b, o, &err) == 0);
   CHECK(b.wait == BENCH_WAIT_AUTO);
+  json_object_set_new(o, "submit", json_string("lazy"));
+  CHECK(bench_job_from_json(&b, o, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "'submit'");
+  json_object_del(o, "submit");
+  CHECK(bench_job_from_json(&b, o, &err) == 0);
+  CHECK(b.submit == BENCH_SUBMIT_EACH);
   json_object_set_new(o, "qd", json_string("32"));
   CHECK(bench_job_from_json(&b, o, &err) == -EINVAL);
   CHECK_CONTAINS(err.msg, "'qd'");

@@ -107,6 +107,9 @@ TEST("Unknown kinds, bad cells, duplicate ids and a wrong format are refused") {
   CHECK_CONTAINS(err.msg, "SEQ1X Q8T1");
   CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"},{\"id\":\"a\",\"kind\":\"purge\"}]}", 0, &err) == -EINVAL);
   CHECK_CONTAINS(err.msg, "duplicate");
+  CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"steps\":[{\"id\":\"a\",\"kind\":\"purge\",\"method\":\"shred\"}]}", 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "'method'");
+  CHECK_CONTAINS(err.msg, "shred");
   CHECK(load_text(&p, "{\"format\":\"fio\",\"format_version\":1,\"steps\":[]}", 0, &err) == -EINVAL);
   CHECK_CONTAINS(err.msg, "ssdrev-method");
   CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"steps\":[{\"id\":\"a\",\"kind\":\"rw_sweep\",\"read_pct_step\":7}]}", 0, &err) == -EINVAL);
@@ -148,4 +151,19 @@ TEST("settings.wait picks how the jobs wait for completions; other values are re
   CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"settings\":{\"wait\":\"spin\"},"
                       "\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"}]}", 0, &err) == -EINVAL);
   CHECK_CONTAINS(err.msg, "'wait'");
+}
+
+TEST("A purge step takes its method (auto, discard, format); auto is the default") {
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  REQUIRE(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"},"
+                        "{\"id\":\"b\",\"kind\":\"purge\",\"method\":\"format\"},{\"id\":\"c\",\"kind\":\"purge\",\"method\":\"discard\"}]}",
+                    0, &err) == 0);
+  CHECK(p.steps[0].purge_how == BENCH_PURGE_AUTO);
+  CHECK(p.steps[1].purge_how == BENCH_PURGE_FORMAT);
+  CHECK(p.steps[2].purge_how == BENCH_PURGE_DISCARD);
+  char d[256];
+  p.steps[1].kind->describe(&p, &p.steps[1], 1ull << 30, d, sizeof d);
+  CHECK_CONTAINS(d, "Format NVM");
+  bench_review_profile_free(&p);
 }

@@ -71,7 +71,9 @@ TEST("Purging a file target drops its data and keeps its size") {
   REQUIRE(fd >= 0);
   REQUIRE(pwrite(fd, "data", 4, 4096) == 4);
   close(fd);
+  CHECK(bench_target_purge_method(t) == NULL);
   CHECK(bench_target_purge(t, &err) == 0);
+  CHECK_STR(bench_target_purge_method(t), "recreate");
   char b[4] = {1, 1, 1, 1};
   fd = open(test_path("purge.img"), O_RDONLY);
   CHECK(pread(fd, b, 4, 4096) == 4 && !b[0] && !b[1] && !b[2] && !b[3]);
@@ -132,6 +134,7 @@ TEST("A sim target takes its size from the model, and purge empties the drive") 
   sim_get_truth(bench_target_sim(t), &tr);
   CHECK(tr.mapped_bytes >= 64 << 20);
   CHECK(bench_target_purge(t, &err) == 0);
+  CHECK_STR(bench_target_purge_method(t), "reset");
   sim_get_truth(bench_target_sim(t), &tr);
   CHECK_EQ_U64(tr.mapped_bytes, 0);
   bench_target_close(t);
