@@ -89,8 +89,9 @@ static void from_id_ctrl(json_t *dut, const json_t *c, int include_serial) {
   set_trimmed(dut, "firmware", json_object_get(c, "fr"));
   if (include_serial) set_trimmed(dut, "serial", json_object_get(c, "sn"));
   set_if_absent(dut, "nvme_version", nvme_version(json_integer_value(json_object_get(c, "ver"))));
-  json_int_t cap = json_integer_value(json_object_get(c, "tnvmcap"));
-  if (cap > 0) set_if_absent(dut, "capacity_bytes", json_integer(cap));
+  double cap = 0; /* 128-bit: a number, or a decimal string (import_dut_counter) */
+  if (import_dut_counter(json_object_get(c, "tnvmcap"), &cap) && cap > 0 && cap < 9223372036854775808.0)
+    set_if_absent(dut, "capacity_bytes", json_integer((json_int_t)cap));
   set_if_absent(dut, "warn_temp_c", kelvin_to_c(json_object_get(c, "wctemp")));
   set_if_absent(dut, "crit_temp_c", kelvin_to_c(json_object_get(c, "cctemp")));
   json_int_t vid = json_integer_value(json_object_get(c, "vid"));
@@ -145,10 +146,11 @@ static json_t *health(const json_t *sl, const json_t *sc) {
       {"critical_warning", "critical_warning", "critical_warning", 1},
   };
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-    const json_t *v = json_object_get(sl, f[i].nvme);
-    if (!json_is_number(v)) v = json_object_get(smart, f[i].sctl);
-    if (!json_is_number(v)) continue;
-    double x = json_number_value(v) * f[i].mult;
+    double x;
+    if (!import_dut_counter(json_object_get(sl, f[i].nvme), &x) &&
+        !import_dut_counter(json_object_get(smart, f[i].sctl), &x))
+      continue;
+    x *= f[i].mult;
     /* Counters are unsigned; one beyond json_int_t (9.2e18: 9 EB of data
      * units) is not a real drive's, and casting it would be undefined
      * behaviour: such a field is left out, as if the log lacked it. */

@@ -6,9 +6,25 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <stdlib.h>
 #include "import/import_int.h"
 
 /* 1 when v is a JSON integer in [0, max]. */
+int import_dut_counter(const json_t *v, double *out) {
+  double x = NAN;
+  if (json_is_number(v)) x = json_number_value(v);
+  else if (json_is_string(v)) {
+    /* nvme-cli prints 128-bit fields (tnvmcap, data units, ...) as decimal
+     * strings: at most 39 digits, nothing else */
+    const char *s = json_string_value(v);
+    size_t n = strlen(s);
+    if (n && n <= 39 && strspn(s, "0123456789") == n) x = strtod(s, NULL);
+  }
+  if (!(isfinite(x) && x >= 0)) return 0;
+  if (out) *out = x;
+  return 1;
+}
+
 static int uint_in(const json_t *v, json_int_t max) {
   return json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= max;
 }
@@ -29,6 +45,9 @@ int import_dut_check_id_ctrl(const json_t *c, const char *name, struct ssdrev_er
   char buf[64];
   for (size_t i = 0; i < sizeof top / sizeof top[0]; i++) {
     const json_t *v = json_object_get(c, top[i].key);
+    double big;
+    /* tnvmcap is a 128-bit field: a number or a decimal string */
+    if (v && !strcmp(top[i].key, "tnvmcap") && import_dut_counter(v, &big) && big <= (double)INT64_MAX) continue;
     if (v && !uint_in(v, top[i].max))
       return ssdrev_fail(err, -EINVAL, "bad nvme id-ctrl value in %s: key '%s' = %s is not an integer in 0..%lld%s",
                          name, top[i].key, value_text(v, buf, sizeof buf), (long long)top[i].max,
@@ -77,9 +96,7 @@ int import_dut_check_id_ctrl(const json_t *c, const char *name, struct ssdrev_er
 
 /* A non-negative finite number (nvme-cli prints 128-bit counters, which
  * jansson may read as reals). */
-static int counter_ok(const json_t *v) {
-  return json_is_number(v) && isfinite(json_number_value(v)) && json_number_value(v) >= 0;
-}
+static int counter_ok(const json_t *v) { return import_dut_counter(v, NULL); }
 
 int import_dut_check_smart_log(const json_t *sl, const char *name, struct ssdrev_err *err) {
   /* what `nvme smart-log -o json` prints for every drive: the health keys

@@ -43,6 +43,10 @@ int import_cdm(const char *input, const struct import_opts *o, struct import_res
  * power state descriptors (npss <= 31). smart-log: the keys every nvme-cli
  * SMART log has, typed. overrides: known DUT keys typed, others scalars,
  * no null. */
+/* A non-negative counter as nvme-cli and smartctl print it: a JSON number, or
+ * (128-bit fields: tnvmcap, data units) a string of up to 39 decimal
+ * digits. 1 and *out (may be NULL) when it is one, else 0. */
+int import_dut_counter(const json_t *v, double *out);
 int import_dut_check_id_ctrl(const json_t *c, const char *name, struct ssdrev_err *err);
 int import_dut_check_smart_log(const json_t *sl, const char *name, struct ssdrev_err *err);
 int import_dut_check_overrides(const json_t *ov, const char *name, struct ssdrev_err *err);

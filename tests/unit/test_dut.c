@@ -90,6 +90,27 @@ TEST("An old nvme-cli flags field with bit 0 set scales max power by 0.0001 W") 
   json_decref(d);
 }
 
+TEST("128-bit fields printed as decimal strings (tnvmcap, data units), as nvme-cli does, are read") {
+  /* QEMU's controller through Debian's nvme-cli: "tnvmcap":"0"; a real one a capacity */
+  const char *ic = "{\"mn\":\"X\",\"tnvmcap\":\"256060514304\",\"unvmcap\":\"0\"}";
+  const char *sl = "{\"critical_warning\":0,\"temperature\":310,\"percent_used\":1,"
+                   "\"data_units_read\":\"1000\",\"data_units_written\":\"2000\",\"power_on_hours\":\"5\"}";
+  struct ssdrev_err err = {{0}};
+  json_t *d = import_dut_parse(ic, sl, NULL, 0, &err);
+  REQUIRE(d);
+  CHECK(json_integer_value(json_object_get(d, "capacity_bytes")) == 256060514304);
+  json_t *h = json_object_get(d, "health");
+  CHECK(json_integer_value(json_object_get(h, "data_written_bytes")) == 2000 * 512000ll);
+  CHECK(json_integer_value(json_object_get(h, "power_on_hours")) == 5);
+  json_decref(d);
+  d = import_dut_parse("{\"mn\":\"X\",\"tnvmcap\":\"0\"}", NULL, NULL, 0, &err);
+  CHECK(d && !json_object_get(d, "capacity_bytes")); /* 0: unknown, not a size */
+  json_decref(d);
+  /* anything but digits is still refused, naming the key */
+  CHECK(import_dut_parse("{\"mn\":\"X\",\"tnvmcap\":\"12ab\"}", NULL, NULL, 0, &err) == NULL);
+  CHECK_CONTAINS(err.msg, "tnvmcap");
+}
+
 TEST("smartctl JSON alone gives model, firmware, NVMe version and LBA size") {
   char *sc = slurp("samples/dut/pm981-256.smartctl.json");
   REQUIRE(sc);
