@@ -1,6 +1,7 @@
 /* cmd_review.c — `ssdrev review`: the whole review method (a method file,
  * docs/method.md) on a target into one run archive; prints the plan with an
- * estimated duration, then a progress bar with ETA per step. Rerunning the
+ * estimated duration, then a progress line (the step's and the whole
+ * review's ETA, MB/s and IOPS, "idle" in the gaps). Rerunning the
  * same command resumes an interrupted review. */
 #include <errno.h>
 #include <getopt.h>
@@ -77,31 +78,21 @@ struct review_args {
   struct bench_review_opts o;
   int plan_only;
   char profile_buf[4200];
+  char target_buf[4200];
 };
 
-static int file_exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
-
-/* A bare name (no '/', no ".json") is looked up as profiles/NAME.json in the
- * working directory, then under $SSDREV_ROOT. */
+/* A bare name (no '/', no ".json") means profiles/NAME.json; either form is
+ * looked up in the working directory, then in the data directories
+ * (cli_data_path), so an installed ssdrev finds its methods anywhere. */
 static int resolve_profile(const char *cmd, const char *arg, char *out, size_t len) {
   size_t n = strlen(arg);
   int bare = !strchr(arg, '/') && !(n > 5 && !strcmp(arg + n - 5, ".json"));
-  if (!bare) {
-    snprintf(out, len, "%s", arg);
-    return 0;
-  }
-  snprintf(out, len, "profiles/%s.json", arg);
-  if (file_exists(out)) return 0;
-  const char *root = getenv("SSDREV_ROOT");
-  if (root && *root) {
-    snprintf(out, len, "%s/profiles/%s.json", root, arg);
-    if (file_exists(out)) return 0;
-  }
-  return cli_usage_error(cmd, "--profile '%s': no profiles/%s.json here%s", arg, arg,
-                         root ? " nor under $SSDREV_ROOT" : "");
+  char rel[4200];
+  snprintf(rel, sizeof rel, bare ? "profiles/%s.json" : "%s", arg);
+  if (cli_data_path(rel, out, len) == 0) return 0;
+  char dirs[1024];
+  return cli_usage_error(cmd, "--profile '%s': no %s here nor in %s (set $SSDREV_DATA to the data directory)",
+                         arg, rel, cli_data_dirs(dirs, sizeof dirs));
 }
 
 static int parse_args(int argc, char **argv, struct review_args *a) {
@@ -112,7 +103,7 @@ static int parse_args(int argc, char **argv, struct review_args *a) {
   opterr = 0;
   optind = 1;
   int c;
-  while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
     const char *opt = argv[optind - 1];
     switch (c) {
     case OPT_OUT: a->o.run_dir = optarg; break;
@@ -146,7 +137,7 @@ static int parse_args(int argc, char **argv, struct review_args *a) {
   }
   if (optind >= argc) return cli_usage_error(cmd, "no TARGET given");
   if (optind + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
-  a->o.target_spec = argv[optind];
+  a->o.target_spec = cli_resolve_target(argv[optind], a->target_buf, sizeof a->target_buf);
   if (!a->o.run_dir && !a->plan_only) return cli_usage_error(cmd, "--out RUN_DIR is required");
   int rc = resolve_profile(cmd, profile ? profile : "review", a->profile_buf, sizeof a->profile_buf);
   if (rc) return rc;
@@ -180,13 +171,16 @@ static void on_progress(const struct bench_progress *p, void *arg) {
     return;
   }
   if (!ps->tty) return;
-  char bar[21], eta[32];
+  char bar[21], eta[32], total[32], rate[48];
   int fill = (int)(p->fraction * 20 + 0.5);
   for (int i = 0; i < 20; i++) bar[i] = i < fill ? '#' : '.';
   bar[20] = 0;
   fmt_eta(p->eta_s, eta, sizeof eta);
-  fprintf(stderr, "\r\033[K%-48.48s [%s] %3.0f%% ETA %-7s %8.1f MB/s", p->phase, bar,
-          p->fraction * 100, eta, p->mb_s);
+  fmt_eta(p->total_eta_s, total, sizeof total);
+  if (p->idle) snprintf(rate, sizeof rate, "%-26s", "idle");
+  else snprintf(rate, sizeof rate, "%9.1f MB/s %9.0f IOPS", p->mb_s, p->iops);
+  fprintf(stderr, "\r\033[K%-40.40s [%s] %3.0f%% ETA %-7s %s | review %3.0f%% ETA %s", p->phase, bar,
+          p->fraction * 100, eta, rate, p->total_fraction * 100, total);
   fflush(stderr);
 }
 

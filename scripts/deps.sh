@@ -34,6 +34,8 @@ if [ "$what" = test ]; then
   need_cmd pvcreate lvm2
   need_cmd cryptsetup cryptsetup-bin
   need_cmd mdadm mdadm
+  # tests/cli/install.sh formats the installed ssdrev(1)
+  need_cmd man man-db
 fi
 [ -z "$missing" ] && exit 0
 # Drop duplicates while keeping order.
