@@ -63,6 +63,7 @@ $(BUILD)/obj/cli/util.o $(BUILD)/san/cli/util.o: CFLAGS_ALL += -DSSDREV_DATADIR=
 $(BUILD)/obj/cli/util.o $(BUILD)/san/cli/util.o: $(BUILD)/datadir.stamp
 $(BUILD)/datadir.stamp: FORCE
 	@mkdir -p $(@D); echo '$(DATADIR)' > $@.new; cmp -s $@.new $@ || mv $@.new $@; rm -f $@.new
+FORCE:
 
 # ------------------------------------------------ sanitizer build for the tests
 $(BUILD)/libssdrev-san.a: $(SLIB_OBJ)

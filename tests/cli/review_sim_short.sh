@@ -41,8 +41,10 @@ echo "$out" | grep -q "0.1 GB" || fail "the plan is not sized by --create-size: 
 
 # resume: pretend the tail step was interrupted; only it reruns
 sed 's/"tail": "complete"/"tail": "interrupted"/' "$M" > "$M.x" && mv "$M.x" "$M"
-"$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/run" --quiet 2>"$D/err2" || fail "resume failed: $(cat "$D/err2")"
+"$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/run" >/dev/null 2>"$D/err2" || fail "resume failed: $(cat "$D/err2")"
 grep -q '"tail": "complete"' "$M" || fail "tail not complete after resume"
+# the resumed step keeps its number in the method, not [1/1]
+grep -q "^\[7/7\] tail done" "$D/err2" || fail "resumed step renumbered: $(cat "$D/err2")"
 n=$(grep -c '"log": "logs/tail.read.ssdlog"' "$M")
 [ "$n" = 1 ] || fail "resume duplicated tail.read ($n entries)"
 out=$("$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/run" --plan) || fail "plan of a finished run failed"
