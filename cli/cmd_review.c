@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli/cli.h"
@@ -26,13 +27,16 @@ static const char usage_text[] =
     "\n"
     "method:\n"
     "  --profile FILE|NAME  method file (default profiles/review.json); a bare NAME\n"
-    "                       means profiles/NAME.json (cdm-default, cdm-nvme, ...)\n"
+    "                       means profiles/NAME.json (cdm-default, cdm-nvme, ...);\n"
+    "                       a relative path is found here, else in $SSDREV_DATA or\n"
+    "                       the installed data directory (so is a sim:MODEL file)\n"
     "  --step ID            run only this step (again, if it is complete)\n"
     "  --short              small regions and short measure times, for trying out\n"
     "  --passes N           measured CDM passes: 5 as CrystalDiskMark 8 (default),\n"
     "                       3 as CrystalDiskMark 9\n"
     "  --seed S             seed of offsets and data (default 1)\n"
     "  --plan               print the plan with estimated durations and exit\n"
+    "                       (it writes nothing, not even a --create-size file)\n"
     "DUT:\n"
     "  --label TEXT         drive label for reports, e.g. \"PM981 256GB\"\n"
     "  --dut-json DIR|PFX   nvme-cli / smartctl JSON of a run made elsewhere:\n"
@@ -171,16 +175,36 @@ static void on_progress(const struct bench_progress *p, void *arg) {
     return;
   }
   if (!ps->tty) return;
-  char bar[21], eta[32], total[32], rate[48];
-  int fill = (int)(p->fraction * 20 + 0.5);
-  for (int i = 0; i < 20; i++) bar[i] = i < fill ? '#' : '.';
-  bar[20] = 0;
+  /* "[4/7] cdm_75.RND4K_Q32T1.read.p2": the step number leads the line, with
+   * the whole review's share and ETA; then the test, its own and its rates */
+  const char *name = p->phase, *close = p->phase[0] == '[' ? strstr(p->phase, "] ") : NULL;
+  char num[24] = "";
+  if (close && close - p->phase < (long)sizeof num - 1) {
+    snprintf(num, sizeof num, "%.*s", (int)(close - p->phase + 1), p->phase);
+    name = close + 2;
+  }
+  char bar[11], eta[32], total[32], rate[64], line[512];
+  int fill = (int)(p->fraction * 10 + 0.5);
+  for (int i = 0; i < 10; i++) bar[i] = i < fill ? '#' : '.';
+  bar[10] = 0;
   fmt_eta(p->eta_s, eta, sizeof eta);
   fmt_eta(p->total_eta_s, total, sizeof total);
-  if (p->idle) snprintf(rate, sizeof rate, "%-26s", "idle");
-  else snprintf(rate, sizeof rate, "%9.1f MB/s %9.0f IOPS", p->mb_s, p->iops);
-  fprintf(stderr, "\r\033[K%-40.40s [%s] %3.0f%% ETA %-7s %s | review %3.0f%% ETA %s", p->phase, bar,
-          p->fraction * 100, eta, rate, p->total_fraction * 100, total);
+  struct winsize ws;
+  unsigned cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+  if (p->idle) snprintf(rate, sizeof rate, "idle");
+  else snprintf(rate, sizeof rate, "%8.1f MB/s %8.0f IOPS", p->mb_s, p->iops);
+  int n = snprintf(line, sizeof line, "%s review %3.0f%% ETA %-6s | %-30.30s [%s] %3.0f%% ETA %-6s %s", num,
+                   p->total_fraction * 100, total, name, bar, p->fraction * 100, eta, rate);
+  if (n > 0 && cols > 1 && (unsigned)n >= cols) {
+    /* narrow terminal: no bar, fewer digits */
+    if (!p->idle) snprintf(rate, sizeof rate, "%5.0f MB/s %6.0f IOPS", p->mb_s, p->iops);
+    n = snprintf(line, sizeof line, "%s %3.0f%% %-6s| %-28.28s %3.0f%% %-5s %s", num, p->total_fraction * 100,
+                 total, name, p->fraction * 100, eta, rate);
+  }
+  /* A line wider than the terminal wraps, and "\r\033[K" then clears only
+   * its last row: cut it to the width (the text is ASCII). */
+  if (n > 0 && cols > 1 && (unsigned)n >= cols && cols < sizeof line) line[cols - 1] = 0;
+  fprintf(stderr, "\r\033[K%s", line);
   fflush(stderr);
 }
 

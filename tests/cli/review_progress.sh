@@ -23,9 +23,16 @@ script -qec "stty cols 250 2>/dev/null; \"$S\" review \"$M\" --profile \"$D/m.js
   || fail "review on a pty failed: $(tail -c 600 "$D/tty")"
 ESC=$(printf '\033')
 tr '\r' '\n' <"$D/tty" | sed "s/$ESC\[K//g" >"$D/lines"
-grep -q '^\[2/2\] cdm.RND4K_Q1T1.read.p1 .* MB/s .* IOPS .*| review .*ETA' "$D/lines" \
+grep -q '^\[2/2\] review  *[0-9]*% ETA .*| cdm.RND4K_Q1T1.read.p1 .* MB/s .* IOPS' "$D/lines" \
   || fail "no progress line with MB/s, IOPS and the review's ETA: $(grep cdm "$D/lines" | head -3)"
-grep -q '\] .* idle .*| review' "$D/lines" || fail "the idle gap is not shown as idle"
+grep -q '^\[2/2\] review .*| cdm.* ETA .* idle$' "$D/lines" || fail "the idle gap is not shown as idle"
+# a narrow terminal gets a line that fits, the review's ETA first
+script -qec "stty cols 80 2>/dev/null; \"$S\" review \"$M\" --profile \"$D/m.json\" --out \"$D/run80\" >/dev/null" /dev/null >"$D/tty80" 2>&1 \
+  || fail "review on an 80-column pty failed"
+w=$(tr '\r' '\n' <"$D/tty80" | sed "s/$ESC\[K//g" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+[ "$w" -lt 80 ] || fail "a progress line of $w columns on an 80-column terminal"
+tr '\r' '\n' <"$D/tty80" | sed "s/$ESC\[K//g" | grep -q '^\[2/2\]  *[0-9]*% [0-9]*s *| cdm.RND4K_Q1T1.read.p1 .* MB/s' \
+  || fail "narrow line: $(tr '\r' '\n' <"$D/tty80" | grep RND4K | head -2)"
 grep -q '^\[1/2\] purge done' "$D/lines" && grep -q '\[2/2\] cdm done' "$D/lines" || fail "done lines: $(grep done "$D/lines")"
 # the step alone keeps its number in the method
 "$S" review "$M" --profile "$D/m.json" --out "$D/run" --step cdm >/dev/null 2>"$D/err" || fail "--step cdm failed: $(cat "$D/err")"
