@@ -5,7 +5,8 @@
 # analysis and a report from another directory with no SSDREV_* variable
 # set; $SSDREV_DATA overrides the data directory; ssdrev(1) formats with
 # `man -l` and has a section for every command; `make uninstall` removes
-# every file install made.
+# every file install made; with DESTDIR the files go under it while the
+# binary looks in PREFIX.
 set -u
 fail() { echo "install: $*" >&2; exit 1; }
 S=${SSDREV:?SSDREV must point at the ssdrev binary}
@@ -69,6 +70,18 @@ if command -v man >/dev/null 2>&1; then
 else
   echo "skip: man (man-db) not installed, ssdrev(1) not formatted"
 fi
+
+# DESTDIR (packaging): files go under it, the binary looks in PREFIX
+mkdir "$T/dest"
+make -C "$R" --no-print-directory install DESTDIR="$T/dest" PREFIX=/opt/ssdrev-test BUILD="$T/build" >"$T/make.log" 2>&1 \
+  || fail "make install DESTDIR=... failed: $(tail -5 "$T/make.log")"
+[ -f "$T/dest/opt/ssdrev-test/share/ssdrev/profiles/review.json" ] && [ -x "$T/dest/opt/ssdrev-test/bin/ssdrev" ] \
+  || fail "DESTDIR install misplaced: $(find "$T/dest" -maxdepth 4 | head)"
+env -u SSDREV_ROOT -u SSDREV_DATA "$T/dest/opt/ssdrev-test/bin/ssdrev" review sim:nosuch.model --profile nosuch --plan 2>"$T/err"
+grep -q "'/opt/ssdrev-test/share/ssdrev'" "$T/err" || fail "the DESTDIR build does not look in PREFIX: $(cat "$T/err")"
+make -C "$R" --no-print-directory uninstall DESTDIR="$T/dest" PREFIX=/opt/ssdrev-test BUILD="$T/build" >"$T/make.log" 2>&1 \
+  || fail "make uninstall DESTDIR=... failed"
+[ -z "$(find "$T/dest" -type f | head -3)" ] || fail "DESTDIR uninstall left: $(find "$T/dest" -type f | head -3)"
 
 cd "$R" || fail "cd"
 make -C "$R" --no-print-directory uninstall PREFIX="$P" BUILD="$T/build" >"$T/make.log" 2>&1 || fail "make uninstall failed"
