@@ -2,6 +2,7 @@
 #include <csv.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "analyze/analyze_int.h"
 
@@ -128,7 +129,28 @@ static void print_summary(FILE *f, const json_t *a) {
   }
 }
 
-int analyze_print_table(FILE *f, const json_t *a, unsigned flags) {
+static void print_table(FILE *f, const json_t *a, unsigned flags);
+
+int analyze_print_table(FILE *out, const json_t *a, unsigned flags) {
+  /* Every section opens with a blank line; the text goes through a buffer so
+   * that one without a label above it does not start the output with one. */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) return -ENOMEM;
+  print_table(f, a, flags);
+  int bad = ferror(f);
+  if (fclose(f) || bad || !buf) {
+    free(buf);
+    return -ENOMEM;
+  }
+  size_t skip = len && buf[0] == '\n';
+  if (len > skip) fwrite(buf + skip, 1, len - skip, out);
+  free(buf);
+  return ferror(out) ? -EIO : 0;
+}
+
+static void print_table(FILE *f, const json_t *a, unsigned flags) {
   int verbose = (flags & ANALYZE_TABLE_VERBOSE) != 0;
   const char *name, *op;
   json_t *t, *s, *e;
@@ -177,7 +199,6 @@ int analyze_print_table(FILE *f, const json_t *a, unsigned flags) {
   if (nsample && !verbose)
     fprintf(f, "%zu percentile%s in %zu test%s rest%s on fewer than 10 samples, marked (!) (listed with --verbose)\n",
             nsample, nsample == 1 ? "" : "s", sample_tests, sample_tests == 1 ? "" : "s", nsample == 1 ? "s" : "");
-  return ferror(f) ? -EIO : 0;
 }
 
 /* Quotes (libcsv) only fields that need it, so numbers stay bare. */
