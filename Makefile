@@ -2,6 +2,10 @@
 # ---------------------------------------------------------------- user settings
 CC      ?= cc
 PREFIX  ?= /usr/local
+# where `make install` puts profiles/, templates/, samples/; compiled into the
+# binary (cli/util.c), so `make install PREFIX=...` rebuilds that one file
+DATADIR ?= $(PREFIX)/share/ssdrev
+MANDIR  ?= $(PREFIX)/share/man
 BUILD   ?= build
 OPT     ?= -O2 -g
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
@@ -31,7 +35,7 @@ SLIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/san/%.o)
 SCLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/san/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/test/%)
 
-.PHONY: all deps test-deps e2e-deps demo test e2e asan ubsan valgrind fuzz lint clean install perf golden-update
+.PHONY: all deps test-deps e2e-deps demo test e2e asan ubsan valgrind fuzz lint clean install uninstall perf golden-update FORCE
 # Each entry point checks the Debian packages first, then builds in a second
 # make, so pkg-config is asked only once the packages are there.
 all: deps
@@ -54,6 +58,14 @@ $(BUILD)/ssdrev: $(CLI_OBJ) $(BUILD)/libssdrev.a
 	$(CC) $(OPT) -o $@ $(CLI_OBJ) $(BUILD)/libssdrev.a $(LIBS_ALL)
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D); $(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+# The data directory is compiled into cli/util.c: the stamp holds the value
+# it was built with and changes (rebuilding util.o) only when DATADIR does.
+$(BUILD)/obj/cli/util.o $(BUILD)/san/cli/util.o: CFLAGS_ALL += -DSSDREV_DATADIR='"$(DATADIR)"'
+$(BUILD)/obj/cli/util.o $(BUILD)/san/cli/util.o: $(BUILD)/datadir.stamp
+$(BUILD)/datadir.stamp: FORCE
+	@mkdir -p $(@D); echo '$(DATADIR)' > $@.new; cmp -s $@.new $@ || mv $@.new $@; rm -f $@.new
+FORCE:
 
 # ------------------------------------------------ sanitizer build for the tests
 $(BUILD)/libssdrev-san.a: $(SLIB_OBJ)
@@ -100,8 +112,21 @@ lint:
 	cppcheck --quiet --enable=warning,performance --error-exitcode=1 -I. --include=/usr/include/jansson.h \
 	  --suppress=missingIncludeSystem -D__GNUC__ $(PARTS) cli
 
+# The binary, the data it finds from anywhere (DATADIR: method files,
+# templates, samples incl. the simulated drive models) and ssdrev(1).
+DATA_FILES = $(wildcard profiles/*.json templates/*.md samples/*/*)
 install: all
 	install -D -m 755 $(BUILD)/ssdrev $(DESTDIR)$(PREFIX)/bin/ssdrev
+	@for f in $(DATA_FILES); do install -D -m 644 "$$f" "$(DESTDIR)$(DATADIR)/$$f" || exit 1; done
+	install -D -m 644 man/ssdrev.1 $(DESTDIR)$(MANDIR)/man1/ssdrev.1
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/ssdrev, data in $(DESTDIR)$(DATADIR), man page ssdrev(1)"
+
+# Removes exactly what install put there (and the data directory once empty).
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/ssdrev $(DESTDIR)$(MANDIR)/man1/ssdrev.1
+	@for f in $(DATA_FILES); do rm -f "$(DESTDIR)$(DATADIR)/$$f"; done
+	@for d in samples/cdm samples/dut samples/fio samples/models samples profiles templates; do \
+	  rmdir "$(DESTDIR)$(DATADIR)/$$d" 2>/dev/null; done; rmdir "$(DESTDIR)$(DATADIR)" 2>/dev/null; true
 
 clean:
 	rm -rf $(BUILD)

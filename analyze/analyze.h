@@ -181,8 +181,13 @@ json_t *analyze_compare(const json_t *const *analyses, size_t n, struct ssdrev_e
 
 /* ======================================================== 5. output */
 
-/* Prints an analysis object as text tables (tests, CDM, fill, tail, flags). */
-int analyze_print_table(FILE *f, const json_t *analysis);
+/* Prints an analysis object as text, summary first: the CDM table, the
+ * RW-ratio sweep, the SLC cache, tail latency and flags; then the per-test
+ * statistics of tests no summary table covers (kind "job", imports) and the
+ * warnings other than sample counts, which are counted in one line.
+ * ANALYZE_TABLE_VERBOSE prints every test's statistics and every warning. */
+enum { ANALYZE_TABLE_VERBOSE = 1 };
+int analyze_print_table(FILE *f, const json_t *analysis, unsigned flags);
 /* Writes one CSV row per test and op (test, kind, op, ios, ..., p<N>_us)
  * with libcsv quoting. */
 int analyze_write_csv(FILE *f, const json_t *analysis);

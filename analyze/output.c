@@ -2,11 +2,12 @@
 #include <csv.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "analyze/analyze_int.h"
 
 static void print_stats(FILE *f, const char *op, const json_t *s) {
-  fprintf(f, "  %-6s %10.0f ios %10.2f MB/s %10.0f IOPS  lat us: min %.2f mean %.2f sd %.2f max %.2f\n", op,
+  fprintf(f, "  %-6s %10.0f ios %10.2f MB/s %10.0f IOPS  lat µs: min %.2f mean %.2f sd %.2f max %.2f\n", op,
           analyze_json_num(s, "ios", 0), analyze_json_num(s, "mb_s", 0), analyze_json_num(s, "iops", 0), analyze_json_num(s, "lat_min_us", 0),
           analyze_json_num(s, "lat_mean_us", 0), analyze_json_num(s, "lat_stddev_us", 0), analyze_json_num(s, "lat_max_us", 0));
   if (analyze_json_num(s, "errors", 0) > 0) fprintf(f, "         %.0f errors\n", analyze_json_num(s, "errors", 0));
@@ -19,46 +20,82 @@ static void print_stats(FILE *f, const char *op, const json_t *s) {
     fprintf(f, " p%g=%.2f%s", analyze_json_num(p, "p", 0), analyze_json_num(p, "lat_us", 0),
             json_is_true(json_object_get(p, "warn")) ? "(!)" : "");
   }
-  fprintf(f, " us\n");
+  fprintf(f, " µs\n");
 }
 
-int analyze_print_table(FILE *f, const json_t *a) {
-  const char *name, *op;
-  json_t *t, *s, *e;
+/* A percentile resting on fewer than 10 samples (analyze/logstats.c): there
+ * is one per short test and percentile, so they are counted, not listed. */
+static int is_sample_warning(const char *w) { return w && strstr(w, " rests on ") && strstr(w, " samples (< "); }
+
+/* Tests whose figures a summary table shows (CDM, fill, RW sweep, tail,
+ * temperature): their statistics are detail, printed with --verbose. */
+static int summarized_kind(const char *kind) {
+  static const char *const kinds[] = {"cdm", "prefill", "fill_drive", "rw_sweep", "tail", "temperature"};
+  for (size_t i = 0; kind && i < sizeof kinds / sizeof kinds[0]; i++)
+    if (!strcmp(kind, kinds[i])) return 1;
+  return 0;
+}
+
+static void print_cdm(FILE *f, const json_t *cdm) {
   size_t i;
-  if (analyze_json_str(a, "label")) fprintf(f, "%s%s\n", analyze_json_str(a, "label"), json_is_true(json_object_get(a, "simulated")) ? " (simulated)" : "");
-  json_object_foreach((json_t *)json_object_get(a, "tests"), name, t) {
-    fprintf(f, "%s [%s]\n", name, analyze_json_str(t, "kind") ? analyze_json_str(t, "kind") : "job");
-    if (analyze_json_str(t, "error")) fprintf(f, "  error: %s\n", analyze_json_str(t, "error"));
-    const json_t *sum = json_object_get(t, "summary");
-    if (sum)
-      fprintf(f, "  imported: %.2f MB/s %.2f IOPS %.2f us\n", analyze_json_num(sum, "mb_s", 0), analyze_json_num(sum, "iops", 0),
-              analyze_json_num(sum, "lat_us", 0));
-    json_object_foreach(json_object_get(t, "ops"), op, s) {
-      print_stats(f, op, s);
-    }
-    json_array_foreach(json_object_get(t, "warnings"), i, e) {
-      fprintf(f, "  warning: %s\n", json_string_value(e));
-    }
+  json_t *s;
+  int mix = 0;
+  json_array_foreach(cdm, i, s) {
+    mix |= json_object_get(s, "mix") != NULL;
   }
+  fprintf(f, "\nCDM (max MB/s over passes; IOPS; min mean latency)\n");
+  /* "µs" is two bytes and one column: headers that hold it get one more byte */
+  fprintf(f, "  %-6s %-8s %-16s %10s %10s %11s %11s%s\n", "state", "profile", "cell", "read MB/s", "write MB/s",
+          "read µs", "write µs", mix ? "   mix MB/s     mix µs" : "");
+  json_array_foreach(cdm, i, s) {
+    const json_t *r = json_object_get(s, "read"), *w = json_object_get(s, "write"), *m = json_object_get(s, "mix");
+    fprintf(f, "  %-6s %-8s %-16s %10.2f %10.2f %10.2f %10.2f", analyze_json_str(s, "state"), analyze_json_str(s, "profile"),
+            analyze_json_str(s, "cell"), analyze_json_num(r, "mb_s", 0), analyze_json_num(w, "mb_s", 0), analyze_json_num(r, "lat_us", 0),
+            analyze_json_num(w, "lat_us", 0));
+    if (mix) fprintf(f, " %10.2f %10.2f", analyze_json_num(m, "mb_s", 0), analyze_json_num(m, "lat_us", 0));
+    fputc('\n', f);
+  }
+}
+
+/* The RW-ratio sweep: one row per read share, MB/s and IOPS per queue depth
+ * (rw_sweep: [{qd, points: [{read_pct, mb_s, iops, ...}]}], docs/archive.md). */
+static void print_rw_sweep(FILE *f, const json_t *sweep) {
+  size_t q, i;
+  json_t *e, *p;
+  fprintf(f, "\nRW-ratio sweep (4 KiB random; MB/s and IOPS by read share)\n  %5s", "read%");
+  json_array_foreach(sweep, q, e) {
+    char h[32];
+    snprintf(h, sizeof h, "QD%.0f MB/s", analyze_json_num(e, "qd", 0));
+    fprintf(f, " %10s", h);
+    snprintf(h, sizeof h, "QD%.0f IOPS", analyze_json_num(e, "qd", 0));
+    fprintf(f, " %10s", h);
+  }
+  fputc('\n', f);
+  /* rows by the read shares of the first QD; another QD's point is matched
+   * by its read share, so a missing point leaves a gap, not a shifted row */
+  json_array_foreach(json_object_get(json_array_get(sweep, 0), "points"), i, p) {
+    double pct = analyze_json_num(p, "read_pct", -1);
+    fprintf(f, "  %5.0f", pct);
+    json_array_foreach(sweep, q, e) {
+      const json_t *hit = NULL, *x;
+      size_t k;
+      json_array_foreach(json_object_get(e, "points"), k, x) {
+        if (analyze_json_num(x, "read_pct", -2) == pct) hit = x;
+      }
+      if (hit) fprintf(f, " %10.2f %10.0f", analyze_json_num(hit, "mb_s", 0), analyze_json_num(hit, "iops", 0));
+      else fprintf(f, " %10s %10s", "-", "-");
+    }
+    fputc('\n', f);
+  }
+}
+
+static void print_summary(FILE *f, const json_t *a) {
+  size_t i;
+  json_t *t, *e;
   const json_t *cdm = json_object_get(a, "cdm");
-  if (json_array_size(cdm)) {
-    int mix = 0;
-    json_array_foreach(cdm, i, s) {
-      mix |= json_object_get(s, "mix") != NULL;
-    }
-    fprintf(f, "\nCDM (max MB/s over passes; IOPS; min mean latency)\n");
-    fprintf(f, "  %-6s %-8s %-16s %10s %10s %10s %10s%s\n", "state", "profile", "cell", "read MB/s", "write MB/s",
-            "read us", "write us", mix ? "   mix MB/s     mix us" : "");
-    json_array_foreach(cdm, i, s) {
-      const json_t *r = json_object_get(s, "read"), *w = json_object_get(s, "write"), *m = json_object_get(s, "mix");
-      fprintf(f, "  %-6s %-8s %-16s %10.2f %10.2f %10.2f %10.2f", analyze_json_str(s, "state"), analyze_json_str(s, "profile"),
-              analyze_json_str(s, "cell"), analyze_json_num(r, "mb_s", 0), analyze_json_num(w, "mb_s", 0), analyze_json_num(r, "lat_us", 0),
-              analyze_json_num(w, "lat_us", 0));
-      if (mix) fprintf(f, " %10.2f %10.2f", analyze_json_num(m, "mb_s", 0), analyze_json_num(m, "lat_us", 0));
-      fputc('\n', f);
-    }
-  }
+  if (json_array_size(cdm)) print_cdm(f, cdm);
+  const json_t *sweep = json_object_get(a, "rw_sweep");
+  if (json_array_size(sweep)) print_rw_sweep(f, sweep);
   const json_t *slc = json_object_get(json_object_get(a, "fill"), "slc");
   if (slc) {
     fprintf(f, "\nSLC cache: ");
@@ -71,11 +108,17 @@ int analyze_print_table(FILE *f, const json_t *a) {
     fprintf(f, "\n");
   }
   const char *w;
+  int first = 1;
   json_object_foreach((json_t *)json_object_get(a, "tail"), w, t) {
-    fprintf(f, "tail %-6s", w);
+    if (first) fprintf(f, "\nQD1 tail latency (µs)\n");
+    first = 0;
+    fprintf(f, "  %-6s", w);
     const char *k;
     json_object_foreach(t, k, e) {
-      if (k[0] == 'p' && json_is_number(e)) fprintf(f, " %s=%.2f", k, json_number_value(e));
+      /* keys are p<N>_us: the unit is in the heading */
+      size_t n = strlen(k);
+      if (k[0] == 'p' && json_is_number(e))
+        fprintf(f, " %.*s=%.2f", (int)(n > 3 && !strcmp(k + n - 3, "_us") ? n - 3 : n), k, json_number_value(e));
     }
     fprintf(f, "\n");
   }
@@ -84,7 +127,78 @@ int analyze_print_table(FILE *f, const json_t *a) {
   json_array_foreach(flags, i, e) {
     fprintf(f, "  [%s] %s: %s\n", analyze_json_str(e, "severity"), analyze_json_str(e, "id"), analyze_json_str(e, "message"));
   }
-  return ferror(f) ? -EIO : 0;
+}
+
+static void print_table(FILE *f, const json_t *a, unsigned flags);
+
+int analyze_print_table(FILE *out, const json_t *a, unsigned flags) {
+  /* Every section opens with a blank line; the text goes through a buffer so
+   * that one without a label above it does not start the output with one. */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) return -ENOMEM;
+  print_table(f, a, flags);
+  int bad = ferror(f);
+  if (fclose(f) || bad || !buf) {
+    free(buf);
+    return -ENOMEM;
+  }
+  size_t skip = len && buf[0] == '\n';
+  if (len > skip) fwrite(buf + skip, 1, len - skip, out);
+  free(buf);
+  return ferror(out) ? -EIO : 0;
+}
+
+static void print_table(FILE *f, const json_t *a, unsigned flags) {
+  int verbose = (flags & ANALYZE_TABLE_VERBOSE) != 0;
+  const char *name, *op;
+  json_t *t, *s, *e;
+  size_t i;
+  if (analyze_json_str(a, "label")) fprintf(f, "%s%s\n", analyze_json_str(a, "label"), json_is_true(json_object_get(a, "simulated")) ? " (simulated)" : "");
+  print_summary(f, a);
+  size_t hidden = 0, nsample = 0, sample_tests = 0, ntests = 0;
+  int heading = 0;
+  json_object_foreach((json_t *)json_object_get(a, "tests"), name, t) {
+    ntests++;
+    const char *kind = analyze_json_str(t, "kind");
+    int show = verbose || !summarized_kind(kind);
+    size_t ns = 0;
+    json_array_foreach(json_object_get(t, "warnings"), i, e) {
+      ns += is_sample_warning(json_string_value(e));
+    }
+    nsample += ns;
+    sample_tests += ns > 0;
+    const char *error = analyze_json_str(t, "error");
+    /* a test's error and its other warnings are always shown */
+    size_t other = json_array_size(json_object_get(t, "warnings")) - ns;
+    if (!show && !error && !other) {
+      hidden++;
+      continue;
+    }
+    if (!heading) fprintf(f, "\ntests:\n");
+    heading = 1;
+    fprintf(f, "%s [%s]\n", name, kind ? kind : "job");
+    if (error) fprintf(f, "  error: %s\n", error);
+    if (show) {
+      const json_t *sum = json_object_get(t, "summary");
+      if (sum)
+        fprintf(f, "  imported: %.2f MB/s %.2f IOPS %.2f µs\n", analyze_json_num(sum, "mb_s", 0), analyze_json_num(sum, "iops", 0),
+                analyze_json_num(sum, "lat_us", 0));
+      json_object_foreach(json_object_get(t, "ops"), op, s) {
+        print_stats(f, op, s);
+      }
+    }
+    json_array_foreach(json_object_get(t, "warnings"), i, e) {
+      const char *w = json_string_value(e);
+      if (verbose || !is_sample_warning(w)) fprintf(f, "  warning: %s\n", w ? w : "");
+    }
+  }
+  if (hidden || (nsample && !verbose)) fputc('\n', f);
+  if (hidden) fprintf(f, "%zu of %zu tests are summarized above (their statistics: --verbose)\n", hidden, ntests);
+  if (nsample && !verbose)
+    fprintf(f, "%zu percentile%s in %zu test%s rest%s on fewer than 10 samples, marked (!) (listed with --verbose)\n",
+            nsample, nsample == 1 ? "" : "s", sample_tests, sample_tests == 1 ? "" : "s", nsample == 1 ? "s" : "");
 }
 
 /* Quotes (libcsv) only fields that need it, so numbers stay bare. */

@@ -235,6 +235,9 @@ struct bench_progress {
   double fraction;       /* 0..1, or < 0 when unknown */
   double mb_s, iops;     /* over the last interval */
   double eta_s;          /* < 0 when unknown */
+  double total_fraction; /* review: 0..1 of the whole plan (0 elsewhere) */
+  double total_eta_s;    /* review: the whole plan's ETA; < 0 when unknown or not a review */
+  int idle;              /* an idle gap before a test (no I/O; mb_s, iops are 0) */
 };
 typedef void (*bench_progress_fn)(const struct bench_progress *p, void *arg);
 

@@ -29,11 +29,32 @@ int cli_parse_duration(const char *s, uint64_t *out_ns);
 /* Parses an unsigned integer in [min, max]. */
 int cli_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* argv[*i] as "--name VALUE", "--name=VALUE" or "ALIAS VALUE": returns the
- * value ("" when it is missing) and advances *i past it, or NULL when
- * argv[*i] is another option. */
+ * value and advances *i past it, cli_missing_value (an empty string) when
+ * the option is the last argument, or NULL when argv[*i] is another option. */
 const char *cli_opt_value(int argc, char **argv, int *i, const char *name, const char *alias);
+extern const char cli_missing_value[];
+/* Returns 2 from the calling command when V is cli_missing_value, naming OPT. */
+#define CLI_NEED_VALUE(cmd, v, opt) \
+  do { \
+    if ((v) == cli_missing_value) return cli_usage_error(cmd, "option '%s' needs a value", opt); \
+  } while (0)
 /* True when --help / -h is among the arguments. */
 int cli_wants_help(int argc, char **argv);
+/* Finds a data file (profiles/, templates/, samples/) by its path REL
+ * relative to the data directory: REL itself when it exists (the source
+ * tree, or the user's own file), else under $SSDREV_DATA, $SSDREV_ROOT (the
+ * source tree, as the tests set it) and the data directory compiled in
+ * (SSDREV_DATADIR, PREFIX/share/ssdrev), in that order. Writes the first that
+ * exists to out and returns 0; -ENOENT (out = REL) when none does. An
+ * absolute REL is only checked itself. */
+int cli_data_path(const char *rel, char *out, size_t len);
+/* The directories cli_data_path searches after the working directory, as
+ * "'A', 'B'" for messages. */
+const char *cli_data_dirs(char *buf, size_t len);
+/* A "sim:MODEL" target whose model file is not found as given is looked up
+ * with cli_data_path (sim:samples/models/pm981-256.model works from any
+ * directory once installed); any other target is returned as it is. */
+const char *cli_resolve_target(const char *spec, char *buf, size_t len);
 /* Installs SIGINT/SIGTERM handlers that set bench_stop_requested. */
 void cli_install_signal_handlers(void);
 

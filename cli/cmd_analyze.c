@@ -21,7 +21,10 @@ static void usage(FILE *f) {
           "  --salvage           skip corrupt log chunks instead of failing\n"
           "  --threads N         threads: tests analyzed in parallel, or --pct-only\n"
           "                      splitting the log (default: online CPUs)\n"
-          "  --table             print tables (the default)\n"
+          "  --table             print tables (the default): the summary (CDM, RW-ratio\n"
+          "                      sweep, SLC cache, tail latency, flags), then the tests\n"
+          "                      no summary covers; sample-count warnings are counted\n"
+          "  --verbose           with the tables: every test's statistics and warnings\n"
           "  --json              print the analysis as JSON\n"
           "  --csv FILE          write one CSV row per test and op (- = stdout)\n"
           "  --quiet             print nothing (still writes analysis.json)\n"
@@ -33,7 +36,7 @@ static void usage(FILE *f) {
           "  -h, --help          show this help\n");
 }
 
-enum { O_PCT = 256, O_INTERVAL, O_SALVAGE, O_THREADS, O_TABLE, O_JSON, O_CSV, O_QUIET, O_LOG, O_FILL, O_PCTONLY, O_EXPORT };
+enum { O_PCT = 256, O_INTERVAL, O_SALVAGE, O_THREADS, O_TABLE, O_JSON, O_CSV, O_QUIET, O_LOG, O_FILL, O_PCTONLY, O_EXPORT, O_VERBOSE };
 
 static const struct option opts[] = {
     {"percentiles", required_argument, NULL, O_PCT}, {"interval", required_argument, NULL, O_INTERVAL},
@@ -43,6 +46,7 @@ static const struct option opts[] = {
     {"log", required_argument, NULL, O_LOG},         {"fill", no_argument, NULL, O_FILL},
     {"pct-only", no_argument, NULL, O_PCTONLY},      {"help", no_argument, NULL, 'h'},
     {"export-lat32", required_argument, NULL, O_EXPORT},
+    {"verbose", no_argument, NULL, O_VERBOSE},
     {NULL, 0, NULL, 0},
 };
 
@@ -107,7 +111,7 @@ static int pct_only(const char *cmd, const char *log, const struct analyze_opts 
                                          "lat_ns", (json_int_t)res[i].value, "at_or_beyond",
                                          (json_int_t)res[i].at_or_beyond));
     json_t *root = json_pack("{s:I, s:o}", "samples", (json_int_t)n, "pct", a);
-    json_dumpf(root, stdout, JSON_INDENT(2));
+    json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
     fputc('\n', stdout);
     json_decref(root);
     return 0;
@@ -124,7 +128,7 @@ int cmd_analyze(int argc, char **argv) {
   struct analyze_opts o;
   analyze_opts_defaults(&o);
   struct ssdrev_err err = {{0}};
-  int json = 0, quiet = 0, fill = 0, pctonly = 0, c;
+  int json = 0, quiet = 0, fill = 0, pctonly = 0, verbose = 0, c;
   const char *csv = NULL, *log = NULL, *export = NULL;
   uint64_t v;
   if (cli_wants_help(argc, argv)) {
@@ -152,6 +156,7 @@ int cmd_analyze(int argc, char **argv) {
     case O_JSON: json = 1; break;
     case O_CSV: csv = optarg; break;
     case O_QUIET: quiet = 1; break;
+    case O_VERBOSE: verbose = 1; break;
     case O_LOG: log = optarg; break;
     case O_FILL: fill = 1; break;
     case O_PCTONLY: pctonly = 1; break;
@@ -196,7 +201,7 @@ int cmd_analyze(int argc, char **argv) {
       json_dumpf(a, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
       fputc('\n', stdout);
     } else {
-      analyze_print_table(stdout, a);
+      analyze_print_table(stdout, a, verbose ? ANALYZE_TABLE_VERBOSE : 0);
     }
   }
   json_decref(a);

@@ -47,7 +47,8 @@ int cmd_chart(int argc, char **argv) {
   const char *runs[MAX_RUNS];
   size_t nruns = 0;
   for (int i = 1; i < argc; i++) {
-    const char *v;
+    const char *v = NULL;
+    const char *opt = argv[i];
     uint64_t u;
     if ((v = cli_opt_value(argc, argv, &i, "--out", "-o"))) out = v;
     else if ((v = cli_opt_value(argc, argv, &i, "--drive", NULL))) o.drive = v;
@@ -56,18 +57,23 @@ int cmd_chart(int argc, char **argv) {
     else if ((v = cli_opt_value(argc, argv, &i, "--workload", NULL))) o.workload = v;
     else if ((v = cli_opt_value(argc, argv, &i, "--test", NULL))) o.test = v;
     else if ((v = cli_opt_value(argc, argv, &i, "--lang", NULL))) {
+      CLI_NEED_VALUE(cmd, v, opt);
       if (render_lang_parse(v, &o.lang) < 0) return cli_usage_error(cmd, "--lang: give en or ko, not '%s'", v);
     } else if ((v = cli_opt_value(argc, argv, &i, "--dpi", NULL))) {
+      CLI_NEED_VALUE(cmd, v, opt);
       if (cli_parse_uint(v, 30, 1200, &u) < 0) return cli_usage_error(cmd, "--dpi: give 30..1200, not '%s'", v);
       o.dpi = (double)u;
     } else if ((v = cli_opt_value(argc, argv, &i, "--width", NULL))) {
+      CLI_NEED_VALUE(cmd, v, opt);
       if (parse_inches(v, &o.width_in) < 0) return cli_usage_error(cmd, "--width: give inches 1..20, not '%s'", v);
     } else if ((v = cli_opt_value(argc, argv, &i, "--height", NULL))) {
+      CLI_NEED_VALUE(cmd, v, opt);
       if (parse_inches(v, &o.height_in) < 0) return cli_usage_error(cmd, "--height: give inches 1..20, not '%s'", v);
     } else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
     else if (!kind) kind = argv[i];
     else if (nruns >= MAX_RUNS) return cli_usage_error(cmd, "at most %d runs", MAX_RUNS);
     else runs[nruns++] = argv[i];
+    CLI_NEED_VALUE(cmd, v, opt);
   }
   if (!kind) return cli_usage_error(cmd, "give a chart KIND (see --help)");
   if (!render_chart_kind_exists(kind)) return cli_usage_error(cmd, "unknown chart kind '%s' (see --help)", kind);

@@ -79,8 +79,8 @@ static void print_table(const json_t *dut, const char *label) {
       char name[16], pw[32], en[32], ex[32];
       snprintf(name, sizeof name, "PS%lld", (long long)json_integer_value(json_object_get(p, "ps")));
       fmt_power(json_number_value(json_object_get(p, "max_power_w")), pw, sizeof pw);
-      snprintf(en, sizeof en, "%lldμs", (long long)json_integer_value(json_object_get(p, "entry_lat_us")));
-      snprintf(ex, sizeof ex, "%lldμs", (long long)json_integer_value(json_object_get(p, "exit_lat_us")));
+      snprintf(en, sizeof en, "%lldµs", (long long)json_integer_value(json_object_get(p, "entry_lat_us")));
+      snprintf(ex, sizeof ex, "%lldµs", (long long)json_integer_value(json_object_get(p, "exit_lat_us")));
       printf("  %-15s %-22s %-16s %s\n", name, pw, en, ex);
     }
   }
@@ -104,7 +104,7 @@ int cmd_dut(int argc, char **argv) {
   int serial = 0, as_json = 0, c;
   opterr = 0;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
     const char *opt = argv[optind - 1];
     switch (c) {
     case OPT_IDCTRL: files[0] = optarg; break;
@@ -158,7 +158,9 @@ int cmd_dut(int argc, char **argv) {
   }
   if (as_json) {
     if (label) json_object_set_new(dut, "label", json_string(label));
-    char *s = json_dumps(dut, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    /* 10 significant digits, as the files ssdrev saves (base/common.c): a
+     * power of 7.02 W prints as 7.02, not 7.0199999999999996 */
+    char *s = json_dumps(dut, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     if (s) puts(s);
     free(s);
   } else {

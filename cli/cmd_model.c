@@ -1,5 +1,6 @@
 /* cmd_model.c — `ssdrev model`: inspect simulated drive models.
- *   ssdrev model list [DIR]            models in samples/models (or DIR)
+ *   ssdrev model list [DIR]            models in samples/models (or DIR;
+ *                                      cli_data_path finds the default)
  *   ssdrev model show MODEL_FILE [--json]  parameters and derived figures */
 #include <dirent.h>
 #include <stdlib.h>
@@ -13,8 +14,8 @@ static void usage(FILE *f) {
           "       ssdrev model show MODEL_FILE [--json]\n\n"
           "Inspect simulated drive models (docs/sim-model.md); use one as a target with\n"
           "sim:MODEL_FILE.\n\n"
-          "  list [DIR]   list the model files in DIR (default: samples/models, under\n"
-          "               $SSDREV_ROOT when set)\n"
+          "  list [DIR]   list the model files in DIR (default: samples/models here,\n"
+          "               else in $SSDREV_DATA or the installed data directory)\n"
           "  show FILE    print the parameters and the figures that follow from them:\n"
           "               raw die-parallel read IOPS ceiling, SLC cache max/min,\n"
           "               cached and post-cache write speed\n"
@@ -26,8 +27,7 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 
 static int model_list(int argc, char **argv) {
   char dflt[4096];
-  const char *root = getenv("SSDREV_ROOT");
-  snprintf(dflt, sizeof dflt, "%s/samples/models", root ? root : ".");
+  cli_data_path("samples/models", dflt, sizeof dflt);
   if (argc > 3) return cli_usage_error("model", "unexpected argument '%s'", argv[3]);
   if (argc == 3 && argv[2][0] == '-') return cli_usage_error("model", "unknown option '%s'", argv[2]);
   const char *dir = argc == 3 ? argv[2] : dflt;
@@ -97,8 +97,8 @@ static void model_text(const struct sim_model *m, const struct sim_derived *dv) 
   printf("NAND       %u channels x %u dies x %u planes = %u dies, %.0f MT/s, %u KiB pages, %u bits/cell\n",
          m->channels, m->dies_per_channel, m->planes, dv->dies, m->channel_mt_s, m->page_bytes / 1024,
          m->bits_per_cell);
-  printf("timings    tR %.0f+%.0f/type us (+0..%.0f ECC), tPROG SLC %.0f / TLC %.0f us, tBERS %.0f us,"
-         " suspend %.0f us, controller %.1f us\n",
+  printf("timings    tR %.0f+%.0f/type µs (+0..%.0f ECC), tPROG SLC %.0f / TLC %.0f µs, tBERS %.0f µs,"
+         " suspend %.0f µs, controller %.1f µs\n",
          m->t_read_us, m->t_read_step_us, m->read_jitter_us, m->t_prog_slc_us, m->t_prog_tlc_us,
          m->t_erase_us, m->suspend_us, m->controller_us);
   printf("SLC cache  %s, %.1f GiB max (empty drive), %.1f GiB min (near full), folds at %.0f MB/s when idle\n",
@@ -107,7 +107,7 @@ static void model_text(const struct sim_model *m, const struct sim_derived *dv) 
     printf("faults     error rate %g, bad LBAs %llu+%llu\n", m->error_rate, (unsigned long long)m->bad_lba_start,
            (unsigned long long)m->bad_lba_count);
   printf("\nderived figures\n");
-  printf("  QD1 4K read latency (typical)   %8.1f us\n", dv->read_4k_us);
+  printf("  QD1 4K read latency (typical)   %8.1f µs\n", dv->read_4k_us);
   printf("  raw die-parallel 4K read ceiling %7.0f IOPS = %.0f MB/s\n", dv->raw_read_iops, dv->raw_read_mb_s);
   printf("  sequential read                  %7.0f MB/s\n", dv->seq_read_mb_s);
   printf("  SLC cache max / min              %7.1f / %.1f GiB\n", dv->slc_max_bytes / 1073741824.0,
@@ -130,6 +130,8 @@ static int model_show(int argc, char **argv) {
     else return cli_usage_error("model", "unexpected argument '%s'", argv[i]);
   }
   if (!path) return cli_usage_error("model", "show needs a MODEL_FILE");
+  char pbuf[4200];
+  if (cli_data_path(path, pbuf, sizeof pbuf) == 0) path = pbuf;
   struct sim_model m;
   struct ssdrev_err err = {{0}};
   if (sim_model_load(&m, path, &err)) return cli_error("model", "%s", err.msg);

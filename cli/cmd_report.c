@@ -2,6 +2,7 @@
  * from a template and one or more analyzed runs. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli/cli.h"
 #include "render/render.h"
 
@@ -12,7 +13,9 @@ static void usage(FILE *f) {
           "usage: ssdrev report --template FILE --out DIR [options] RUN...\n\n"
           "Renders a review from a Markdown template with {{directives}} (docs/templates.md)\n"
           "and analyzed run archives, in the order given (run 1, 2, ...).\n\n"
-          "  -t, --template FILE   template, e.g. templates/review.en.md\n"
+          "  -t, --template FILE   template, e.g. templates/review.en.md or review.en\n"
+          "                        (found here, else in $SSDREV_DATA or the installed\n"
+          "                        data directory)\n"
           "  -o, --out DIR         output directory: review.md, review.html, review.pdf, charts/\n"
           "  -f, --format LIST     md,html,pdf (default: all three)\n"
           "      --dpi N           chart PNG resolution (default 300)\n"
@@ -41,19 +44,29 @@ int cmd_report(int argc, char **argv) {
   uint64_t dpi = 300;
   int strict = 0, html_linked = 0;
   for (int i = 1; i < argc; i++) {
-    const char *v;
+    const char *v = NULL;
+    const char *opt = argv[i];
     if ((v = cli_opt_value(argc, argv, &i, "--template", "-t"))) tmpl = v;
     else if ((v = cli_opt_value(argc, argv, &i, "--out", "-o"))) out = v;
     else if ((v = cli_opt_value(argc, argv, &i, "--format", "-f"))) fmt = v;
     else if ((v = cli_opt_value(argc, argv, &i, "--dpi", NULL))) {
+      CLI_NEED_VALUE(cmd, v, opt);
       if (cli_parse_uint(v, 30, 1200, &dpi) < 0) return cli_usage_error(cmd, "--dpi: give 30..1200, not '%s'", v);
     } else if (!strcmp(argv[i], "--strict")) strict = 1;
     else if (!strcmp(argv[i], "--html-linked")) html_linked = 1;
     else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
     else if (nruns >= MAX_RUNS) return cli_usage_error(cmd, "at most %d runs", MAX_RUNS);
     else runs[nruns++] = argv[i];
+    CLI_NEED_VALUE(cmd, v, opt);
   }
   if (!tmpl || !*tmpl) return cli_usage_error(cmd, "--template is required");
+  /* templates/review.en.md, or a bare review.en(.md), from the working
+   * directory or the data directories (cli_data_path) */
+  char tbuf[4200], rel[4200];
+  size_t tl = strlen(tmpl);
+  int bare = !strchr(tmpl, '/');
+  snprintf(rel, sizeof rel, bare ? "templates/%s%s" : "%s%s", tmpl, bare && !(tl > 3 && !strcmp(tmpl + tl - 3, ".md")) ? ".md" : "");
+  if (cli_data_path(bare && access(tmpl, F_OK) == 0 ? tmpl : rel, tbuf, sizeof tbuf) == 0) tmpl = tbuf;
   if (!out || !*out) return cli_usage_error(cmd, "--out is required");
   if (!nruns) return cli_usage_error(cmd, "give at least one analyzed run directory");
   struct ssdrev_err err = {{0}};

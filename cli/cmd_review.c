@@ -1,12 +1,14 @@
 /* cmd_review.c — `ssdrev review`: the whole review method (a method file,
  * docs/method.md) on a target into one run archive; prints the plan with an
- * estimated duration, then a progress bar with ETA per step. Rerunning the
+ * estimated duration, then a progress line (the step's and the whole
+ * review's ETA, MB/s and IOPS, "idle" in the gaps). Rerunning the
  * same command resumes an interrupted review. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli/cli.h"
@@ -25,13 +27,16 @@ static const char usage_text[] =
     "\n"
     "method:\n"
     "  --profile FILE|NAME  method file (default profiles/review.json); a bare NAME\n"
-    "                       means profiles/NAME.json (cdm-default, cdm-nvme, ...)\n"
+    "                       means profiles/NAME.json (cdm-default, cdm-nvme, ...);\n"
+    "                       a relative path is found here, else in $SSDREV_DATA or\n"
+    "                       the installed data directory (so is a sim:MODEL file)\n"
     "  --step ID            run only this step (again, if it is complete)\n"
     "  --short              small regions and short measure times, for trying out\n"
     "  --passes N           measured CDM passes: 5 as CrystalDiskMark 8 (default),\n"
     "                       3 as CrystalDiskMark 9\n"
     "  --seed S             seed of offsets and data (default 1)\n"
     "  --plan               print the plan with estimated durations and exit\n"
+    "                       (it writes nothing, not even a --create-size file)\n"
     "DUT:\n"
     "  --label TEXT         drive label for reports, e.g. \"PM981 256GB\"\n"
     "  --dut-json DIR|PFX   nvme-cli / smartctl JSON of a run made elsewhere:\n"
@@ -77,31 +82,21 @@ struct review_args {
   struct bench_review_opts o;
   int plan_only;
   char profile_buf[4200];
+  char target_buf[4200];
 };
 
-static int file_exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
-
-/* A bare name (no '/', no ".json") is looked up as profiles/NAME.json in the
- * working directory, then under $SSDREV_ROOT. */
+/* A bare name (no '/', no ".json") means profiles/NAME.json; either form is
+ * looked up in the working directory, then in the data directories
+ * (cli_data_path), so an installed ssdrev finds its methods anywhere. */
 static int resolve_profile(const char *cmd, const char *arg, char *out, size_t len) {
   size_t n = strlen(arg);
   int bare = !strchr(arg, '/') && !(n > 5 && !strcmp(arg + n - 5, ".json"));
-  if (!bare) {
-    snprintf(out, len, "%s", arg);
-    return 0;
-  }
-  snprintf(out, len, "profiles/%s.json", arg);
-  if (file_exists(out)) return 0;
-  const char *root = getenv("SSDREV_ROOT");
-  if (root && *root) {
-    snprintf(out, len, "%s/profiles/%s.json", root, arg);
-    if (file_exists(out)) return 0;
-  }
-  return cli_usage_error(cmd, "--profile '%s': no profiles/%s.json here%s", arg, arg,
-                         root ? " nor under $SSDREV_ROOT" : "");
+  char rel[4200];
+  snprintf(rel, sizeof rel, bare ? "profiles/%s.json" : "%s", arg);
+  if (cli_data_path(rel, out, len) == 0) return 0;
+  char dirs[1024];
+  return cli_usage_error(cmd, "--profile '%s': no %s here nor in %s (set $SSDREV_DATA to the data directory)",
+                         arg, rel, cli_data_dirs(dirs, sizeof dirs));
 }
 
 static int parse_args(int argc, char **argv, struct review_args *a) {
@@ -112,7 +107,7 @@ static int parse_args(int argc, char **argv, struct review_args *a) {
   opterr = 0;
   optind = 1;
   int c;
-  while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
     const char *opt = argv[optind - 1];
     switch (c) {
     case OPT_OUT: a->o.run_dir = optarg; break;
@@ -146,7 +141,7 @@ static int parse_args(int argc, char **argv, struct review_args *a) {
   }
   if (optind >= argc) return cli_usage_error(cmd, "no TARGET given");
   if (optind + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
-  a->o.target_spec = argv[optind];
+  a->o.target_spec = cli_resolve_target(argv[optind], a->target_buf, sizeof a->target_buf);
   if (!a->o.run_dir && !a->plan_only) return cli_usage_error(cmd, "--out RUN_DIR is required");
   int rc = resolve_profile(cmd, profile ? profile : "review", a->profile_buf, sizeof a->profile_buf);
   if (rc) return rc;
@@ -181,14 +176,37 @@ static void on_progress(const struct bench_progress *p, void *arg) {
     return;
   }
   if (!ps->tty) return;
-  char bar[21], eta[32];
-  int fill = (int)(p->fraction * 20 + 0.5);
-  for (int i = 0; i < 20; i++) bar[i] = i < fill ? '#' : '.';
-  bar[20] = 0;
+  /* "[4/7] cdm_75.RND4K_Q32T1.read.p2": the step number leads the line, with
+   * the whole review's share and ETA; then the test, its own and its rates */
+  const char *name = p->phase, *close = p->phase[0] == '[' ? strstr(p->phase, "] ") : NULL;
+  char num[24] = "";
+  if (close && close - p->phase < (long)sizeof num - 1) {
+    snprintf(num, sizeof num, "%.*s", (int)(close - p->phase + 1), p->phase);
+    name = close + 2;
+  }
+  char bar[11], eta[32], total[32], rate[64], line[512];
+  int fill = (int)(p->fraction * 10 + 0.5);
+  for (int i = 0; i < 10; i++) bar[i] = i < fill ? '#' : '.';
+  bar[10] = 0;
   fmt_eta(p->eta_s, eta, sizeof eta);
+  fmt_eta(p->total_eta_s, total, sizeof total);
+  struct winsize ws;
+  unsigned cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+  if (p->idle) snprintf(rate, sizeof rate, "idle");
+  else snprintf(rate, sizeof rate, "%8.1f MB/s %8.0f IOPS", p->mb_s, p->iops);
+  int n = snprintf(line, sizeof line, "%s review %3.0f%% ETA %-6s | %-30.30s [%s] %3.0f%% ETA %-6s %s", num,
+                   p->total_fraction * 100, total, name, bar, p->fraction * 100, eta, rate);
+  if (n > 0 && cols > 1 && (unsigned)n >= cols) {
+    /* narrow terminal: no bar, fewer digits */
+    if (!p->idle) snprintf(rate, sizeof rate, "%5.0f MB/s %6.0f IOPS", p->mb_s, p->iops);
+    n = snprintf(line, sizeof line, "%s %3.0f%% %-6s| %-28.28s %3.0f%% %-5s %s", num, p->total_fraction * 100,
+                 total, name, p->fraction * 100, eta, rate);
+  }
+  /* A line wider than the terminal wraps, and "\r\033[K" then clears only
+   * its last row: cut it to the width (the text is ASCII). */
+  if (n > 0 && cols > 1 && (unsigned)n >= cols && cols < sizeof line) line[cols - 1] = 0;
   cli_term_control("\r\033[K");
-  fprintf(stderr, "%-48.48s [%s] %3.0f%% ETA %-7s %8.1f MB/s", p->phase, bar,
-          p->fraction * 100, eta, p->mb_s);
+  fprintf(stderr, "%s", line);
   fflush(stderr);
 }
 

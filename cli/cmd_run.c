@@ -17,7 +17,8 @@ static const char usage_text[] =
     "\n"
     "Runs one workload on TARGET (a regular file, a block device or sim:MODEL)\n"
     "and logs every I/O to RUN_DIR/logs/NAME.ssdlog. RUN_DIR is created, or the\n"
-    "test is appended when it already holds a run.\n"
+    "test is appended when it already holds a run of the same target (a run of\n"
+    "another target only with --append).\n"
     "\n"
     "workload:\n"
     "  --name N            test name (default job, job.2, ...)\n"
@@ -44,7 +45,7 @@ static const char usage_text[] =
     "                      io_uring when available, else psync)\n"
     "  --wait MODE         how a thread waits for completions (io_uring): auto\n"
     "                      (default) or sleep: sleep, as fio does; poll: poll up\n"
-    "                      to 200 us before sleeping; iopoll: the kernel polls\n"
+    "                      to 200 µs before sleeping; iopoll: the kernel polls\n"
     "                      the device (IORING_SETUP_IOPOLL; NVMe poll queues)\n"
     "  --submit MODE       each (default): hand every I/O to the kernel as it is\n"
     "                      prepared, as fio does; batch: a whole refill per call\n"
@@ -61,6 +62,8 @@ static const char usage_text[] =
     "  system's direct-I/O alignment)\n"
     "output:\n"
     "  --out DIR           run archive (required)\n"
+    "  --append            add the test to RUN_DIR even though it holds a run of\n"
+    "                      another target (another drive mixed into its results)\n"
     "  --quiet             no progress line\n"
     "  --no-log            do not write the per-I/O log\n"
     "\n"
@@ -71,7 +74,7 @@ static const char usage_text[] =
 enum {
   OPT_OUT = 256, OPT_NAME, OPT_RW, OPT_MIX, OPT_BS, OPT_QD, OPT_THREADS, OPT_OFFSET, OPT_SPAN,
   OPT_RUNTIME, OPT_RAMP, OPT_IOLIMIT, OPT_NIOS, OPT_ENGINE, OPT_SEED, OPT_ZERO, OPT_BUFFERED,
-  OPT_CREATE, OPT_DESTRUCTIVE, OPT_FORCE, OPT_MAXERR, OPT_QUIET, OPT_NOLOG, OPT_WAIT, OPT_SUBMIT,
+  OPT_CREATE, OPT_DESTRUCTIVE, OPT_FORCE, OPT_MAXERR, OPT_QUIET, OPT_NOLOG, OPT_WAIT, OPT_SUBMIT, OPT_APPEND,
 };
 
 static const struct option long_opts[] = {
@@ -101,6 +104,7 @@ static const struct option long_opts[] = {
     {"no-log", no_argument, NULL, OPT_NOLOG},
     {"wait", required_argument, NULL, OPT_WAIT},
     {"submit", required_argument, NULL, OPT_SUBMIT},
+    {"append", no_argument, NULL, OPT_APPEND},
     {NULL, 0, NULL, 0},
 };
 
@@ -115,7 +119,8 @@ struct run_args {
   const char *name;
   struct bench_job job;
   struct bench_target_opts topts;
-  int mix, rw_mixed, quiet, no_log, io_limit_set, runtime_set;
+  int mix, rw_mixed, quiet, no_log, io_limit_set, runtime_set, append;
+  char target_buf[4200];
 };
 
 static int name_ok(const char *s) {
@@ -134,7 +139,7 @@ static int parse_args(int argc, char **argv, struct run_args *a) {
   opterr = 0;
   optind = 1;
   int c;
-  while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
     const char *opt = argv[optind - 1];
     switch (c) {
     case OPT_OUT: a->out = optarg; break;
@@ -211,6 +216,7 @@ static int parse_args(int argc, char **argv, struct run_args *a) {
       break;
     case OPT_QUIET: a->quiet = 1; break;
     case OPT_NOLOG: a->no_log = 1; break;
+    case OPT_APPEND: a->append = 1; break;
     case OPT_WAIT: {
       int w = bench_wait_from_name(optarg);
       if (w < 0) return cli_usage_error(cmd, "--wait '%s': expected auto, sleep, poll or iopoll", optarg);
@@ -229,7 +235,7 @@ static int parse_args(int argc, char **argv, struct run_args *a) {
   }
   if (optind >= argc) return cli_usage_error(cmd, "no TARGET given");
   if (optind + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
-  a->target = argv[optind];
+  a->target = cli_resolve_target(argv[optind], a->target_buf, sizeof a->target_buf);
   if (!a->out) return cli_usage_error(cmd, "--out RUN_DIR is required");
   if (a->rw_mixed) a->job.read_pct = (unsigned)a->mix;
   if (a->io_limit_set) {
@@ -261,6 +267,16 @@ static int open_run(const struct run_args *a, struct bench_target *t, struct arc
   /* decided under the archive's lock: a concurrent run appends after us */
   int rc = archive_open_or_create(run, a->out, a->target, err);
   if (rc) return rc;
+  /* Tests of two drives in one archive would be analyzed and reported as one
+   * drive's: that takes an explicit --append. */
+  const char *spec = json_string_value(json_object_get(json_object_get((*run)->manifest, "target"), "spec"));
+  if (spec && *spec && strcmp(spec, a->target) && !a->append) {
+    rc = ssdrev_fail(err, -EINVAL, "run '%s' holds tests of '%s', not '%s' (another --out, or --append to add this target's test to it)",
+                     a->out, spec, a->target);
+    archive_free(*run);
+    *run = NULL;
+    return rc;
+  }
   json_t *dut = NULL;
   struct ssdrev_err derr = {{0}};
   /* the DUT describes the job, it is not needed to run it: a device whose
@@ -281,7 +297,7 @@ static void pick_name(struct archive *run, const char *base, char *out, size_t l
 static void print_summary(const struct bench_job *job, const struct bench_job_result *r, const char *status) {
   printf("%s: engine=%s %s read%%=%u bs=%u qd=%u threads=%u: %s\n", job->name, r->engine,
          job->pattern == BENCH_SEQ ? "seq" : "rand", job->read_pct, job->block_bytes, job->qd, job->threads, status);
-  printf("  IOPS=%.0f, BW=%.1f MB/s (%.1f MiB/s), lat mean=%.2f us\n", r->iops, r->mb_s,
+  printf("  IOPS=%.0f, BW=%.1f MB/s (%.1f MiB/s), lat mean=%.2f µs\n", r->iops, r->mb_s,
          r->mb_s * 1e6 / 1048576.0, r->mean_lat_ns / 1000.0);
   printf("  ios=%llu bytes=%llu errors=%llu elapsed=%.3f s\n", (unsigned long long)r->ios,
          (unsigned long long)r->bytes, (unsigned long long)r->errors, (double)r->elapsed_ns / 1e9);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "cli/cli.h"
 #include "bench/bench.h"
 
@@ -94,12 +95,14 @@ void cli_install_signal_handlers(void) {
   sigaction(SIGTERM, &sa, NULL);
 }
 
+const char cli_missing_value[] = "";
+
 const char *cli_opt_value(int argc, char **argv, int *i, const char *name, const char *alias) {
   const char *a = argv[*i];
   size_t n = strlen(name);
   if (!strncmp(a, name, n) && a[n] == '=') return a + n + 1;
   if (!strcmp(a, name) || (alias && !strcmp(a, alias))) {
-    if (*i + 1 >= argc) return "";
+    if (*i + 1 >= argc) return cli_missing_value;
     return argv[++*i];
   }
   return NULL;
@@ -214,4 +217,53 @@ void cli_sanitize_std_streams(void) {
 void cli_term_control(const char *seq) {
   fflush(stderr);
   if (write_all(2, seq, strlen(seq))) return; /* a lost progress refresh is harmless */
+}
+
+#ifndef SSDREV_DATADIR
+#define SSDREV_DATADIR "/usr/local/share/ssdrev"
+#endif
+
+/* The data directories after the working directory, in search order. */
+static size_t data_dirs(const char *dirs[3]) {
+  size_t n = 0;
+  const char *e = getenv("SSDREV_DATA");
+  if (e && *e) dirs[n++] = e;
+  e = getenv("SSDREV_ROOT");
+  if (e && *e) dirs[n++] = e;
+  dirs[n++] = SSDREV_DATADIR;
+  return n;
+}
+
+int cli_data_path(const char *rel, char *out, size_t len) {
+  struct stat st;
+  snprintf(out, len, "%s", rel);
+  if (stat(rel, &st) == 0 || rel[0] == '/') return stat(rel, &st) == 0 ? 0 : -ENOENT;
+  /* "./x" and "x" name the same file under a data directory */
+  while (rel[0] == '.' && rel[1] == '/') rel += 2;
+  const char *dirs[3];
+  size_t n = data_dirs(dirs);
+  for (size_t i = 0; i < n; i++) {
+    int w = snprintf(out, len, "%s/%s", dirs[i], rel);
+    if (w > 0 && (size_t)w < len && stat(out, &st) == 0) return 0;
+  }
+  snprintf(out, len, "%s", rel);
+  return -ENOENT;
+}
+
+const char *cli_data_dirs(char *buf, size_t len) {
+  const char *dirs[3];
+  size_t n = data_dirs(dirs), used = 0;
+  buf[0] = 0;
+  for (size_t i = 0; i < n && used < len; i++) {
+    int w = snprintf(buf + used, len - used, "%s'%s'", i ? ", " : "", dirs[i]);
+    if (w > 0) used += (size_t)w;
+  }
+  return buf;
+}
+
+const char *cli_resolve_target(const char *spec, char *buf, size_t len) {
+  if (strncmp(spec, "sim:", 4) || len < 5) return spec;
+  memcpy(buf, "sim:", 4);
+  if (cli_data_path(spec + 4, buf + 4, len - 4)) return spec;
+  return buf;
 }

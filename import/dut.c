@@ -50,7 +50,10 @@ static json_t *nvme_version(json_int_t ver) {
   return json_string(b);
 }
 
-static double round_to(double v, double q) { return round(v / q) * q; }
+/* V rounded to 1/PER_UNIT: dividing by the exact PER_UNIT (10000) gives the
+ * double nearest the decimal (7.02), where multiplying by 1e-4 does not
+ * (7.0200000000000005). */
+static double round_to(double v, double per_unit) { return round(v * per_unit) / per_unit; }
 
 /* Kelvin from the identify/log pages; 0 means "not reported". */
 static json_t *kelvin_to_c(const json_t *v) {
@@ -75,7 +78,7 @@ static json_t *power_states(const json_t *psds) {
     if (!ex) ex = json_object_get(p, "exlat");
     json_t *ps = json_object();
     json_object_set_new(ps, "ps", json_integer((json_int_t)i));
-    json_object_set_new(ps, "max_power_w", json_real(round_to((double)mp * (mxps ? 1e-4 : 1e-2), 1e-4)));
+    json_object_set_new(ps, "max_power_w", json_real(round_to((double)mp * (mxps ? 1e-4 : 1e-2), 1e4)));
     json_object_set_new(ps, "entry_lat_us", json_integer(json_integer_value(en)));
     json_object_set_new(ps, "exit_lat_us", json_integer(json_integer_value(ex)));
     json_object_set_new(ps, "non_operational", json_boolean(nops));

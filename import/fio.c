@@ -546,12 +546,20 @@ int import_fio(const char *input, const struct import_opts *o,
   const char *fname = opt(json_object_get(first, "job options"), "filename");
   if (!fname) fname = opt(gopts, "filename");
   if (fname) snprintf(spec, sizeof spec, "fio:%s", fname);
+  struct stat lst;
+  if (o->log_dir && !o->no_logs && (stat(o->log_dir, &lst) || !S_ISDIR(lst.st_mode))) {
+    int e = errno;
+    json_decref(root);
+    return ssdrev_fail(err, -ENOENT, "--logs '%s': %s (give the directory holding the write_lat_log files, or --no-logs)",
+                       o->log_dir, e == ENOENT ? "no such directory" : "not a directory");
+  }
   struct archive *run;
   int rc = import_run_create(&run, o, "fio", input, spec, err);
   if (rc) {
     json_decref(root);
     return rc;
   }
+  unsigned logs_missing = 0; /* jobs that wrote a latency log not found */
   json_t *src = json_object_get(run->manifest, "source");
   json_object_set(src, "fio_version", json_object_get(root, "fio version"));
   json_object_set_new(src, "client_server", json_boolean(client_mode));
@@ -632,6 +640,7 @@ int import_fio(const char *input, const struct import_opts *o,
                   "per-thread logs cannot be matched to entries; log not imported (run without "
                   "group_reporting)", input, name);
     } else if (!find_log(o, json_dir, opts, (unsigned)thread_no, host, log_path, sizeof log_path, &lat_kind)) {
+      logs_missing++;
       import_warn(run, res, "'%s' job %s: no latency log %s_lat.%lld.log%s%s found (see --logs)", input, name,
                   opt(opts, "write_lat_log"), (long long)thread_no, host ? "." : "", host ? host : "");
     } else if (json_object_get(used_logs, log_path)) {
@@ -675,6 +684,12 @@ int import_fio(const char *input, const struct import_opts *o,
   json_decref(entries);
   json_decref(grouped_hosts);
   if (!rc && !res->tests) rc = ssdrev_fail(err, -EINVAL, "no fio jobs in '%s'", input);
+  /* --logs names where the logs are: finding none of them there is an
+   * error, not a summary-only import that looks like success */
+  if (!rc && o->log_dir && logs_missing && !res->logs)
+    rc = ssdrev_fail(err, -ENOENT, "--logs '%s': none of the %u latency logs '%s' wrote is there "
+                     "(give the directory holding PREFIX_lat.N.log, or --no-logs for the summary only)",
+                     o->log_dir, logs_missing, input);
   if (!rc) json_object_set_new(json_object_get(run->manifest, "steps"), "fio", json_string("complete"));
   rc = import_stage_finish(run, o, rc, err);
   json_decref(root);

@@ -36,6 +36,8 @@ if [ "$what" = test ]; then
   need_cmd mdadm mdadm
   # tests/cli/report_browser.sh prints review.html with a real browser
   need_cmd chromium chromium
+  # tests/cli/install.sh formats the installed ssdrev(1)
+  need_cmd man man-db
 fi
 if [ "$what" = e2e ]; then
   # make e2e: a QEMU guest (Debian's cloud kernel, a busybox initramfs) with

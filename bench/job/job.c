@@ -236,7 +236,7 @@ static void report_progress(struct job_worker *w, uint64_t now, uint64_t *last_n
   uint64_t bytes = atomic_load_explicit(&sh->done_bytes, memory_order_relaxed);
   uint64_t ios = atomic_load_explicit(&sh->done_ios, memory_order_relaxed);
   double dt = (double)(now - *last_ns) / 1e9;
-  struct bench_progress p = {.phase = "measure", .fraction = -1, .eta_s = -1};
+  struct bench_progress p = {.phase = "measure", .fraction = -1, .eta_s = -1, .total_eta_s = -1};
   if (dt > 0) {
     p.mb_s = (double)(bytes - *last_bytes) / dt / 1e6;
     p.iops = (double)(ios - *last_ios) / dt;
@@ -380,6 +380,11 @@ static void job_loop(struct job_worker *w) {
 static void idle_before(struct job_worker *w) {
   uint64_t ns = w->sh->job->idle_ns;
   if (!ns) return;
+  if (w->sh->progress) {
+    /* the gap shows as "idle", not as a stalled test */
+    struct bench_progress p = {.phase = "idle", .fraction = 0, .eta_s = (double)ns / 1e9, .total_eta_s = -1, .idle = 1};
+    w->sh->progress(&p, w->sh->progress_arg);
+  }
   if (w->sh->ops->idle) {
     w->sh->ops->idle(&w->e, ns);
     return;

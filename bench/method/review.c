@@ -18,20 +18,37 @@
 
 /* ---------------------------------------------------------------- progress */
 
-static void report(struct review_ctx *c, double job_frac, double mb_s, double iops) {
+/* A predicted time left: once a little has run, the observed rate is the
+ * better predictor (and the only sane one for a sim, whose virtual time runs
+ * faster than the wall); before, the estimate of device time. */
+static double eta_of(const struct review_ctx *c, double frac, double wall_s, double est_s, double done_s) {
+  if (frac > 0.02) return wall_s / frac * (1 - frac);
+  return c->is_sim ? -1 : est_s - done_s;
+}
+
+static void report_ex(struct review_ctx *c, double job_frac, double mb_s, double iops, int idle) {
   if (!c->progress) return;
   double done = c->step_done_s + job_frac * c->job_est_s;
   double frac = c->step_est_s > 0 ? done / c->step_est_s : 0;
   if (frac > 0.999) frac = 0.999; /* 1.0 is sent once, when the step ends */
   if (frac < 0) frac = 0;
-  double wall_s = (double)(ssdrev_clock_ns() - c->step_wall0_ns) / 1e9;
-  /* The estimate is device time from planning assumptions; once a little of
-   * the step has run, the observed rate is the better predictor (and the only
-   * sane one for a sim, whose virtual time runs faster than the wall). */
-  double eta = frac > 0.02 ? wall_s / frac * (1 - frac) : c->is_sim ? -1 : c->step_est_s - done;
+  uint64_t now = ssdrev_clock_ns();
+  double wall_s = (double)(now - c->step_wall0_ns) / 1e9;
+  /* the whole run: finished steps' estimates plus this step's share of its own */
+  double tdone = c->review_done_s + frac * c->step_est_s;
+  double tfrac = c->review_est_s > 0 ? tdone / c->review_est_s : 0;
+  if (tfrac > 0.999) tfrac = 0.999;
   struct bench_progress p = {.phase = c->phase, .fraction = frac, .mb_s = mb_s, .iops = iops,
-                             .eta_s = eta};
+                             .eta_s = eta_of(c, frac, wall_s, c->step_est_s, done),
+                             .total_fraction = tfrac,
+                             .total_eta_s = eta_of(c, tfrac, (double)(now - c->review_wall0_ns) / 1e9,
+                                                   c->review_est_s, tdone),
+                             .idle = idle};
   c->progress(&p, c->progress_arg);
+}
+
+static void report(struct review_ctx *c, double job_frac, double mb_s, double iops) {
+  report_ex(c, job_frac, mb_s, iops, 0);
 }
 
 static void sample_temp(struct review_ctx *c, int force) {
@@ -49,6 +66,10 @@ static void sample_temp(struct review_ctx *c, int force) {
 
 static void job_progress(const struct bench_progress *p, void *arg) {
   struct review_ctx *c = arg;
+  if (p->idle) {
+    report_ex(c, 0, 0, 0, 1);
+    return;
+  }
   c->temp_job_s += 0.25; /* the runner reports about every 250 ms of engine time */
   sample_temp(c, 0);
   report(c, p->fraction >= 0 ? p->fraction : 0, p->mb_s, p->iops);
@@ -182,7 +203,10 @@ static int run_step(struct review_ctx *c, const struct review_step *s, struct ss
     bench_review_format_duration((double)(ssdrev_clock_ns() - c->step_wall0_ns) / 1e9, d, sizeof d);
     snprintf(c->phase, sizeof c->phase, "[%u/%u] %s done in %s", c->step_no, c->nsteps_run,
              s->id, d);
-    struct bench_progress p = {.phase = c->phase, .fraction = 1.0, .eta_s = 0};
+    c->review_done_s += c->step_est_s;
+    struct bench_progress p = {.phase = c->phase, .fraction = 1.0, .eta_s = 0,
+                               .total_fraction = c->review_est_s > 0 ? c->review_done_s / c->review_est_s : 1,
+                               .total_eta_s = -1};
     c->progress(&p, c->progress_arg);
   }
   return 0;
@@ -271,6 +295,14 @@ static int check_dut_json(const struct bench_review_opts *o, struct ssdrev_err *
   return rc;
 }
 
+static int all_complete(const struct review_profile *prof, const json_t *steps) {
+  for (unsigned i = 0; i < prof->nsteps; i++) {
+    const char *st = json_string_value(json_object_get(steps, prof->steps[i].id));
+    if (!st || strcmp(st, "complete")) return 0;
+  }
+  return 1;
+}
+
 int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progress, void *arg,
                      struct ssdrev_err *err) {
   if (!o || !o->target_spec || !o->run_dir)
@@ -317,14 +349,24 @@ int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progre
     const char *st = json_string_value(json_object_get(steps, s->id));
     if (only ? s == only : !(st && !strcmp(st, "complete"))) todo[n++] = s;
   }
-  c.nsteps_run = n;
+  /* Steps are numbered in the method ([5/7] is the fifth of seven), so a
+   * resumed review shows the numbers the plan and the first run showed. */
+  c.nsteps_run = prof.nsteps;
+  for (unsigned i = 0; i < n; i++) c.review_est_s += todo[i]->kind->estimate_s(&prof, todo[i], c.cap_bytes);
+  c.review_wall0_ns = ssdrev_clock_ns();
   for (unsigned i = 0; i < n && !rc; i++) {
     if (bench_stop_requested) {
       rc = ssdrev_fail(err, -EINTR, "interrupted before step '%s'", todo[i]->id);
       break;
     }
-    c.step_no = i + 1;
+    c.step_no = (unsigned)(todo[i] - prof.steps) + 1;
     rc = run_step(&c, todo[i], err);
+  }
+  if (!rc && c.is_sim && all_complete(&prof, steps)) {
+    /* The simulated drive's state (15-60 MB: its mapping table) exists only
+     * for a resume; a finished review needs none, so it is not kept. */
+    if (unlink(archive_path(c.run, "sim-state.bin")) && errno != ENOENT)
+      rc = ssdrev_fail(err, -errno, "cannot remove '%s': %s", archive_path(c.run, "sim-state.bin"), strerror(errno));
   }
 out:
   bench_target_close(c.t);
@@ -362,6 +404,9 @@ int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
   int is_sim = !strncmp(o->target_spec, "sim:", 4);
   struct bench_target *t = NULL;
   struct ssdrev_err terr;
+  /* --create-size names the size of a file still to be made: never make it
+   * here, only size the plan by it */
+  eff.create_bytes = 0;
   if (open_target(&eff, 0, &t, &terr) == 0) {
     cap = bench_target_size_bytes(t);
     bench_target_close(t);

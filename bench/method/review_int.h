@@ -117,7 +117,12 @@ struct review_ctx {
   void *progress_arg;
   /* progress of the step running now */
   const struct review_step *step;
-  unsigned step_no, nsteps_run;
+  unsigned step_no, nsteps_run; /* the step's number in the method, of all its steps:
+                                 * the same after a resume */
+  /* progress of the whole run: the estimates of the steps this run does */
+  double review_est_s;        /* all of them */
+  double review_done_s;       /* those finished */
+  uint64_t review_wall0_ns;
   double step_est_s;          /* estimated device time of the step */
   double step_done_s;         /* estimate of the jobs finished in the step */
   double job_est_s;           /* estimate of the job running now */

@@ -125,8 +125,14 @@ static int file_dio_align(struct bench_target *t, const char *path, struct ssdre
 static int open_file(struct bench_target *t, const char *path, const struct stat *st, int exists,
                      const struct bench_target_opts *o, struct ssdrev_err *err) {
   if (!exists) {
+    /* Under /dev a missing name is a device that is not there (a typo, a
+     * drive not attached): offering to create a file there would be wrong. */
+    if (!o->create_bytes && !strncmp(path, "/dev/", 5))
+      return ssdrev_fail(err, -ENOENT, "cannot open '%s': no such device (check the name with lsblk)", path);
     if (!o->create_bytes)
-      return ssdrev_fail(err, -ENOENT, "cannot open '%s': no such file (give a size to create it)", path);
+      return ssdrev_fail(err, -ENOENT, "cannot open '%s': no such file (--create-size SIZE creates it)", path);
+    if (!strncmp(path, "/dev/", 5))
+      return ssdrev_fail(err, -ENOENT, "cannot open '%s': no such device (a file is never created under /dev)", path);
     int fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0644);
     if (fd < 0) return ssdrev_fail(err, -errno, "cannot create '%s': %s", path, strerror(errno));
     int rc = preallocate(fd, o->create_bytes);

@@ -31,7 +31,15 @@ struct expand {
   const struct render_chart_sink *keep; /* where chart PNGs go besides their files (may be NULL) */
   struct render_images imgs;   /* images the document may link: the template's, then each chart linked */
   enum render_lang lang;   /* the template's (render_template_lang) */
+  /* errors of the checking pass: all are reported, not only the first */
+  unsigned nerrs, listed;  /* found; listed in errs */
+  int first_rc;
+  char errs[sizeof ((struct ssdrev_err *)0)->msg];
+  size_t errs_len;
 };
+
+/* The checking pass reports up to this many errors at once. */
+#define TEMPLATE_MAX_ERRORS 20
 
 struct directive {
   const char *name;
@@ -532,6 +540,34 @@ static int run_directive(struct expand *e, const char *body, size_t len) {
   return d->run(e, pos, &a);
 }
 
+/* Checking pass: keeps the error of a directive (in e->err) and goes on, so
+ * that a template with several mistakes shows them all in one run. Returns
+ * rc when the walk must stop (writing, no memory, too many errors). */
+static int note_error(struct expand *e, int rc) {
+  if (e->writing || rc == -ENOMEM) return rc;
+  if (!e->nerrs++) e->first_rc = rc;
+  const char *m = e->err ? e->err->msg : "";
+  size_t n = strlen(m);
+  /* a line that does not fit is left for the "and N more" count */
+  if (e->errs_len + n + 4 < sizeof e->errs - 40) {
+    e->errs_len += (size_t)snprintf(e->errs + e->errs_len, sizeof e->errs - e->errs_len, "\n  %s", m);
+    e->listed++;
+  }
+  return e->nerrs >= TEMPLATE_MAX_ERRORS ? rc : 0;
+}
+
+/* After the checking pass: one error as it is; several as a count and a list. */
+static int report_errors(struct expand *e) {
+  if (!e->nerrs) return 0;
+  /* e->err may have been overwritten since (a lenient "not measured" note
+   * reads its reason from there), so the message comes from the list */
+  if (e->nerrs == 1) return e->listed ? ssdrev_fail(e->err, e->first_rc, "%s", e->errs + 3) : e->first_rc;
+  char more[64] = "";
+  if (e->nerrs > e->listed) snprintf(more, sizeof more, "\n  (and %u more)", e->nerrs - e->listed);
+  return ssdrev_fail(e->err, e->first_rc, "%u%s errors in template %s:%s%s", e->nerrs,
+                     e->nerrs >= TEMPLATE_MAX_ERRORS ? " or more" : "", e->tname, e->errs, more);
+}
+
 static int walk(struct expand *e, const char *text) {
   const char *p = text;
   e->line = 1;
@@ -557,9 +593,13 @@ static int walk(struct expand *e, const char *text) {
               close = k;
               break;
             }
-          if (!close) return fail_at(e, -EINVAL, "'{{' without '}}' on the same line%s", "");
+          if (!close) {
+            int rc = note_error(e, fail_at(e, -EINVAL, "'{{' without '}}' on the same line%s", ""));
+            if (rc < 0) return rc;
+            break; /* the rest of the line is the unclosed directive */
+          }
           int rc = run_directive(e, c + 2, (size_t)(close - c - 2));
-          if (rc < 0) return rc;
+          if (rc < 0 && (rc = note_error(e, rc)) < 0) return rc;
           c = close + 2;
         } else {
           if (e->writing) render_buf_putn(e->out, c, 1);
@@ -599,6 +639,8 @@ int render_expand(const struct render_runs *rs, const char *template_name, const
   int rc = render_template_images(e.tname, text, chart_rel ? chart_rel : "charts", &e.imgs, &chart_links, err);
   if (rc < 0) return rc;
   rc = walk(&e, text);
+  if (rc == 0) rc = report_errors(&e);
+  else if (e.nerrs > 1) report_errors(&e); /* stopped at the limit: list what was found */
   for (size_t i = 0; rc == 0 && i < chart_links.n; i++)
     if (!render_images_has(&e.imgs, chart_links.url[i]))
       rc = ssdrev_fail(err, -EINVAL, "%s:%d: image '%s' is not a chart this template draws (a {{chart}} directive)",

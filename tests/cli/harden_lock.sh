@@ -17,7 +17,7 @@ PID=""
 trap '[ -n "$PID" ] && kill -9 "$PID" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
 fail() { echo "harden_lock: FAIL: $*" >&2; exit 1; }
 MODEL="sim:$ROOT/tests/fuzz/tiny.model"
-runq() { "$SSDREV" run "$MODEL" --out "$1" --rw randread --bs 4k --iodepth 2 --number-ios 2000 --quiet; }
+runq() { o=$1; shift; "$SSDREV" run "$MODEL" --out "$o" --rw randread --bs 4k --iodepth 2 --number-ios 2000 --quiet "$@"; }
 
 # tests STATUS: how many tests of $1/manifest.json have that status
 count() {
@@ -75,7 +75,8 @@ wait "$PID"
 rc=$?
 PID=""
 [ $rc -eq 130 ] || fail "the holding run: exit $rc after SIGINT, want 130"
-runq "$H" >/dev/null 2>"$T/err" || fail "run after the holder ended: $(cat "$T/err")"
+# (the holder ran on a file, this job on the sim: another target, --append)
+runq "$H" --append >/dev/null 2>"$T/err" || fail "run after the holder ended: $(cat "$T/err")"
 [ "$(count "$H" complete)" -eq 1 ] && [ "$(count "$H" interrupted)" -eq 1 ] || fail "after release: $(cat "$H/manifest.json")"
 
 # ---- 3. a reader while the lock is held

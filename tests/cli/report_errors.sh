@@ -13,6 +13,16 @@ printf '# Title\n\n{{chart fill}}\nText {{tabel tail}} more.\n' >"$T/bad.md"
 grep -q "bad.md:4:" "$T/err" || fail "error does not name bad.md:4: $(cat "$T/err")"
 grep -q "tabel" "$T/err" || fail "error does not name the directive"
 [ ! -e "$T/out" ] || fail "output left behind: $(ls -R "$T/out")"
+# several mistakes: every one is reported in one run (up to 20)
+printf '# T\n{{chart nosuch}}\n\n{{tabel x}}\n\nand {{value\n' >"$T/three.md"
+"$SSDREV" report -t "$T/three.md" -o "$T/out" "$D/pm981" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] || fail "three errors: exit $rc, want 1"
+grep -q "3 errors in template" "$T/err" || fail "the errors are not counted: $(cat "$T/err")"
+for l in 2 4 6; do grep -q "three.md:$l:" "$T/err" || fail "error at line $l not reported: $(cat "$T/err")"; done
+awk 'BEGIN { for (i = 0; i < 30; i++) print "{{nosuch" i "}}" }' >"$T/many.md"
+"$SSDREV" report -t "$T/many.md" -o "$T/out" "$D/pm981" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "20 or more errors in template" "$T/err" || fail "many errors: exit $rc: $(head -3 "$T/err")"
+grep -q "many.md:21:" "$T/err" && fail "errors past the limit were reported"
 printf '{{value fill.slc.max_gib fmt=%%n}}\n' >"$T/fmt.md"
 "$SSDREV" report -t "$T/fmt.md" -o "$T/out" "$D/pm981" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] && grep -q "fmt.md:1:" "$T/err" || fail "bad fmt not rejected (exit $rc)"

@@ -26,9 +26,11 @@ grep -q "](charts/cdm-fob-d1.png)" "$T/out/review.md" && [ -s "$T/out/charts/cdm
   || fail "run 1's CDM chart missing"
 pdftotext "$T/out/review.pdf" "$T/text" 2>/dev/null || fail "pdftotext"
 grep -q "Not measured: run" "$T/text" || fail "PDF lacks the note"
-# --strict: the same data gap is an error with template:line; nothing written
+# --strict: the same data gaps are errors with template:line; nothing written
 "$SSDREV" report --strict -t templates/review.en.md -o "$T/strict" "$D/pm981" "$T/cdm" 2>"$T/err"; rc=$?
-[ $rc -eq 1 ] && grep -q "error: templates/review.en.md:[0-9]*: run '[^']*' has no" "$T/err" \
+# (every gap is listed, one template:line each, under "N errors in template")
+[ $rc -eq 1 ] && grep -q "errors in template templates/review.en.md:" "$T/err" \
+  && grep -q "^  templates/review.en.md:[0-9]*: run '[^']*' has no" "$T/err" \
   || fail "--strict: exit $rc: $(cat "$T/err")"
 [ ! -e "$T/strict" ] || fail "--strict left output behind"
 # an unknown drive is a template error even when lenient

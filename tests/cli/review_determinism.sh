@@ -1,7 +1,7 @@
 #!/bin/sh
 # A whole short review on a sim model is deterministic: the same --seed
-# gives byte-identical logs for every test of every step (and the same sim
-# state); another seed gives different logs.
+# gives byte-identical logs for every test of every step; another seed gives
+# different logs. (A finished review keeps no sim state to compare.)
 set -u
 fail() { echo "review_determinism: $*" >&2; exit 1; }
 S=${SSDREV:?SSDREV must point at the ssdrev binary}
@@ -22,6 +22,5 @@ for f in "$D"/a/logs/*.ssdlog; do
 done
 [ "$n" -gt 60 ] || fail "only $n logs in a short review"
 [ "$(ls "$D/a/logs" | wc -l)" = "$(ls "$D/b/logs" | wc -l)" ] || fail "the runs hold different log sets"
-cmp -s "$D/a/sim-state.bin" "$D/b/sim-state.bin" || fail "sim states differ for the same seed"
 cmp -s "$D/a/logs/tail.mix70.ssdlog" "$D/c/logs/tail.mix70.ssdlog" && fail "another seed gave the same tail log"
 exit 0

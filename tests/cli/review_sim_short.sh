@@ -2,7 +2,9 @@
 # `ssdrev review --short` on the PM981 sim: the plan with an estimate comes
 # first, every step completes, the archive holds the DUT of the model, the
 # exact method, logs of every kind and the CDM-style summary; a step marked
-# interrupted in the manifest is the only one a rerun runs (resume).
+# interrupted in the manifest is the only one a rerun runs (resume). The
+# simulated drive's state is kept while a step is left to run, and removed
+# once the review is complete; `--plan --create-size` creates no file.
 set -u
 fail() { echo "review_sim_short: $*" >&2; exit 1; }
 S=${SSDREV:?SSDREV must point at the ssdrev binary}
@@ -29,11 +31,20 @@ for k in cdm prefill fill_drive rw_sweep tail temperature; do
 done
 [ -s "$D/run/logs/cdm_fob.SEQ1M_Q8T1.read.p1.ssdlog" ] || fail "CDM pass log missing"
 [ -s "$D/run/logs/fill_drive.empty.ssdlog" ] || fail "fill log missing"
+[ -e "$D/run/sim-state.bin" ] && fail "a finished review kept its simulated drive state"
+"$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/part" --short --step purge --quiet >/dev/null 2>"$D/err" \
+  || fail "review --step purge failed: $(cat "$D/err")"
+[ -s "$D/part/sim-state.bin" ] || fail "an unfinished review has no sim state to resume from"
+out=$("$S" review "$D/file.img" --create-size 64M --short --plan 2>"$D/err") || fail "--plan --create-size failed: $(cat "$D/err")"
+echo "$out" | grep -q "0.1 GB" || fail "the plan is not sized by --create-size: $out"
+[ -e "$D/file.img" ] && fail "review --plan --create-size created the file"
 
 # resume: pretend the tail step was interrupted; only it reruns
 sed 's/"tail": "complete"/"tail": "interrupted"/' "$M" > "$M.x" && mv "$M.x" "$M"
-"$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/run" --quiet 2>"$D/err2" || fail "resume failed: $(cat "$D/err2")"
+"$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/run" >/dev/null 2>"$D/err2" || fail "resume failed: $(cat "$D/err2")"
 grep -q '"tail": "complete"' "$M" || fail "tail not complete after resume"
+# the resumed step keeps its number in the method, not [1/1]
+grep -q "^\[7/7\] tail done" "$D/err2" || fail "resumed step renumbered: $(cat "$D/err2")"
 n=$(grep -c '"log": "logs/tail.read.ssdlog"' "$M")
 [ "$n" = 1 ] || fail "resume duplicated tail.read ($n entries)"
 out=$("$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/run" --plan) || fail "plan of a finished run failed"

@@ -300,7 +300,7 @@ TEST("The table and CSV outputs carry every test and op") {
   CHECK_CONTAINS(buf, "tail.mix70,tail,write,");
   free(buf);
   f = open_memstream(&buf, &len);
-  CHECK(analyze_print_table(f, a) == 0);
+  CHECK(analyze_print_table(f, a, 0) == 0);
   fclose(f);
   CHECK_CONTAINS(buf, "rnd_read_plateau");
   CHECK_CONTAINS(buf, "RND4K Q32T1");
