@@ -770,15 +770,21 @@ int render_cmp_run(char *const *dirs, size_t n, const struct render_cmp_opts *o,
   }
   /* jansson seeds its hash function on first use; do it before the threads */
   json_object_seed(0);
+  for (size_t i = 0; i < n; i++) {
+    runs[i].dir = dirs[i];
+    runs[i].index_root = o->no_index ? -1 : root_of(o, dirs[i]);
+  }
+  /* only a folder that holds runs gets an index (a run given itself never) */
   for (size_t k = 0; k < o->nroots && !o->no_index; k++) {
+    int used = 0;
+    for (size_t i = 0; i < n && !used; i++) used = runs[i].index_root == (long)k;
+    if (!used) continue;
     struct ssdrev_err ie = {{0}};
     ix[k] = render_cmp_index_open(o->roots[k], &ie);
     if (!ix[k]) snprintf(res->index_warning, sizeof res->index_warning, "%s", ie.msg);
   }
   for (size_t i = 0; i < n; i++) {
     struct cmp_run *r = &runs[i];
-    r->dir = dirs[i];
-    r->index_root = root_of(o, r->dir);
     run_sig(r);
     /* an unchanged run comes from its root's index: no archive file is opened */
     if (!o->reanalyze && r->index_root >= 0 && ix[r->index_root]) {

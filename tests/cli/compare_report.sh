@@ -137,6 +137,17 @@ grep -q "compared 2 runs" "$T/o" || fail "--where date range (the fixtures are o
 "$SSDREV" compare "$F" --out "$T/w8" --lang fr >/dev/null 2>"$T/e"
 [ $? -eq 2 ] || fail "bad --lang must exit 2"
 
+# runs given one by one: no index is written anywhere
+cmp_one() { "$SSDREV" compare "$F/a1" "$F/sim-pm981" --out "$T/one" --format csv >/dev/null 2>"$T/e" || fail "compare runs: $(cat "$T/e")"; }
+cmp_one
+ls "$F/a1/ssdrev-index.sqlite" "$F/sim-pm981/ssdrev-index.sqlite" >/dev/null 2>&1 && fail "an index inside a run archive"
+
+# an index that is a symbolic link is not followed: a warning, the compare goes on
+mkdir "$T/f2" && cp -r "$F/a1" "$T/f2/" && ln -s "$T/elsewhere.sqlite" "$T/f2/ssdrev-index.sqlite"
+"$SSDREV" compare "$T/f2" --out "$T/f2o" --format csv >/dev/null 2>"$T/e" || fail "compare with a linked index: $(cat "$T/e")"
+grep -q "not using the index '$T/f2/ssdrev-index.sqlite': it is a symbolic link" "$T/e" || fail "linked index: $(cat "$T/e")"
+[ -e "$T/elsewhere.sqlite" ] && fail "the index was written through a symbolic link"
+
 # Korean
 cmp_ --out "$T/ko" --format md --lang ko
 grep -q '^# 일괄 비교' "$T/ko/compare.md" && grep -q '기준 그룹' "$T/ko/compare.md" \
