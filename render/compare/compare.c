@@ -680,9 +680,29 @@ static int pick_baseline(struct cmp_table *t, const struct render_cmp_opts *o, s
  * thread or index saw a figure first. */
 static const struct cmp_figs *order_figs_g; /* qsort has no context; set just before it */
 
+static int cdm_panel_cmp(const char *a, const char *b) {
+  size_t sa = strcspn(a, " "), sb = strcspn(b, " ");
+  int fa = sa == 3 && !strncmp(a, "FOB", 3), fb = sb == 3 && !strncmp(b, "FOB", 3);
+  if (fa != fb) return fa ? -1 : 1;
+  int c = strncmp(a, b, sa < sb ? sa : sb);
+  if (c || sa != sb) return c ? c : sa < sb ? -1 : 1;
+  a += sa + (a[sa] == ' ');
+  b += sb + (b[sb] == ' ');
+  size_t pa = strcspn(a, " "), pb = strcspn(b, " ");
+  c = strncmp(a, b, pa < pb ? pa : pb);
+  return c ? c : pa < pb ? -1 : pa > pb;
+}
+
 static int order_cmp(const void *a, const void *b) {
   const struct cmp_fig *x = &order_figs_g->v[*(const size_t *)a], *y = &order_figs_g->v[*(const size_t *)b];
   if (x->family_id != y->family_id) return x->family_id < y->family_id ? -1 : 1;
+  /* CDM keys are "STATE PROFILE CELL": runs of different profiles or states
+   * report their cells at the same positions, so state (FOB first) and
+   * profile come before the position, keeping each panel together */
+  if (!strcmp(x->family, "cdm")) {
+    int c = cdm_panel_cmp(x->key, y->key);
+    if (c) return c;
+  }
   if (x->ord != y->ord) return x->ord < y->ord ? -1 : 1;
   int c = strcmp(x->key, y->key);
   return c ? c : strcmp(x->metric, y->metric);

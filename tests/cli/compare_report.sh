@@ -148,6 +148,15 @@ mkdir "$T/f2" && cp -r "$F/a1" "$T/f2/" && ln -s "$T/elsewhere.sqlite" "$T/f2/ss
 grep -q "not using the index '$T/f2/ssdrev-index.sqlite': it is a symbolic link" "$T/e" || fail "linked index: $(cat "$T/e")"
 [ -e "$T/elsewhere.sqlite" ] && fail "the index was written through a symbolic link"
 
+# the new outputs are never written through a symbolic link
+for spec in groups.csv:csv compare.xlsx:xlsx; do
+  f=${spec%%:*}
+  mkdir "$T/l-$f" && echo sentinel >"$T/sentinel-$f" && ln -s "$T/sentinel-$f" "$T/l-$f/$f"
+  "$SSDREV" compare "$F" --out "$T/l-$f" --format "${spec#*:}" >/dev/null 2>"$T/e"
+  [ $? -eq 1 ] && grep -q "symbolic link" "$T/e" || fail "$f through a link: $(cat "$T/e")"
+  [ "$(cat "$T/sentinel-$f")" = sentinel ] || fail "$f overwrote the link's target"
+done
+
 # Korean
 cmp_ --out "$T/ko" --format md --lang ko
 grep -q '^# 일괄 비교' "$T/ko/compare.md" && grep -q '기준 그룹' "$T/ko/compare.md" \
