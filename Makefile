@@ -14,7 +14,7 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 VERSION := 0.1.0
 WARN    := -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wno-missing-field-initializers
 STD     := -std=c11 -D_GNU_SOURCE
-PKGS    := liburing cairo jansson libcmark-gfm fontconfig blkid
+PKGS    := liburing cairo jansson libcmark-gfm fontconfig blkid sqlite3 xlsxwriter
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 EXT_LIBS   := -lcmark-gfm-extensions -lcsv -lhpdf -lm -lpthread

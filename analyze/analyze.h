@@ -179,6 +179,24 @@ json_t *analyze_flags(const json_t *analysis);
  * (null when either is missing or the baseline is 0). */
 json_t *analyze_compare(const json_t *const *analyses, size_t n, struct ssdrev_err *err);
 
+/* One comparable figure of a run, as analyze_compare_figures reports it.
+ * The strings are valid during the callback only. */
+struct analyze_figure {
+  const char *family; /* "cdm", "slc", "rw_sweep", "tail", "tests" */
+  const char *key;    /* "FOB default SEQ1M Q8T1", "QD1", "read", a test name */
+  const char *metric; /* "read_mb_s", "p99_us", "max_gib", "read70_mb_s", ... */
+  const char *unit;   /* "MB/s", "IOPS", "us", "GiB" */
+  int headline;       /* a figure a comparison charts */
+  int higher_better;  /* 1: more is better (MB/s, IOPS, GiB); 0: less (latency) */
+  double value;       /* >= 0: the analysis's -1 ("not measured") is never reported */
+};
+/* Calls fn for every comparable figure of one analysis object (CDM cells
+ * and ops, SLC sizes and speeds, RW-sweep points, tail percentiles, job
+ * tests), in a fixed order. Stops at fn's first non-zero return and returns
+ * it; 0 otherwise. Keeps nothing: a caller may free the analysis after. */
+typedef int (*analyze_figure_fn)(const struct analyze_figure *f, void *arg);
+int analyze_compare_figures(const json_t *analysis, analyze_figure_fn fn, void *arg);
+
 /* ======================================================== 5. output */
 
 /* Prints an analysis object as text, summary first: the CDM table, the

@@ -117,3 +117,79 @@ json_t *analyze_compare(const json_t *const *analyses, size_t n, struct ssdrev_e
   json_object_set_new(out, "rows", c.rows);
   return out;
 }
+
+/* ------------------------------------------------- figures for a batch */
+
+static int fig(analyze_figure_fn fn, void *arg, const char *family, const char *key, const char *metric,
+               const char *unit, int headline, int higher_better, const json_t *v) {
+  /* -1 is the analysis's "not measured" (CDM 6 latency, imports) */
+  if (!json_is_number(v) || !(json_number_value(v) >= 0)) return 0;
+  struct analyze_figure f = {family, key, metric, unit, headline, higher_better, json_number_value(v)};
+  return fn(&f, arg);
+}
+
+int analyze_compare_figures(const json_t *a, analyze_figure_fn fn, void *arg) {
+  static const char *const ops[] = {"read", "write", "mix"};
+  size_t i, k;
+  json_t *row, *g, *p, *t, *v;
+  int rc = 0;
+  json_array_foreach(json_object_get(a, "cdm"), i, row) {
+    const char *st = analyze_json_str(row, "state"), *pr = analyze_json_str(row, "profile"),
+               *cell = analyze_json_str(row, "cell");
+    char key[256], m[64];
+    snprintf(key, sizeof key, "%s %s %s", st ? st : "", pr ? pr : "", cell ? cell : "");
+    for (unsigned o = 0; o < 3 && !rc; o++) {
+      const json_t *x = json_object_get(row, ops[o]);
+      if (!x) continue;
+      snprintf(m, sizeof m, "%s_mb_s", ops[o]);
+      rc = fig(fn, arg, "cdm", key, m, "MB/s", 1, 1, json_object_get(x, "mb_s"));
+      snprintf(m, sizeof m, "%s_iops", ops[o]);
+      if (!rc) rc = fig(fn, arg, "cdm", key, m, "IOPS", 0, 1, json_object_get(x, "iops"));
+      snprintf(m, sizeof m, "%s_lat_us", ops[o]);
+      if (!rc) rc = fig(fn, arg, "cdm", key, m, "us", 0, 0, json_object_get(x, "lat_us"));
+    }
+    if (rc) return rc;
+  }
+  const json_t *slc = json_object_get(json_object_get(a, "fill"), "slc");
+  static const struct { const char *k, *unit; int headline; } sk[] = {
+      {"max_gib", "GiB", 1}, {"min_gib", "GiB", 1}, {"cache_mb_s", "MB/s", 0}, {"post_cache_mb_s", "MB/s", 1}};
+  for (unsigned s = 0; s < 4 && !rc; s++)
+    rc = fig(fn, arg, "slc", "slc", sk[s].k, sk[s].unit, sk[s].headline, 1, json_object_get(slc, sk[s].k));
+  json_array_foreach(json_object_get(a, "rw_sweep"), i, g) {
+    char key[64];
+    snprintf(key, sizeof key, "QD%lld", (long long)json_integer_value(json_object_get(g, "qd")));
+    json_array_foreach(json_object_get(g, "points"), k, p) {
+      double pct = analyze_json_num(p, "read_pct", -1);
+      if (pct < 0 || rc) continue;
+      char m[64];
+      snprintf(m, sizeof m, "read%.0f_mb_s", pct);
+      /* write only, 70/30 and read only: the points a review quotes */
+      int head = pct == 0 || pct == 70 || pct == 100;
+      rc = fig(fn, arg, "rw_sweep", key, m, "MB/s", head, 1, json_object_get(p, "mb_s"));
+      snprintf(m, sizeof m, "read%.0f_iops", pct);
+      if (!rc) rc = fig(fn, arg, "rw_sweep", key, m, "IOPS", 0, 1, json_object_get(p, "iops"));
+    }
+    if (rc) return rc;
+  }
+  const char *w, *mk;
+  json_object_foreach((json_t *)json_object_get(a, "tail"), w, t) {
+    json_object_foreach(t, mk, v) {
+      if (rc) break;
+      if (mk[0] != 'p' && strcmp(mk, "mean_us") && strcmp(mk, "max_us")) continue;
+      int head = !strcmp(mk, "p99_us") || !strcmp(mk, "p99.99_us");
+      rc = fig(fn, arg, "tail", w, mk, "us", head, 0, v);
+    }
+    if (rc) return rc;
+  }
+  const char *name;
+  json_object_foreach((json_t *)json_object_get(a, "tests"), name, t) {
+    const char *kind = analyze_json_str(t, "kind");
+    if (kind && strcmp(kind, "job")) continue; /* review tests are in the sections above */
+    const json_t *all = json_object_get(json_object_get(t, "ops"), "all");
+    rc = fig(fn, arg, "tests", name, "mb_s", "MB/s", 1, 1, json_object_get(all, "mb_s"));
+    if (!rc) rc = fig(fn, arg, "tests", name, "iops", "IOPS", 0, 1, json_object_get(all, "iops"));
+    if (!rc) rc = fig(fn, arg, "tests", name, "lat_mean_us", "us", 0, 0, json_object_get(all, "lat_mean_us"));
+    if (rc) return rc;
+  }
+  return 0;
+}

@@ -13,18 +13,35 @@ static void usage(FILE *f) {
           "usage: ssdrev compare DIR_OR_RUN... --out OUTDIR [options]\n\n"
           "Compares run archives: each argument is a run, or a folder whose\n"
           "subdirectories are runs. Runs without a fresh analysis.json are analyzed\n"
-          "first, in parallel. Runs are grouped by DUT model, firmware and fill state;\n"
-          "the table shows group medians and ratios against the baseline group.\n"
+          "first, in parallel. Runs are grouped (default: DUT model, firmware and fill\n"
+          "state; a run of unknown model is its own group, named by its label); per\n"
+          "headline figure the report ranks the groups in a bar chart with each group's\n"
+          "spread (n, min, median, max) and its ratio to the baseline group.\n"
+          "A folder keeps an index of its runs' figures (FOLDER/ssdrev-index.sqlite):\n"
+          "an unchanged run is taken from it without opening any of its files.\n"
           "A bad archive is reported (\"skipping 'X': reason\") and skipped.\n\n"
           "options:\n"
-          "  --out OUTDIR        output directory (compare.md, compare.csv, runs.csv,\n"
-          "                      charts/*.png, compare.pdf)\n"
-          "  --format LIST       md,csv,pdf,charts (default md,csv: charts come with md/pdf)\n"
+          "  --out OUTDIR        output directory (compare.md, compare.pdf, charts/*.png,\n"
+          "                      compare.csv: one row per run and figure, groups.csv,\n"
+          "                      runs.csv, compare.xlsx)\n"
+          "  --format LIST       md,csv,pdf,charts,xlsx (default md,csv: charts come with md/pdf)\n"
+          "  --lang en|ko        the report's language (default en)\n"
+          "  --where FILTER      keep runs matching FILTER (repeatable, all must hold):\n"
+          "                      model=GLOB, firmware=GLOB, state=GLOB, label=GLOB,\n"
+          "                      source=GLOB (FIELD!=GLOB excludes), simulated=yes|no,\n"
+          "                      date=YYYY-MM-DD, date>=D, date<=D, date=FROM..TO\n"
+          "  --group-by LIST     fields that make a group: model, firmware, state, label,\n"
+          "                      source, simulated, date (default model,firmware,state)\n"
+          "  --baseline NAME     baseline group: a group name, a model, or a run (its\n"
+          "                      directory, base name or label); default: the group with\n"
+          "                      a known model and the most headline figures, then the\n"
+          "                      most runs, then the first by name\n"
           "  --jobs N            analysis threads (default 2)\n"
-          "  --baseline RUN      baseline run: its directory, base name or label\n"
-          "                      (default: the first run)\n"
           "  --reanalyze         analyze every run even if analysis.json exists\n"
-          "  --max-charts N      bar charts to draw (default 12)\n"
+          "  --max-charts N      bar charts to draw (default 64)\n"
+          "  --no-index          neither read nor write the folders' index\n"
+          "  --verbose           say how many runs came from the index and how many\n"
+          "                      were read from their archives\n"
           "  -h, --help          this help\n\n"
           "exit status: 0 when at least one archive was compared, 1 when none was\n"
           "usable or an output failed, 2 on bad usage.\n");
@@ -53,13 +70,16 @@ int cmd_compare(int argc, char **argv) {
       {"out", required_argument, NULL, 'o'},  {"format", required_argument, NULL, 'f'},
       {"jobs", required_argument, NULL, 'j'}, {"baseline", required_argument, NULL, 'b'},
       {"reanalyze", no_argument, NULL, 'r'},  {"max-charts", required_argument, NULL, 'c'},
-      {NULL, 0, NULL, 0},
+      {"lang", required_argument, NULL, 'l'}, {"where", required_argument, NULL, 'w'},
+      {"group-by", required_argument, NULL, 'g'}, {"no-index", no_argument, NULL, 'n'},
+      {"verbose", no_argument, NULL, 'v'},    {NULL, 0, NULL, 0},
   };
   optind = 1;
   opterr = 0;
   int c;
   struct ssdrev_err err = {{0}};
   uint64_t v;
+  int verbose = 0;
   while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
     switch (c) {
     case 'o': o.out_dir = optarg; break;
@@ -77,6 +97,21 @@ int cmd_compare(int argc, char **argv) {
         return cli_usage_error(cmd, "--max-charts: expected 0..1000, got '%s'", optarg);
       o.max_charts = (unsigned)v;
       break;
+    case 'l':
+      if (strcmp(optarg, "en") && strcmp(optarg, "ko")) return cli_usage_error(cmd, "--lang: expected en or ko, got '%s'", optarg);
+      o.lang_ko = !strcmp(optarg, "ko");
+      break;
+    case 'w':
+      if (o.nwhere == RENDER_CMP_MAX_WHERE) return cli_usage_error(cmd, "--where: at most %d filters", RENDER_CMP_MAX_WHERE);
+      if (render_cmp_where_check(optarg, &err)) return cli_usage_error(cmd, "%s", err.msg);
+      o.where[o.nwhere++] = optarg;
+      break;
+    case 'g':
+      if (render_cmp_group_by_check(optarg, &err)) return cli_usage_error(cmd, "%s", err.msg);
+      o.group_by = optarg;
+      break;
+    case 'n': o.no_index = 1; break;
+    case 'v': verbose = 1; break;
     case ':': return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
     default: return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
     }
@@ -89,6 +124,9 @@ int cmd_compare(int argc, char **argv) {
   if (render_cmp_expand((const char *const *)argv + optind, (size_t)(argc - optind), &dirs, &n, on_skip, &skipped,
                         &err))
     return cli_error(cmd, "%s", err.msg);
+  /* every input that is a folder (not a run itself) keeps an index */
+  o.roots = (const char *const *)argv + optind;
+  o.nroots = (size_t)(argc - optind);
   struct render_cmp_result res;
   int rc = render_cmp_run(dirs, n, &o, on_skip, &skipped, &res, &err);
   render_cmp_free_dirs(dirs, n);
@@ -97,10 +135,15 @@ int cmd_compare(int argc, char **argv) {
   cairo_debug_reset_static_data();
   void *fcfini = dlsym(RTLD_DEFAULT, "FcFini");
   if (fcfini) ((void (*)(void))fcfini)();
+  if (res.index_warning[0]) fprintf(stderr, "warning: %s\n", res.index_warning);
   if (rc) return cli_error(cmd, "%s", err.msg);
   printf("compared %zu run%s in %zu group%s (%zu figures, %zu charts) into '%s'", res.runs_ok,
          res.runs_ok == 1 ? "" : "s", res.groups, res.groups == 1 ? "" : "s", res.metrics, res.charts, o.out_dir);
+  if (res.runs_filtered) printf("; %zu filtered out", res.runs_filtered);
   if (skipped) printf("; %zu skipped", skipped);
   printf("\n");
+  if (verbose)
+    printf("runs: %zu from the index, %zu read from their archives (%zu analyzed now)\n", res.from_index,
+           res.read_archives, res.analyzed_now);
   return 0;
 }

@@ -187,15 +187,33 @@ enum render_cmp_format {
   RENDER_CMP_CSV = 1u << 1,
   RENDER_CMP_PDF = 1u << 2,
   RENDER_CMP_CHARTS = 1u << 3, /* PNG bar charts (also linked from the Markdown) */
+  RENDER_CMP_XLSX = 1u << 4,   /* compare.xlsx (libxlsxwriter) */
 };
+
+#define RENDER_CMP_MAX_WHERE 16
 
 struct render_cmp_opts {
   const char *out_dir;   /* created if needed */
   unsigned formats;      /* RENDER_CMP_* mask; 0 = md, csv, charts */
   unsigned jobs;         /* analysis threads; 0 = 2 */
-  const char *baseline;  /* run directory (as given or its base name) or label; NULL = the first run */
+  /* a group name, a model, or a run (directory as given, its base name, or
+   * label: its group); NULL = the rule of docs/perf/compare.md: the group
+   * with a known model and the most headline figures, then the most runs,
+   * then the first by name */
+  const char *baseline;
   int reanalyze;         /* analyze even when analysis.json exists */
-  unsigned max_charts;   /* bar charts to draw; 0 = 12 */
+  unsigned max_charts;   /* bar charts to draw; 0 = 64 */
+  int lang_ko;           /* the report in Korean */
+  /* --where filters, each "FIELD=GLOB", "FIELD!=GLOB", "date>=YYYY-MM-DD",
+   * "date<=...", "date=FROM..TO" or "simulated=yes|no" (all must hold) */
+  const char *where[RENDER_CMP_MAX_WHERE];
+  size_t nwhere;
+  const char *group_by;  /* "model,firmware,state" (NULL) or any of model, firmware, state, label, source, simulated, date */
+  /* folder inputs (as given to render_cmp_expand): each gets an index
+   * ROOT/ssdrev-index.sqlite of its runs' figures; none when no_index */
+  const char *const *roots;
+  size_t nroots;
+  int no_index;
   /* a usable run with some unreadable tests: warn(path, what, warn_arg); NULL = silent */
   void (*warn)(const char *path, const char *what, void *arg);
   void *warn_arg;
@@ -218,13 +236,24 @@ void render_cmp_free_dirs(char **dirs, size_t n);
 struct render_cmp_result {
   size_t runs_ok;       /* archives compared */
   size_t runs_skipped;  /* bad archives, reported through skip */
+  size_t runs_filtered; /* left out by --where */
+  size_t from_index;    /* runs whose figures came from an index, no archive file opened */
+  size_t read_archives; /* runs whose manifest / analysis were read */
+  size_t analyzed_now;  /* runs analyzed now */
   size_t groups;
   size_t metrics;
   size_t charts;
+  char index_warning[1600]; /* why an index was not used or not updated; "" if fine */
 };
 
+/* Checks one --where filter ("unknown field 'x'" etc.) without running. */
+int render_cmp_where_check(const char *w, struct ssdrev_err *err);
+/* Checks a --group-by list. */
+int render_cmp_group_by_check(const char *list, struct ssdrev_err *err);
+
 /* Compares the runs in dirs and writes the asked outputs into o->out_dir
- * (compare.md, compare.csv, runs.csv, PNG charts in charts/, compare.pdf). Each bad
+ * (compare.md, compare.csv (one row per run and figure), groups.csv, runs.csv,
+ * PNG charts in charts/, compare.pdf, compare.xlsx). Each bad
  * archive goes to skip(path, reason) and the rest proceed; fails only when no
  * archive is usable or an output cannot be written. */
 int render_cmp_run(char *const *dirs, size_t n, const struct render_cmp_opts *o,

@@ -16,6 +16,9 @@ need_pc fontconfig libfontconfig-dev
 need_pc jansson libjansson-dev
 need_pc libcmark-gfm libcmark-gfm-dev
 need_pc blkid libblkid-dev
+# compare: the archive root's index and the .xlsx workbook
+need_pc sqlite3 libsqlite3-dev
+need_pc xlsxwriter libxlsxwriter-dev
 need_h cmark-gfm-core-extensions.h libcmark-gfm-extensions-dev
 need_h csv.h libcsv-dev
 need_h hpdf.h libhpdf-dev
@@ -38,6 +41,8 @@ if [ "$what" = test ]; then
   need_cmd chromium chromium
   # tests/cli/install.sh formats the installed ssdrev(1)
   need_cmd man man-db
+  # compare_report.sh counts the files a compare opens
+  need_cmd strace strace
 fi
 if [ "$what" = e2e ]; then
   # make e2e: a QEMU guest (Debian's cloud kernel, a busybox initramfs) with

@@ -21,3 +21,5 @@ run pct-vs-numpy sh perf/analyze/pct-vs-numpy.sh "$B/ssdrev"
 run render sh perf/render/bench.sh "$B" 5
 run review sh perf/bench/review.sh "$B"
 run compare sh perf/bench/compare.sh "$B"
+# memory and the index at 10,000 archives (4.4 GB of disk, about 25 minutes)
+run compare-scale sh perf/bench/compare-scale.sh "$B" "1000 10000" 3

@@ -1,12 +1,17 @@
-/* compare.c — batch compare: finds run archives, loads or computes their
- * analyses on worker threads, groups runs by model / firmware / fill state
- * and builds the group table that render/compare/out.c writes. */
+/* compare.c — batch compare: finds run archives, takes each run's figures
+ * from the archive root's index when the run is unchanged, else loads or
+ * computes its analysis on a worker thread and keeps only the figures;
+ * filters (--where), groups (--group-by), picks the baseline and computes
+ * each group's spread for render/compare/out.c. */
 #include <dirent.h>
+#include <fnmatch.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include "render/compare/compare_int.h"
 #include "archive/archive.h"
@@ -15,12 +20,13 @@ void render_cmp_opts_defaults(struct render_cmp_opts *o) {
   memset(o, 0, sizeof *o);
   o->formats = RENDER_CMP_MD | RENDER_CMP_CSV | RENDER_CMP_CHARTS;
   o->jobs = 2;
-  o->max_charts = 12;
+  o->max_charts = 64;
 }
 
 int render_cmp_formats_parse(const char *list, unsigned *mask, struct ssdrev_err *err) {
   static const struct { const char *name; unsigned bit; } fmts[] = {
       {"md", RENDER_CMP_MD}, {"csv", RENDER_CMP_CSV}, {"pdf", RENDER_CMP_PDF}, {"charts", RENDER_CMP_CHARTS},
+      {"xlsx", RENDER_CMP_XLSX},
   };
   *mask = 0;
   const char *p = list;
@@ -29,11 +35,11 @@ int render_cmp_formats_parse(const char *list, unsigned *mask, struct ssdrev_err
     unsigned bit = 0;
     for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++)
       if (len == strlen(fmts[i].name) && !strncmp(p, fmts[i].name, len)) bit = fmts[i].bit;
-    if (!bit) return ssdrev_fail(err, -EINVAL, "unknown format '%.*s' (md, csv, pdf, charts)", (int)len, p);
+    if (!bit) return ssdrev_fail(err, -EINVAL, "unknown format '%.*s' (md, csv, pdf, charts, xlsx)", (int)len, p);
     *mask |= bit;
     p += len + (p[len] == ',');
   }
-  if (!*mask) return ssdrev_fail(err, -EINVAL, "no format given (md, csv, pdf, charts)");
+  if (!*mask) return ssdrev_fail(err, -EINVAL, "no format given (md, csv, pdf, charts, xlsx)");
   /* the PDF and Markdown show the charts */
   if (*mask & (RENDER_CMP_PDF | RENDER_CMP_MD)) *mask |= RENDER_CMP_CHARTS;
   return 0;
@@ -119,98 +125,99 @@ int render_cmp_expand(const char *const *inputs, size_t n, char ***dirs, size_t 
   return 0;
 }
 
-/* Loads a fresh analysis.json, or analyzes the run (and so writes it). */
-static void prepare_run(struct cmp_run *r, const struct render_cmp_opts *o) {
-  struct ssdrev_err err = {{0}};
-  struct archive *run;
-  if (archive_open(&run, r->dir, &err)) {
-    snprintf(r->err, sizeof r->err, "%s", err.msg);
-    return;
+/* ------------------------------------------------------------ figures */
+
+long render_cmp_figs_add(struct cmp_figs *f, const char *family, const char *key, const char *metric, const char *unit,
+                  int headline, int higher_better, unsigned ord) {
+  char id[600];
+  snprintf(id, sizeof id, "%s|%s|%s", family, key, metric);
+  pthread_mutex_lock(&f->lock);
+  long r = -1;
+  json_t *have = json_object_get(f->index, id);
+  if (have) {
+    r = (long)json_integer_value(have);
+    if (ord < f->v[r].ord) f->v[r].ord = ord;
+    goto out;
   }
-  r->manifest = json_incref(run->manifest);
-  uint32_t mcrc = run->manifest_crc32c;
-  archive_free(run);
-  char apath[4200];
-  snprintf(apath, sizeof apath, "%s/" ARCHIVE_ANALYSIS, r->dir);
-  if (!o->reanalyze) {
-    /* the same staleness rule as `ssdrev report` (analyze_is_fresh) */
-    r->analysis = ssdrev_load_json(apath, NULL);
-    if (analyze_is_fresh(r->analysis, mcrc)) return;
-    json_decref(r->analysis);
-    r->analysis = NULL; /* missing, stale or broken: analyze again */
+  if (f->n == f->cap) {
+    size_t nc = f->cap ? f->cap * 2 : 64;
+    struct cmp_fig *nv = realloc(f->v, nc * sizeof *nv);
+    if (!nv) goto out;
+    f->v = nv;
+    f->cap = nc;
   }
-  struct analyze_opts ao;
-  analyze_opts_defaults(&ao);
-  json_t *a = NULL;
-  if (analyze_run(r->dir, &ao, &a, &err)) {
-    snprintf(r->err, sizeof r->err, "%s", err.msg[0] ? err.msg : "analysis failed");
-    return;
+  struct cmp_fig *x = &f->v[f->n];
+  memset(x, 0, sizeof *x);
+  x->family = strdup(family);
+  x->key = strdup(key);
+  x->metric = strdup(metric);
+  x->unit = strdup(unit);
+  x->headline = headline;
+  x->higher_better = higher_better;
+  x->ord = ord;
+  for (size_t i = 0; i < render_cmp_nfamilies; i++)
+    if (!strcmp(render_cmp_families[i].id, family)) x->family_id = (unsigned)i;
+  if (!x->family || !x->key || !x->metric || !x->unit ||
+      json_object_set_new(f->index, id, json_integer((json_int_t)f->n))) {
+    free(x->family), free(x->key), free(x->metric), free(x->unit);
+    goto out;
   }
-  r->analysis = a;
-  r->analyzed = 1;
+  r = (long)f->n++;
+out:
+  pthread_mutex_unlock(&f->lock);
+  return r;
 }
 
-/* A run whose every logged test failed to load (all logs missing or
- * corrupt) has no figures: it is a bad archive, not a run to average. */
-static void check_usable(struct cmp_run *r) {
-  if (r->err[0] || !r->analysis) return;
-  size_t logged = 0, failed = 0;
-  const char *first = NULL, *k;
-  json_t *t;
-  json_object_foreach(json_object_get(r->analysis, "tests"), k, t) {
-    const char *e = json_string_value(json_object_get(t, "error"));
-    if (!e && !json_object_get(t, "log_source") && !json_object_get(t, "log")) continue;
-    logged++;
-    if (e) {
-      failed++;
-      if (!first) first = e;
-    }
-  }
-  if (logged && failed == logged) {
-    snprintf(r->err, sizeof r->err, "no readable test (%zu of %zu failed; first: %s)", failed, logged, first);
-    json_decref(r->analysis);
-    r->analysis = NULL;
-  } else if (failed) {
-    snprintf(r->warn, sizeof r->warn, "%zu of %zu tests unreadable, compared without them (first: %s)", failed,
-             logged, first);
-  }
+void render_cmp_figs_free(struct cmp_figs *f) {
+  for (size_t i = 0; i < f->n; i++) free(f->v[i].family), free(f->v[i].key), free(f->v[i].metric), free(f->v[i].unit);
+  free(f->v);
+  json_decref(f->index);
 }
 
-struct cmp_pool {
-  struct cmp_run *runs;
-  size_t n;
-  atomic_size_t next;
-  const struct render_cmp_opts *o;
+static int val_cmp(const void *a, const void *b) {
+  const struct cmp_val *x = a, *y = b;
+  return x->fig < y->fig ? -1 : x->fig > y->fig;
+}
+
+const struct cmp_val *render_cmp_run_value(const struct cmp_run *r, size_t f) {
+  struct cmp_val key = {.fig = (uint32_t)f};
+  return r->nvals ? bsearch(&key, r->vals, r->nvals, sizeof key, val_cmp) : NULL;
+}
+
+struct take_ctx {
+  struct cmp_run *r;
+  struct cmp_figs *figs;
+  size_t cap;
 };
 
-static void *worker(void *arg) {
-  struct cmp_pool *p = arg;
-  for (;;) {
-    size_t i = atomic_fetch_add(&p->next, 1);
-    if (i >= p->n) break;
-    prepare_run(&p->runs[i], p->o);
-    check_usable(&p->runs[i]);
+static int take_fig(const struct analyze_figure *f, void *arg) {
+  struct take_ctx *c = arg;
+  long id = render_cmp_figs_add(c->figs, f->family, f->key, f->metric, f->unit, f->headline, f->higher_better,
+                         (unsigned)c->r->nvals);
+  if (id < 0) return -ENOMEM;
+  if (c->r->nvals == c->cap) {
+    size_t nc = c->cap ? c->cap * 2 : 32;
+    struct cmp_val *nv = realloc(c->r->vals, nc * sizeof *nv);
+    if (!nv) return -ENOMEM;
+    c->r->vals = nv;
+    c->cap = nc;
   }
-  return NULL;
+  c->r->vals[c->r->nvals++] = (struct cmp_val){(uint32_t)id, f->value};
+  return 0;
 }
 
-/* Runs prepare_run over every run on o->jobs threads (the caller is one). */
-static void prepare_all(struct cmp_run *runs, size_t n, const struct render_cmp_opts *o) {
-  struct cmp_pool pool = {.runs = runs, .n = n, .o = o};
-  atomic_init(&pool.next, 0);
-  unsigned jobs = o->jobs ? o->jobs : 2;
-  if (jobs > 64) jobs = 64;
-  pthread_t th[64];
-  unsigned started = 0;
-  for (unsigned i = 1; i < jobs && i < n; i++)
-    if (!pthread_create(&th[started], NULL, worker, &pool)) started++;
-  worker(&pool);
-  for (unsigned i = 0; i < started; i++) pthread_join(th[i], NULL);
+/* ------------------------------------------------------------- a run */
+
+static void set_msg(char **dst, const char *fmt, const char *a) {
+  free(*dst);
+  size_t n = strlen(fmt) + strlen(a) + 1;
+  *dst = malloc(n);
+  if (*dst) snprintf(*dst, n, fmt, a);
 }
 
-static const char *dut_field(const struct cmp_run *r, const char *key) {
-  const char *v = json_string_value(json_object_get(json_object_get(r->analysis, "dut"), key));
-  if (!v) v = json_string_value(json_object_get(json_object_get(r->manifest, "dut"), key));
+static const char *dut_field(const json_t *an, const json_t *man, const char *key) {
+  const char *v = json_string_value(json_object_get(json_object_get(an, "dut"), key));
+  if (!v) v = json_string_value(json_object_get(json_object_get(man, "dut"), key));
   return v && *v ? v : NULL;
 }
 
@@ -228,8 +235,8 @@ static int has_state(const char *list, const char *st) {
 
 /* The run's fill state: the manifest's (imports), else the CDM states found
  * in the analysis joined with '+', else "-". */
-static void run_state(const struct cmp_run *r, char *out, size_t len) {
-  const char *s = json_string_value(json_object_get(r->manifest, "state"));
+static void run_state(const json_t *an, const json_t *man, char *out, size_t len) {
+  const char *s = json_string_value(json_object_get(man, "state"));
   if (s && *s) {
     snprintf(out, len, "%s", s);
     return;
@@ -237,7 +244,7 @@ static void run_state(const struct cmp_run *r, char *out, size_t len) {
   out[0] = 0;
   size_t i;
   json_t *row;
-  json_array_foreach(json_object_get(r->analysis, "cdm"), i, row) {
+  json_array_foreach(json_object_get(an, "cdm"), i, row) {
     const char *st = json_string_value(json_object_get(row, "state"));
     if (!st || has_state(out, st)) continue;
     size_t l = strlen(out);
@@ -246,29 +253,287 @@ static void run_state(const struct cmp_run *r, char *out, size_t len) {
   if (!out[0]) snprintf(out, len, "-");
 }
 
-static void fill_identity(struct cmp_run *r) {
-  const char *m = dut_field(r, "model"), *f = dut_field(r, "firmware");
-  snprintf(r->model, sizeof r->model, "%s", m ? m : "unknown model");
-  snprintf(r->firmware, sizeof r->firmware, "%s", f ? f : "unknown firmware");
-  run_state(r, r->state, sizeof r->state);
-  const char *l = json_string_value(json_object_get(r->analysis, "label"));
-  if (!l) l = json_string_value(json_object_get(r->manifest, "label"));
+/* Model and firmware stay empty when unknown: grouping and display decide
+ * what an unknown one becomes. */
+static void fill_identity(struct cmp_run *r, const json_t *an, const json_t *man) {
+  const char *m = dut_field(an, man, "model"), *f = dut_field(an, man, "firmware");
+  snprintf(r->model, sizeof r->model, "%s", m ? m : "");
+  snprintf(r->firmware, sizeof r->firmware, "%s", f ? f : "");
+  run_state(an, man, r->state, sizeof r->state);
+  const char *l = json_string_value(json_object_get(an, "label"));
+  if (!l) l = json_string_value(json_object_get(man, "label"));
   const char *base = strrchr(r->dir, '/');
   snprintf(r->label, sizeof r->label, "%s", l ? l : base ? base + 1 : r->dir);
+  const char *src = json_string_value(json_object_get(json_object_get(man, "source"), "kind"));
+  snprintf(r->source, sizeof r->source, "%s", src ? src : "ssdrev");
+  const char *cr = json_string_value(json_object_get(man, "created"));
+  snprintf(r->date, sizeof r->date, "%.10s", cr ? cr : "");
+  r->simulated = json_is_true(json_object_get(an, "simulated")) || json_is_true(json_object_get(man, "simulated"));
 }
 
-static size_t find_or_add_group(struct cmp_table *t, const struct cmp_run *r) {
-  for (size_t g = 0; g < t->ngroups; g++)
-    if (!strcmp(t->groups[g].model, r->model) && !strcmp(t->groups[g].firmware, r->firmware) &&
-        !strcmp(t->groups[g].state, r->state))
-      return g;
-  struct cmp_group *grp = &t->groups[t->ngroups];
-  memset(grp, 0, sizeof *grp);
-  snprintf(grp->model, sizeof grp->model, "%s", r->model);
-  snprintf(grp->firmware, sizeof grp->firmware, "%s", r->firmware);
-  snprintf(grp->state, sizeof grp->state, "%s", r->state);
-  snprintf(grp->name, sizeof grp->name, "%s / %s / %s", r->model, r->firmware, r->state);
-  return t->ngroups++;
+/* A run whose every logged test failed to load (all logs missing or
+ * corrupt) has no figures: it is a bad archive, not a run to average. */
+static int check_usable(struct cmp_run *r, const json_t *an) {
+  size_t logged = 0, failed = 0;
+  const char *first = NULL, *k;
+  json_t *t;
+  json_object_foreach(json_object_get(an, "tests"), k, t) {
+    const char *e = json_string_value(json_object_get(t, "error"));
+    if (!e && !json_object_get(t, "log_source") && !json_object_get(t, "log")) continue;
+    logged++;
+    if (e) {
+      failed++;
+      if (!first) first = e;
+    }
+  }
+  char msg[1400];
+  if (logged && failed == logged) {
+    snprintf(msg, sizeof msg, "no readable test (%zu of %zu failed; first: %s)", failed, logged, first);
+    set_msg(&r->err, "%s", msg);
+    return 0;
+  }
+  if (failed) {
+    snprintf(msg, sizeof msg, "%zu of %zu tests unreadable, compared without them (first: %s)", failed, logged,
+             first);
+    set_msg(&r->warn, "%s", msg);
+  }
+  return 1;
+}
+
+/* The freshness key the index stores: mtime (ns) and size of manifest.json
+ * and analysis.json (stat only: no file is opened). */
+static void run_sig(struct cmp_run *r) {
+  static const char *const files[] = {ARCHIVE_MANIFEST, ARCHIVE_ANALYSIS};
+  for (int i = 0; i < 2; i++) {
+    char p[4200];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", r->dir, files[i]);
+    if (stat(p, &st)) {
+      r->sig[2 * i] = r->sig[2 * i + 1] = -1;
+      continue;
+    }
+    r->sig[2 * i] = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    r->sig[2 * i + 1] = (int64_t)st.st_size;
+  }
+}
+
+/* Loads a fresh analysis.json, or analyzes the run (and so writes it), then
+ * keeps the identity and the figures and frees the rest. */
+static void prepare_run(struct cmp_run *r, const struct render_cmp_opts *o, struct cmp_figs *figs) {
+  struct ssdrev_err err = {{0}};
+  struct archive *run;
+  if (archive_open(&run, r->dir, &err)) {
+    set_msg(&r->err, "%s", err.msg);
+    return;
+  }
+  json_t *man = json_incref(run->manifest), *an = NULL;
+  uint32_t mcrc = run->manifest_crc32c;
+  archive_free(run);
+  char apath[4200];
+  snprintf(apath, sizeof apath, "%s/" ARCHIVE_ANALYSIS, r->dir);
+  if (!o->reanalyze) {
+    /* the same staleness rule as `ssdrev report` (analyze_is_fresh); the
+     * index's stat signature only decides whether a run is read at all */
+    an = ssdrev_load_json(apath, NULL);
+    if (!analyze_is_fresh(an, mcrc)) {
+      json_decref(an);
+      an = NULL; /* missing, stale or broken: analyze again */
+    }
+  }
+  if (!an) {
+    struct analyze_opts ao;
+    analyze_opts_defaults(&ao);
+    if (analyze_run(r->dir, &ao, &an, &err)) {
+      set_msg(&r->err, "%s", err.msg[0] ? err.msg : "analysis failed");
+      json_decref(man);
+      return;
+    }
+    r->analyzed = 1;
+    run_sig(r); /* analysis.json is new */
+  }
+  if (check_usable(r, an)) {
+    fill_identity(r, an, man);
+    struct take_ctx c = {.r = r, .figs = figs};
+    if (analyze_compare_figures(an, take_fig, &c)) set_msg(&r->err, "%s", "out of memory");
+    else if (r->nvals) qsort(r->vals, r->nvals, sizeof *r->vals, val_cmp);
+  }
+  json_decref(an);
+  json_decref(man);
+}
+
+struct cmp_pool {
+  struct cmp_run *runs;
+  size_t n;
+  atomic_size_t next;
+  const struct render_cmp_opts *o;
+  struct cmp_figs *figs;
+};
+
+static void *worker(void *arg) {
+  struct cmp_pool *p = arg;
+  for (;;) {
+    size_t i = atomic_fetch_add(&p->next, 1);
+    if (i >= p->n) break;
+    if (p->runs[i].from_index) continue;
+    prepare_run(&p->runs[i], p->o, p->figs);
+  }
+  return NULL;
+}
+
+/* Runs prepare_run over every run not in an index on o->jobs threads (the caller is one). */
+static void prepare_all(struct cmp_run *runs, size_t n, const struct render_cmp_opts *o, struct cmp_figs *figs) {
+  struct cmp_pool pool = {.runs = runs, .n = n, .o = o, .figs = figs};
+  atomic_init(&pool.next, 0);
+  unsigned jobs = o->jobs ? o->jobs : 2;
+  if (jobs > 64) jobs = 64;
+  pthread_t th[64];
+  unsigned started = 0;
+  for (unsigned i = 1; i < jobs && i < n; i++)
+    if (!pthread_create(&th[started], NULL, worker, &pool)) started++;
+  worker(&pool);
+  for (unsigned i = 0; i < started; i++) pthread_join(th[i], NULL);
+}
+
+/* ------------------------------------------------------------- filters */
+
+enum cmp_field { F_MODEL, F_FIRMWARE, F_STATE, F_LABEL, F_SOURCE, F_SIMULATED, F_DATE, F_NFIELDS };
+static const char *const field_names[F_NFIELDS] = {"model", "firmware", "state", "label",
+                                                   "source", "simulated", "date"};
+
+static int field_of(const char *s, size_t len) {
+  for (int i = 0; i < F_NFIELDS; i++)
+    if (strlen(field_names[i]) == len && !strncmp(s, field_names[i], len)) return i;
+  return -1;
+}
+
+struct cmp_where {
+  int field;
+  int negate;
+  const char *pattern;      /* glob (borrowed) */
+  char from[11], to[11];    /* date range, inclusive, "" = open */
+  int sim;                  /* simulated=yes|no */
+};
+
+static int is_date(const char *s, size_t n) {
+  if (n != 10) return 0;
+  for (size_t i = 0; i < 10; i++)
+    if (i == 4 || i == 7 ? s[i] != '-' : (s[i] < '0' || s[i] > '9')) return 0;
+  return 1;
+}
+
+static int where_parse(const char *w, struct cmp_where *x, struct ssdrev_err *err) {
+  memset(x, 0, sizeof *x);
+  size_t flen = strcspn(w, "!<>=");
+  x->field = field_of(w, flen);
+  if (x->field < 0)
+    return ssdrev_fail(err, -EINVAL,
+                       "--where '%s': unknown field '%.*s' (model, firmware, state, label, source, simulated, date)",
+                       w, (int)flen, w);
+  const char *op = w + flen, *v;
+  if (!strncmp(op, "!=", 2)) x->negate = 1, v = op + 2;
+  else if (!strncmp(op, ">=", 2) || !strncmp(op, "<=", 2)) v = op + 2;
+  else if (*op == '=') v = op + 1;
+  else return ssdrev_fail(err, -EINVAL, "--where '%s': expected FIELD=VALUE", w);
+  if (x->field == F_DATE) {
+    if (x->negate) return ssdrev_fail(err, -EINVAL, "--where '%s': a date takes =, >= or <=", w);
+    const char *dots = strstr(v, "..");
+    if (op[0] == '>' || op[0] == '<') {
+      if (!is_date(v, strlen(v))) return ssdrev_fail(err, -EINVAL, "--where '%s': expected a date YYYY-MM-DD", w);
+      memcpy(op[0] == '>' ? x->from : x->to, v, 10);
+    } else if (dots) {
+      size_t a = (size_t)(dots - v), b = strlen(dots + 2);
+      if ((a && !is_date(v, a)) || (b && !is_date(dots + 2, b)))
+        return ssdrev_fail(err, -EINVAL, "--where '%s': expected FROM..TO as YYYY-MM-DD", w);
+      if (a) memcpy(x->from, v, 10);
+      if (b) memcpy(x->to, dots + 2, 10);
+    } else {
+      if (!is_date(v, strlen(v))) return ssdrev_fail(err, -EINVAL, "--where '%s': expected a date YYYY-MM-DD", w);
+      memcpy(x->from, v, 10);
+      memcpy(x->to, v, 10);
+    }
+    return 0;
+  }
+  if (op[0] == '>' || op[0] == '<') return ssdrev_fail(err, -EINVAL, "--where '%s': >= and <= are for dates", w);
+  if (x->field == F_SIMULATED) {
+    if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1")) x->sim = 1;
+    else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0")) x->sim = 0;
+    else return ssdrev_fail(err, -EINVAL, "--where '%s': simulated is yes or no", w);
+    return 0;
+  }
+  x->pattern = v;
+  return 0;
+}
+
+int render_cmp_where_check(const char *w, struct ssdrev_err *err) {
+  struct cmp_where x;
+  return where_parse(w, &x, err);
+}
+
+static const char *run_field(const struct cmp_run *r, int f) {
+  switch (f) {
+  case F_MODEL: return r->model;
+  case F_FIRMWARE: return r->firmware;
+  case F_STATE: return r->state;
+  case F_LABEL: return r->label;
+  case F_SOURCE: return r->source;
+  case F_DATE: return r->date;
+  default: return r->simulated ? "simulated" : "real";
+  }
+}
+
+static int where_match(const struct cmp_where *x, const struct cmp_run *r) {
+  if (x->field == F_SIMULATED) return r->simulated == x->sim;
+  if (x->field == F_DATE) {
+    /* a run without a creation date never matches a date filter */
+    if (!r->date[0]) return 0;
+    return (!x->from[0] || strcmp(r->date, x->from) >= 0) && (!x->to[0] || strcmp(r->date, x->to) <= 0);
+  }
+  /* case-insensitive, so "model=pm981*" finds "PM981a" */
+  int m = !fnmatch(x->pattern, run_field(r, x->field), FNM_CASEFOLD);
+  return x->negate ? !m : m;
+}
+
+/* ------------------------------------------------------------ grouping */
+
+static int group_by_parse(const char *list, int *fields, size_t *n, struct ssdrev_err *err) {
+  *n = 0;
+  if (!list) list = "model,firmware,state";
+  for (const char *p = list; *p;) {
+    size_t l = strcspn(p, ",");
+    int f = field_of(p, l);
+    if (f < 0)
+      return ssdrev_fail(err, -EINVAL,
+                         "--group-by: unknown field '%.*s' (model, firmware, state, label, source, simulated, date)",
+                         (int)l, p);
+    if (*n < F_NFIELDS) fields[(*n)++] = f;
+    p += l + (p[l] == ',');
+  }
+  if (!*n) return ssdrev_fail(err, -EINVAL, "--group-by: no field given");
+  return 0;
+}
+
+int render_cmp_group_by_check(const char *list, struct ssdrev_err *err) {
+  int f[F_NFIELDS];
+  size_t n;
+  return group_by_parse(list, f, &n, err);
+}
+
+/* The run's group name: its --group-by fields joined with " · ". A run of
+ * unknown model is its own group named by its label (imports without
+ * --model are not one "unknown model" group). */
+static void group_name(const struct cmp_run *r, const int *fields, size_t nf, int ko, char *out, size_t len) {
+  size_t k = 0;
+  out[0] = 0;
+  for (size_t i = 0; i < nf && k + 1 < len; i++) {
+    char part[300];
+    const char *v = run_field(r, fields[i]);
+    if (fields[i] == F_MODEL && !v[0]) snprintf(part, sizeof part, render_cmp_msg(CM_UNKNOWN_MODEL, ko), r->label);
+    else if (fields[i] == F_FIRMWARE && !v[0]) snprintf(part, sizeof part, "%s", render_cmp_msg(CM_UNKNOWN_FIRMWARE, ko));
+    else if (fields[i] == F_SIMULATED) snprintf(part, sizeof part, "%s", r->simulated ? "sim" : "real");
+    else snprintf(part, sizeof part, "%s", v[0] ? v : "-");
+    k += (size_t)snprintf(out + k, len - k, "%s%s", i ? " · " : "", part);
+    if (k >= len) k = len - 1;
+  }
 }
 
 static int dbl_cmp(const void *a, const void *b) {
@@ -276,122 +541,322 @@ static int dbl_cmp(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* Median, min and max of the group's values for one comparison row. */
-static json_t *group_stats(const json_t *values, const struct cmp_table *t, size_t g, double *scratch) {
-  size_t k = 0;
-  for (size_t i = 0; i < t->nok; i++) {
-    const json_t *v = json_array_get(values, i);
-    /* every compared figure is >= 0; the analysis writes -1 for "not
-     * measured" (CDM 6 and imports without latency), which is no value */
-    if (t->ok[i]->group == g && json_is_number(v) && json_number_value(v) >= 0) scratch[k++] = json_number_value(v);
-  }
-  if (!k) return json_null();
-  qsort(scratch, k, sizeof *scratch, dbl_cmp);
-  double med = k % 2 ? scratch[k / 2] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2;
-  return json_pack("{s:f, s:f, s:f, s:I}", "median", med, "min", scratch[0], "max", scratch[k - 1], "n",
-                   (json_int_t)k);
+static int group_cmp(const void *a, const void *b) {
+  return strcmp(((const struct cmp_group *)a)->name, ((const struct cmp_group *)b)->name);
 }
 
-static int build_table(struct cmp_table *t, const struct render_cmp_opts *o, struct ssdrev_err *err) {
+static int build_groups(struct cmp_table *t, const struct render_cmp_opts *o, struct ssdrev_err *err) {
+  int fields[F_NFIELDS];
+  size_t nf;
+  int rc = group_by_parse(o->group_by, fields, &nf, err);
+  if (rc) return rc;
   t->groups = calloc(t->nok ? t->nok : 1, sizeof *t->groups);
   if (!t->groups) return ssdrev_fail(err, -ENOMEM, "out of memory");
+  /* name -> group index; groups are sorted by name once all are known */
+  json_t *idx = json_object();
   for (size_t i = 0; i < t->nok; i++) {
-    fill_identity(t->ok[i]);
-    t->ok[i]->group = find_or_add_group(t, t->ok[i]);
-    t->groups[t->ok[i]->group].nruns++;
-  }
-  t->baseline_run = 0;
-  if (o->baseline) {
-    size_t i = 0;
-    for (; i < t->nok; i++) {
-      const char *d = t->ok[i]->dir, *b = strrchr(d, '/');
-      if (!strcmp(d, o->baseline) || (b && !strcmp(b + 1, o->baseline)) || !strcmp(t->ok[i]->label, o->baseline))
-        break;
+    struct cmp_run *r = t->ok[i];
+    char name[400];
+    group_name(r, fields, nf, t->lang_ko, name, sizeof name);
+    json_t *g = json_object_get(idx, name);
+    size_t gi;
+    if (g) gi = (size_t)json_integer_value(g);
+    else {
+      gi = t->ngroups++;
+      struct cmp_group *grp = &t->groups[gi];
+      snprintf(grp->name, sizeof grp->name, "%s", name);
+      snprintf(grp->model, sizeof grp->model, "%s", r->model);
+      snprintf(grp->firmware, sizeof grp->firmware, "%s", r->firmware);
+      snprintf(grp->state, sizeof grp->state, "%s", r->state);
+      grp->simulated = 1;
+      json_object_set_new(idx, name, json_integer((json_int_t)gi));
     }
-    if (i == t->nok) return ssdrev_fail(err, -ENOENT, "--baseline '%s' matches no usable run", o->baseline);
-    t->baseline_run = i;
+    r->group = gi;
+    t->groups[gi].nruns++;
+    if (!r->simulated) t->groups[gi].simulated = 0;
   }
-  t->baseline_group = t->ok[t->baseline_run]->group;
-  const json_t **an = calloc(t->nok, sizeof *an);
-  double *scratch = calloc(t->nok, sizeof *scratch);
-  if (!an || !scratch) {
-    free(an);
-    free(scratch);
-    return ssdrev_fail(err, -ENOMEM, "out of memory");
+  qsort(t->groups, t->ngroups, sizeof *t->groups, group_cmp);
+  json_object_clear(idx);
+  for (size_t g = 0; g < t->ngroups; g++) json_object_set_new(idx, t->groups[g].name, json_integer((json_int_t)g));
+  for (size_t i = 0; i < t->nok; i++) {
+    char name[400];
+    group_name(t->ok[i], fields, nf, t->lang_ko, name, sizeof name);
+    t->ok[i]->group = (size_t)json_integer_value(json_object_get(idx, name));
   }
-  for (size_t i = 0; i < t->nok; i++) an[i] = t->ok[i]->analysis;
-  json_t *cmp = analyze_compare(an, t->nok, err);
-  free(an);
-  if (!cmp) {
-    free(scratch);
-    return -EINVAL;
-  }
-  t->rows = json_array();
-  size_t i;
-  json_t *row;
-  json_array_foreach(json_object_get(cmp, "rows"), i, row) {
-    const json_t *values = json_object_get(row, "values");
-    json_t *out = json_object();
-    json_object_set(out, "section", json_object_get(row, "section"));
-    json_object_set(out, "key", json_object_get(row, "key"));
-    json_object_set(out, "metric", json_object_get(row, "metric"));
-    json_t *gs = json_array(), *ratios = json_array();
-    for (size_t g = 0; g < t->ngroups; g++) json_array_append_new(gs, group_stats(values, t, g, scratch));
-    const json_t *base = json_object_get(json_array_get(gs, t->baseline_group), "median");
-    for (size_t g = 0; g < t->ngroups; g++) {
-      const json_t *m = json_object_get(json_array_get(gs, g), "median");
-      double b = json_number_value(base);
-      json_array_append_new(ratios, m && base && b != 0 ? json_real(json_number_value(m) / b) : json_null());
-    }
-    json_object_set_new(out, "groups", gs);
-    json_object_set_new(out, "ratios", ratios);
-    json_array_append_new(t->rows, out);
-  }
-  json_decref(cmp);
-  free(scratch);
+  json_decref(idx);
   return 0;
 }
+
+/* Spread of every figure in every group. Runs are walked once per figure
+ * with a scratch array, so memory is figures x groups stats, not runs. */
+static int build_stats(struct cmp_table *t, struct ssdrev_err *err) {
+  size_t nf = t->figs->n, ng = t->ngroups;
+  size_t cells = nf * ng;
+  if (!cells) cells = 1;
+  t->stats = calloc(cells, sizeof *t->stats);
+  /* per group: the offset of its values in one scratch array */
+  size_t *off = calloc(ng + 1, sizeof *off), *fill = calloc(ng, sizeof *fill);
+  double *scratch = calloc(t->nok ? t->nok : 1, sizeof *scratch);
+  size_t *cnt = calloc(cells, sizeof *cnt);
+  int rc = 0;
+  if (!t->stats || !off || !fill || !scratch || !cnt) {
+    rc = ssdrev_fail(err, -ENOMEM, "out of memory");
+    goto out;
+  }
+  /* one pass: how many values each (figure, group) has */
+  for (size_t i = 0; i < t->nok; i++)
+    for (size_t k = 0; k < t->ok[i]->nvals; k++) cnt[t->ok[i]->vals[k].fig * ng + t->ok[i]->group]++;
+  /* figures in turn; each needs all its values at once for the median */
+  for (size_t f = 0; f < nf; f++) {
+    off[0] = 0;
+    for (size_t g = 0; g < ng; g++) off[g + 1] = off[g] + cnt[f * ng + g], fill[g] = 0;
+    if (!off[ng]) continue;
+    for (size_t i = 0; i < t->nok; i++) {
+      const struct cmp_val *v = render_cmp_run_value(t->ok[i], f);
+      if (v) scratch[off[t->ok[i]->group] + fill[t->ok[i]->group]++] = v->v;
+    }
+    for (size_t g = 0; g < ng; g++) {
+      size_t k = fill[g];
+      if (!k) continue;
+      double *s = scratch + off[g];
+      qsort(s, k, sizeof *s, dbl_cmp);
+      struct cmp_stat *st = &t->stats[f * ng + g];
+      st->n = (uint32_t)k;
+      st->min = s[0];
+      st->max = s[k - 1];
+      st->median = k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
+      if (t->figs->v[f].headline) t->groups[g].nfigs++;
+    }
+  }
+out:
+  free(off);
+  free(fill);
+  free(scratch);
+  free(cnt);
+  return rc;
+}
+
+/* --baseline: a group name, a model (its first group), or a run (its
+ * group); without it the documented rule (render.h). */
+static int pick_baseline(struct cmp_table *t, const struct render_cmp_opts *o, struct ssdrev_err *err) {
+  if (o->baseline) {
+    const char *b = o->baseline;
+    for (size_t g = 0; g < t->ngroups; g++)
+      if (!strcasecmp(t->groups[g].name, b)) {
+        t->baseline_group = g;
+        return 0;
+      }
+    for (size_t g = 0; g < t->ngroups; g++)
+      if (!strcasecmp(t->groups[g].model, b)) {
+        t->baseline_group = g;
+        return 0;
+      }
+    for (size_t i = 0; i < t->nok; i++) {
+      const char *d = t->ok[i]->dir, *base = strrchr(d, '/');
+      if (!strcmp(d, b) || (base && !strcmp(base + 1, b)) || !strcmp(t->ok[i]->label, b)) {
+        t->baseline_group = t->ok[i]->group;
+        return 0;
+      }
+    }
+    return ssdrev_fail(err, -ENOENT, "--baseline '%s' matches no group, model or usable run", b);
+  }
+  int any_known = 0;
+  for (size_t g = 0; g < t->ngroups; g++) any_known |= t->groups[g].model[0] != 0;
+  size_t best = SIZE_MAX;
+  for (size_t g = 0; g < t->ngroups; g++) {
+    const struct cmp_group *x = &t->groups[g];
+    if (any_known && !x->model[0]) continue;
+    /* groups are sorted by name, so a tie keeps the first */
+    if (best == SIZE_MAX || x->nfigs > t->groups[best].nfigs ||
+        (x->nfigs == t->groups[best].nfigs && x->nruns > t->groups[best].nruns))
+      best = g;
+  }
+  t->baseline_group = best;
+  return 0;
+}
+
+/* Report order: family, then the order the analyses report figures in
+ * (cmp_fig.ord), then by name: the same for the same runs, whichever
+ * thread or index saw a figure first. */
+static const struct cmp_figs *order_figs_g; /* qsort has no context; set just before it */
+
+static int cdm_panel_cmp(const char *a, const char *b) {
+  size_t sa = strcspn(a, " "), sb = strcspn(b, " ");
+  int fa = sa == 3 && !strncmp(a, "FOB", 3), fb = sb == 3 && !strncmp(b, "FOB", 3);
+  if (fa != fb) return fa ? -1 : 1;
+  int c = strncmp(a, b, sa < sb ? sa : sb);
+  if (c || sa != sb) return c ? c : sa < sb ? -1 : 1;
+  a += sa + (a[sa] == ' ');
+  b += sb + (b[sb] == ' ');
+  size_t pa = strcspn(a, " "), pb = strcspn(b, " ");
+  c = strncmp(a, b, pa < pb ? pa : pb);
+  return c ? c : pa < pb ? -1 : pa > pb;
+}
+
+static int order_cmp(const void *a, const void *b) {
+  const struct cmp_fig *x = &order_figs_g->v[*(const size_t *)a], *y = &order_figs_g->v[*(const size_t *)b];
+  if (x->family_id != y->family_id) return x->family_id < y->family_id ? -1 : 1;
+  /* CDM keys are "STATE PROFILE CELL": runs of different profiles or states
+   * report their cells at the same positions, so state (FOB first) and
+   * profile come before the position, keeping each panel together */
+  if (!strcmp(x->family, "cdm")) {
+    int c = cdm_panel_cmp(x->key, y->key);
+    if (c) return c;
+  }
+  if (x->ord != y->ord) return x->ord < y->ord ? -1 : 1;
+  int c = strcmp(x->key, y->key);
+  return c ? c : strcmp(x->metric, y->metric);
+}
+
+static int build_order(struct cmp_table *t, struct ssdrev_err *err) {
+  t->order = malloc((t->figs->n ? t->figs->n : 1) * sizeof *t->order);
+  if (!t->order) return ssdrev_fail(err, -ENOMEM, "out of memory");
+  for (size_t f = 0; f < t->figs->n; f++) t->order[f] = f;
+  t->nfig_order = t->figs->n;
+  order_figs_g = t->figs;
+  qsort(t->order, t->nfig_order, sizeof *t->order, order_cmp);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- index */
+
+/* Which root (index) run dir belongs to: dir is ROOT/NAME for a folder
+ * input ROOT, as render_cmp_expand builds it. */
+static long root_of(const struct render_cmp_opts *o, const char *dir) {
+  for (size_t i = 0; i < o->nroots; i++) {
+    size_t l = strlen(o->roots[i]);
+    if (!strncmp(dir, o->roots[i], l) && dir[l] == '/' && dir[l + 1] && !strchr(dir + l + 1, '/')) return (long)i;
+  }
+  return -1;
+}
+
+static const char *run_name(const struct cmp_run *r) {
+  return strrchr(r->dir, '/') + 1;
+}
+
+static int name_cmp_p(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Stores the runs read now into their roots' indexes and prunes the
+ * entries of runs that are gone. A failure is a warning: the comparison
+ * stands without the index. */
+static void update_indexes(struct cmp_index **ix, const struct render_cmp_opts *o, struct cmp_run *runs, size_t n,
+                           struct cmp_figs *figs, struct render_cmp_result *res) {
+  const char **names = malloc((n ? n : 1) * sizeof *names);
+  if (!names) return;
+  for (size_t k = 0; k < o->nroots; k++) {
+    if (!ix[k]) continue;
+    struct ssdrev_err err = {{0}};
+    size_t nn = 0;
+    int rc = render_cmp_index_begin(ix[k]);
+    for (size_t i = 0; i < n && !rc; i++) {
+      if (runs[i].index_root != (long)k) continue;
+      names[nn++] = run_name(&runs[i]);
+      if (runs[i].from_index || runs[i].err) continue;
+      rc = render_cmp_index_store(ix[k], run_name(&runs[i]), &runs[i], figs);
+    }
+    qsort(names, nn, sizeof *names, name_cmp_p);
+    if (!rc) rc = render_cmp_index_prune(ix[k], names, nn);
+    if (render_cmp_index_commit(ix[k], &err) || rc)
+      snprintf(res->index_warning, sizeof res->index_warning, "index of '%s' not updated: %s", o->roots[k],
+               err.msg[0] ? err.msg : "write failed");
+  }
+  free(names);
+}
+
+/* ---------------------------------------------------------------- run */
 
 int render_cmp_run(char *const *dirs, size_t n, const struct render_cmp_opts *o, render_cmp_skip_fn skip,
                    void *arg, struct render_cmp_result *res, struct ssdrev_err *err) {
   memset(res, 0, sizeof *res);
   if (!o->out_dir) return ssdrev_fail(err, -EINVAL, "no output directory given (--out)");
-  struct cmp_run *runs = calloc(n ? n : 1, sizeof *runs);
-  struct cmp_table t = {0};
-  t.ok = calloc(n ? n : 1, sizeof *t.ok);
-  if (!runs || !t.ok) {
-    free(runs);
-    free(t.ok);
-    return ssdrev_fail(err, -ENOMEM, "out of memory");
+  struct cmp_where where[RENDER_CMP_MAX_WHERE];
+  for (size_t i = 0; i < o->nwhere && i < RENDER_CMP_MAX_WHERE; i++) {
+    int rc = where_parse(o->where[i], &where[i], err);
+    if (rc) return rc;
   }
-  for (size_t i = 0; i < n; i++) runs[i].dir = dirs[i];
+  int rc = render_cmp_group_by_check(o->group_by, err);
+  if (rc) return rc;
+  struct cmp_run *runs = calloc(n ? n : 1, sizeof *runs);
+  struct cmp_index **ix = calloc(o->nroots ? o->nroots : 1, sizeof *ix);
+  struct cmp_figs figs = {.index = json_object()};
+  pthread_mutex_init(&figs.lock, NULL);
+  struct cmp_table t = {.figs = &figs, .lang_ko = o->lang_ko};
+  t.ok = calloc(n ? n : 1, sizeof *t.ok);
+  if (!runs || !t.ok || !ix) {
+    rc = ssdrev_fail(err, -ENOMEM, "out of memory");
+    goto out;
+  }
   /* jansson seeds its hash function on first use; do it before the threads */
   json_object_seed(0);
-  prepare_all(runs, n, o);
   for (size_t i = 0; i < n; i++) {
-    if (runs[i].err[0] || !runs[i].analysis) {
-      if (skip) skip(runs[i].dir, runs[i].err[0] ? runs[i].err : "no analysis", arg);
-      res->runs_skipped++;
-    } else {
-      if (runs[i].warn[0] && o->warn) o->warn(runs[i].dir, runs[i].warn, o->warn_arg);
-      t.ok[t.nok++] = &runs[i];
+    runs[i].dir = dirs[i];
+    runs[i].index_root = o->no_index ? -1 : root_of(o, dirs[i]);
+  }
+  /* only a folder that holds runs gets an index (a run given itself never) */
+  for (size_t k = 0; k < o->nroots && !o->no_index; k++) {
+    int used = 0;
+    for (size_t i = 0; i < n && !used; i++) used = runs[i].index_root == (long)k;
+    if (!used) continue;
+    struct ssdrev_err ie = {{0}};
+    ix[k] = render_cmp_index_open(o->roots[k], &ie);
+    if (!ix[k]) snprintf(res->index_warning, sizeof res->index_warning, "%s", ie.msg);
+  }
+  for (size_t i = 0; i < n; i++) {
+    struct cmp_run *r = &runs[i];
+    run_sig(r);
+    /* an unchanged run comes from its root's index: no archive file is opened */
+    if (!o->reanalyze && r->index_root >= 0 && ix[r->index_root]) {
+      int got = render_cmp_index_load(ix[r->index_root], run_name(r), r, &figs);
+      if (got > 0) r->from_index = 1;
     }
   }
-  int rc = 0;
-  if (!t.nok) rc = ssdrev_fail(err, -ENOENT, "no usable run archive among %zu input%s", n, n == 1 ? "" : "s");
-  if (!rc) rc = build_table(&t, o, err);
+  prepare_all(runs, n, o, &figs);
+  for (size_t i = 0; i < n; i++) {
+    struct cmp_run *r = &runs[i];
+    if (r->err) {
+      if (skip) skip(r->dir, r->err, arg);
+      res->runs_skipped++;
+      continue;
+    }
+    res->from_index += r->from_index;
+    res->read_archives += !r->from_index;
+    res->analyzed_now += r->analyzed;
+    for (size_t k = 0; k < o->nwhere && !r->filtered; k++) r->filtered = !where_match(&where[k], r);
+    if (r->filtered) {
+      res->runs_filtered++;
+      continue;
+    }
+    if (r->warn && o->warn) o->warn(r->dir, r->warn, o->warn_arg);
+    t.ok[t.nok++] = r;
+  }
+  update_indexes(ix, o, runs, n, &figs, res);
+  if (!t.nok) {
+    if (res->runs_filtered)
+      rc = ssdrev_fail(err, -ENOENT, "no run matches the --where filters (%zu usable run%s filtered out)",
+                       res->runs_filtered, res->runs_filtered == 1 ? "" : "s");
+    else rc = ssdrev_fail(err, -ENOENT, "no usable run archive among %zu input%s", n, n == 1 ? "" : "s");
+  }
+  if (!rc) rc = build_groups(&t, o, err);
+  if (!rc) rc = build_stats(&t, err);
+  if (!rc) rc = pick_baseline(&t, o, err);
+  if (!rc) rc = build_order(&t, err);
   if (!rc) rc = ssdrev_mkdirs(o->out_dir, err);
   if (!rc) rc = render_compare_write_outputs(&t, o, res, err);
   res->runs_ok = t.nok;
   res->groups = t.ngroups;
-  res->metrics = json_array_size(t.rows);
-  json_decref(t.rows);
+  res->metrics = figs.n;
+out:
+  for (size_t k = 0; ix && k < o->nroots; k++) render_cmp_index_close(ix[k]);
+  free(ix);
   free(t.groups);
+  free(t.stats);
+  free(t.order);
   free(t.ok);
-  for (size_t i = 0; i < n; i++) {
-    json_decref(runs[i].analysis);
-    json_decref(runs[i].manifest);
-  }
+  for (size_t i = 0; runs && i < n; i++) free(runs[i].vals), free(runs[i].err), free(runs[i].warn);
   free(runs);
+  render_cmp_figs_free(&figs);
+  pthread_mutex_destroy(&figs.lock);
   return rc;
 }

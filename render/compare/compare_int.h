@@ -1,23 +1,69 @@
-/* render/compare/compare_int.h — batch compare internals shared by render/compare/. */
+/* render/compare/compare_int.h — batch compare internals shared by render/compare/.
+ *
+ * Memory: a run keeps only its identity and its figures (struct cmp_val,
+ * 16 bytes each); its analysis and manifest are freed as soon as the figures
+ * are taken out of them, so a compare of 10,000 archives holds a few MB of
+ * figures, not 10,000 analyses (docs/perf/compare.md). */
 #ifndef SSDREV_RENDER_COMPARE_INT_H
 #define SSDREV_RENDER_COMPARE_INT_H
 
+#include <pthread.h>
 #include "render/render.h"
 
+/* One figure kind, shared by every run that has it ("cdm", "FOB default
+ * SEQ1M Q8T1", "read_mb_s", "MB/s"). */
+struct cmp_fig {
+  char *family, *key, *metric, *unit; /* owned */
+  int headline, higher_better;
+  unsigned family_id; /* index into render_cmp_families */
+  unsigned ord;       /* the earliest position a run reports it at: the report order, whatever thread saw it first */
+};
+
+/* The interned figure kinds (a jansson object maps "family|key|metric" to
+ * the index); add is thread-safe. */
+struct cmp_figs {
+  struct cmp_fig *v;
+  size_t n, cap;
+  json_t *index;
+  pthread_mutex_t lock;
+};
+/* Index of the figure kind, added if new; -1 on OOM. */
+long render_cmp_figs_add(struct cmp_figs *f, const char *family, const char *key, const char *metric,
+                  const char *unit, int headline, int higher_better, unsigned ord);
+void render_cmp_figs_free(struct cmp_figs *f);
+
+struct cmp_val {
+  uint32_t fig; /* index into cmp_figs.v */
+  double v;
+};
+
 struct cmp_run {
-  const char *dir;
-  json_t *analysis, *manifest; /* owned; NULL when the run is skipped */
-  char err[1024];              /* why the run is skipped; empty if usable */
-  char warn[1024];             /* some tests unreadable; empty if none */
+  const char *dir;             /* borrowed from the caller */
+  char *err, *warn;            /* malloc'd: why it is skipped / what is unreadable; NULL if none */
   int analyzed;                /* analysis.json was (re)computed now */
-  char model[128], firmware[64], state[64], label[128];
+  int from_index;              /* identity and figures came from the archive root's index */
+  int filtered;                /* left out by --where */
+  int simulated;
+  char model[128], firmware[64], state[64], label[128], source[16], date[24];
+  struct cmp_val *vals;        /* malloc'd, sorted by fig */
+  size_t nvals;
   size_t group;                /* index into cmp_table.groups */
+  long index_root;             /* which index the run belongs to; -1 = none */
+  int64_t sig[4];              /* manifest and analysis.json mtime (ns) and size: the index's freshness key */
 };
 
 struct cmp_group {
+  char name[400];  /* the --group-by fields joined, as shown */
   char model[128], firmware[64], state[64];
-  char name[280]; /* "model / firmware / state" */
   size_t nruns;
+  int simulated;   /* every run is simulated */
+  size_t nfigs;    /* headline figures with a value (the baseline rule) */
+};
+
+/* Spread of one figure in one group. */
+struct cmp_stat {
+  double min, median, max;
+  uint32_t n; /* 0: the group has no value */
 };
 
 struct cmp_table {
@@ -25,13 +71,81 @@ struct cmp_table {
   size_t nok;
   struct cmp_group *groups;
   size_t ngroups;
-  size_t baseline_run, baseline_group;
-  /* [{"section","key","metric","groups":[{median,min,max,n}|null],"ratios":[x|null]}] */
-  json_t *rows;
+  size_t baseline_group;
+  struct cmp_figs *figs;
+  size_t *order;           /* figure kinds in report order (nfig_order of them) */
+  size_t nfig_order;
+  struct cmp_stat *stats;  /* [fig * ngroups + group] */
+  int lang_ko;
 };
+
+/* ------------------------------------------------------------ families */
+
+struct cmp_family {
+  const char *id;       /* as in struct analyze_figure */
+  const char *sheet;    /* the xlsx sheet name */
+};
+extern const struct cmp_family render_cmp_families[];
+extern const size_t render_cmp_nfamilies;
+
+/* ---------------------------------------------------------- strings */
+
+/* Every generated string of the compare report, English and Korean (one
+ * table in strings.c, to move into the message catalogue as a whole). */
+enum render_cmp_msg {
+  CM_TITLE, CM_INTRO, CM_BASELINE_IS, CM_BASELINE_RULE_GIVEN, CM_BASELINE_RULE_AUTO, CM_FILTERS,
+  CM_NO_FILTERS, CM_GROUPS, CM_RUNS, CM_RUNS_ELIDED, CM_COL_GROUP, CM_COL_MODEL, CM_COL_FIRMWARE,
+  CM_COL_STATE, CM_COL_RUNS, CM_COL_LABEL, CM_COL_SOURCE, CM_COL_DATE, CM_COL_SIMULATED, CM_COL_RANK,
+  CM_COL_N, CM_COL_MIN, CM_COL_MEDIAN, CM_COL_MAX, CM_COL_RATIO, CM_YES, CM_NO, CM_BASELINE_MARK,
+  CM_UNKNOWN_MODEL, CM_UNKNOWN_FIRMWARE, CM_FAM_CDM, CM_FAM_SLC, CM_FAM_RW, CM_FAM_TAIL, CM_FAM_TESTS,
+  CM_READ, CM_WRITE, CM_MIX, CM_SLC_MAX, CM_SLC_MIN, CM_SLC_CACHE, CM_SLC_POST, CM_RW_POINT,
+  CM_TAIL_W_READ, CM_TAIL_W_MIX, CM_TAIL_W_WRITE, CM_MEAN, CM_MAXLAT, CM_OTHER_FIGS, CM_CHART_TOP,
+  CM_HIGHER_BETTER, CM_LOWER_BETTER, CM_SIMULATED_NOTE, CM_SPREAD_NOTE, CM_NO_BASELINE_VALUE,
+  CM_SHEET_RUNS, CM_SHEET_GROUPS, CM_COUNT_
+};
+const char *render_cmp_msg(enum render_cmp_msg id, int ko);
+
+/* Formats v as the reviews do: fixed decimals for the unit (MB/s 2, IOPS 0,
+ * us 2, GiB 1), thousands separators, never e-notation. */
+void render_cmp_fmt_num(char *buf, size_t len, double v, const char *unit);
+/* "x1.23" with a fixed two decimals. */
+void render_cmp_fmt_ratio(char *buf, size_t len, double r);
+/* The figure's title for readers ("SEQ1M Q8T1 read, FOB (default)"). */
+void render_cmp_fig_title(const struct cmp_fig *f, int ko, char *buf, size_t len);
+/* The unit as shown ("µs" for "us"). */
+const char *render_cmp_unit_shown(const char *unit);
+
+/* -------------------------------------------------------------- index */
+
+/* The SQLite index in an archive root (index.c; schema in docs/archive.md). */
+struct cmp_index;
+/* Opens or creates ROOT/ssdrev-index.sqlite; NULL with err filled when it
+ * cannot (the compare then goes on without it). */
+struct cmp_index *render_cmp_index_open(const char *root, struct ssdrev_err *err);
+void render_cmp_index_close(struct cmp_index *x);
+/* Fills r's identity and figures from the index when its entry matches
+ * r->sig; returns 1 if it did, 0 if the run must be read, <0 on error. */
+int render_cmp_index_load(struct cmp_index *x, const char *name, struct cmp_run *r, struct cmp_figs *figs);
+/* Stores (replaces) r under name; call between begin and commit. */
+int render_cmp_index_begin(struct cmp_index *x);
+int render_cmp_index_store(struct cmp_index *x, const char *name, const struct cmp_run *r, const struct cmp_figs *figs);
+/* Removes the entries whose names are not in keep (sorted array of n). */
+int render_cmp_index_prune(struct cmp_index *x, const char *const *keep, size_t n);
+int render_cmp_index_commit(struct cmp_index *x, struct ssdrev_err *err);
+
+/* ------------------------------------------------------------- outputs */
 
 /* Writes the asked formats (render/compare/out.c). */
 int render_compare_write_outputs(const struct cmp_table *t, const struct render_cmp_opts *o,
-                      struct render_cmp_result *res, struct ssdrev_err *err);
+                                 struct render_cmp_result *res, struct ssdrev_err *err);
+/* The xlsx workbook (xlsx.c): Runs, Groups, then one sheet per family. */
+int render_cmp_write_xlsx(const struct cmp_table *t, const char *path, struct ssdrev_err *err);
+
+/* The stat of figure f in group g. */
+static inline const struct cmp_stat *cmp_stat_at(const struct cmp_table *t, size_t f, size_t g) {
+  return &t->stats[f * t->ngroups + g];
+}
+/* The value of figure f in run r, or NULL. */
+const struct cmp_val *render_cmp_run_value(const struct cmp_run *r, size_t f);
 
 #endif

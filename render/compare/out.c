@@ -1,27 +1,27 @@
-/* out.c — batch compare outputs, one writer per format in a table:
- * bar charts (Cairo PNG), Markdown, CSV (libcsv quoting) and PDF (the
- * renderer's Markdown-to-PDF). Charts come first: the others link them. */
-#include <cairo.h>
+/* out.c — batch compare outputs, one writer per format in a table: ranked
+ * bar charts with the groups' spread (the chart canvas, PNG), the report
+ * (Markdown, and PDF through the renderer's Markdown-to-PDF), tidy CSV
+ * (libcsv quoting) and the xlsx workbook (xlsx.c). Charts come first: the
+ * documents link them. Every string shown comes from strings.c. */
 #include <csv.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "render/compare/compare_int.h"
-#include "render/render_int.h" /* render_buf_md: the one Markdown escaping */
+#include "render/render_int.h"
 
-#define CMP_COLS_PER_TABLE 6u
+/* Groups shown per chart and per table; all of them are in groups.csv. */
+#define CMP_TOP 30u
+/* Runs listed in the report body; more are only in runs.csv. */
+#define CMP_RUNS_LISTED 200u
 
 struct cmp_out {
   const struct cmp_table *t;
   const struct render_cmp_opts *o;
   struct render_cmp_result *res;
-  json_t *charts; /* [{"row": i, "file": "charts/NN-x.png", "title": ...}] */
+  char **chart_of; /* per figure: its chart's relative path, or NULL */
 };
-
-static void row_title(const json_t *row, char *buf, size_t len) {
-  snprintf(buf, len, "%s %s", json_string_value(json_object_get(row, "key")),
-           json_string_value(json_object_get(row, "metric")));
-}
 
 static void slug(const char *s, char *out, size_t len) {
   size_t k = 0;
@@ -36,219 +36,356 @@ static void slug(const char *s, char *out, size_t len) {
   out[k] = 0;
 }
 
-/* ---------------------------------------------------------------- charts */
-
-static cairo_status_t png_to_file(void *closure, const unsigned char *data, unsigned int length) {
-  return fwrite(data, 1, length, closure) == length ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+static const char *family_title(unsigned fam, int ko) {
+  static const enum render_cmp_msg m[] = {CM_FAM_CDM, CM_FAM_SLC, CM_FAM_RW, CM_FAM_TAIL, CM_FAM_TESTS};
+  return render_cmp_msg(fam < 5 ? m[fam] : CM_FAM_TESTS, ko);
 }
 
-/* One horizontal bar per group: the group's median, the baseline in a
- * darker colour, the value and ratio printed after the bar. */
-static int draw_bars(const struct cmp_out *c, const json_t *row, const char *title, const char *path,
-                     struct ssdrev_err *err) {
-  const struct cmp_table *t = c->t;
-  const double w = 1200, bar_h = 26, top = 56, left = 420, right = 170;
-  const json_t *gs = json_object_get(row, "groups");
-  /* only the groups that have this figure get a bar line: in a batch of
-   * many kinds of runs most rows concern a few groups */
-  size_t shown = 0;
-  for (size_t g = 0; g < t->ngroups; g++) shown += json_object_get(json_array_get(gs, g), "median") != NULL;
-  double h = top + bar_h * (double)shown + 20;
-  cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
-  cairo_t *cr = cairo_create(s);
-  cairo_set_source_rgb(cr, 1, 1, 1);
-  cairo_paint(cr);
-  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-  cairo_set_font_size(cr, 18);
-  cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-  cairo_move_to(cr, 12, 30);
-  cairo_show_text(cr, title);
-  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size(cr, 13);
-  double max = 0;
-  for (size_t g = 0; g < t->ngroups; g++) {
-    double v = json_number_value(json_object_get(json_array_get(gs, g), "median"));
-    if (v > max) max = v;
-  }
-  size_t line = 0;
-  for (size_t g = 0; g < t->ngroups; g++) {
-    const json_t *m = json_object_get(json_array_get(gs, g), "median");
-    if (!m) continue;
-    double y = top + bar_h * (double)line++;
-    char label[300];
-    snprintf(label, sizeof label, "%.60s", t->groups[g].name);
-    cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-    cairo_move_to(cr, 12, y + bar_h * 0.68);
-    cairo_show_text(cr, label);
-    double v = json_number_value(m);
-    double bw = max > 0 ? (w - left - right) * v / max : 0;
-    if (g == t->baseline_group) cairo_set_source_rgb(cr, 0.13, 0.35, 0.62);
-    else cairo_set_source_rgb(cr, 0.45, 0.65, 0.85);
-    cairo_rectangle(cr, left, y + 4, bw, bar_h - 8);
-    cairo_fill(cr);
-    char val[64];
-    /* no ratio when the baseline group lacks this figure */
-    const json_t *ratio = json_array_get(json_object_get(row, "ratios"), g);
-    if (json_is_number(ratio)) snprintf(val, sizeof val, "%.4g (x%.2f)", v, json_number_value(ratio));
-    else snprintf(val, sizeof val, "%.4g", v);
-    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    cairo_move_to(cr, left + bw + 6, y + bar_h * 0.68);
-    cairo_show_text(cr, val);
-  }
-  cairo_destroy(cr);
-  struct ssdrev_atomic a;
-  int rc = ssdrev_atomic_open(&a, path, err);
-  if (!rc) {
-    if (cairo_surface_write_to_png_stream(s, png_to_file, a.f) != CAIRO_STATUS_SUCCESS) {
-      ssdrev_atomic_abort(&a);
-      rc = ssdrev_fail(err, -EIO, "cannot write chart '%s'", path);
-    } else {
-      rc = ssdrev_atomic_commit(&a, err);
-    }
-  }
-  cairo_surface_destroy(s);
-  return rc;
+/* The groups that have figure f, best first (by median; ties by name). */
+struct rank_ctx {
+  const struct cmp_table *t;
+  size_t f;
+};
+static struct rank_ctx rank_ctx_g; /* qsort has no context argument; out.c runs on one thread */
+
+static int rank_cmp(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  const struct cmp_table *t = rank_ctx_g.t;
+  double mx = cmp_stat_at(t, rank_ctx_g.f, x)->median, my = cmp_stat_at(t, rank_ctx_g.f, y)->median;
+  int hb = t->figs->v[rank_ctx_g.f].higher_better;
+  if (mx != my) return (hb ? mx > my : mx < my) ? -1 : 1;
+  return x < y ? -1 : x > y;
 }
 
-/* Headline figures first: CDM MB/s, tail percentiles, SLC, then job MB/s. */
-static int chart_priority(const json_t *row) {
-  const char *sec = json_string_value(json_object_get(row, "section"));
-  const char *m = json_string_value(json_object_get(row, "metric"));
-  if (!strcmp(sec, "cdm") && strstr(m, "mb_s")) return 0;
-  if (!strcmp(sec, "tail") && (!strcmp(m, "p99_us") || !strcmp(m, "p99.99_us"))) return 1;
-  if (!strcmp(sec, "fill") && strstr(m, "gib")) return 2;
-  if (!strcmp(sec, "tests") && !strcmp(m, "mb_s")) return 3;
-  return -1;
-}
-
-static size_t groups_with_value(const json_t *row) {
-  size_t n = 0, g;
-  const json_t *x;
-  json_array_foreach(json_object_get(row, "groups"), g, x) n += json_object_get(x, "median") != NULL;
+static size_t rank_groups(const struct cmp_table *t, size_t f, size_t *out) {
+  size_t n = 0;
+  for (size_t g = 0; g < t->ngroups; g++)
+    if (cmp_stat_at(t, f, g)->n) out[n++] = g;
+  rank_ctx_g = (struct rank_ctx){t, f};
+  qsort(out, n, sizeof *out, rank_cmp);
   return n;
 }
 
+static double ratio_of(const struct cmp_table *t, size_t f, size_t g) {
+  const struct cmp_stat *b = cmp_stat_at(t, f, t->baseline_group), *s = cmp_stat_at(t, f, g);
+  if (!b->n || !s->n || b->median == 0) return NAN;
+  return s->median / b->median;
+}
+
+static void group_shown(const struct cmp_table *t, size_t g, char *buf, size_t len) {
+  snprintf(buf, len, "%s%s%s", t->groups[g].name, t->groups[g].simulated ? " (sim)" : "",
+           g == t->baseline_group ? render_cmp_msg(CM_BASELINE_MARK, t->lang_ko) : "");
+}
+
+/* ---------------------------------------------------------------- charts */
+
+/* Horizontal bars, best first: the group's median as the bar (the
+ * baseline darker), a min-max whisker with a median tick for groups of
+ * several runs, the value, the ratio and n after the bar. */
+static int draw_chart(const struct cmp_out *c, size_t f, const size_t *rank, size_t nrank, const char *path,
+                      struct ssdrev_err *err) {
+  const struct cmp_table *t = c->t;
+  const struct cmp_fig *fig = &t->figs->v[f];
+  int ko = t->lang_ko;
+  size_t shown = nrank < CMP_TOP ? nrank : CMP_TOP;
+  const double row_pt = 18, top_pt = 50, bottom_pt = 28, w_in = 6.5;
+  double h_in = (top_pt + row_pt * (double)shown + bottom_pt) / 72;
+  struct render_canvas cv;
+  /* 300 dpi: the PDF writer places chart PNGs at that resolution */
+  int rc = render_canvas_canvas_begin(&cv, path, w_in, h_in, 300, err);
+  if (rc) return rc;
+  cairo_t *cr = cv.cr;
+  char title[400], sub[200], tt[300];
+  render_cmp_fig_title(fig, ko, tt, sizeof tt);
+  snprintf(title, sizeof title, "%s [%s]", tt, render_cmp_unit_shown(fig->unit));
+  cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+  render_canvas_text(cr, 8, 18, title, 12, 1, RC_LEFT);
+  const char *better = render_cmp_msg(fig->higher_better ? CM_HIGHER_BETTER : CM_LOWER_BETTER, ko);
+  if (nrank > shown) {
+    char a[32], b[32], top[160];
+    snprintf(a, sizeof a, "%zu", shown);
+    snprintf(b, sizeof b, "%zu", nrank);
+    snprintf(top, sizeof top, render_cmp_msg(CM_CHART_TOP, ko), a, b);
+    snprintf(sub, sizeof sub, "%s; %s", better, top);
+  } else {
+    snprintf(sub, sizeof sub, "%s", better);
+  }
+  cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+  render_canvas_text(cr, 8, 34, sub, 8.5, 0, RC_LEFT);
+  double label_w = 0;
+  for (size_t i = 0; i < shown; i++) {
+    char g[500];
+    group_shown(t, rank[i], g, sizeof g);
+    double w = render_canvas_text_width(cr, g, 8.5, rank[i] == t->baseline_group);
+    if (w > label_w) label_w = w;
+  }
+  const double W = w_in * 72, x0_max = W * 0.42;
+  double x0 = 8 + (label_w < x0_max - 16 ? label_w : x0_max - 16) + 8, x1 = W - 140;
+  double max = 0;
+  for (size_t i = 0; i < shown; i++) {
+    const struct cmp_stat *s = cmp_stat_at(t, f, rank[i]);
+    if (s->max > max) max = s->max;
+  }
+  if (!(max > 0)) max = 1;
+  double step = render_canvas_nice_step(0, max, 5), hi = ceil(max / step) * step;
+  double y_end = top_pt + row_pt * (double)shown;
+  /* grid and ticks */
+  cairo_set_line_width(cr, 0.4);
+  for (double v = 0; v <= hi * (1 + 1e-9); v += step) {
+    double x = x0 + (x1 - x0) * v / hi;
+    cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+    cairo_move_to(cr, x, top_pt - 4);
+    cairo_line_to(cr, x, y_end);
+    cairo_stroke(cr);
+    char tick[64];
+    render_cmp_fmt_num(tick, sizeof tick, v, fig->unit);
+    /* the ticks are round numbers: no decimals shown unless needed */
+    if (step >= 1) {
+      char *dot = strchr(tick, '.');
+      if (dot) *dot = 0;
+    }
+    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+    render_canvas_text(cr, x, y_end + 12, tick, 7.5, 0, RC_CENTER);
+  }
+  for (size_t i = 0; i < shown; i++) {
+    size_t g = rank[i];
+    const struct cmp_stat *s = cmp_stat_at(t, f, g);
+    double y = top_pt + row_pt * (double)i;
+    char name[500];
+    group_shown(t, g, name, sizeof name);
+    /* a long group name is cut to the label column */
+    while (strlen(name) > 4 && render_canvas_text_width(cr, name, 8.5, g == t->baseline_group) > x0 - 14) {
+      size_t l = strlen(name) - 4;
+      while (l && ((unsigned char)name[l] & 0xC0) == 0x80) l--; /* whole UTF-8 characters */
+      memcpy(name + l, "...", 4);
+    }
+    cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+    render_canvas_text(cr, x0 - 6, y + row_pt * 0.68, name, 8.5, g == t->baseline_group, RC_RIGHT);
+    double bx = x0 + (x1 - x0) * s->median / hi;
+    if (g == t->baseline_group) cairo_set_source_rgb(cr, 0.13, 0.35, 0.62);
+    else cairo_set_source_rgb(cr, 0.55, 0.72, 0.88);
+    cairo_rectangle(cr, x0, y + 3, bx - x0, row_pt - 6);
+    cairo_fill(cr);
+    if (s->n > 1) {
+      double a = x0 + (x1 - x0) * s->min / hi, b = x0 + (x1 - x0) * s->max / hi, ym = y + row_pt / 2;
+      cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+      cairo_set_line_width(cr, 0.8);
+      cairo_move_to(cr, a, ym);
+      cairo_line_to(cr, b, ym);
+      cairo_move_to(cr, a, ym - 3);
+      cairo_line_to(cr, a, ym + 3);
+      cairo_move_to(cr, b, ym - 3);
+      cairo_line_to(cr, b, ym + 3);
+      cairo_stroke(cr);
+      cairo_set_line_width(cr, 1.6);
+      cairo_move_to(cr, bx, ym - 4);
+      cairo_line_to(cr, bx, ym + 4);
+      cairo_stroke(cr);
+    }
+    char v[64], r[32], lab[160];
+    render_cmp_fmt_num(v, sizeof v, s->median, fig->unit);
+    render_cmp_fmt_ratio(r, sizeof r, ratio_of(t, f, g));
+    if (s->n > 1) snprintf(lab, sizeof lab, "%s  %s  n=%u", v, r, s->n);
+    else snprintf(lab, sizeof lab, "%s  %s", v, r);
+    double xe = s->n > 1 ? x0 + (x1 - x0) * s->max / hi : bx;
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+    render_canvas_text(cr, xe + 4, y + row_pt * 0.68, lab, 8, 0, RC_LEFT);
+  }
+  return render_canvas_canvas_end(&cv, err);
+}
+
 static int write_charts(struct cmp_out *c, struct ssdrev_err *err) {
+  const struct cmp_table *t = c->t;
   char dir[4200];
   snprintf(dir, sizeof dir, "%s/charts", c->o->out_dir);
   int rc = ssdrev_mkdirs(dir, err);
-  unsigned max = c->o->max_charts ? c->o->max_charts : 12;
-  /* by priority, then the rows that compare the most groups first */
-  for (int prio = 0; prio <= 3 && !rc; prio++) {
-    for (size_t want = c->t->ngroups; want >= 1 && !rc; want--) {
-      size_t i;
-      json_t *row;
-      json_array_foreach(c->t->rows, i, row) {
-        if (json_array_size(c->charts) >= max || rc) break;
-        if (chart_priority(row) != prio || groups_with_value(row) != want) continue;
-        char title[256], sl[200], rel[300], path[4600];
-        row_title(row, title, sizeof title);
-        slug(title, sl, sizeof sl);
-        snprintf(rel, sizeof rel, "charts/%02zu-%s.png", json_array_size(c->charts) + 1, sl);
-        snprintf(path, sizeof path, "%s/%s", c->o->out_dir, rel);
-        rc = draw_bars(c, row, title, path, err);
-        if (!rc)
-          json_array_append_new(c->charts, json_pack("{s:I, s:s, s:s}", "row", (json_int_t)i, "file", rel,
-                                                     "title", title));
-      }
+  unsigned max = c->o->max_charts ? c->o->max_charts : 64;
+  size_t *rank = malloc((t->ngroups ? t->ngroups : 1) * sizeof *rank);
+  if (!rank) return ssdrev_fail(err, -ENOMEM, "out of memory");
+  for (size_t k = 0; k < t->nfig_order && !rc && c->res->charts < max; k++) {
+    size_t f = t->order[k];
+    const struct cmp_fig *fig = &t->figs->v[f];
+    if (!fig->headline) continue;
+    size_t nr = rank_groups(t, f, rank);
+    if (!nr) continue;
+    char id[600], sl[300], rel[400], path[4700];
+    snprintf(id, sizeof id, "%s %s %s", fig->family, fig->key, fig->metric);
+    slug(id, sl, sizeof sl);
+    snprintf(rel, sizeof rel, "charts/%02zu-%s.png", c->res->charts + 1, sl);
+    snprintf(path, sizeof path, "%s/%s", c->o->out_dir, rel);
+    rc = draw_chart(c, f, rank, nr, path, err);
+    if (!rc) {
+      c->chart_of[f] = strdup(rel);
+      c->res->charts++;
     }
   }
-  c->res->charts = json_array_size(c->charts);
+  free(rank);
   return rc;
 }
 
-/* ---------------------------------------------------------------- Markdown */
+/* ---------------------------------------------------------------- report */
 
-/* A value as literal Markdown text (render_buf_md: the renderer's one escaping). */
-static void md_cell(FILE *f, const char *s) {
-  struct render_buf b = {0};
-  render_buf_md(&b, s ? s : "");
-  if (b.s) fputs(b.s, f);
-  render_buf_free(&b);
+static void cell(struct render_buf *b, const char *s) {
+  render_buf_md(b, s);
+}
+
+static void num_cell(struct render_buf *b, double v, const char *unit) {
+  char s[64];
+  render_cmp_fmt_num(s, sizeof s, v, unit);
+  render_buf_printf(b, " %s |", s);
+}
+
+static void figure_table(struct render_buf *b, const struct cmp_table *t, size_t f, const size_t *rank, size_t nr) {
+  int ko = t->lang_ko;
+  const struct cmp_fig *fig = &t->figs->v[f];
+  render_buf_printf(b, "| %s | %s | %s | %s | %s | %s | %s |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: |\n",
+                    render_cmp_msg(CM_COL_RANK, ko), render_cmp_msg(CM_COL_GROUP, ko), render_cmp_msg(CM_COL_N, ko),
+                    render_cmp_msg(CM_COL_MIN, ko), render_cmp_msg(CM_COL_MEDIAN, ko), render_cmp_msg(CM_COL_MAX, ko),
+                    render_cmp_msg(CM_COL_RATIO, ko));
+  for (size_t i = 0; i < nr && i < CMP_TOP; i++) {
+    size_t g = rank[i];
+    const struct cmp_stat *s = cmp_stat_at(t, f, g);
+    char name[500], r[32];
+    group_shown(t, g, name, sizeof name);
+    render_buf_printf(b, "| %zu | ", i + 1);
+    cell(b, name);
+    render_buf_printf(b, " | %u |", s->n);
+    /* a single run has no spread: min and max would only repeat it */
+    if (s->n > 1) num_cell(b, s->min, fig->unit);
+    else render_buf_puts(b, " |");
+    num_cell(b, s->median, fig->unit);
+    if (s->n > 1) num_cell(b, s->max, fig->unit);
+    else render_buf_puts(b, " |");
+    render_cmp_fmt_ratio(r, sizeof r, ratio_of(t, f, g));
+    render_buf_printf(b, " %s |\n", r);
+  }
+  render_buf_puts(b, "\n");
 }
 
 static char *build_md(const struct cmp_out *c) {
   const struct cmp_table *t = c->t;
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f) return NULL;
-  const struct cmp_group *bg = &t->groups[t->baseline_group];
-  fprintf(f, "# Batch comparison\n\n%zu run%s in %zu group%s (model / firmware / fill state). Values are "
-             "group medians; ratios (x) are against the baseline group **",
-          t->nok, t->nok == 1 ? "" : "s", t->ngroups, t->ngroups == 1 ? "" : "s");
-  md_cell(f, bg->name);
-  fprintf(f, "**.\n\n## Groups\n\n| # | model | firmware | state | runs |\n| --- | --- | --- | --- | --- |\n");
+  const struct render_cmp_opts *o = c->o;
+  int ko = t->lang_ko;
+  struct render_buf b = {0};
+  char n1[32], n2[32];
+  render_cmp_fmt_num(n1, sizeof n1, (double)t->nok, "IOPS");
+  render_cmp_fmt_num(n2, sizeof n2, (double)t->ngroups, "IOPS");
+  render_buf_printf(&b, "# %s\n\n", render_cmp_msg(CM_TITLE, ko));
+  render_buf_printf(&b, render_cmp_msg(CM_INTRO, ko), n1, n2);
+  render_buf_puts(&b, " ");
+  char bname[500];
+  group_shown(t, t->baseline_group, bname, sizeof bname);
+  /* the name is bold in the sentence: escape what Markdown would read */
+  struct render_buf esc = {0};
+  render_buf_md(&esc, bname);
+  render_buf_printf(&b, render_cmp_msg(CM_BASELINE_IS, ko), esc.s ? esc.s : "");
+  render_buf_free(&esc);
+  render_buf_puts(&b, render_cmp_msg(o->baseline ? CM_BASELINE_RULE_GIVEN : CM_BASELINE_RULE_AUTO, ko));
+  render_buf_puts(&b, " ");
+  if (o->nwhere) {
+    struct render_buf w = {0};
+    for (size_t i = 0; i < o->nwhere; i++) {
+      if (i) render_buf_puts(&w, ", ");
+      render_buf_puts(&w, "`");
+      render_buf_puts(&w, o->where[i]);
+      render_buf_puts(&w, "`");
+    }
+    render_buf_printf(&b, render_cmp_msg(CM_FILTERS, ko), w.s ? w.s : "");
+    render_buf_free(&w);
+  } else {
+    render_buf_puts(&b, render_cmp_msg(CM_NO_FILTERS, ko));
+  }
+  int any_sim = 0;
+  for (size_t g = 0; g < t->ngroups; g++) any_sim |= t->groups[g].simulated;
+  if (any_sim) render_buf_printf(&b, " %s", render_cmp_msg(CM_SIMULATED_NOTE, ko));
+  render_buf_puts(&b, "\n\n");
+
+  /* groups */
+  render_buf_printf(&b, "## %s\n\n| %s | %s | %s | %s | %s |\n| --- | --- | --- | --- | ---: |\n",
+                    render_cmp_msg(CM_GROUPS, ko), render_cmp_msg(CM_COL_GROUP, ko), render_cmp_msg(CM_COL_MODEL, ko),
+                    render_cmp_msg(CM_COL_FIRMWARE, ko), render_cmp_msg(CM_COL_STATE, ko), render_cmp_msg(CM_COL_RUNS, ko));
   for (size_t g = 0; g < t->ngroups; g++) {
-    fprintf(f, "| G%zu%s | ", g + 1, g == t->baseline_group ? " (baseline)" : "");
-    md_cell(f, t->groups[g].model);
-    fputs(" | ", f);
-    md_cell(f, t->groups[g].firmware);
-    fputs(" | ", f);
-    md_cell(f, t->groups[g].state);
-    fprintf(f, " | %zu |\n", t->groups[g].nruns);
+    const struct cmp_group *x = &t->groups[g];
+    char name[500];
+    group_shown(t, g, name, sizeof name);
+    render_buf_puts(&b, "| ");
+    cell(&b, name);
+    render_buf_puts(&b, " | ");
+    cell(&b, x->model[0] ? x->model : "-");
+    render_buf_puts(&b, " | ");
+    cell(&b, x->firmware[0] ? x->firmware : "-");
+    render_buf_puts(&b, " | ");
+    cell(&b, x->state);
+    render_buf_printf(&b, " | %zu |\n", x->nruns);
   }
-  fprintf(f, "\n## Runs\n\n| run | label | group | source | simulated |\n| --- | --- | --- | --- | --- |\n");
-  for (size_t i = 0; i < t->nok; i++) {
-    const struct cmp_run *r = t->ok[i];
-    const char *src = json_string_value(json_object_get(json_object_get(r->manifest, "source"), "kind"));
-    fputs("| ", f);
-    md_cell(f, r->dir);
-    fputs(" | ", f);
-    md_cell(f, r->label);
-    fprintf(f, " | G%zu | %s | %s |\n", r->group + 1, src ? src : "ssdrev",
-            json_is_true(json_object_get(r->manifest, "simulated")) ? "yes" : "no");
-  }
-  const char *section = NULL;
-  for (size_t g0 = 0; g0 < t->ngroups; g0 += CMP_COLS_PER_TABLE) {
-    size_t g1 = g0 + CMP_COLS_PER_TABLE < t->ngroups ? g0 + CMP_COLS_PER_TABLE : t->ngroups;
-    section = NULL;
-    size_t i;
-    json_t *row;
-    json_array_foreach(t->rows, i, row) {
-      const char *sec = json_string_value(json_object_get(row, "section"));
-      if (!section || strcmp(section, sec)) {
-        section = sec;
-        fputs("\n## ", f);
-        md_cell(f, sec);
-        if (t->ngroups > CMP_COLS_PER_TABLE) fprintf(f, " (groups G%zu-G%zu)", g0 + 1, g1);
-        fprintf(f, "\n\n| figure |");
-        for (size_t g = g0; g < g1; g++) fprintf(f, " G%zu |", g + 1);
-        fprintf(f, "\n| --- |");
-        for (size_t g = g0; g < g1; g++) fprintf(f, " ---: |");
-        fputc('\n', f);
-      }
-      char title[256];
-      row_title(row, title, sizeof title);
-      fputs("| ", f);
-      md_cell(f, title);
-      fputs(" |", f);
-      for (size_t g = g0; g < g1; g++) {
-        const json_t *st = json_array_get(json_object_get(row, "groups"), g);
-        const json_t *ratio = json_array_get(json_object_get(row, "ratios"), g);
-        if (!json_is_object(st)) fputs(" - |", f);
-        else if (json_is_number(ratio))
-          fprintf(f, " %.4g (x%.2f) |", json_number_value(json_object_get(st, "median")), json_number_value(ratio));
-        else fprintf(f, " %.4g |", json_number_value(json_object_get(st, "median")));
-      }
-      fputc('\n', f);
+  render_buf_puts(&b, "\n");
+
+  /* runs, by label: no machine paths in the report */
+  render_buf_printf(&b, "## %s\n\n", render_cmp_msg(CM_RUNS, ko));
+  if (t->nok > CMP_RUNS_LISTED) {
+    render_buf_printf(&b, render_cmp_msg(CM_RUNS_ELIDED, ko), n1);
+    render_buf_puts(&b, "\n\n");
+  } else {
+    render_buf_printf(&b, "| %s | %s | %s | %s | %s |\n| --- | --- | --- | --- | --- |\n", render_cmp_msg(CM_COL_LABEL, ko),
+                      render_cmp_msg(CM_COL_GROUP, ko), render_cmp_msg(CM_COL_SOURCE, ko), render_cmp_msg(CM_COL_DATE, ko),
+                      render_cmp_msg(CM_COL_SIMULATED, ko));
+    for (size_t i = 0; i < t->nok; i++) {
+      const struct cmp_run *r = t->ok[i];
+      render_buf_puts(&b, "| ");
+      cell(&b, r->label);
+      render_buf_puts(&b, " | ");
+      cell(&b, t->groups[r->group].name);
+      render_buf_puts(&b, " | ");
+      cell(&b, r->source);
+      render_buf_puts(&b, " | ");
+      cell(&b, r->date[0] ? r->date : "-");
+      render_buf_printf(&b, " | %s |\n", render_cmp_msg(r->simulated ? CM_YES : CM_NO, ko));
     }
+    render_buf_puts(&b, "\n");
   }
-  if (json_array_size(c->charts)) {
-    fprintf(f, "\n## Charts\n");
-    size_t i;
-    json_t *ch;
-    json_array_foreach(c->charts, i, ch) {
-      fputs("\n![", f);
-      md_cell(f, json_string_value(json_object_get(ch, "title")));
-      fprintf(f, "](%s)\n", json_string_value(json_object_get(ch, "file"))); /* charts/SLUG.png, made safe by slug() */
+
+  /* headline figures, family by family: chart, then the ranked table */
+  size_t *rank = malloc((t->ngroups ? t->ngroups : 1) * sizeof *rank);
+  if (!rank) b.oom = 1;
+  size_t others = 0;
+  unsigned fam_open = (unsigned)-1;
+  for (size_t k = 0; rank && k < t->nfig_order; k++) {
+    size_t f = t->order[k];
+    const struct cmp_fig *fig = &t->figs->v[f];
+    if (!fig->headline) {
+      others++;
+      continue;
     }
+    size_t nr = rank_groups(t, f, rank);
+    if (!nr) continue;
+    if (fig->family_id != fam_open) {
+      fam_open = fig->family_id;
+      render_buf_printf(&b, "## %s\n\n", family_title(fam_open, ko));
+    }
+    char tt[300];
+    render_cmp_fig_title(fig, ko, tt, sizeof tt);
+    render_buf_puts(&b, "### ");
+    render_buf_puts(&b, tt);
+    render_buf_printf(&b, " [%s]\n\n", render_cmp_unit_shown(fig->unit));
+    if (c->chart_of[f]) {
+      render_buf_printf(&b, "![");
+      render_buf_puts(&b, tt);
+      render_buf_printf(&b, "](%s)\n\n", c->chart_of[f]);
+    }
+    figure_table(&b, t, f, rank, nr);
   }
-  if (fclose(f)) {
-    free(buf);
+  free(rank);
+  if (others) {
+    char n3[32];
+    render_cmp_fmt_num(n3, sizeof n3, (double)others, "IOPS");
+    render_buf_printf(&b, render_cmp_msg(CM_OTHER_FIGS, ko), n3);
+    render_buf_puts(&b, "\n");
+  }
+  if (b.oom) {
+    render_buf_free(&b);
     return NULL;
   }
-  return buf;
+  return b.s;
 }
 
 static int write_md(struct cmp_out *c, struct ssdrev_err *err) {
@@ -266,7 +403,7 @@ static int write_pdf(struct cmp_out *c, struct ssdrev_err *err) {
   if (!md) return ssdrev_fail(err, -ENOMEM, "out of memory building the comparison");
   char path[4200];
   snprintf(path, sizeof path, "%s/compare.pdf", c->o->out_dir);
-  struct render_doc_meta meta = {.title = "Batch comparison", .subject = "ssdrev compare",
+  struct render_doc_meta meta = {.title = render_cmp_msg(CM_TITLE, c->t->lang_ko), .subject = "ssdrev compare",
                                  .base_dir = c->o->out_dir};
   int rc = render_md_to_pdf(md, &meta, path, err);
   free(md);
@@ -276,73 +413,122 @@ static int write_pdf(struct cmp_out *c, struct ssdrev_err *err) {
 /* ---------------------------------------------------------------- CSV */
 
 static void csv_field(FILE *f, const char *s, int last) {
-  if (!s) s = ""; /* a row key the analysis left out is an empty field */
+  if (!s) s = ""; /* a key the analysis left out is an empty field */
   csv_fwrite(f, s, strlen(s));
   fputc(last ? '\n' : ',', f);
 }
 
-static void csv_num(FILE *f, const json_t *v, int last) {
+/* Numbers in the CSV are plain (no separators) with enough digits to
+ * round-trip what the analysis wrote; %.17g could print e-notation, so
+ * fixed decimals are used and trailing zeros dropped. */
+static void csv_num(FILE *f, double v, int last) {
   char b[64] = "";
-  if (json_is_number(v)) snprintf(b, sizeof b, "%.10g", json_number_value(v));
+  if (isfinite(v)) {
+    snprintf(b, sizeof b, "%.6f", v);
+    char *dot = strchr(b, '.');
+    if (dot) {
+      char *e = b + strlen(b) - 1;
+      while (e > dot && *e == '0') *e-- = 0;
+      if (e == dot) *e = 0;
+    }
+  }
   csv_field(f, b, last);
 }
+
+static void csv_header(FILE *f, const char *const *h, size_t n) {
+  for (size_t i = 0; i < n; i++) csv_field(f, h[i], i + 1 == n);
+}
+
+static const char *yes_no(int v) { return v ? "yes" : "no"; }
 
 static int write_csv(struct cmp_out *c, struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
   char path[4200];
-  snprintf(path, sizeof path, "%s/compare.csv", c->o->out_dir);
   struct ssdrev_atomic a;
+  /* compare.csv: tidy, one row per run and figure */
+  snprintf(path, sizeof path, "%s/compare.csv", c->o->out_dir);
   int rc = ssdrev_atomic_open(&a, path, err);
   if (rc) return rc;
-  static const char *const hdr[] = {"section", "key", "metric", "group", "model", "firmware", "state",
-                                    "runs", "n", "median", "min", "max", "ratio"};
-  for (size_t i = 0; i < sizeof hdr / sizeof hdr[0]; i++) csv_field(a.f, hdr[i], i + 1 == sizeof hdr / sizeof hdr[0]);
-  size_t i;
-  json_t *row;
-  json_array_foreach(t->rows, i, row) {
-    for (size_t g = 0; g < t->ngroups; g++) {
-      const json_t *st = json_array_get(json_object_get(row, "groups"), g);
-      if (!json_is_object(st)) continue;
-      char gid[32], runs[32];
-      snprintf(gid, sizeof gid, "G%zu", g + 1);
-      snprintf(runs, sizeof runs, "%zu", t->groups[g].nruns);
-      csv_field(a.f, json_string_value(json_object_get(row, "section")), 0);
-      csv_field(a.f, json_string_value(json_object_get(row, "key")), 0);
-      csv_field(a.f, json_string_value(json_object_get(row, "metric")), 0);
-      csv_field(a.f, gid, 0);
-      csv_field(a.f, t->groups[g].model, 0);
-      csv_field(a.f, t->groups[g].firmware, 0);
-      csv_field(a.f, t->groups[g].state, 0);
-      csv_field(a.f, runs, 0);
-      csv_num(a.f, json_object_get(st, "n"), 0);
-      csv_num(a.f, json_object_get(st, "median"), 0);
-      csv_num(a.f, json_object_get(st, "min"), 0);
-      csv_num(a.f, json_object_get(st, "max"), 0);
-      csv_num(a.f, json_array_get(json_object_get(row, "ratios"), g), 1);
+  static const char *const th[] = {"run",    "label",  "group", "model", "firmware", "state", "source",
+                                   "simulated", "date", "family", "test", "metric", "unit", "value"};
+  csv_header(a.f, th, sizeof th / sizeof th[0]);
+  for (size_t i = 0; i < t->nok; i++) {
+    const struct cmp_run *r = t->ok[i];
+    for (size_t k = 0; k < r->nvals; k++) {
+      const struct cmp_fig *fig = &t->figs->v[r->vals[k].fig];
+      const char *row[] = {strrchr(r->dir, '/') ? strrchr(r->dir, '/') + 1 : r->dir, r->label,
+                           t->groups[r->group].name, r->model, r->firmware, r->state, r->source,
+                           yes_no(r->simulated), r->date, fig->family, fig->key, fig->metric, fig->unit};
+      for (size_t j = 0; j < sizeof row / sizeof row[0]; j++) csv_field(a.f, row[j], 0);
+      csv_num(a.f, r->vals[k].v, 1);
     }
   }
   rc = ssdrev_atomic_commit(&a, err);
   if (rc) return rc;
+  /* groups.csv: one row per group and figure */
+  snprintf(path, sizeof path, "%s/groups.csv", c->o->out_dir);
+  rc = ssdrev_atomic_open(&a, path, err);
+  if (rc) return rc;
+  static const char *const gh[] = {"group", "model", "firmware", "state", "baseline", "family", "test", "metric",
+                                   "unit", "n", "min", "median", "max", "ratio", "rank"};
+  csv_header(a.f, gh, sizeof gh / sizeof gh[0]);
+  size_t *rank = malloc((t->ngroups ? t->ngroups : 1) * sizeof *rank);
+  size_t *pos = malloc((t->ngroups ? t->ngroups : 1) * sizeof *pos);
+  if (!rank || !pos) {
+    free(rank), free(pos);
+    ssdrev_atomic_abort(&a);
+    return ssdrev_fail(err, -ENOMEM, "out of memory");
+  }
+  for (size_t k = 0; k < t->nfig_order; k++) {
+    size_t f = t->order[k];
+    const struct cmp_fig *fig = &t->figs->v[f];
+    size_t nr = rank_groups(t, f, rank);
+    for (size_t i = 0; i < nr; i++) pos[rank[i]] = i + 1;
+    for (size_t g = 0; g < t->ngroups; g++) {
+      const struct cmp_stat *s = cmp_stat_at(t, f, g);
+      if (!s->n) continue;
+      const struct cmp_group *x = &t->groups[g];
+      const char *row[] = {x->name, x->model, x->firmware, x->state, yes_no(g == t->baseline_group),
+                           fig->family, fig->key, fig->metric, fig->unit};
+      for (size_t j = 0; j < sizeof row / sizeof row[0]; j++) csv_field(a.f, row[j], 0);
+      char n[32], rk[32];
+      snprintf(n, sizeof n, "%u", s->n);
+      snprintf(rk, sizeof rk, "%zu", pos[g]);
+      csv_field(a.f, n, 0);
+      csv_num(a.f, s->min, 0);
+      csv_num(a.f, s->median, 0);
+      csv_num(a.f, s->max, 0);
+      csv_num(a.f, ratio_of(t, f, g), 0);
+      csv_field(a.f, rk, 1);
+    }
+  }
+  free(rank);
+  free(pos);
+  rc = ssdrev_atomic_commit(&a, err);
+  if (rc) return rc;
+  /* runs.csv: one row per run */
   snprintf(path, sizeof path, "%s/runs.csv", c->o->out_dir);
   rc = ssdrev_atomic_open(&a, path, err);
   if (rc) return rc;
-  static const char *const rhdr[] = {"run", "label", "group", "model", "firmware", "state", "source", "analyzed_now"};
-  for (size_t k = 0; k < 8; k++) csv_field(a.f, rhdr[k], k == 7);
+  static const char *const rh[] = {"run",       "label", "group",        "model",      "firmware", "state",
+                                   "source",    "simulated", "date", "analyzed_now", "from_index", "figures"};
+  csv_header(a.f, rh, sizeof rh / sizeof rh[0]);
   for (size_t k = 0; k < t->nok; k++) {
     const struct cmp_run *r = t->ok[k];
-    char gid[32];
-    snprintf(gid, sizeof gid, "G%zu", r->group + 1);
-    const char *src = json_string_value(json_object_get(json_object_get(r->manifest, "source"), "kind"));
-    csv_field(a.f, r->dir, 0);
-    csv_field(a.f, r->label, 0);
-    csv_field(a.f, gid, 0);
-    csv_field(a.f, r->model, 0);
-    csv_field(a.f, r->firmware, 0);
-    csv_field(a.f, r->state, 0);
-    csv_field(a.f, src ? src : "ssdrev", 0);
-    csv_field(a.f, r->analyzed ? "yes" : "no", 1);
+    char nf[32];
+    snprintf(nf, sizeof nf, "%zu", r->nvals);
+    const char *row[] = {strrchr(r->dir, '/') ? strrchr(r->dir, '/') + 1 : r->dir,
+                         r->label, t->groups[r->group].name, r->model, r->firmware, r->state, r->source,
+                         yes_no(r->simulated), r->date, yes_no(r->analyzed), yes_no(r->from_index), nf};
+    for (size_t j = 0; j < sizeof row / sizeof row[0]; j++) csv_field(a.f, row[j], j + 1 == sizeof row / sizeof row[0]);
   }
   return ssdrev_atomic_commit(&a, err);
+}
+
+static int write_xlsx(struct cmp_out *c, struct ssdrev_err *err) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/compare.xlsx", c->o->out_dir);
+  return render_cmp_write_xlsx(c->t, path, err);
 }
 
 /* ---------------------------------------------------------------- table */
@@ -355,15 +541,18 @@ static const struct {
     {RENDER_CMP_MD, write_md},
     {RENDER_CMP_CSV, write_csv},
     {RENDER_CMP_PDF, write_pdf},
+    {RENDER_CMP_XLSX, write_xlsx},
 };
 
-int render_compare_write_outputs(const struct cmp_table *t, const struct render_cmp_opts *o, struct render_cmp_result *res,
-                      struct ssdrev_err *err) {
-  struct cmp_out c = {.t = t, .o = o, .res = res, .charts = json_array()};
+int render_compare_write_outputs(const struct cmp_table *t, const struct render_cmp_opts *o,
+                                 struct render_cmp_result *res, struct ssdrev_err *err) {
+  struct cmp_out c = {.t = t, .o = o, .res = res, .chart_of = calloc(t->figs->n ? t->figs->n : 1, sizeof(char *))};
+  if (!c.chart_of) return ssdrev_fail(err, -ENOMEM, "out of memory");
   unsigned mask = o->formats ? o->formats : (RENDER_CMP_MD | RENDER_CMP_CSV | RENDER_CMP_CHARTS);
   int rc = 0;
   for (size_t i = 0; i < sizeof cmp_formats / sizeof cmp_formats[0] && !rc; i++)
     if (mask & cmp_formats[i].bit) rc = cmp_formats[i].write(&c, err);
-  json_decref(c.charts);
+  for (size_t f = 0; f < t->figs->n; f++) free(c.chart_of[f]);
+  free(c.chart_of);
   return rc;
 }

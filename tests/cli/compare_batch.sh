@@ -40,31 +40,31 @@ grep -q "(baseline)" "$T/out/compare.md" || fail "no baseline in the Markdown"
 pdftotext "$T/out/compare.pdf" - 2>/dev/null | grep -q "Batch comparison" || fail "the PDF lacks the title"
 /usr/bin/python3 - "$T/out" <<'PY' || exit 1
 import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1] + "/compare.csv")))
-def get(key, metric, model, state):
-    r = [x for x in rows if x["key"] == key and x["metric"] == metric and x["model"] == model and x["state"] == state]
-    if len(r) != 1: sys.exit("want one row for %s %s %s %s, got %s" % (key, metric, model, state, r))
+rows = list(csv.DictReader(open(sys.argv[1] + "/groups.csv")))
+def get(test, metric, model, state):
+    r = [x for x in rows if x["test"] == test and x["metric"] == metric and x["model"] == model and x["state"] == state]
+    if len(r) != 1: sys.exit("want one row for %s %s %s %s, got %s" % (test, metric, model, state, r))
     return r[0]
-g = get("FOB default SEQ1M Q8T1", "read mb_s", "PM981", "FOB")
+g = get("FOB default SEQ1M Q8T1", "read_mb_s", "PM981", "FOB")
 # three FOB runs: 3531.284, 3531.284, 3884.412 -> median 3531.284
 assert g["n"] == "3" and abs(float(g["median"]) - 3531.284) < 0.01 and abs(float(g["max"]) - 3884.412) < 0.01, g
-assert float(g["ratio"]) == 1.0, g
-a = get("FOB nvme SEQ1M Q8T1", "read mb_s", "PM981a", "FOB")
+assert g["group"] == "PM981 · 1L2QEXD7 · FOB" and g["unit"] == "MB/s", g
+a = get("FOB nvme SEQ1M Q8T1", "read_mb_s", "PM981a", "FOB")
 assert abs(float(a["median"]) - 3562.818) < 0.01, a
 runs = list(csv.DictReader(open(sys.argv[1] + "/runs.csv")))
-assert len(runs) == 7 and {r["group"] for r in runs} == {"G1", "G2", "G3"}, runs
+assert len(runs) == 7 and len({r["group"] for r in runs}) == 3, runs
 PY
 # CDM 6 saves no latency: no lat_us value (the analysis's -1 is not a figure)
 imp cdm "$C/sata-cdm6.txt" --out "$T/cdm6/r1" --model SATA
 "$SSDREV" compare "$T/cdm6" --out "$T/out6" --format csv >/dev/null 2>"$T/e" || fail "cdm6 compare: $(cat "$T/e")"
-grep -q '"FOB default SEQ128K Q32T1","read mb_s","G1","SATA","unknown firmware","FOB","1","1","562.11"' "$T/out6/compare.csv" \
+grep -q '"r1",.*"cdm","FOB default SEQ128K Q32T1","read_mb_s","MB/s","562.11"' "$T/out6/compare.csv" \
   || fail "cdm6 mb_s row: $(grep SEQ128K "$T/out6/compare.csv")"
 if grep -q 'lat_us' "$T/out6/compare.csv"; then fail "cdm6 has no latency: $(grep lat_us "$T/out6/compare.csv")"; fi
 # an unknown baseline is an error; a named one becomes the ratio base
 "$SSDREV" compare "$F" --out "$T/out2" --baseline nope >/dev/null 2>"$T/e"
 [ $? -eq 1 ] && grep -q "baseline 'nope'" "$T/e" || fail "bad baseline: $(cat "$T/e")"
 "$SSDREV" compare "$F" --out "$T/out3" --format csv --baseline 06-pm981-fob-fast >/dev/null 2>"$T/e" || fail "baseline by name"
-grep -q '"G1"' "$T/out3/compare.csv" || fail "no groups in csv"
+grep -q '"PM981 · 1L2QEXD7 · FOB","PM981","1L2QEXD7","FOB","yes"' "$T/out3/groups.csv" || fail "baseline by run name: $(head -3 "$T/out3/groups.csv")"
 # nothing usable: exit 1 with a clear error
 "$SSDREV" compare "$F/07-broken" "$F/08-not-a-run" --out "$T/out4" >/dev/null 2>"$T/e"
 [ $? -eq 1 ] && grep -q "no usable run archive" "$T/e" || fail "no usable archive: $(cat "$T/e")"

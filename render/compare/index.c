@@ -1,0 +1,327 @@
+/* index.c — the batch compare's index in an archive root,
+ * ROOT/ssdrev-index.sqlite: per run its identity, the mtime and size of its
+ * manifest.json and analysis.json, and its figures. A compare takes an
+ * unchanged run from here without opening any of its files, and stores the
+ * runs it had to read. The schema (docs/archive.md) is meant to be queried
+ * by users too (the `tidy` view). Used from one thread only. */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "render/compare/compare_int.h"
+
+#define CMP_INDEX_NAME "ssdrev-index.sqlite"
+#define CMP_INDEX_VERSION 1
+
+static const char schema[] =
+    "CREATE TABLE IF NOT EXISTS runs("
+    " id INTEGER PRIMARY KEY,"
+    " name TEXT NOT NULL UNIQUE,"
+    " label TEXT, model TEXT, firmware TEXT, state TEXT, source TEXT, created TEXT,"
+    " simulated INTEGER NOT NULL DEFAULT 0, warning TEXT,"
+    " manifest_mtime_ns INTEGER, manifest_size INTEGER,"
+    " analysis_mtime_ns INTEGER, analysis_size INTEGER);"
+    "CREATE TABLE IF NOT EXISTS figures("
+    " id INTEGER PRIMARY KEY,"
+    " family TEXT NOT NULL, test TEXT NOT NULL, metric TEXT NOT NULL, unit TEXT NOT NULL,"
+    " headline INTEGER NOT NULL, higher_better INTEGER NOT NULL, ord INTEGER NOT NULL DEFAULT 0,"
+    " UNIQUE(family, test, metric));"
+    "CREATE TABLE IF NOT EXISTS figure_values("
+    " run INTEGER NOT NULL REFERENCES runs(id),"
+    " figure INTEGER NOT NULL REFERENCES figures(id),"
+    " value REAL NOT NULL,"
+    " PRIMARY KEY(run, figure)) WITHOUT ROWID;"
+    "CREATE VIEW IF NOT EXISTS tidy AS"
+    " SELECT r.name AS run, r.label, r.model, r.firmware, r.state, r.source, r.created, r.simulated,"
+    "        f.family, f.test, f.metric, f.unit, v.value"
+    " FROM figure_values v JOIN runs r ON r.id = v.run JOIN figures f ON f.id = v.figure;";
+
+enum { S_RUN, S_VALS, S_DEL_VALS, S_DEL_RUN, S_INS_RUN, S_INS_FIG, S_FIG_ID, S_INS_VAL, S_NAMES, S_FIGS, S_N };
+static const char *const stmts[S_N] = {
+    [S_RUN] = "SELECT id, label, model, firmware, state, source, created, simulated, warning, manifest_mtime_ns,"
+              " manifest_size, analysis_mtime_ns, analysis_size FROM runs WHERE name = ?",
+    [S_VALS] = "SELECT figure, value FROM figure_values WHERE run = ?",
+    [S_DEL_VALS] = "DELETE FROM figure_values WHERE run IN (SELECT id FROM runs WHERE name = ?)",
+    [S_DEL_RUN] = "DELETE FROM runs WHERE name = ?",
+    [S_INS_RUN] = "INSERT INTO runs(name, label, model, firmware, state, source, created, simulated, warning,"
+                  " manifest_mtime_ns, manifest_size, analysis_mtime_ns, analysis_size)"
+                  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    [S_INS_FIG] = "INSERT OR IGNORE INTO figures(family, test, metric, unit, headline, higher_better, ord)"
+                  " VALUES(?,?,?,?,?,?,?)",
+    [S_FIG_ID] = "SELECT id FROM figures WHERE family = ? AND test = ? AND metric = ?",
+    [S_INS_VAL] = "INSERT INTO figure_values(run, figure, value) VALUES(?,?,?)",
+    [S_NAMES] = "SELECT name FROM runs",
+    [S_FIGS] = "SELECT id, family, test, metric, unit, headline, higher_better, ord FROM figures",
+};
+
+struct cmp_index {
+  sqlite3 *db;
+  sqlite3_stmt *st[S_N];
+  long *db2fig;      /* the index's figure id -> cmp_figs index (-1: not yet) */
+  size_t ndb2fig;
+  int64_t *fig2db;   /* cmp_figs index -> the index's figure id (0: not yet) */
+  size_t nfig2db;
+  int in_tx;
+};
+
+struct cmp_index *render_cmp_index_open(const char *root, struct ssdrev_err *err) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s", root, CMP_INDEX_NAME);
+  struct stat st;
+  /* as every ssdrev output: never through a symbolic link */
+  if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+    ssdrev_fail(err, -ELOOP, "not using the index '%s': it is a symbolic link", path);
+    return NULL;
+  }
+  struct cmp_index *x = calloc(1, sizeof *x);
+  if (!x) {
+    ssdrev_fail(err, -ENOMEM, "out of memory");
+    return NULL;
+  }
+  int rc = sqlite3_open_v2(path, &x->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL);
+  if (rc == SQLITE_OK) {
+    sqlite3_busy_timeout(x->db, 10000); /* another compare over the same root writes it */
+    rc = sqlite3_exec(x->db, "PRAGMA synchronous=NORMAL;", NULL, NULL, NULL);
+  }
+  int version = -1;
+  if (rc == SQLITE_OK) {
+    sqlite3_stmt *v;
+    rc = sqlite3_prepare_v2(x->db, "PRAGMA user_version", -1, &v, NULL);
+    if (rc == SQLITE_OK && sqlite3_step(v) == SQLITE_ROW) version = sqlite3_column_int(v, 0);
+    sqlite3_finalize(v);
+  }
+  if (rc == SQLITE_OK && version != 0 && version != CMP_INDEX_VERSION) {
+    ssdrev_fail(err, -EINVAL, "not using the index '%s': schema version %d, this ssdrev writes %d (delete it)",
+                path, version, CMP_INDEX_VERSION);
+    render_cmp_index_close(x);
+    return NULL;
+  }
+  if (rc == SQLITE_OK) rc = sqlite3_exec(x->db, schema, NULL, NULL, NULL);
+  if (rc == SQLITE_OK && version == 0) rc = sqlite3_exec(x->db, "PRAGMA user_version=1", NULL, NULL, NULL);
+  for (int i = 0; i < S_N && rc == SQLITE_OK; i++) rc = sqlite3_prepare_v2(x->db, stmts[i], -1, &x->st[i], NULL);
+  if (rc != SQLITE_OK) {
+    ssdrev_fail(err, -EIO, "cannot use the index '%s': %s", path, x->db ? sqlite3_errmsg(x->db) : "out of memory");
+    render_cmp_index_close(x);
+    return NULL;
+  }
+  return x;
+}
+
+void render_cmp_index_close(struct cmp_index *x) {
+  if (!x) return;
+  if (x->in_tx) sqlite3_exec(x->db, "ROLLBACK", NULL, NULL, NULL);
+  for (int i = 0; i < S_N; i++) sqlite3_finalize(x->st[i]);
+  sqlite3_close(x->db);
+  free(x->db2fig);
+  free(x->fig2db);
+  free(x);
+}
+
+static void col_str(sqlite3_stmt *s, int c, char *out, size_t len) {
+  const unsigned char *v = sqlite3_column_text(s, c);
+  snprintf(out, len, "%s", v ? (const char *)v : "");
+}
+
+/* The cmp_figs index of the index's figure id, interning it on first use. */
+static long map_fig(struct cmp_index *x, int64_t dbid, struct cmp_figs *figs) {
+  if (dbid <= 0) return -1;
+  if ((size_t)dbid >= x->ndb2fig) {
+    /* the figure table is read once, on the first lookup after a change */
+    sqlite3_stmt *s = x->st[S_FIGS];
+    while (sqlite3_step(s) == SQLITE_ROW) {
+      int64_t id = sqlite3_column_int64(s, 0);
+      if (id <= 0) continue;
+      if ((size_t)id >= x->ndb2fig) {
+        size_t nn = (size_t)id * 2 + 16;
+        long *nv = realloc(x->db2fig, nn * sizeof *nv);
+        if (!nv) break;
+        for (size_t k = x->ndb2fig; k < nn; k++) nv[k] = -1;
+        x->db2fig = nv;
+        x->ndb2fig = nn;
+      }
+      if (x->db2fig[id] >= 0) continue;
+      x->db2fig[id] = render_cmp_figs_add(figs, (const char *)sqlite3_column_text(s, 1),
+                                   (const char *)sqlite3_column_text(s, 2), (const char *)sqlite3_column_text(s, 3),
+                                   (const char *)sqlite3_column_text(s, 4), sqlite3_column_int(s, 5),
+                                   sqlite3_column_int(s, 6), (unsigned)sqlite3_column_int(s, 7));
+    }
+    sqlite3_reset(s);
+    if ((size_t)dbid >= x->ndb2fig) return -1;
+  }
+  return x->db2fig[dbid];
+}
+
+int render_cmp_index_load(struct cmp_index *x, const char *name, struct cmp_run *r, struct cmp_figs *figs) {
+  sqlite3_stmt *s = x->st[S_RUN];
+  sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+  int got = 0;
+  int64_t id = 0;
+  if (sqlite3_step(s) == SQLITE_ROW) {
+    int64_t sig[4];
+    for (int k = 0; k < 4; k++) sig[k] = sqlite3_column_int64(s, 9 + k);
+    /* no analysis.json, or any change to either file: read the run */
+    if (r->sig[2] >= 0 && !memcmp(sig, r->sig, sizeof sig)) {
+      id = sqlite3_column_int64(s, 0);
+      col_str(s, 1, r->label, sizeof r->label);
+      col_str(s, 2, r->model, sizeof r->model);
+      col_str(s, 3, r->firmware, sizeof r->firmware);
+      col_str(s, 4, r->state, sizeof r->state);
+      col_str(s, 5, r->source, sizeof r->source);
+      col_str(s, 6, r->date, sizeof r->date);
+      r->simulated = sqlite3_column_int(s, 7);
+      const unsigned char *w = sqlite3_column_text(s, 8);
+      if (w) r->warn = strdup((const char *)w);
+      got = 1;
+    }
+  }
+  sqlite3_reset(s);
+  sqlite3_clear_bindings(s);
+  if (!got) return 0;
+  s = x->st[S_VALS];
+  sqlite3_bind_int64(s, 1, id);
+  size_t cap = 0;
+  int rc = 1;
+  while (sqlite3_step(s) == SQLITE_ROW) {
+    long f = map_fig(x, sqlite3_column_int64(s, 0), figs);
+    if (f < 0) {
+      rc = 0; /* an inconsistent entry: read the run instead */
+      break;
+    }
+    if (r->nvals == cap) {
+      cap = cap ? cap * 2 : 64;
+      struct cmp_val *nv = realloc(r->vals, cap * sizeof *nv);
+      if (!nv) {
+        rc = -ENOMEM;
+        break;
+      }
+      r->vals = nv;
+    }
+    r->vals[r->nvals++] = (struct cmp_val){(uint32_t)f, sqlite3_column_double(s, 1)};
+  }
+  sqlite3_reset(s);
+  if (rc != 1) {
+    free(r->vals), r->vals = NULL, r->nvals = 0;
+    free(r->warn), r->warn = NULL;
+    return rc;
+  }
+  /* the figures must be sorted by cmp_figs index for render_cmp_run_value */
+  for (size_t i = 1; i < r->nvals; i++) {
+    struct cmp_val v = r->vals[i];
+    size_t j = i;
+    for (; j > 0 && r->vals[j - 1].fig > v.fig; j--) r->vals[j] = r->vals[j - 1];
+    r->vals[j] = v;
+  }
+  return 1;
+}
+
+int render_cmp_index_begin(struct cmp_index *x) {
+  if (sqlite3_exec(x->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return -EIO;
+  x->in_tx = 1;
+  return 0;
+}
+
+static int step_done(sqlite3_stmt *s) {
+  int rc = sqlite3_step(s);
+  sqlite3_reset(s);
+  sqlite3_clear_bindings(s);
+  return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+static int delete_run(struct cmp_index *x, const char *name) {
+  sqlite3_bind_text(x->st[S_DEL_VALS], 1, name, -1, SQLITE_STATIC);
+  int rc = step_done(x->st[S_DEL_VALS]);
+  sqlite3_bind_text(x->st[S_DEL_RUN], 1, name, -1, SQLITE_STATIC);
+  return rc ? rc : step_done(x->st[S_DEL_RUN]);
+}
+
+/* The index's id of figure f, adding the row if new. */
+static int64_t fig_id(struct cmp_index *x, const struct cmp_figs *figs, uint32_t f) {
+  if (f >= x->nfig2db) {
+    size_t nn = (size_t)f * 2 + 64;
+    int64_t *nv = realloc(x->fig2db, nn * sizeof *nv);
+    if (!nv) return -1;
+    memset(nv + x->nfig2db, 0, (nn - x->nfig2db) * sizeof *nv);
+    x->fig2db = nv;
+    x->nfig2db = nn;
+  }
+  if (x->fig2db[f]) return x->fig2db[f];
+  const struct cmp_fig *g = &figs->v[f];
+  sqlite3_stmt *s = x->st[S_INS_FIG];
+  sqlite3_bind_text(s, 1, g->family, -1, SQLITE_STATIC);
+  sqlite3_bind_text(s, 2, g->key, -1, SQLITE_STATIC);
+  sqlite3_bind_text(s, 3, g->metric, -1, SQLITE_STATIC);
+  sqlite3_bind_text(s, 4, g->unit, -1, SQLITE_STATIC);
+  sqlite3_bind_int(s, 5, g->headline);
+  sqlite3_bind_int(s, 6, g->higher_better);
+  sqlite3_bind_int(s, 7, (int)g->ord);
+  if (step_done(s)) return -1;
+  s = x->st[S_FIG_ID];
+  sqlite3_bind_text(s, 1, g->family, -1, SQLITE_STATIC);
+  sqlite3_bind_text(s, 2, g->key, -1, SQLITE_STATIC);
+  sqlite3_bind_text(s, 3, g->metric, -1, SQLITE_STATIC);
+  int64_t id = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+  sqlite3_reset(s);
+  sqlite3_clear_bindings(s);
+  if (id > 0) x->fig2db[f] = id;
+  return id;
+}
+
+int render_cmp_index_store(struct cmp_index *x, const char *name, const struct cmp_run *r, const struct cmp_figs *figs) {
+  int rc = delete_run(x, name);
+  if (rc) return rc;
+  sqlite3_stmt *s = x->st[S_INS_RUN];
+  const char *txt[] = {name, r->label, r->model, r->firmware, r->state, r->source, r->date};
+  for (int i = 0; i < 7; i++) sqlite3_bind_text(s, i + 1, txt[i], -1, SQLITE_STATIC);
+  sqlite3_bind_int(s, 8, r->simulated);
+  if (r->warn) sqlite3_bind_text(s, 9, r->warn, -1, SQLITE_STATIC);
+  else sqlite3_bind_null(s, 9);
+  for (int k = 0; k < 4; k++) sqlite3_bind_int64(s, 10 + k, r->sig[k]);
+  rc = step_done(s);
+  if (rc) return rc;
+  int64_t id = sqlite3_last_insert_rowid(x->db);
+  s = x->st[S_INS_VAL];
+  for (size_t i = 0; i < r->nvals && !rc; i++) {
+    int64_t f = fig_id(x, figs, r->vals[i].fig);
+    if (f < 0) return -EIO;
+    sqlite3_bind_int64(s, 1, id);
+    sqlite3_bind_int64(s, 2, f);
+    sqlite3_bind_double(s, 3, r->vals[i].v);
+    rc = step_done(s);
+  }
+  return rc;
+}
+
+static int str_cmp_p(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int render_cmp_index_prune(struct cmp_index *x, const char *const *keep, size_t n) {
+  /* names first, deletes after: no statement runs while another iterates */
+  json_t *gone = json_array();
+  sqlite3_stmt *s = x->st[S_NAMES];
+  while (sqlite3_step(s) == SQLITE_ROW) {
+    const char *name = (const char *)sqlite3_column_text(s, 0);
+    if (name && !(n && bsearch(&name, keep, n, sizeof *keep, str_cmp_p))) json_array_append_new(gone, json_string(name));
+  }
+  sqlite3_reset(s);
+  int rc = 0;
+  size_t i;
+  json_t *v;
+  json_array_foreach(gone, i, v) {
+    if (!rc) rc = delete_run(x, json_string_value(v));
+  }
+  json_decref(gone);
+  return rc;
+}
+
+int render_cmp_index_commit(struct cmp_index *x, struct ssdrev_err *err) {
+  if (!x->in_tx) return 0;
+  x->in_tx = 0;
+  if (sqlite3_exec(x->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+    ssdrev_fail(err, -EIO, "cannot commit the index: %s", sqlite3_errmsg(x->db));
+    sqlite3_exec(x->db, "ROLLBACK", NULL, NULL, NULL);
+    return -EIO;
+  }
+  return 0;
+}

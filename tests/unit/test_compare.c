@@ -1,0 +1,105 @@
+/* test_compare.c — the batch compare's pieces: the figures an analysis
+ * yields (analyze_compare_figures) and the review-style number formats. */
+#include <string.h>
+#include "render/compare/compare_int.h"
+#include "tests/unit/testlib.h"
+
+struct seen {
+  char ids[64][160];
+  int headline[64], higher[64];
+  double v[64];
+  char unit[64][8];
+  size_t n;
+  size_t stop_at; /* return 1 at this call (0 = never) */
+};
+
+static int collect(const struct analyze_figure *f, void *arg) {
+  struct seen *s = arg;
+  if (s->n < 64) {
+    snprintf(s->ids[s->n], sizeof s->ids[0], "%s|%s|%s", f->family, f->key, f->metric);
+    snprintf(s->unit[s->n], sizeof s->unit[0], "%s", f->unit);
+    s->headline[s->n] = f->headline;
+    s->higher[s->n] = f->higher_better;
+    s->v[s->n] = f->value;
+  }
+  s->n++;
+  return s->stop_at && s->n == s->stop_at;
+}
+
+static long find(const struct seen *s, const char *id) {
+  for (size_t i = 0; i < s->n && i < 64; i++)
+    if (!strcmp(s->ids[i], id)) return (long)i;
+  return -1;
+}
+
+static json_t *sample(void) {
+  return json_loads("{\"format\": \"ssdrev-analysis\","
+                    " \"cdm\": [{\"state\": \"FOB\", \"profile\": \"default\", \"cell\": \"SEQ1M Q8T1\","
+                    "   \"read\": {\"mb_s\": 3531.28, \"iops\": 3367.7, \"lat_us\": -1},"
+                    "   \"write\": {\"mb_s\": 1455.1, \"iops\": 1387.0, \"lat_us\": 5764.5}}],"
+                    " \"fill\": {\"slc\": {\"max_gib\": 11.2, \"post_cache_mb_s\": 780}},"
+                    " \"rw_sweep\": [{\"qd\": 1, \"points\": [{\"read_pct\": 70, \"mb_s\": 53.3, \"iops\": 13000},"
+                    "   {\"read_pct\": 40, \"mb_s\": 67.8}]}],"
+                    " \"tail\": {\"read\": {\"p99_us\": 98.47, \"p99.9_us\": 99.9, \"mean_us\": 89.9}}}",
+                    0, NULL);
+}
+
+TEST("Every comparable figure is reported with its unit, and -1 never") {
+  json_t *a = sample();
+  REQUIRE(a != NULL);
+  struct seen s = {0};
+  CHECK(analyze_compare_figures(a, collect, &s) == 0);
+  long i = find(&s, "cdm|FOB default SEQ1M Q8T1|read_mb_s");
+  CHECK(i >= 0 && s.headline[i] && s.higher[i] && !strcmp(s.unit[i], "MB/s") && s.v[i] == 3531.28);
+  CHECK(find(&s, "cdm|FOB default SEQ1M Q8T1|read_lat_us") < 0); /* -1: not measured */
+  i = find(&s, "cdm|FOB default SEQ1M Q8T1|write_lat_us");
+  CHECK(i >= 0 && !s.headline[i] && !s.higher[i] && !strcmp(s.unit[i], "us"));
+  i = find(&s, "slc|slc|post_cache_mb_s");
+  CHECK(i >= 0 && s.headline[i]);
+  CHECK(find(&s, "slc|slc|min_gib") < 0); /* absent: not reported */
+  i = find(&s, "rw_sweep|QD1|read70_mb_s");
+  CHECK(i >= 0 && s.headline[i]);
+  i = find(&s, "rw_sweep|QD1|read40_mb_s");
+  CHECK(i >= 0 && !s.headline[i]);
+  i = find(&s, "tail|read|p99_us");
+  CHECK(i >= 0 && s.headline[i] && !s.higher[i]);
+  i = find(&s, "tail|read|p99.9_us");
+  CHECK(i >= 0 && !s.headline[i]);
+  json_decref(a);
+}
+
+TEST("A callback's non-zero return stops the walk and is returned") {
+  json_t *a = sample();
+  REQUIRE(a != NULL);
+  struct seen s = {.stop_at = 2};
+  CHECK(analyze_compare_figures(a, collect, &s) == 1);
+  CHECK(s.n == 2);
+  json_decref(a);
+}
+
+TEST("Numbers are formatted as in the reviews, never in e-notation") {
+  char b[64];
+  render_cmp_fmt_num(b, sizeof b, 64600.4, "IOPS");
+  CHECK_STR(b, "64,600");
+  render_cmp_fmt_num(b, sizeof b, 3531.284, "MB/s");
+  CHECK_STR(b, "3,531.28");
+  render_cmp_fmt_num(b, sizeof b, 1234567.891, "us");
+  CHECK_STR(b, "1,234,568");
+  render_cmp_fmt_num(b, sizeof b, 0.0123, "us");
+  CHECK_STR(b, "0.01");
+  render_cmp_fmt_num(b, sizeof b, 11.25, "GiB");
+  CHECK_STR(b, "11.2");
+  render_cmp_fmt_num(b, sizeof b, 1e21, "IOPS");
+  CHECK(!strchr(b, 'e') && !strncmp(b, "1,000,000,000,000,000,000,000", 29));
+  render_cmp_fmt_ratio(b, sizeof b, 1.0347);
+  CHECK_STR(b, "x1.03");
+}
+
+TEST("Every report string has an English and a Korean form") {
+  for (int id = 0; id < CM_COUNT_; id++) {
+    const char *en = render_cmp_msg((enum render_cmp_msg)id, 0), *ko = render_cmp_msg((enum render_cmp_msg)id, 1);
+    CHECK(en && *en);
+    CHECK(ko && *ko);
+  }
+  CHECK_STR(render_cmp_msg(CM_TITLE, 1), "일괄 비교");
+}
