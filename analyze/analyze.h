@@ -168,7 +168,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out,
 int analyze_is_fresh(const json_t *analysis, uint32_t manifest_crc32c);
 
 /* Evaluates every rule of docs/flags.md on an analysis object (cdm, fill,
- * rw_sweep, tail, temperature, tests, dut) and returns a new array of
+ * rw_sweep, tail, qd_scaling, temperature, tests, dut) and returns a new array of
  * {"id", "severity", "message", "numbers"}. */
 json_t *analyze_flags(const json_t *analysis);
 

@@ -76,4 +76,8 @@ json_t *analyze_json_real(double v, int digits);
 double analyze_json_num(const json_t *o, const char *key, double dflt);
 const char *analyze_json_str(const json_t *o, const char *key);
 
+/* Queue-depth scaling: a QD is the plateau when no higher QD gains this share
+ * of IOPS over it (docs/flags.md qd_plateau). */
+#define ANALYZE_QD_PLATEAU_GAIN 0.10
+
 #endif

@@ -189,6 +189,68 @@ static void sweep_sort(json_t *sweep) {
   }
 }
 
+/* Queue-depth scaling: one point per workload and QD. */
+static void qd_add(json_t *qds, const json_t *test, const json_t *entry) {
+  const char *w = analyze_json_str(test, "workload");
+  const json_t *st = all_stats(entry, "all");
+  if (!w || !st) return;
+  size_t i;
+  json_t *g = NULL, *x;
+  json_array_foreach(qds, i, x) if (!strcmp(analyze_json_str(x, "workload"), w)) g = x;
+  if (!g) {
+    g = json_pack("{s:s, s:[]}", "workload", w, "points");
+    json_array_append_new(qds, g);
+  }
+  double p99 = NAN;
+  json_t *e;
+  json_array_foreach(json_object_get(st, "pct"), i, e) if (analyze_json_num(e, "p", 0) == 99) p99 =
+      analyze_json_num(e, "lat_us", NAN);
+  json_t *p = json_object();
+  json_object_set_new(p, "qd", json_integer((json_int_t)analyze_json_num(test, "qd", 1)));
+  json_object_set(p, "iops", json_object_get(st, "iops"));
+  json_object_set(p, "mb_s", json_object_get(st, "mb_s"));
+  json_object_set(p, "lat_mean_us", json_object_get(st, "lat_mean_us"));
+  json_object_set_new(p, "p99_us", isfinite(p99) ? json_real(p99) : json_null());
+  json_array_append_new(json_object_get(g, "points"), p);
+}
+
+static int cmp_qd(const void *a, const void *b) {
+  json_int_t x = json_integer_value(json_object_get(*(json_t *const *)a, "qd")),
+             y = json_integer_value(json_object_get(*(json_t *const *)b, "qd"));
+  return x < y ? -1 : x > y;
+}
+
+/* Sorts the points by QD and marks the plateau: the lowest QD that every
+ * higher QD beats by less than ANALYZE_QD_PLATEAU_GAIN (10%) in IOPS. */
+static void qd_finish(json_t *qds) {
+  size_t i;
+  json_t *g;
+  json_array_foreach(qds, i, g) {
+    json_t *pts = json_object_get(g, "points");
+    size_t n = json_array_size(pts);
+    json_t **v = calloc(n ? n : 1, sizeof *v);
+    if (!v) return;
+    for (size_t k = 0; k < n; k++) v[k] = json_incref(json_array_get(pts, k));
+    qsort(v, n, sizeof *v, cmp_qd);
+    json_array_clear(pts);
+    for (size_t k = 0; k < n; k++) json_array_append_new(pts, v[k]);
+    free(v);
+    double best = 0;
+    for (size_t k = 0; k < n; k++) best = fmax(best, analyze_json_num(json_array_get(pts, k), "iops", 0));
+    json_object_set_new(g, "max_iops", analyze_json_real(best, 1));
+    for (size_t k = 0; k < n && best > 0; k++) {
+      const json_t *pk = json_array_get(pts, k);
+      double above = 0;
+      for (size_t j = k + 1; j < n; j++) above = fmax(above, analyze_json_num(json_array_get(pts, j), "iops", 0));
+      if (above < (1 + ANALYZE_QD_PLATEAU_GAIN) * analyze_json_num(pk, "iops", 0)) {
+        json_object_set(g, "plateau_qd", json_object_get(pk, "qd"));
+        json_object_set(g, "plateau_iops", json_object_get(pk, "iops"));
+        break;
+      }
+    }
+  }
+}
+
 static void fill_add(json_t *out, const json_t *test, const json_t *entry) {
   const json_t *f = json_object_get(entry, "fill");
   if (!f) return;
@@ -374,7 +436,8 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   json_t *pl = json_array();
   for (unsigned i = 0; i < o->npcts; i++) json_array_append_new(pl, json_real(o->pcts[i]));
   json_object_set_new(a, "percentiles", pl);
-  json_t *tests = json_object(), *cdm = json_array(), *sweep = json_array(), *tail = json_object();
+  json_t *tests = json_object(), *cdm = json_array(), *sweep = json_array(), *tail = json_object(),
+         *qds = json_array();
   size_t i;
   json_t *t;
   const json_t *mt = json_object_get(m, "tests");
@@ -382,7 +445,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   json_t **tv = calloc(pool.n + 1, sizeof *tv), **entries = calloc(pool.n + 1, sizeof *entries);
   if (!tv || !entries) {
     free(tv), free(entries);
-    json_decref(a), json_decref(tests), json_decref(cdm), json_decref(sweep), json_decref(tail);
+    json_decref(a), json_decref(tests), json_decref(cdm), json_decref(sweep), json_decref(tail), json_decref(qds);
     archive_free(run);
     return ssdrev_fail(err, -ENOMEM, "out of memory");
   }
@@ -420,6 +483,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
       else if (!strcmp(kind, "tail")) tail_add(tail, t, entry);
       else if (!strcmp(kind, "rw_sweep")) sweep_add(sweep, t, entry);
       else if (!strcmp(kind, "fill_drive")) fill_add(a, t, entry);
+      else if (!strcmp(kind, "qd_scaling")) qd_add(qds, t, entry);
     }
     json_object_set_new(tests, name, entry);
   }
@@ -430,6 +494,9 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   json_object_set_new(a, "cdm", cdm);
   json_object_set_new(a, "rw_sweep", sweep);
   json_object_set_new(a, "tail", tail);
+  qd_finish(qds);
+  if (json_array_size(qds)) json_object_set_new(a, "qd_scaling", qds);
+  else json_decref(qds);
   json_object_set_new(a, "flags", analyze_flags(a));
   rc = ssdrev_write_json_atomic(archive_path(run, ARCHIVE_ANALYSIS), a, err);
   archive_free(run);

@@ -162,6 +162,26 @@ static void rule_sweep_dip(const json_t *a, json_t *flags) {
   }
 }
 
+/* Where IOPS stops growing with the queue depth, below the deepest QD run. */
+static void rule_qd_plateau(const json_t *a, json_t *flags) {
+  size_t i;
+  json_t *g;
+  json_array_foreach(json_object_get(a, "qd_scaling"), i, g) {
+    const json_t *pts = json_object_get(g, "points");
+    const json_t *pq = json_object_get(g, "plateau_qd");
+    json_int_t top = json_integer_value(json_object_get(json_array_get(pts, json_array_size(pts) - 1), "qd"));
+    if (!json_is_integer(pq) || json_integer_value(pq) >= top) continue;
+    const char *w = analyze_json_str(g, "workload");
+    double iops = analyze_json_num(g, "plateau_iops", 0), best = analyze_json_num(g, "max_iops", 0);
+    add_flag(flags, "qd_plateau", "info",
+             json_pack("{s:s, s:I, s:f, s:I, s:f}", "workload", w ? w : "?", "qd", json_integer_value(pq), "iops",
+                       iops, "max_qd", top, "max_iops", best),
+             "QD scaling %s: IOPS stops growing at QD%lld (%.0f IOPS; up to QD%lld at most %.0f, < +%.0f%%)",
+             w ? w : "?", (long long)json_integer_value(pq), iops, (long long)top, best,
+             100 * ANALYZE_QD_PLATEAU_GAIN);
+  }
+}
+
 static int flags_cmp_dbl(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -282,6 +302,7 @@ static const struct rule rules[] = {
     {"write_cliff", rule_write_cliff},      {"tail_blowup", rule_tail_blowup},
     {"rw_sweep_dip", rule_sweep_dip},       {"thermal_throttle", rule_thermal},
     {"link_bound", rule_link_bound},        {"io_errors", rule_io_errors},
+    {"qd_plateau", rule_qd_plateau},
     {NULL, NULL},
 };
 

@@ -113,8 +113,9 @@ int sim_new(struct sim **out, const struct sim_model *m, uint64_t seed,
    * no memory until written. */
   s->map = calloc(sim_map_words(s), sizeof *s->map);
   s->slc_map = calloc(sim_map_words(s), sizeof *s->slc_map);
+  s->slc_sum = calloc(sim_slc_sum_words(s), sizeof *s->slc_sum);
   s->region = calloc(sim_map_regions(s), 1);
-  if (!s->dies || !s->chan || !s->ring || !s->map || !s->slc_map || !s->region) {
+  if (!s->dies || !s->chan || !s->ring || !s->map || !s->slc_map || !s->slc_sum || !s->region) {
     sim_free(s);
     return ssdrev_fail(err, -ENOMEM, "cannot create simulated drive '%s': out of memory for the FTL map",
                        m->name);
@@ -131,6 +132,7 @@ void sim_free(struct sim *s) {
   free(s->ring);
   free(s->map);
   free(s->slc_map);
+  free(s->slc_sum);
   free(s->region);
   free(s);
 }
@@ -581,5 +583,6 @@ int sim_load_state(struct sim *s, const char *path, struct ssdrev_err *err) {
   s->slc_map_dirty = 1;
   free(buf);
   sim_map_rebuild_regions(s);
+  sim_slc_rebuild_sum(s);
   return 0;
 }

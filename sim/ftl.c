@@ -88,8 +88,19 @@ int sim_map_any(const struct sim *s, uint64_t off, uint64_t len) {
   return 0;
 }
 
+uint64_t sim_slc_sum_words(const struct sim *s) { return (sim_map_words(s) + 63) / 64; }
+
+void sim_slc_rebuild_sum(struct sim *s) {
+  memset(s->slc_sum, 0, sim_slc_sum_words(s) * sizeof *s->slc_sum);
+  for (uint64_t w = 0; w < sim_map_words(s); w++)
+    if (s->slc_map[w]) s->slc_sum[w / 64] |= 1ull << (w % 64);
+}
+
 /* Units [a, b) of the SLC residency map: counts the marked ones, then sets
- * or clears them all. */
+ * or clears them all. A write that lands in TLC over words holding no mark
+ * (most random writes over a full drive) reads only the summary, which stays
+ * in cache: the map itself (7.6 MB for 256 GB) missed on nearly every write.
+ * The counts are exactly the map's, so the timing is unchanged. */
 static uint64_t slc_update(struct sim *s, uint64_t a, uint64_t b, int set) {
   if (b > s->units) b = s->units;
   uint64_t had = 0;
@@ -97,9 +108,15 @@ static uint64_t slc_update(struct sim *s, uint64_t a, uint64_t b, int set) {
   while (a < b) {
     uint64_t w = a / 64, lo = a % 64;
     uint64_t hi = (b - w * 64) < 64 ? (b - w * 64) : 64;
+    uint64_t bit = 1ull << (w % 64), *sum = &s->slc_sum[w / 64];
+    if (!set && !(*sum & bit)) { /* no mark in this word: nothing to count or clear */
+      a = w * 64 + hi;
+      continue;
+    }
     uint64_t mask = range_mask(lo, hi);
     had += (uint64_t)__builtin_popcountll(s->slc_map[w] & mask);
     s->slc_map[w] = set ? s->slc_map[w] | mask : s->slc_map[w] & ~mask;
+    *sum = s->slc_map[w] ? *sum | bit : *sum & ~bit;
     a = w * 64 + hi;
   }
   if (set) s->slc_map_dirty = 1;
@@ -119,6 +136,7 @@ uint64_t sim_slc_unmark_trim(struct sim *s, uint64_t off, uint64_t len) {
 void sim_slc_clear_all(struct sim *s) {
   if (!s->slc_map_dirty) return;
   memset(s->slc_map, 0, sim_map_words(s) * sizeof *s->slc_map);
+  memset(s->slc_sum, 0, sim_slc_sum_words(s) * sizeof *s->slc_sum);
   s->slc_map_dirty = 0;
 }
 

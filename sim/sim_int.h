@@ -90,6 +90,7 @@ struct sim {
    * minutes stays in SLC, as on a real drive). Cleared once the cache is
    * empty; after a partial fold it over-approximates. */
   uint64_t *slc_map;
+  uint64_t *slc_sum;         /* bit w%64 of word w/64: slc_map[w] is not zero */
   int slc_map_dirty;         /* any bit may be set (skips clearing a clean map) */
   uint8_t *region;           /* per SIM_REGION_WORDS of map: SIM_REGION_EMPTY/FULL/MIXED */
 };
@@ -110,6 +111,9 @@ void sim_map_rebuild_regions(struct sim *s);
 uint64_t sim_slc_mark(struct sim *s, uint64_t off, uint64_t len, int in_slc);
 uint64_t sim_slc_unmark_trim(struct sim *s, uint64_t off, uint64_t len);
 void sim_slc_clear_all(struct sim *s);
+/* The summary of slc_map (sim_slc_sum_words words); rebuilt after a restore. */
+uint64_t sim_slc_sum_words(const struct sim *s);
+void sim_slc_rebuild_sum(struct sim *s);
 /* The SLC room the free space allows now (dynamic part shrinks as it fills). */
 uint64_t sim_slc_cap(const struct sim *s);
 

@@ -4,7 +4,7 @@
 
 static const struct review_kind *const kinds[] = {
     &bench_review_kind_purge, &bench_review_kind_cdm, &bench_review_kind_prefill, &bench_review_kind_fill_drive,
-    &bench_review_kind_rw_sweep, &bench_review_kind_tail,
+    &bench_review_kind_rw_sweep, &bench_review_kind_tail, &bench_review_kind_qd_scaling,
 };
 
 const struct review_kind *bench_review_kind_find(const char *name) {

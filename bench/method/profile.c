@@ -243,9 +243,67 @@ fail:
   return rc;
 }
 
+/* "extends": "NAME" takes NAME.json beside the file as the base: its steps
+ * come first, then the file's own; settings, short, plan, cdm_profiles and
+ * dut are the base's with the file's keys on top. The result is one
+ * self-contained method (what the manifest records). One level only. */
+static json_t *extend_method(json_t *root, const char *path, struct ssdrev_err *err) {
+  const json_t *ext = json_object_get(root, "extends");
+  if (!ext) return root;
+  const char *name = json_string_value(ext);
+  if (!name || !*name || strchr(name, '/') || strchr(name, '.')) {
+    json_decref(root);
+    ssdrev_fail(err, -EINVAL, "%s: 'extends' must name a method file beside it, without '/' or '.'", path);
+    return NULL;
+  }
+  const char *slash = strrchr(path, '/');
+  char base_path[1024];
+  int n = snprintf(base_path, sizeof base_path, "%.*s%s.json", slash ? (int)(slash - path + 1) : 0, path, name);
+  if (n < 0 || (size_t)n >= sizeof base_path) {
+    json_decref(root);
+    ssdrev_fail(err, -ENAMETOOLONG, "%s: 'extends': path too long", path);
+    return NULL;
+  }
+  json_t *base = ssdrev_load_json(base_path, err);
+  if (!base) {
+    json_decref(root);
+    return NULL;
+  }
+  if (json_object_get(base, "extends")) {
+    json_decref(base), json_decref(root);
+    ssdrev_fail(err, -EINVAL, "%s: 'extends' names %s, which extends another method (one level only)", path,
+                base_path);
+    return NULL;
+  }
+  static const char *const merged[] = {"settings", "short", "plan", "cdm_profiles", "dut", NULL};
+  for (const char *const *k = merged; *k; k++) {
+    json_t *b = json_object_get(base, *k), *own = json_object_get(root, *k);
+    if (json_is_object(b) && json_is_object(own)) {
+      json_t *m = json_deep_copy(b);
+      json_object_update(m, own);
+      json_object_set_new(root, *k, m);
+    } else if (b && !own) {
+      json_object_set(root, *k, b);
+    }
+  }
+  json_t *steps = json_deep_copy(json_object_get(base, "steps")), *own = json_object_get(root, "steps");
+  if (!json_is_array(steps) || (own && !json_is_array(own))) {
+    json_decref(steps), json_decref(base), json_decref(root);
+    ssdrev_fail(err, -EINVAL, "%s: 'steps' of the method and of the one it extends (%s) must be arrays", path,
+                base_path);
+    return NULL;
+  }
+  if (own) json_array_extend(steps, own);
+  json_object_set_new(root, "steps", steps);
+  json_object_del(root, "extends");
+  json_decref(base);
+  return root;
+}
+
 int bench_review_profile_load(struct review_profile *p, const char *path, int short_mode,
                         unsigned passes, struct ssdrev_err *err) {
   json_t *root = ssdrev_load_json(path, err);
+  if (root) root = extend_method(root, path, err);
   if (!root) {
     memset(p, 0, sizeof *p);
     return -EINVAL;

@@ -65,12 +65,12 @@ struct review_step {
   uint32_t block_bytes;
   uint64_t near_full_bytes;   /* fill_drive: rewrite this much of a full drive */
   double near_full_idle_s;    /* fill_drive: idle before that rewrite, so the drive folds its SLC */
-  /* rw_sweep, tail */
+  /* rw_sweep, tail, qd_scaling */
   unsigned qds[REVIEW_MAX_QDS], nqds;
   unsigned read_pct_step;
   double measure_s, ramp_s;
   uint64_t ios;               /* tail: I/Os per workload */
-  unsigned workloads;         /* tail: enum review_op_mask (MIX = 70/30) */
+  unsigned workloads;         /* tail, qd_scaling: enum review_op_mask (MIX = 70/30) */
 };
 
 struct review_profile {
@@ -150,7 +150,8 @@ struct review_kind {
 };
 const struct review_kind *bench_review_kind_find(const char *name);
 extern const struct review_kind bench_review_kind_purge, bench_review_kind_cdm, bench_review_kind_prefill,
-    bench_review_kind_fill_drive, bench_review_kind_rw_sweep, bench_review_kind_tail;
+    bench_review_kind_fill_drive, bench_review_kind_rw_sweep, bench_review_kind_tail,
+    bench_review_kind_qd_scaling;
 
 /* Runs one job as a test entry of the run: logs to logs/NAME.ssdlog, adds
  * {step, kind, extra keys (stolen)} and the result, saves the manifest.

@@ -1,7 +1,9 @@
 /* sim-speed.c — how many simulated I/Os per CPU-second the sim engine does,
  * driven straight through its ops (submit / reap / now_ns), as the job runner
  * would, without logging. Built and run by perf/bench/sim-speed.sh.
- * Usage: sim-speed MODEL_FILE [IOS] */
+ * Usage: sim-speed MODEL_FILE [IOS [ONLY]]: ONLY runs only the workloads whose
+ * name contains it, after the fill (for callgrind: instructions of one workload
+ * are the difference of two IOS counts). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   uint64_t n = argc > 2 ? strtoull(argv[2], NULL, 10) : 5000000;
+  const char *only = argc > 3 ? argv[3] : "";
   struct sim_model m;
   struct sim *s;
   struct ssdrev_err err = {{0}};
@@ -81,10 +84,10 @@ int main(int argc, char **argv) {
   double t0 = cpu_s();
   bench(s, "fill: SEQ 128K QD8 write", 8, m.capacity_bytes / 131072, 0, 131072, 1);
   printf("%-28s %6.3f CPU-s for %.0f GB\n", "  whole-drive fill", cpu_s() - t0, m.capacity_bytes / 1e9);
-  bench(s, "RND4K Q32T1 read", 32, n, 100, 4096, 0);
-  bench(s, "RND4K Q1T1 read", 1, n, 100, 4096, 0);
-  bench(s, "RND4K Q1T1 70/30 mix", 1, n, 70, 4096, 0);
-  bench(s, "RND4K Q32T1 write", 32, n, 0, 4096, 0);
+  if (strstr("RND4K Q32T1 read", only)) bench(s, "RND4K Q32T1 read", 32, n, 100, 4096, 0);
+  if (strstr("RND4K Q1T1 read", only)) bench(s, "RND4K Q1T1 read", 1, n, 100, 4096, 0);
+  if (strstr("RND4K Q1T1 70/30 mix", only)) bench(s, "RND4K Q1T1 70/30 mix", 1, n, 70, 4096, 0);
+  if (strstr("RND4K Q32T1 write", only)) bench(s, "RND4K Q32T1 write", 32, n, 0, 4096, 0);
   sim_free(s);
   return 0;
 }

@@ -318,6 +318,97 @@ static void rw_draw(struct chart_ctx *x) {
   render_canvas_legend(x->c->cr, &p, leg, nl, left < right);
 }
 
+/* ======================================================= queue-depth scaling */
+
+static int qd_check(struct chart_ctx *x) {
+  for (size_t i = 0; i < x->n; i++)
+    if (!json_array_size(json_object_get(x->run[i]->analysis, "qd_scaling")))
+      return ssdrev_fail(x->err, -ENOENT, "run '%s' has no queue-depth scaling (analysis qd_scaling)",
+                         x->run[i]->label);
+  return 0;
+}
+
+/* One line per drive and workload over a log2-spaced QD axis; KEY is the
+ * y value (iops, or a latency on a log axis). The plateau QD is ringed. */
+static void qd_draw_common(struct chart_ctx *x, const char *key, int log_y, const char *ylabel,
+                           const char *title0) {
+  double ylo = INFINITY, yhi = 0, qmax = 1;
+  for (size_t i = 0; i < x->n; i++) {
+    size_t a, b;
+    json_t *g, *pt;
+    json_array_foreach(json_object_get(x->run[i]->analysis, "qd_scaling"), a, g)
+      json_array_foreach(json_object_get(g, "points"), b, pt) {
+      double v = render_data_num(pt, key, NAN);
+      if (isfinite(v) && v > 0) ylo = fmin(ylo, v), yhi = fmax(yhi, v);
+      qmax = fmax(qmax, render_data_num(pt, "qd", 1));
+    }
+  }
+  if (!(yhi > 0)) ylo = 1, yhi = 10;
+  struct render_plot p = {0};
+  p.x.lo = 1;
+  p.x.hi = qmax > 1 ? qmax : 2;
+  p.x.scale = RC_LOG;
+  p.x.label = "Queue depth  (4 KiB random)";
+  if (log_y) {
+    p.y.scale = RC_LOG;
+    p.y.lo = ylo / 1.5;
+    p.y.hi = yhi * 1.5;
+  } else {
+    double yy[2] = {0, yhi * 1.25}; /* headroom: the legend sits above the lines */
+    render_canvas_range(yy, 2, &p.y.lo, &p.y.hi, 1);
+  }
+  p.y.label = ylabel;
+  char title[200];
+  snprintf(title, sizeof title, "%s%s%s", title0, x->n == 1 ? " — " : "", x->n == 1 ? x->run[0]->label : "");
+  render_canvas_plot_frame(x->c, &p, title);
+  struct render_legend_item leg[MAX_SEL * 2] = {0};
+  size_t nl = 0;
+  for (size_t i = 0; i < x->n; i++) {
+    double rgb[3];
+    colour(x, i, rgb);
+    size_t a;
+    json_t *g;
+    json_array_foreach(json_object_get(x->run[i]->analysis, "qd_scaling"), a, g) {
+      double xs[16], ys[16];
+      size_t n = 0, b;
+      json_t *pt;
+      json_array_foreach(json_object_get(g, "points"), b, pt) if (n < 16) {
+        xs[n] = render_data_num(pt, "qd", NAN);
+        ys[n++] = render_data_num(pt, key, NAN);
+      }
+      const char *w = render_data_str(g, "workload", "?");
+      int style = !strcmp(w, "write");
+      render_canvas_polyline(x->c->cr, &p, xs, ys, n, rgb, 1.3, style);
+      for (size_t k = 0; k < n; k++) render_canvas_marker(x->c->cr, &p, xs[k], ys[k], rgb, style);
+      double pq = render_data_num(g, "plateau_qd", NAN);
+      for (size_t k = 0; k < n && !log_y; k++)
+        if (xs[k] == pq && isfinite(ys[k])) { /* ring the plateau point */
+          cairo_set_source_rgb(x->c->cr, rgb[0], rgb[1], rgb[2]);
+          cairo_set_line_width(x->c->cr, 1.0);
+          cairo_new_path(x->c->cr);
+          cairo_arc(x->c->cr, render_canvas_px(&p, xs[k]), render_canvas_py(&p, ys[k]), 6, 0, 2 * M_PI);
+          cairo_stroke(x->c->cr);
+        }
+      if (nl < MAX_SEL * 2) {
+        if (x->n == 1) snprintf(leg[nl].text, sizeof leg[nl].text, "%s", w);
+        else snprintf(leg[nl].text, sizeof leg[nl].text, "%s %s", x->run[i]->label, w);
+        memcpy(leg[nl].rgb, rgb, sizeof rgb);
+        leg[nl].dashed = style;
+        leg[nl++].shape = style;
+      }
+    }
+  }
+  render_canvas_legend(x->c->cr, &p, leg, nl, !log_y ? 0 : 1);
+}
+
+static void qd_draw(struct chart_ctx *x) {
+  qd_draw_common(x, "iops", 0, "IOPS", "QD scaling: IOPS (plateau ringed)");
+}
+
+static void qd_lat_draw(struct chart_ctx *x) {
+  qd_draw_common(x, "p99_us", 1, "p99 latency [µs]", "QD scaling: p99 latency");
+}
+
 /* ============================================================ tail latency */
 
 static int tail_check(struct chart_ctx *x) {
@@ -777,6 +868,8 @@ static const struct chart_kind kinds[] = {
     {"tail", "tail latency vs percentile on a nines axis (log µs)", 0, 3.6, tail_check, tail_draw},
     {"latency", "p50 / p99 latency over time of a tail test (series)", 0, 3.2, lat_check, lat_draw},
     {"hist", "latency histogram of a tail test (analysis tests.NAME.hist)", 0, 3.2, hist_check, hist_draw},
+    {"qd_scaling", "4K random IOPS vs queue depth per workload, plateau ringed", 0, 3.4, qd_check, qd_draw},
+    {"qd_latency", "4K random p99 latency vs queue depth per workload (log)", 0, 3.4, qd_check, qd_lat_draw},
     {"bars", "CrystalDiskMark-style MB/s of N runs side by side (op=read|write)", 0, 3.4, bars_check,
      bars_draw},
     {"temperature", "drive temperature and write MB/s over the review's time", 1, 3.2,

@@ -279,6 +279,56 @@ static int t_rw(const struct render_run *r, const struct render_args *a, struct 
   return 0;
 }
 
+/* ------------------------------------------------------ QD scaling */
+
+/* Rows QD, per workload IOPS / mean / p99; the plateau QD is marked. */
+static int t_qd(const struct render_run *r, const struct render_args *a, struct render_buf *b, size_t nsel,
+                struct ssdrev_err *err) {
+  json_t *qs = json_object_get(r->analysis, "qd_scaling");
+  if (!json_array_size(qs))
+    return ssdrev_fail(err, -ENOENT, "run '%s' has no queue-depth scaling (analysis qd_scaling)", r->label);
+  if (!b) return 0;
+  int ko = a->lang && !strcmp(a->lang, "ko");
+  drive_caption(b, r->label, nsel);
+  render_buf_puts(b, "| QD |");
+  size_t i, k;
+  json_t *g, *pt;
+  json_array_foreach(qs, i, g) {
+    const char *w = render_data_str(g, "workload", "?");
+    int rd = !strcmp(w, "read");
+    if (ko) render_buf_printf(b, " %s IOPS | %s 평균 [µs] | %s p99 [µs] |", rd ? "읽기" : "쓰기", rd ? "읽기" : "쓰기",
+                              rd ? "읽기" : "쓰기");
+    else render_buf_printf(b, " %s IOPS | %s mean [µs] | %s p99 [µs] |", rd ? "Read" : "Write", rd ? "Read" : "Write",
+                           rd ? "Read" : "Write");
+  }
+  render_buf_puts(b, "\n| ---: |");
+  json_array_foreach(qs, i, g) render_buf_puts(b, " ---: | ---: | ---: |");
+  render_buf_puts(b, "\n");
+  /* rows: the QDs of the first workload */
+  json_array_foreach(json_object_get(json_array_get(qs, 0), "points"), k, pt) {
+    double qd = render_data_num(pt, "qd", NAN);
+    render_buf_printf(b, "| %g |", qd);
+    json_array_foreach(qs, i, g) {
+      const json_t *hit = NULL;
+      size_t j;
+      json_t *pp;
+      json_array_foreach(json_object_get(g, "points"), j, pp) if (render_data_num(pp, "qd", -1) == qd) hit = pp;
+      double v[3] = {render_data_num(hit, "iops", NAN), render_data_num(hit, "lat_mean_us", NAN),
+                     render_data_num(hit, "p99_us", NAN)};
+      int plateau = render_data_num(g, "plateau_qd", -1) == qd;
+      for (int c = 0; c < 3; c++) {
+        if (!isfinite(v[c])) render_buf_puts(b, " n/a |");
+        else if (c == 0) render_buf_printf(b, plateau ? " **%.0f** |" : " %.0f |", v[c]);
+        else render_buf_printf(b, " %.1f |", v[c]);
+      }
+    }
+    render_buf_puts(b, "\n");
+  }
+  render_buf_puts(b, ko ? "\n굵은 IOPS: 더 깊은 QD에서 10% 넘게 늘지 않는 첫 QD(포화점).\n\n"
+                        : "\nBold IOPS: the first QD that no deeper QD beats by more than 10% (the plateau).\n\n");
+  return 0;
+}
+
 /* ------------------------------------------------------- per-set tables */
 
 /* Tables over all selected drives at once (one row or column per drive). */
@@ -415,7 +465,7 @@ static const struct table_kind tables[] = {
     {"dut", t_dut, NULL},      {"cdm", t_cdm, NULL},
     {"tail", t_tail, NULL},    {"rw_sweep", t_rw, NULL},
     {"slc", NULL, t_slc},      {"cdm_compare", NULL, t_cdm_compare},
-    {"flags", NULL, t_flags},
+    {"flags", NULL, t_flags},  {"qd_scaling", t_qd, NULL},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 
@@ -425,7 +475,7 @@ int render_table_exists(const char *kind) {
   return 0;
 }
 
-const char *render_table_kind_list(void) { return "dut, cdm, tail, rw_sweep, slc, cdm_compare, flags"; }
+const char *render_table_kind_list(void) { return "dut, cdm, tail, rw_sweep, slc, cdm_compare, flags, qd_scaling"; }
 
 int render_table(const struct render_runs *rs, const char *kind, const struct render_args *a, struct render_buf *out,
              struct ssdrev_err *err) {

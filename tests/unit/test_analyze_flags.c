@@ -157,3 +157,22 @@ TEST("The FOB-vs-75% rule fires below 0.8x of the FOB cell and not at 0.8x") {
   json_decref(f);
   json_decref(a);
 }
+
+TEST("The QD-plateau rule fires when a QD below the deepest one is the plateau, and not at the deepest") {
+  json_t *a = load("{\"qd_scaling\": [{\"workload\": \"read\", \"points\": [{\"qd\": 1, \"iops\": 10000},"
+                   " {\"qd\": 32, \"iops\": 97000}, {\"qd\": 128, \"iops\": 105000}], \"max_iops\": 105000,"
+                   " \"plateau_qd\": 32, \"plateau_iops\": 97000}]}");
+  REQUIRE(a != NULL);
+  json_t *f = analyze_flags(a);
+  const json_t *x = find(f, "qd_plateau");
+  REQUIRE(x != NULL);
+  CHECK_NEAR(num(x, "qd"), 32, 0);
+  CHECK_NEAR(num(x, "max_qd"), 128, 0);
+  CHECK_NEAR(num(x, "iops"), 97000, 0.01);
+  json_decref(f);
+  json_object_set_new(json_array_get(json_object_get(a, "qd_scaling"), 0), "plateau_qd", json_integer(128));
+  f = analyze_flags(a);
+  CHECK(find(f, "qd_plateau") == NULL);
+  json_decref(f);
+  json_decref(a);
+}

@@ -2,6 +2,7 @@
  * --passes apply, mistakes are refused naming the file and key. */
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "bench/method/review_int.h"
 #include "tests/unit/testlib.h"
 #include "bench/bench.h"
@@ -53,6 +54,48 @@ TEST("The reference method loads with its seven steps in the review's order") {
   CHECK_EQ_U64(sw->nqds, 3);
   CHECK_EQ_U64(sw->qds[2], 4);
   bench_review_profile_free(&p);
+}
+
+TEST("The full method extends the reference one: its seven steps, then QD scaling, with the reference settings") {
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  int rc = bench_review_profile_load(&p, repo("profiles/review-full.json"), 1, 0, &err);
+  if (rc) fprintf(stderr, "    %s\n", err.msg);
+  REQUIRE(rc == 0);
+  CHECK_EQ_U64(p.nsteps, 8);
+  CHECK_STR(p.steps[0].id, "purge");
+  CHECK_STR(p.steps[6].id, "tail");
+  CHECK_STR(p.steps[7].kind->name, "qd_scaling");
+  CHECK_EQ_U64(p.steps[7].nqds, 8);
+  CHECK_EQ_U64(p.steps[7].qds[7], 128);
+  CHECK_STR(p.name, "review-full");
+  CHECK_NEAR(p.set.sweep_measure_s, 0.05, 1e-12); /* the reference method's short block */
+  CHECK(json_object_get(p.json, "extends") == NULL && json_array_size(json_object_get(p.json, "steps")) == 8);
+  /* 2 workloads x 8 QDs x 0.05 s in short mode */
+  CHECK_NEAR(p.steps[7].kind->estimate_s(&p, &p.steps[7], 1ull << 30), 0.8, 1e-9);
+  bench_review_profile_free(&p);
+}
+
+TEST("QD-scaling depths must rise; extends must name a sibling method") {
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  json_t *j = json_loads("{\"format\": \"ssdrev-method\", \"format_version\": 1, \"name\": \"x\","
+                         " \"steps\": [{\"id\": \"q\", \"kind\": \"qd_scaling\", \"qds\": [1, 4, 2]}]}", 0, NULL);
+  REQUIRE(j != NULL);
+  CHECK(bench_review_profile_from_json(&p, j, "t.json", 0, 0, &err) == -EINVAL);
+  CHECK(strstr(err.msg, "qds[2]") != NULL);
+  json_decref(j);
+  char dir[] = "/tmp/ssdrev-prof.XXXXXX", path[64];
+  REQUIRE(mkdtemp(dir) != NULL);
+  snprintf(path, sizeof path, "%s/m.json", dir);
+  FILE *f = fopen(path, "w");
+  REQUIRE(f != NULL);
+  fputs("{\"format\": \"ssdrev-method\", \"format_version\": 1, \"name\": \"m\", \"extends\": \"../x\"}", f);
+  fclose(f);
+  CHECK(bench_review_profile_load(&p, path, 0, 0, &err) == -EINVAL);
+  CHECK(strstr(err.msg, "'extends'") != NULL);
+  unlink(path);
+  rmdir(dir);
 }
 
 TEST("The CDM NVMe profile has RND4K Q32T16 with 16 threads") {

@@ -205,6 +205,12 @@ TEST("A template error draws no chart at all") {
 TEST("Every chart kind draws a PNG of the asked size and an SVG") {
   struct render_runs rs;
   REQUIRE(load(&rs) == 0);
+  /* The fixtures predate queue-depth scaling: give both runs one. */
+  for (size_t i = 0; i < rs.n; i++)
+    json_object_set_new(rs.v[i].analysis, "qd_scaling",
+                        json_loads("[{\"workload\": \"read\", \"plateau_qd\": 32, \"points\": [{\"qd\": 1, \"iops\": 12000,"
+                                   " \"p99_us\": 114}, {\"qd\": 32, \"iops\": 97000, \"p99_us\": 1207},"
+                                   " {\"qd\": 128, \"iops\": 99000, \"p99_us\": 4653}]}]", 0, NULL));
   for (const struct render_chart_kind_info *k = render_chart_kinds(); k->name; k++) {
     if (!strcmp(k->name, "hist")) continue; /* needs a raw log; see the CLI test */
     struct render_chart_opts o;

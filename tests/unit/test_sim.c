@@ -318,6 +318,38 @@ TEST("The FTL map's region summaries agree with the bitmap after random writes a
   sim_free(s);
 }
 
+TEST("The SLC map's per-word summary agrees with the map after random marks, unmarks and trims") {
+  struct sim *s = open_sim("pm981-256", 1, NULL);
+  REQUIRE(s != NULL);
+  uint64_t x = 777, span = 256ull << 20, marked = 0;
+  for (int i = 0; i < 20000; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t off = (x >> 20) % span, len = 1 + (x >> 44) % (1u << 20);
+    if (i % 5 == 4) sim_slc_unmark_trim(s, off, len);
+    else sim_slc_mark(s, off, len, (int)(i % 2));
+  }
+  int bad = 0;
+  for (uint64_t w = 0; w < sim_map_words(s); w++) {
+    marked += (uint64_t)__builtin_popcountll(s->slc_map[w]);
+    bad += !!s->slc_map[w] != !!(s->slc_sum[w / 64] >> (w % 64) & 1);
+  }
+  CHECK(bad == 0);
+  CHECK(marked > 0);
+  /* a count over the whole span equals the map's popcount: skipped words held no mark */
+  CHECK_EQ_U64(sim_slc_mark(s, 0, span + (2u << 20), 0), marked); /* marks reach past span by < 1 MiB */
+  for (uint64_t w = 0; w < sim_slc_sum_words(s); w++) bad += s->slc_sum[w] != 0;
+  CHECK(bad == 0);
+  sim_slc_mark(s, 4096 * 100, 4096, 1);
+  uint64_t *copy = malloc(sim_slc_sum_words(s) * sizeof *copy);
+  REQUIRE(copy != NULL);
+  memcpy(copy, s->slc_sum, sim_slc_sum_words(s) * sizeof *copy);
+  sim_slc_rebuild_sum(s);
+  CHECK(memcmp(copy, s->slc_sum, sim_slc_sum_words(s) * sizeof *copy) == 0);
+  CHECK(s->slc_sum[0] == 1ull << 1); /* unit 100 is in word 1 */
+  free(copy);
+  sim_free(s);
+}
+
 TEST("The dynamic SLC cache is largest on an empty drive and shrinks to the static minimum when full") {
   struct sim *s = open_sim("pm981-256", 1, NULL);
   REQUIRE(s != NULL);
