@@ -174,8 +174,8 @@ static void rule_qd_plateau(const json_t *a, json_t *flags) {
     const char *w = analyze_json_str(g, "workload");
     double iops = analyze_json_num(g, "plateau_iops", 0), best = analyze_json_num(g, "max_iops", 0);
     add_flag(flags, "qd_plateau", "info",
-             json_pack("{s:s, s:I, s:f, s:I, s:f}", "workload", w ? w : "?", "qd", json_integer_value(pq), "iops",
-                       iops, "max_qd", top, "max_iops", best),
+             json_pack("{s:s, s:I, s:f, s:I, s:f, s:f}", "workload", w ? w : "?", "qd", json_integer_value(pq), "iops",
+                       iops, "max_qd", top, "max_iops", best, "gain_pct", 100 * ANALYZE_QD_PLATEAU_GAIN),
              "QD scaling %s: IOPS stops growing at QD%lld (%.0f IOPS; up to QD%lld at most %.0f, < +%.0f%%)",
              w ? w : "?", (long long)json_integer_value(pq), iops, (long long)top, best,
              100 * ANALYZE_QD_PLATEAU_GAIN);

@@ -120,6 +120,11 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_C_TIME_AX, "Time [s]", "시간 [s]"),
     ROW(MSG_C_IOS_PER_BIN, "I/Os per bin", "구간별 I/O 수"),
     ROW(MSG_C_QD1_4K, "(4 KiB random, QD1)", "(4 KiB 랜덤, QD1)"),
+    ROW(MSG_C_QD_AX, "Queue depth  (4 KiB random)", "큐 깊이  (4 KiB 랜덤)"),
+    SAME(MSG_C_IOPS_AX, "IOPS"),
+    ROW(MSG_C_P99_AX, "p99 latency [µs]", "p99 지연시간 [µs]"),
+    ROW(MSG_C_QD_IOPS, "QD scaling: IOPS (plateau ringed)", "QD에 따른 IOPS (포화 지점 원 표시)"),
+    ROW(MSG_C_QD_LAT, "QD scaling: p99 latency", "QD에 따른 p99 지연시간"),
     ROW(MSG_C_TEMP, "Drive temperature and write speed", "드라이브 온도와 쓰기 속도"),
     ROW(MSG_C_TEMP_TITLE, "Temperature and write speed during the review — {label}", "리뷰 중 온도와 쓰기 속도 — {label}"),
     ROW(MSG_C_TIME_MIN_AX, "Time [min]", "시간 [분]"),
@@ -175,6 +180,9 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_F_IO_ERRORS, "{test}: {errors:0} I/O errors (excluded from the latency figures)",
         "{test}: I/O 오류 {errors:0}건 (지연시간 수치에서 제외)"),
     ROW(MSG_F_LOG_UNREADABLE, "{test}: {error}", "{test}: 로그를 분석할 수 없습니다 ({error})"),
+    ROW(MSG_F_QD_PLATEAU,
+        "QD scaling {workload}: IOPS stops growing at QD{qd} ({iops:0} IOPS; up to QD{max_qd} at most {max_iops:0}, < +{gain_pct:0}%)",
+        "QD 스케일링 {workload:op}: QD{qd}에서 IOPS 증가가 멈춥니다 ({iops:0} IOPS; QD{max_qd}까지 최대 {max_iops:0}, +{gain_pct:0}% 미만)"),
 };
 
 /* flag id (analysis.json flags[].id) -> its finding */
@@ -187,7 +195,7 @@ static const struct {
     {"tail_blowup", MSG_F_TAIL_BLOWUP},           {"rw_sweep_dip", MSG_F_RW_SWEEP_DIP},
     {"thermal_throttle", MSG_F_THERMAL_THROTTLE}, {"thermal_near_warn", MSG_F_THERMAL_NEAR_WARN},
     {"link_bound", MSG_F_LINK_BOUND},             {"io_errors", MSG_F_IO_ERRORS},
-    {"log_unreadable", MSG_F_LOG_UNREADABLE},
+    {"log_unreadable", MSG_F_LOG_UNREADABLE},     {"qd_plateau", MSG_F_QD_PLATEAU},
 };
 
 /* ------------------------------------------------------------ languages */

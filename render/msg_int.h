@@ -111,6 +111,11 @@ enum render_msg_id {
   MSG_C_TIME_AX,
   MSG_C_IOS_PER_BIN,
   MSG_C_QD1_4K,       /* what a tail test is, after its workload */
+  MSG_C_QD_AX,        /* queue-depth scaling charts */
+  MSG_C_IOPS_AX,
+  MSG_C_P99_AX,
+  MSG_C_QD_IOPS,
+  MSG_C_QD_LAT,
   MSG_C_TEMP,         /* the temperature chart: default caption */
   MSG_C_TEMP_TITLE,   /* {label} */
   MSG_C_TIME_MIN_AX,
@@ -141,6 +146,7 @@ enum render_msg_id {
   MSG_F_LINK_BOUND,
   MSG_F_IO_ERRORS,
   MSG_F_LOG_UNREADABLE,
+  MSG_F_QD_PLATEAU,
   MSG_COUNT
 };
 

@@ -330,8 +330,9 @@ static int qd_check(struct chart_ctx *x) {
 
 /* One line per drive and workload over a log2-spaced QD axis; KEY is the
  * y value (iops, or a latency on a log axis). The plateau QD is ringed. */
-static void qd_draw_common(struct chart_ctx *x, const char *key, int log_y, const char *ylabel,
-                           const char *title0) {
+static void qd_draw_common(struct chart_ctx *x, const char *key, int log_y, enum render_msg_id ylabel_id,
+                           enum render_msg_id title_id) {
+  const char *ylabel = M(ylabel_id), *title0 = M(title_id);
   double ylo = INFINITY, yhi = 0, qmax = 1;
   for (size_t i = 0; i < x->n; i++) {
     size_t a, b;
@@ -348,7 +349,7 @@ static void qd_draw_common(struct chart_ctx *x, const char *key, int log_y, cons
   p.x.lo = 1;
   p.x.hi = qmax > 1 ? qmax : 2;
   p.x.scale = RC_LOG;
-  p.x.label = "Queue depth  (4 KiB random)";
+  p.x.label = M(MSG_C_QD_AX);
   if (log_y) {
     p.y.scale = RC_LOG;
     p.y.lo = ylo / 1.5;
@@ -402,11 +403,11 @@ static void qd_draw_common(struct chart_ctx *x, const char *key, int log_y, cons
 }
 
 static void qd_draw(struct chart_ctx *x) {
-  qd_draw_common(x, "iops", 0, "IOPS", "QD scaling: IOPS (plateau ringed)");
+  qd_draw_common(x, "iops", 0, MSG_C_IOPS_AX, MSG_C_QD_IOPS);
 }
 
 static void qd_lat_draw(struct chart_ctx *x) {
-  qd_draw_common(x, "p99_us", 1, "p99 latency [µs]", "QD scaling: p99 latency");
+  qd_draw_common(x, "p99_us", 1, MSG_C_P99_AX, MSG_C_QD_LAT);
 }
 
 /* ============================================================ tail latency */
