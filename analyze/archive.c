@@ -209,11 +209,22 @@ static void fill_add(json_t *out, const json_t *test, const json_t *entry) {
     json_t *nf = json_object();
     json_object_set_new(nf, "test", json_string(analyze_json_str(test, "name") ? analyze_json_str(test, "name") : ""));
     json_object_set(nf, "per_gib", json_object_get(f, "per_gib"));
+    json_object_set(nf, "trace", json_object_get(f, "trace"));
     json_object_set(nf, "slc", json_object_get(f, "slc"));
     json_object_set_new(fill, "near_full", nf);
     if (slc && json_is_true(json_object_get(slc, "found"))) {
       json_object_set(s, "min_gib", json_object_get(slc, "cache_gib"));
       json_object_set(s, "min_confidence", json_object_get(slc, "confidence"));
+    } else if (slc) {
+      /* no cliff in the rewrite: either the cache lasted the whole rewrite
+       * (a lower bound: at least the GiB written, when it ran at the empty
+       * drive's in-cache speed) or nothing had come back after the idle */
+      double v = analyze_json_num(slc, "fill_mb_s", 0), vc = analyze_json_num(s, "cache_mb_s", 0),
+             vp = analyze_json_num(s, "post_cache_mb_s", 0);
+      if (vc > 0 && vp > 0 && v > (vc + vp) / 2)
+        json_object_set(s, "min_gib_at_least", json_object_get(slc, "written_gib"));
+      else if (vc > 0 && vp > 0)
+        json_object_set_new(s, "min_gib_recovered", json_real(0));
     }
     return;
   }
@@ -232,7 +243,12 @@ static void fill_add(json_t *out, const json_t *test, const json_t *entry) {
     json_object_set(s, "max_gib", json_object_get(slc, "cache_gib"));
     json_object_set(s, "cache_mb_s", json_object_get(slc, "cache_mb_s"));
     json_object_set(s, "post_cache_mb_s", json_object_get(slc, "post_cache_mb_s"));
+    json_object_set(s, "post_first_mb_s", json_object_get(slc, "post_first_mb_s"));
+    if (json_object_get(slc, "fill_mb_s")) json_object_set(s, "fill_mb_s", json_object_get(slc, "fill_mb_s"));
     json_object_set(s, "drops", json_object_get(slc, "drops"));
+    json_object_set(s, "levels", json_object_get(slc, "levels"));
+    json_object_set(s, "drop_z", json_object_get(slc, "drop_z"));
+    json_object_set(s, "resolution_gib", json_object_get(slc, "resolution_gib"));
     json_object_set(s, "confidence", json_object_get(slc, "confidence"));
     json_object_set(s, "method", json_object_get(slc, "method"));
   }
@@ -284,10 +300,8 @@ static json_t *test_entry(const struct archive *run, const json_t *test, const s
   if (kind && !strcmp(kind, "prefill")) want |= ANALYZE_WANT_FILL; /* sequential too: per-GiB trace */
   if (kind && !strcmp(kind, "fill_drive")) {
     want |= ANALYZE_WANT_FILL;
-    const char *phase = analyze_json_str(test, "phase");
-    /* a nearly full drive has a cache of about 2 GiB: a 2 GiB minimum
-     * segment would hide it, so the near-full trace uses 0.5 GiB */
-    if (!lo.slc_min_seg_gib) lo.slc_min_seg_gib = phase && !strcmp(phase, "near_full") ? 0.5 : 2.0;
+    /* no minimum segment in GiB: the estimate's resolution follows the
+     * trace (analyze/slc.c), so a near-full cache of 0.25 GiB is seen */
   }
   json_t *res = NULL;
   struct ssdrev_err e = {{0}};

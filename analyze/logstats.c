@@ -10,6 +10,10 @@
 
 #define NOPS 4 /* read, write, trim, flush */
 #define GIB (1024.0 * 1024.0 * 1024.0)
+/* Fill trace: the estimate's resolution (o->fill_step_gib overrides it) and
+ * the most points the stored trace keeps (docs/archive.md). */
+#define FILL_STEP_GIB (1.0 / 256)
+#define TRACE_OUT_MAX 2048
 
 void analyze_opts_defaults(struct analyze_opts *o) {
   static const double dflt[] = {50, 90, 99, 99.9, 99.99, 99.999};
@@ -384,16 +388,33 @@ static int fill_json(struct log_ctx *c, json_t *res, struct ssdrev_err *err) {
     json_object_set_new(pg, "step_gib", analyze_json_real((double)c->gib_step_bytes / GIB, 6));
   json_object_set_new(fill, "per_gib", pg);
   k = trace_points(c->fine, c->first_submit, g, m, NULL, NULL);
-  json_t *fine = json_object();
-  json_object_set_new(fine, "step_gib", analyze_json_real((double)c->fine_step_bytes / GIB, 6));
-  json_object_set_new(fine, "gib", darr(g, k, 4));
-  json_object_set_new(fine, "mb_s", darr(m, k, 2));
-  json_object_set_new(fill, "trace", fine);
-  double seg = c->o->slc_min_seg_gib > 0 ? c->o->slc_min_seg_gib : 2.0;
+  /* the estimate runs on the fine trace (its resolution follows the data:
+   * 4 MiB steps are 32 I/Os of a 128 KiB fill); the stored trace merges
+   * them into at most TRACE_OUT_MAX points (bytes and times add) */
+  double seg = c->o->slc_min_seg_gib > 0 ? c->o->slc_min_seg_gib : 0;
   struct analyze_slc slc;
   struct ssdrev_err e2;
-  if (k >= 2 && analyze_slc_estimate(g, m, k, seg, &slc, &e2) == 0)
-    json_object_set_new(fill, "slc", analyze_slc_to_json(&slc, seg));
+  int have_slc = k >= 2 && analyze_slc_estimate(g, m, k, seg, &slc, &e2) == 0;
+  size_t merge = 1;
+  while ((k + merge - 1) / merge > TRACE_OUT_MAX) merge *= 2;
+  size_t ko = 0;
+  for (size_t a = 0; a < k; a += merge, ko++) {
+    size_t b = a + merge < k ? a + merge : k;
+    double g0 = a ? g[a - 1] : g[0] - (double)c->fine_step_bytes / GIB, t = 0;
+    for (size_t i = a; i < b; i++) {
+      double dg = g[i] - (i ? g[i - 1] : g0);
+      if (m[i] > 0) t += dg / m[i];
+    }
+    double gend = g[b - 1];
+    m[ko] = t > 0 ? (gend - g0) / t : 0;
+    g[ko] = gend;
+  }
+  json_t *fine = json_object();
+  json_object_set_new(fine, "step_gib", analyze_json_real((double)c->fine_step_bytes * (double)merge / GIB, 6));
+  json_object_set_new(fine, "gib", darr(g, ko, 4));
+  json_object_set_new(fine, "mb_s", darr(m, ko, 2));
+  json_object_set_new(fill, "trace", fine);
+  if (have_slc) json_object_set_new(fill, "slc", analyze_slc_to_json(&slc, seg));
   free(g), free(m), free(lm), free(lp);
   json_object_set_new(res, "fill", fill);
   return 0;
@@ -506,7 +527,7 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
   double ins = (o->interval_s > 0 ? o->interval_s : 1.0) * 1e9;
   c->interval_ns = ins < 9e18 ? (uint64_t)ins : (uint64_t)9e18;
   if (c->interval_ns == 0) c->interval_ns = 1;
-  double step = (o->fill_step_gib > 0 ? o->fill_step_gib : 1.0 / 16) * GIB;
+  double step = (o->fill_step_gib > 0 ? o->fill_step_gib : FILL_STEP_GIB) * GIB;
   c->fine_step_bytes = step < 9e18 ? (uint64_t)step : (uint64_t)9e18;
   if (!c->fine_step_bytes) c->fine_step_bytes = 1;
   if (!rc && (want & ANALYZE_WANT_SERIES) && !(c->series = calloc(1, sizeof *c->series))) rc = -ENOMEM;
