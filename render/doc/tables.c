@@ -204,22 +204,47 @@ static int t_rw(const struct render_run *r, const struct render_args *a, struct 
 /* Tables over all selected drives at once (one row or column per drive). */
 static int t_slc(const struct render_run *const *sel, size_t n, const struct render_args *a, struct render_buf *b,
                  struct ssdrev_err *err) {
-  (void)a;
   for (size_t i = 0; i < n; i++)
     if (!json_is_object(json_object_get(json_object_get(sel[i]->analysis, "fill"), "slc")))
       return ssdrev_fail(err, -ENOENT, "run '%s' has no SLC cache estimate (analysis fill.slc)", sel[i]->label);
   if (!b) return 0;
-  render_buf_puts(b, "| Drive | SLC cache, empty | SLC cache, near full | In cache | After cache | Confidence |\n"
-               "| --- | ---: | ---: | ---: | ---: | ---: |\n");
+  int ko = a && a->lang && !strcmp(a->lang, "ko");
+  /* the SLC table's strings (Korean, English) */
+  const char *const hdr = ko ? "| 드라이브 | SLC 캐시, 빈 드라이브 | SLC 캐시, 거의 가득 참 | 캐시 안 | 캐시 후 | 신뢰도 |\n"
+                             : "| Drive | SLC cache, empty | SLC cache, near full | In cache | After cache | Confidence |\n";
+  const char *const none = ko ? "캐시 감지 안 됨" : "no cache detected";
+  const char *const at_least = ko ? " | ≥ %.2f GiB" : " | ≥ %.2f GiB";
+  const char *const not_back = ko ? " | 유휴 후 회복 안 됨" : " | not recovered after the idle";
+  render_buf_puts(b, hdr);
+  render_buf_puts(b, "| --- | ---: | ---: | ---: | ---: | ---: |\n");
   for (size_t i = 0; i < n; i++) {
     json_t *s = json_object_get(json_object_get(sel[i]->analysis, "fill"), "slc");
     render_buf_puts(b, "| ");
     render_buf_cell(b, sel[i]->label);
+    /* older analyses have no "found": a cache size means one was found */
+    const json_t *fo = json_object_get(s, "found");
+    if (fo ? !json_is_true(fo) : !json_is_number(json_object_get(s, "max_gib"))) {
+      render_buf_printf(b, " | %s | | | | |\n", none);
+      continue;
+    }
     double v[5] = {render_data_num(s, "max_gib", NAN), render_data_num(s, "min_gib", NAN), render_data_num(s, "cache_mb_s", NAN),
                    render_data_num(s, "post_cache_mb_s", NAN), render_data_num(s, "confidence", NAN)};
-    static const char *const fmt[5] = {" | %.1f GiB", " | %.1f GiB", " | %.0f MB/s", " | %.0f MB/s", " | %.2f"};
+    static const char *const fmt[5] = {NULL, NULL, " | %.0f MB/s", " | %.0f MB/s", " | %.2f"};
     for (int k = 0; k < 5; k++) {
-      if (isfinite(v[k])) render_buf_printf(b, fmt[k], v[k]);
+      if (isfinite(v[k]) && k < 2) {
+        /* up to two decimals, trailing zeros dropped: 0.75 GiB is 0.75 (not
+         * 0.8), 11.2 stays 11.2 */
+        char g[32];
+        snprintf(g, sizeof g, "%.2f", v[k]);
+        size_t l = strlen(g);
+        while (l && g[l - 1] == '0') g[--l] = 0;
+        if (l && g[l - 1] == '.') g[--l] = 0;
+        render_buf_printf(b, " | %s GiB", g);
+      } else if (isfinite(v[k])) render_buf_printf(b, fmt[k], v[k]);
+      else if (k == 1 && isfinite(render_data_num(s, "min_gib_at_least", NAN)))
+        render_buf_printf(b, at_least, render_data_num(s, "min_gib_at_least", NAN));
+      else if (k == 1 && isfinite(render_data_num(s, "min_gib_recovered", NAN)))
+        render_buf_puts(b, not_back);
       else render_buf_puts(b, " | n/a");
     }
     render_buf_puts(b, " |\n");
