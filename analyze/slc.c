@@ -18,9 +18,11 @@
 #define MIN_SEG_POINTS 3 /* a segment spans at least this many (coarse) points */
 /* Evidence for a cliff (docs/flags.md): the drop between the phase before
  * and everything after, over its standard error, at least SLC_Z_MIN; the
- * step at the boundary at least SLC_SHARP of the whole drop (a cliff,
- * not a slow decline); and no later segment back above
- * before - SLC_SUSTAIN x drop (a sustained lower level). */
+ * step at the boundary at least SLC_SHARP of the way from the level down
+ * to the segment after it (the level holds up to the cliff: not a slow
+ * decline); no later segment back above before - SLC_SUSTAIN x drop and
+ * the level after below every segment of the level before (a sustained,
+ * new lower level). */
 #define SLC_Z_MIN 8.0
 #define SLC_SHARP 0.5
 #define SLC_SUSTAIN 0.25
@@ -177,10 +179,14 @@ int analyze_slc_estimate(const double *gib, const double *mb_s, size_t n, double
     int sustained = 1;
     for (size_t j = k; j + 1 < nb; j++)
       if (mean[j] > A - SLC_SUSTAIN * drop) sustained = 0;
+    /* a new low: the level after is below every segment of the level
+     * before (a GC phase that swings between two speeds is one level) */
+    for (size_t j = lstart; j < k; j++)
+      if (mean[j] <= B) sustained = 0;
     /* a later level lasts at least two minimum segments: a short segment
      * right after a cliff holds its transition, not a level */
     if (nl && bnd[k] - bnd[lstart] < 2 * c.m) continue;
-    if (z < SLC_Z_MIN || mean[k - 1] - mean[k] < SLC_SHARP * drop ||
+    if (z < SLC_Z_MIN || mean[k - 1] - mean[k] < SLC_SHARP * (A - mean[k]) ||
         !sustained)
       continue;
     if (!nl) first_z = z;
