@@ -114,6 +114,15 @@ enum analyze_log_want {
 int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, json_t **out,
                 struct ssdrev_err *err);
 
+/* A fill from a rate trace instead of a log (a fio bandwidth log averaged
+ * over windows): t_s[i] ends window i (the first is first_s long), mb_s[i]
+ * its speed. The windows are resampled into equal steps of bytes (time
+ * interpolated inside each window) and *out receives a new "fill" object as
+ * analyze_log makes one (per_gib and trace without latencies, slc). Fails
+ * when the times go back or a speed is negative. */
+int analyze_rate_fill(const double *t_s, const double *mb_s, size_t n, double first_s, const struct analyze_opts *o,
+                      json_t **out, struct ssdrev_err *err);
+
 /* ====================================================== 3. SLC cache */
 
 struct analyze_slc_drop {
@@ -150,6 +159,11 @@ struct analyze_slc {
  * the time the points around it took. */
 int analyze_slc_estimate(const double *gib, const double *mb_s, size_t n, double min_seg_gib,
                          struct analyze_slc *out, struct ssdrev_err *err);
+/* The same for a trace whose clock is coarse: no level (the cache included)
+ * shorter than min_level_s seconds (1.5 windows of a bandwidth log: the
+ * window holding a cliff is at most one window long). */
+int analyze_slc_estimate_ex(const double *gib, const double *mb_s, size_t n, double min_seg_gib, double min_level_s,
+                            struct analyze_slc *out, struct ssdrev_err *err);
 json_t *analyze_slc_to_json(const struct analyze_slc *s, double min_seg_gib);
 
 /* ========================================= 4. run, flags, compare */

@@ -11,7 +11,7 @@
 #include "archive/archive.h"
 
 /* Manifest test keys that are not copied into the analysis entry. */
-static const char *const skip_keys[] = {"name", "params", "log", "result", "start", "end", "samples", NULL};
+static const char *const skip_keys[] = {"name", "params", "log", "result", "start", "end", "samples", "bw_trace", NULL};
 
 static int skipped(const char *k) {
   for (const char *const *s = skip_keys; *s; s++)
@@ -282,6 +282,31 @@ static void temperature_add(json_t *out, const json_t *test) {
   json_object_set_new(json_object_get(o, "steps"), key ? key : "?", st);
 }
 
+/* A test with a rate trace and no log (an imported fio bandwidth log
+ * averaged over windows): its fill and series from the trace. */
+static json_t *rate_entry(json_t *entry, const json_t *test, const struct analyze_opts *o) {
+  const json_t *bt = json_object_get(test, "bw_trace"), *jt = json_object_get(bt, "t_s"), *jm = json_object_get(bt, "mb_s");
+  size_t n = json_array_size(jt) < json_array_size(jm) ? json_array_size(jt) : json_array_size(jm);
+  double *t = calloc(n ? n : 1, sizeof *t), *m = calloc(n ? n : 1, sizeof *m);
+  json_t *fill = NULL;
+  struct ssdrev_err e = {{0}};
+  int rc = t && m ? 0 : ssdrev_fail(&e, -ENOMEM, "out of memory");
+  for (size_t i = 0; !rc && i < n; i++) {
+    t[i] = json_number_value(json_array_get(jt, i));
+    m[i] = json_number_value(json_array_get(jm, i));
+  }
+  if (!rc) rc = analyze_rate_fill(t, m, n, analyze_json_num(bt, "interval_ms", 1000) / 1e3, o, &fill, &e);
+  free(t), free(m);
+  if (rc) {
+    json_object_set_new(entry, "error", json_sprintf("cannot analyze the bandwidth trace: %s", e.msg));
+    return entry;
+  }
+  json_object_set_new(fill, "source", json_string("bandwidth log (windows of interval_ms): no per-I/O latency"));
+  json_object_set_new(entry, "fill", fill);
+  json_object_set_new(entry, "series", json_pack("{s:O, s:O}", "t_s", jt, "mb_s", jm));
+  return entry;
+}
+
 /* Analyzes one test into a new entry (never fails the run: a missing or
  * unreadable log becomes an "error" in the entry). */
 static json_t *test_entry(const struct archive *run, const json_t *test, const struct analyze_opts *o) {
@@ -294,6 +319,7 @@ static json_t *test_entry(const struct archive *run, const json_t *test, const s
   double bs = block_bytes(test);
   if (bs > 0) json_object_set_new(entry, "block_bytes", json_integer((json_int_t)bs));
   const char *log = analyze_json_str(test, "log"), *kind = analyze_json_str(test, "kind");
+  if (!log && json_is_object(json_object_get(test, "bw_trace"))) return rate_entry(entry, test, o);
   if (!log) return entry;
   struct analyze_opts lo = *o;
   unsigned want = ANALYZE_WANT_SERIES;

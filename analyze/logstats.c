@@ -420,6 +420,73 @@ static int fill_json(struct log_ctx *c, json_t *res, struct ssdrev_err *err) {
   return 0;
 }
 
+/* Times at which the cumulative bytes reach k x step (k = 1..), by linear
+ * interpolation inside each window of a rate trace; returns the count. */
+static size_t rate_resample(const double *t_s, const double *mb_s, size_t n, double first_s, double step_bytes,
+                            double *gib, double *out_mb_s, size_t max) {
+  double b0 = 0, t0 = n ? t_s[0] - first_s : 0, next = step_bytes, tprev = t0;
+  size_t k = 0;
+  for (size_t i = 0; i < n && k < max; i++) {
+    double ts = i ? t_s[i - 1] : t0, dt = t_s[i] - ts, b1 = b0 + (mb_s[i] > 0 && dt > 0 ? mb_s[i] * 1e6 * dt : 0);
+    while (b1 >= next && k < max) {
+      double tn = ts + (b1 > b0 ? (next - b0) / (b1 - b0) : 1) * dt;
+      gib[k] = next / GIB;
+      out_mb_s[k] = tn > tprev ? step_bytes / (tn - tprev) / 1e6 : 0;
+      tprev = tn;
+      next += step_bytes;
+      k++;
+    }
+    b0 = b1;
+  }
+  return k;
+}
+
+int analyze_rate_fill(const double *t_s, const double *mb_s, size_t n, double first_s, const struct analyze_opts *o,
+                      json_t **out, struct ssdrev_err *err) {
+  *out = NULL;
+  double total = 0;
+  for (size_t i = 0; i < n; i++) {
+    double dt = t_s[i] - (i ? t_s[i - 1] : t_s[0] - first_s);
+    if (!isfinite(t_s[i]) || !isfinite(mb_s[i]) || mb_s[i] < 0 || dt < 0)
+      return ssdrev_fail(err, -EINVAL, "bad rate trace at point %zu: times must increase, speeds be >= 0", i);
+    total += mb_s[i] * 1e6 * dt;
+  }
+  double step = (o && o->fill_step_gib > 0 ? o->fill_step_gib : FILL_STEP_GIB) * GIB;
+  if (total / step > BINS_MAX) step = total / BINS_MAX;
+  size_t max = (size_t)(total / step) + 2;
+  double *g = calloc(max, sizeof *g), *m = calloc(max, sizeof *m);
+  if (!g || !m) {
+    free(g), free(m);
+    return ssdrev_fail(err, -ENOMEM, "out of memory building the fill trace");
+  }
+  json_t *fill = json_object();
+  size_t k = rate_resample(t_s, mb_s, n, first_s, GIB, g, m, max);
+  json_object_set_new(fill, "per_gib", json_pack("{s:o, s:o}", "gib", darr(g, k, 4), "mb_s", darr(m, k, 2)));
+  k = rate_resample(t_s, mb_s, n, first_s, step, g, m, max);
+  struct analyze_slc slc;
+  struct ssdrev_err e2;
+  double seg = o && o->slc_min_seg_gib > 0 ? o->slc_min_seg_gib : 0;
+  int have_slc = k >= 4 && analyze_slc_estimate_ex(g, m, k, seg, 1.5 * first_s, &slc, &e2) == 0;
+  size_t merge = 1;
+  while ((k + merge - 1) / merge > TRACE_OUT_MAX) merge *= 2;
+  size_t ko = 0;
+  for (size_t a = 0; a < k; a += merge, ko++) { /* as fill_json: bytes and times add */
+    size_t b = a + merge < k ? a + merge : k;
+    double g0 = a ? g[a - 1] : 0, t = 0;
+    for (size_t i = a; i < b; i++)
+      if (m[i] > 0) t += (g[i] - (i ? g[i - 1] : 0)) / m[i];
+    m[ko] = t > 0 ? (g[b - 1] - g0) / t : 0;
+    g[ko] = g[b - 1];
+  }
+  json_object_set_new(fill, "trace", json_pack("{s:o, s:o, s:o}", "step_gib",
+                                               analyze_json_real(step * (double)merge / GIB, 6), "gib",
+                                               darr(g, ko, 4), "mb_s", darr(m, ko, 2)));
+  if (have_slc) json_object_set_new(fill, "slc", analyze_slc_to_json(&slc, seg));
+  free(g), free(m);
+  *out = fill;
+  return 0;
+}
+
 /* Completion times a test can reach: twice its planned duration (ramp,
  * measure and idle from the log's params) plus 10 minutes for a drive's
  * error recovery; 0 (unknown) for size-based tests and logs without params. */
@@ -613,6 +680,14 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
     json_decref(warnings);
     ctx_free(c);
     return rc;
+  }
+  if (c->gib && c->measured > 1 && c->off_hi == c->off_lo) {
+    /* every I/O at one offset: nothing to plot against GiB written */
+    const char *why = "no fill trace: every I/O of the log is at one offset (a fio log without log_offset of a "
+                      "job that is not sequential?)";
+    json_array_append_new(warnings, json_string(why));
+    json_object_set_new(json_object_get(res, "fill"), "why_no_trace", json_string(why));
+    json_object_del(json_object_get(res, "fill"), "slc");
   }
   if (widened & (FEED_GIB | FEED_FINE))
     json_array_append_new(warnings, json_sprintf("fill trace steps widened to %g GiB (per-GiB points) and %g GiB "

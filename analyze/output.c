@@ -73,7 +73,7 @@ int analyze_print_table(FILE *f, const json_t *a) {
     else if (json_is_number(json_object_get(slc, "min_gib_at_least")))
       fprintf(f, "; near full at least %.2f GiB (the rewrite ended in the cache)", analyze_json_num(slc, "min_gib_at_least", 0));
     else if (json_is_number(json_object_get(slc, "min_gib_recovered")))
-      fprintf(f, "; near full: no cache had recovered after the idle");
+      fprintf(f, "; near full: no cache seen after the idle (the rewrite ran at the post-cache speed)");
     fprintf(f, "\n");
   }
   const char *w;

@@ -26,6 +26,7 @@
 #define SLC_Z_MIN 8.0
 #define SLC_SHARP 0.5
 #define SLC_SUSTAIN 0.25
+#define SLC_FLAT 0.25 /* a segment at a cliff declines (first half to second) by at most this x the step */
 /* A drop within the first 1/16 GiB is the DRAM write buffer filling at link
  * speed, not an SLC cache: the first cliff lies beyond it. */
 #define SLC_MIN_CACHE_GIB (1.0 / 16)
@@ -92,6 +93,20 @@ static double tr_speed(const struct trace *t, size_t a, size_t b) {
   return dt > 0 ? dg / dt : 0;
 }
 
+/* A segment [a, b) too short to be a level: under two minimum segments, or
+ * under min_level_s seconds (GiB / (MB/s) = 1073.74 s). */
+static int seg_short(const struct seg_ctx *c, const struct trace *t, size_t a, size_t b, double min_level_s) {
+  return b - a < 2 * c->m || (t->t[b] - t->t[a]) * 1073.741824 < min_level_s;
+}
+
+/* How much a segment [a, b) slows down: its first half's speed minus its
+ * second half's (0 when too short to tell). */
+static double seg_decline(const struct trace *t, size_t a, size_t b) {
+  if (b - a < 4) return 0;
+  size_t mid = a + (b - a) / 2;
+  return tr_speed(t, a, mid) - tr_speed(t, mid, b);
+}
+
 /* Places a cliff from level v1 to v2 inside fine points [a, b): the time
  * adds up, so the bytes x written at v1 satisfy T = x/v1 + (len - x)/v2. */
 static double place_cliff(const struct trace *f, size_t a, size_t b, double v1, double v2) {
@@ -105,6 +120,11 @@ static double place_cliff(const struct trace *f, size_t a, size_t b, double v1, 
 
 int analyze_slc_estimate(const double *gib, const double *mb_s, size_t n, double min_seg_gib,
                          struct analyze_slc *out, struct ssdrev_err *err) {
+  return analyze_slc_estimate_ex(gib, mb_s, n, min_seg_gib, 0, out, err);
+}
+
+int analyze_slc_estimate_ex(const double *gib, const double *mb_s, size_t n, double min_seg_gib, double min_level_s,
+                            struct analyze_slc *out, struct ssdrev_err *err) {
   memset(out, 0, sizeof *out);
   if (n < 4) return ssdrev_fail(err, -EINVAL, "fill trace too short for an SLC estimate (%zu points)", n);
   double step = (gib[n - 1] - gib[0]) / (double)(n - 1);
@@ -186,6 +206,16 @@ int analyze_slc_estimate(const double *gib, const double *mb_s, size_t n, double
     /* a later level lasts at least two minimum segments: a short segment
      * right after a cliff holds its transition, not a level */
     if (nl && bnd[k] - bnd[lstart] < 2 * c.m) continue;
+    /* a level shorter than the trace's clock (a bandwidth log's window) is
+     * the window holding the cliff (GiB / (MB/s) = 1073.74 s) */
+    if ((coarse.t[bnd[k]] - coarse.t[bnd[lstart]]) * 1073.741824 < min_level_s) continue;
+    /* flat either side: the segments at the boundary are levels, not steps
+     * of a staircase that approximates a slow decline (GC pressure growing
+     * as the drive fills) */
+    double step_d = mean[k - 1] - mean[k];
+    if (seg_decline(&coarse, bnd[k - 1], bnd[k]) > SLC_FLAT * step_d ||
+        seg_decline(&coarse, bnd[k], bnd[k + 1]) > SLC_FLAT * step_d)
+      continue;
     if (z < SLC_Z_MIN || mean[k - 1] - mean[k] < SLC_SHARP * (A - mean[k]) ||
         !sustained)
       continue;
@@ -206,6 +236,17 @@ int analyze_slc_estimate(const double *gib, const double *mb_s, size_t n, double
     /* the levels from the parts outside the window, when there are any */
     double v1 = wa > lo_seg ? tr_speed(&coarse, lo_seg, wa) : tr_speed(&coarse, lo_seg, b);
     double v2 = hi_seg > wb ? tr_speed(&coarse, wb, hi_seg) : tr_speed(&coarse, b, hi_seg);
+    /* a coarse clock (a bandwidth log's windows) spreads the transition
+     * over several points: widen the window over points clearly between
+     * the two levels, so the time they took places the cliff */
+    double margin = fmax(3 * sigma, 0.1 * (v1 - v2));
+    /* only over a transition: a segment either side of the boundary that
+     * is shorter than a level may be (two minimum segments, or the clock) */
+    size_t sb = edges[i + 1], la = b, rb = b;
+    for (size_t j = sb; j > edges[i] && seg_short(&c, &coarse, bnd[j - 1], bnd[j], min_level_s); j--) la = bnd[j - 1];
+    for (size_t j = sb; j < edges[i + 2] && seg_short(&c, &coarse, bnd[j], bnd[j + 1], min_level_s); j++) rb = bnd[j + 1];
+    while (wa > la && wa > lo_seg + 1 && x[wa - 1] < v1 - margin && x[wa - 1] > v2 + margin) wa--;
+    while (wb < rb && wb + 1 < hi_seg && x[wb] > v2 + margin && x[wb] < v1 - margin) wb++;
     size_t fa = wa * f, fb = wb * f < n ? wb * f : n;
     at[i] = place_cliff(&fine, fa, fb, v1, v2);
   }

@@ -295,6 +295,16 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, const char *
     double bw = 6 + 18 + 4 + wmax + 6, bh = 4 + 11 * (double)nleg + 2;
     bx.x0[0] = p.x1 - 6 - bw, bx.y0[0] = p.y0 + 6, bx.x1[0] = p.x1 - 6, bx.y1[0] = p.y0 + 6 + bh;
   }
+  /* the near-full rewrites first (the source of the smallest cache), light,
+   * so that no drive's rewrite covers another drive's main line */
+  for (size_t i = 0; i < x->n; i++) {
+    double rgb[3];
+    colour(x, i, rgb);
+    const json_t *nf = json_object_get(fill_of(x->run[i]), "near_full");
+    size_t mn = nf ? fill_points(nf, ykey, xs[i], zs[i]) : 0;
+    double light[3] = {rgb[0] + (1 - rgb[0]) * 0.45, rgb[1] + (1 - rgb[1]) * 0.45, rgb[2] + (1 - rgb[2]) * 0.45};
+    if (mn) render_canvas_polyline(cr, &p, xs[i], zs[i], mn, light, 1.0, 1);
+  }
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3];
     colour(x, i, rgb);
@@ -304,13 +314,6 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, const char *
     if (ykey2) {
       size_t m = load_xy(json_object_get(f, "per_gib"), "gib", ykey2, xs[i], zs[i]);
       render_canvas_polyline(cr, &p, xs[i], zs[i], m, rgb, 0.9, 1);
-    }
-    /* the near-full rewrite: the source of the smallest cache */
-    const json_t *nf = json_object_get(f, "near_full");
-    size_t mn = nf ? fill_points(nf, ykey, xs[i], zs[i]) : 0;
-    if (mn) {
-      double light[3] = {rgb[0] + (1 - rgb[0]) * 0.45, rgb[1] + (1 - rgb[1]) * 0.45, rgb[2] + (1 - rgb[2]) * 0.45};
-      render_canvas_polyline(cr, &p, xs[i], zs[i], mn, light, 1.0, 1);
     }
   }
   /* marks after every line, so that no drive's line covers another's label */

@@ -214,7 +214,7 @@ static int t_slc(const struct render_run *const *sel, size_t n, const struct ren
                              : "| Drive | SLC cache, empty | SLC cache, near full | In cache | After cache | Confidence |\n";
   const char *const none = ko ? "캐시 감지 안 됨" : "no cache detected";
   const char *const at_least = ko ? " | ≥ %.2f GiB" : " | ≥ %.2f GiB";
-  const char *const not_back = ko ? " | 유휴 후 회복 안 됨" : " | not recovered after the idle";
+  const char *const not_back = ko ? " | 유휴 후 캐시 없음" : " | none seen after the idle";
   render_buf_puts(b, hdr);
   render_buf_puts(b, "| --- | ---: | ---: | ---: | ---: | ---: |\n");
   for (size_t i = 0; i < n; i++) {
