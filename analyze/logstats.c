@@ -451,6 +451,8 @@ int analyze_rate_fill(const double *t_s, const double *mb_s, size_t n, double fi
       return ssdrev_fail(err, -EINVAL, "bad rate trace at point %zu: times must increase, speeds be >= 0", i);
     total += mb_s[i] * 1e6 * dt;
   }
+  /* 2^62 bytes (4 EiB) is no fill: a hostile trace must not size the arrays */
+  if (!(total < 4.6e18)) return ssdrev_fail(err, -EINVAL, "bad rate trace: %g bytes written is beyond 2^62", total);
   double step = (o && o->fill_step_gib > 0 ? o->fill_step_gib : FILL_STEP_GIB) * GIB;
   if (total / step > BINS_MAX) step = total / BINS_MAX;
   size_t max = (size_t)(total / step) + 2;

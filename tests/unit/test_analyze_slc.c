@@ -169,3 +169,29 @@ TEST("Three levels (SLC, direct TLC, folding-bound) are named in order") {
   CHECK_NEAR(s.levels[2].mb_s, 600, 30);
   CHECK_NEAR(s.drops[1].at_gib, 230, 230 * 0.05);
 }
+
+TEST("A rate trace (bandwidth windows) gives the cliff, and a hostile one is refused") {
+  /* 1 s windows: 4 at 2000 MB/s, the fifth mixed, then 40 at 500 MB/s */
+  double t[64], v[64];
+  size_t n = 0;
+  for (int i = 0; i < 45; i++, n++) {
+    t[n] = i + 1;
+    v[n] = i < 4 ? 2000 : i == 4 ? 1250 : 500;
+  }
+  json_t *fill = NULL;
+  struct ssdrev_err e = {{0}};
+  REQUIRE(analyze_rate_fill(t, v, n, 1.0, NULL, &fill, &e) == 0);
+  const json_t *s = json_object_get(fill, "slc");
+  REQUIRE(json_is_true(json_object_get(s, "found")));
+  /* 8 GB at 2000 MB/s, then the mixed window's 1.25 GB: half of its second
+   * at each speed gives 1 GB more in the cache */
+  double want = 9e9 / 1073741824.0;
+  CHECK_NEAR(json_number_value(json_object_get(s, "cache_gib")), want, fmax(0.05 * want, 1.0 / 16));
+  json_decref(fill);
+  t[3] = 1e300;
+  CHECK(analyze_rate_fill(t, v, n, 1.0, NULL, &fill, &e) < 0);
+  v[3] = 1e300;
+  t[3] = 4;
+  CHECK(analyze_rate_fill(t, v, n, 1.0, NULL, &fill, &e) < 0);
+  CHECK_CONTAINS(e.msg, "beyond");
+}
