@@ -31,8 +31,8 @@ struct analyze_opts {
   int salvage;                   /* skip corrupt log chunks */
   unsigned threads;              /* threads: analyze_log_percentiles splits a log, analyze_run
                                     analyzes tests in parallel (0 = online CPUs, max 16) */
-  double slc_min_seg_gib;        /* SLC change points: minimum segment (0 = 2 GiB) */
-  double fill_step_gib;          /* SLC trace resolution (0 = 1/16 GiB) */
+  double slc_min_seg_gib;        /* SLC change points: minimum segment (0 = three segmentation points) */
+  double fill_step_gib;          /* SLC trace resolution (0 = 1/256 GiB) */
 };
 void analyze_opts_defaults(struct analyze_opts *o);
 /* Parses "50,90,99.9" into o->pcts; fails naming the bad item. */
@@ -122,30 +122,56 @@ enum analyze_log_want {
 int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, json_t **out,
                 struct ssdrev_err *err);
 
+/* A fill from a rate trace instead of a log (a fio bandwidth log averaged
+ * over windows): t_s[i] ends window i (the first is first_s long), mb_s[i]
+ * its speed. The windows are resampled into equal steps of bytes (time
+ * interpolated inside each window) and *out receives a new "fill" object as
+ * analyze_log makes one (per_gib and trace without latencies, slc). Fails
+ * when the times go back or a speed is negative. */
+int analyze_rate_fill(const double *t_s, const double *mb_s, size_t n, double first_s, const struct analyze_opts *o,
+                      json_t **out, struct ssdrev_err *err);
+
 /* ====================================================== 3. SLC cache */
 
 struct analyze_slc_drop {
-  double at_gib, from_mb_s, to_mb_s;
+  double at_gib, from_mb_s, to_mb_s; /* from/to: the speeds of the levels either side */
+};
+/* A level: a phase of the fill at one sustained speed (bytes over time). */
+struct analyze_slc_level {
+  double from_gib, to_gib, mb_s;
 };
 #define ANALYZE_SLC_MAX_DROPS 8
 struct analyze_slc {
-  int found;              /* a sustained drop was found */
-  double cache_gib;       /* GiB written before the first sustained drop */
-  double cache_mb_s;      /* mean speed before it */
-  double post_cache_mb_s; /* mean speed of the segment after it */
-  double confidence;      /* 0..1 (docs/flags.md, "SLC estimate") */
-  unsigned ndrops;
+  int found;              /* the evidence rules of docs/flags.md hold for a cliff */
+  double cache_gib;       /* GiB written before the first cliff (found), else the GiB written */
+  double cache_mb_s;      /* speed before it (found), else the whole fill's speed */
+  double post_cache_mb_s; /* the whole phase after the cliff: its bytes over its time */
+  double post_first_mb_s; /* the first segment after the cliff */
+  double confidence;      /* 0..1 from drop_z (docs/flags.md, "SLC estimate"), 0 when !found */
+  double drop_z;          /* the first cliff's drop over its standard error */
+  double noise_mb_s;      /* sigma of one segmentation point */
+  double step_gib;        /* resolution: the fine trace's step (cliffs are placed on it) */
+  double seg_step_gib;    /* the segmentation's step (fine steps merged to <= 2048 points) */
+  unsigned ndrops;        /* cliffs: level boundaries */
   struct analyze_slc_drop drops[ANALYZE_SLC_MAX_DROPS];
+  unsigned nlevels;       /* ndrops + 1 */
+  struct analyze_slc_level levels[ANALYZE_SLC_MAX_DROPS + 1];
   unsigned nsegments;
 };
 /* Estimates the SLC cache from a trace: gib[i] is the GiB written at the end
  * of point i (increasing, equal steps), mb_s[i] the speed over that point.
- * Change points by binary segmentation on the mean with a BIC-style penalty
- * from a robust noise estimate and a minimum segment of min_seg_gib; a drop
- * counts when a segment's mean is below 85% of the previous one. The cliff
- * is placed inside its boundary point by the harmonic mix of the speeds. */
+ * Change points by binary segmentation on the mean (fine points merged to
+ * at most 2048) with a BIC-style penalty from a robust noise estimate and a
+ * minimum segment of min_seg_gib (0: three points); levels and cliffs by the
+ * evidence rules of docs/flags.md; each cliff placed on the fine trace by
+ * the time the points around it took. */
 int analyze_slc_estimate(const double *gib, const double *mb_s, size_t n, double min_seg_gib,
                          struct analyze_slc *out, struct ssdrev_err *err);
+/* The same for a trace whose clock is coarse: no level (the cache included)
+ * shorter than min_level_s seconds (1.5 windows of a bandwidth log: the
+ * window holding a cliff is at most one window long). */
+int analyze_slc_estimate_ex(const double *gib, const double *mb_s, size_t n, double min_seg_gib, double min_level_s,
+                            struct analyze_slc *out, struct ssdrev_err *err);
 json_t *analyze_slc_to_json(const struct analyze_slc *s, double min_seg_gib);
 
 /* ========================================= 4. run, flags, compare */

@@ -12,7 +12,7 @@
 #include "archive/archive.h"
 
 /* Manifest test keys that are not copied into the analysis entry. */
-static const char *const skip_keys[] = {"name", "params", "log", "result", "start", "end", "samples", NULL};
+static const char *const skip_keys[] = {"name", "params", "log", "result", "start", "end", "samples", "bw_trace", NULL};
 
 static int skipped(const char *k) {
   for (const char *const *s = skip_keys; *s; s++)
@@ -272,11 +272,22 @@ static void fill_add(json_t *out, const json_t *test, const json_t *entry) {
     json_t *nf = json_object();
     json_object_set_new(nf, "test", json_string(analyze_json_str(test, "name") ? analyze_json_str(test, "name") : ""));
     json_object_set(nf, "per_gib", json_object_get(f, "per_gib"));
+    json_object_set(nf, "trace", json_object_get(f, "trace"));
     json_object_set(nf, "slc", json_object_get(f, "slc"));
     json_object_set_new(fill, "near_full", nf);
     if (slc && json_is_true(json_object_get(slc, "found"))) {
       json_object_set(s, "min_gib", json_object_get(slc, "cache_gib"));
       json_object_set(s, "min_confidence", json_object_get(slc, "confidence"));
+    } else if (slc) {
+      /* no cliff in the rewrite: either the cache lasted the whole rewrite
+       * (a lower bound: at least the GiB written, when it ran at the empty
+       * drive's in-cache speed) or nothing had come back after the idle */
+      double v = analyze_json_num(slc, "fill_mb_s", 0), vc = analyze_json_num(s, "cache_mb_s", 0),
+             vp = analyze_json_num(s, "post_cache_mb_s", 0);
+      if (vc > 0 && vp > 0 && v > (vc + vp) / 2)
+        json_object_set(s, "min_gib_at_least", json_object_get(slc, "written_gib"));
+      else if (vc > 0 && vp > 0)
+        json_object_set_new(s, "min_gib_recovered", json_real(0));
     }
     return;
   }
@@ -295,7 +306,12 @@ static void fill_add(json_t *out, const json_t *test, const json_t *entry) {
     json_object_set(s, "max_gib", json_object_get(slc, "cache_gib"));
     json_object_set(s, "cache_mb_s", json_object_get(slc, "cache_mb_s"));
     json_object_set(s, "post_cache_mb_s", json_object_get(slc, "post_cache_mb_s"));
+    json_object_set(s, "post_first_mb_s", json_object_get(slc, "post_first_mb_s"));
+    if (json_object_get(slc, "fill_mb_s")) json_object_set(s, "fill_mb_s", json_object_get(slc, "fill_mb_s"));
     json_object_set(s, "drops", json_object_get(slc, "drops"));
+    json_object_set(s, "levels", json_object_get(slc, "levels"));
+    json_object_set(s, "drop_z", json_object_get(slc, "drop_z"));
+    json_object_set(s, "resolution_gib", json_object_get(slc, "resolution_gib"));
     json_object_set(s, "confidence", json_object_get(slc, "confidence"));
     json_object_set(s, "method", json_object_get(slc, "method"));
   }
@@ -329,6 +345,31 @@ static void temperature_add(json_t *out, const json_t *test) {
   json_object_set_new(json_object_get(o, "steps"), key ? key : "?", st);
 }
 
+/* A test with a rate trace and no log (an imported fio bandwidth log
+ * averaged over windows): its fill and series from the trace. */
+static json_t *rate_entry(json_t *entry, const json_t *test, const struct analyze_opts *o) {
+  const json_t *bt = json_object_get(test, "bw_trace"), *jt = json_object_get(bt, "t_s"), *jm = json_object_get(bt, "mb_s");
+  size_t n = json_array_size(jt) < json_array_size(jm) ? json_array_size(jt) : json_array_size(jm);
+  double *t = calloc(n ? n : 1, sizeof *t), *m = calloc(n ? n : 1, sizeof *m);
+  json_t *fill = NULL;
+  struct ssdrev_err e = {{0}};
+  int rc = t && m ? 0 : ssdrev_fail(&e, -ENOMEM, "out of memory");
+  for (size_t i = 0; !rc && i < n; i++) {
+    t[i] = json_number_value(json_array_get(jt, i));
+    m[i] = json_number_value(json_array_get(jm, i));
+  }
+  if (!rc) rc = analyze_rate_fill(t, m, n, analyze_json_num(bt, "interval_ms", 1000) / 1e3, o, &fill, &e);
+  free(t), free(m);
+  if (rc) {
+    json_object_set_new(entry, "error", json_sprintf("cannot analyze the bandwidth trace: %s", e.msg));
+    return entry;
+  }
+  json_object_set_new(fill, "source", json_string("bandwidth log (windows of interval_ms): no per-I/O latency"));
+  json_object_set_new(entry, "fill", fill);
+  json_object_set_new(entry, "series", json_pack("{s:O, s:O}", "t_s", jt, "mb_s", jm));
+  return entry;
+}
+
 /* Analyzes one test into a new entry (never fails the run: a missing or
  * unreadable log becomes an "error" in the entry). */
 static json_t *test_entry(const struct archive *run, const json_t *test, const struct analyze_opts *o) {
@@ -341,16 +382,15 @@ static json_t *test_entry(const struct archive *run, const json_t *test, const s
   double bs = block_bytes(test);
   if (bs > 0) json_object_set_new(entry, "block_bytes", json_integer((json_int_t)bs));
   const char *log = analyze_json_str(test, "log"), *kind = analyze_json_str(test, "kind");
+  if (!log && json_is_object(json_object_get(test, "bw_trace"))) return rate_entry(entry, test, o);
   if (!log) return entry;
   struct analyze_opts lo = *o;
   unsigned want = ANALYZE_WANT_SERIES;
   if (kind && !strcmp(kind, "prefill")) want |= ANALYZE_WANT_FILL; /* sequential too: per-GiB trace */
   if (kind && !strcmp(kind, "fill_drive")) {
     want |= ANALYZE_WANT_FILL;
-    const char *phase = analyze_json_str(test, "phase");
-    /* a nearly full drive has a cache of about 2 GiB: a 2 GiB minimum
-     * segment would hide it, so the near-full trace uses 0.5 GiB */
-    if (!lo.slc_min_seg_gib) lo.slc_min_seg_gib = phase && !strcmp(phase, "near_full") ? 0.5 : 2.0;
+    /* no minimum segment in GiB: the estimate's resolution follows the
+     * trace (analyze/slc.c), so a near-full cache of 0.25 GiB is seen */
   }
   json_t *res = NULL;
   struct ssdrev_err e = {{0}};

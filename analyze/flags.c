@@ -101,12 +101,13 @@ static void rule_fob_vs_full(const json_t *a, json_t *flags) {
 
 static void rule_write_cliff(const json_t *a, json_t *flags) {
   const json_t *s = json_object_get(json_object_get(a, "fill"), "slc");
+  /* no cache detected (the evidence rules of docs/flags.md failed): no flag */
   if (!s || !json_is_true(json_object_get(s, "found"))) return;
   double at = analyze_json_num(s, "max_gib", 0), v1 = analyze_json_num(s, "cache_mb_s", 0), v2 = analyze_json_num(s, "post_cache_mb_s", 0);
   add_flag(flags, "write_cliff", "info",
            json_pack("{s:f, s:f, s:f, s:f}", "at_gib", at, "cache_mb_s", v1, "post_cache_mb_s", v2, "confidence",
                      analyze_json_num(s, "confidence", 0)),
-           "write cliff after %.1f GiB: %.0f MB/s in the SLC cache, %.0f MB/s after", at, v1, v2);
+           "write cliff after %.2f GiB: %.0f MB/s in the SLC cache, %.0f MB/s after", at, v1, v2);
   if (v1 > 0 && v2 < SLOW_POST_CACHE_RATIO * v1)
     add_flag(flags, "slow_post_cache", "warn",
              json_pack("{s:f, s:f, s:f, s:f}", "cache_mb_s", v1, "post_cache_mb_s", v2, "ratio", analyze_json_round(v2 / v1, 3),

@@ -10,6 +10,10 @@
 
 #define NOPS 4 /* read, write, trim, flush */
 #define GIB (1024.0 * 1024.0 * 1024.0)
+/* Fill trace: the estimate's resolution (o->fill_step_gib overrides it) and
+ * the most points the stored trace keeps (docs/archive.md). */
+#define FILL_STEP_GIB (1.0 / 256)
+#define TRACE_OUT_MAX 2048
 
 void analyze_opts_defaults(struct analyze_opts *o) {
   static const double dflt[] = {50, 90, 99, 99.9, 99.99, 99.999};
@@ -442,18 +446,104 @@ static int fill_json(struct log_ctx *c, json_t *res, struct ssdrev_err *err) {
     json_object_set_new(pg, "step_gib", analyze_json_real((double)c->gib_step_bytes / GIB, 6));
   json_object_set_new(fill, "per_gib", pg);
   k = trace_points(c->fine, c->first_submit, g, m, NULL, NULL);
-  json_t *fine = json_object();
-  json_object_set_new(fine, "step_gib", analyze_json_real((double)c->fine_step_bytes / GIB, 6));
-  json_object_set_new(fine, "gib", darr(g, k, 4));
-  json_object_set_new(fine, "mb_s", darr(m, k, 2));
-  json_object_set_new(fill, "trace", fine);
-  double seg = c->o->slc_min_seg_gib > 0 ? c->o->slc_min_seg_gib : 2.0;
+  /* the estimate runs on the fine trace (its resolution follows the data:
+   * 4 MiB steps are 32 I/Os of a 128 KiB fill); the stored trace merges
+   * them into at most TRACE_OUT_MAX points (bytes and times add) */
+  double seg = c->o->slc_min_seg_gib > 0 ? c->o->slc_min_seg_gib : 0;
   struct analyze_slc slc;
   struct ssdrev_err e2;
-  if (k >= 2 && analyze_slc_estimate(g, m, k, seg, &slc, &e2) == 0)
-    json_object_set_new(fill, "slc", analyze_slc_to_json(&slc, seg));
+  int have_slc = k >= 2 && analyze_slc_estimate(g, m, k, seg, &slc, &e2) == 0;
+  size_t merge = 1;
+  while ((k + merge - 1) / merge > TRACE_OUT_MAX) merge *= 2;
+  size_t ko = 0;
+  for (size_t a = 0; a < k; a += merge, ko++) {
+    size_t b = a + merge < k ? a + merge : k;
+    double g0 = a ? g[a - 1] : g[0] - (double)c->fine_step_bytes / GIB, t = 0;
+    for (size_t i = a; i < b; i++) {
+      double dg = g[i] - (i ? g[i - 1] : g0);
+      if (m[i] > 0) t += dg / m[i];
+    }
+    double gend = g[b - 1];
+    m[ko] = t > 0 ? (gend - g0) / t : 0;
+    g[ko] = gend;
+  }
+  json_t *fine = json_object();
+  json_object_set_new(fine, "step_gib", analyze_json_real((double)c->fine_step_bytes * (double)merge / GIB, 6));
+  json_object_set_new(fine, "gib", darr(g, ko, 4));
+  json_object_set_new(fine, "mb_s", darr(m, ko, 2));
+  json_object_set_new(fill, "trace", fine);
+  if (have_slc) json_object_set_new(fill, "slc", analyze_slc_to_json(&slc, seg));
   free(g), free(m), free(lm), free(lp);
   json_object_set_new(res, "fill", fill);
+  return 0;
+}
+
+/* Times at which the cumulative bytes reach k x step (k = 1..), by linear
+ * interpolation inside each window of a rate trace; returns the count. */
+static size_t rate_resample(const double *t_s, const double *mb_s, size_t n, double first_s, double step_bytes,
+                            double *gib, double *out_mb_s, size_t max) {
+  double b0 = 0, t0 = n ? t_s[0] - first_s : 0, next = step_bytes, tprev = t0;
+  size_t k = 0;
+  for (size_t i = 0; i < n && k < max; i++) {
+    double ts = i ? t_s[i - 1] : t0, dt = t_s[i] - ts, b1 = b0 + (mb_s[i] > 0 && dt > 0 ? mb_s[i] * 1e6 * dt : 0);
+    while (b1 >= next && k < max) {
+      double tn = ts + (b1 > b0 ? (next - b0) / (b1 - b0) : 1) * dt;
+      gib[k] = next / GIB;
+      out_mb_s[k] = tn > tprev ? step_bytes / (tn - tprev) / 1e6 : 0;
+      tprev = tn;
+      next += step_bytes;
+      k++;
+    }
+    b0 = b1;
+  }
+  return k;
+}
+
+int analyze_rate_fill(const double *t_s, const double *mb_s, size_t n, double first_s, const struct analyze_opts *o,
+                      json_t **out, struct ssdrev_err *err) {
+  *out = NULL;
+  double total = 0;
+  for (size_t i = 0; i < n; i++) {
+    double dt = t_s[i] - (i ? t_s[i - 1] : t_s[0] - first_s);
+    if (!isfinite(t_s[i]) || !isfinite(mb_s[i]) || mb_s[i] < 0 || dt < 0)
+      return ssdrev_fail(err, -EINVAL, "bad rate trace at point %zu: times must increase, speeds be >= 0", i);
+    total += mb_s[i] * 1e6 * dt;
+  }
+  /* 2^62 bytes (4 EiB) is no fill: a hostile trace must not size the arrays */
+  if (!(total < 4.6e18)) return ssdrev_fail(err, -EINVAL, "bad rate trace: %g bytes written is beyond 2^62", total);
+  double step = (o && o->fill_step_gib > 0 ? o->fill_step_gib : FILL_STEP_GIB) * GIB;
+  if (total / step > BINS_MAX) step = total / BINS_MAX;
+  size_t max = (size_t)(total / step) + 2;
+  double *g = calloc(max, sizeof *g), *m = calloc(max, sizeof *m);
+  if (!g || !m) {
+    free(g), free(m);
+    return ssdrev_fail(err, -ENOMEM, "out of memory building the fill trace");
+  }
+  json_t *fill = json_object();
+  size_t k = rate_resample(t_s, mb_s, n, first_s, GIB, g, m, max);
+  json_object_set_new(fill, "per_gib", json_pack("{s:o, s:o}", "gib", darr(g, k, 4), "mb_s", darr(m, k, 2)));
+  k = rate_resample(t_s, mb_s, n, first_s, step, g, m, max);
+  struct analyze_slc slc;
+  struct ssdrev_err e2;
+  double seg = o && o->slc_min_seg_gib > 0 ? o->slc_min_seg_gib : 0;
+  int have_slc = k >= 4 && analyze_slc_estimate_ex(g, m, k, seg, 1.5 * first_s, &slc, &e2) == 0;
+  size_t merge = 1;
+  while ((k + merge - 1) / merge > TRACE_OUT_MAX) merge *= 2;
+  size_t ko = 0;
+  for (size_t a = 0; a < k; a += merge, ko++) { /* as fill_json: bytes and times add */
+    size_t b = a + merge < k ? a + merge : k;
+    double g0 = a ? g[a - 1] : 0, t = 0;
+    for (size_t i = a; i < b; i++)
+      if (m[i] > 0) t += (g[i] - (i ? g[i - 1] : 0)) / m[i];
+    m[ko] = t > 0 ? (g[b - 1] - g0) / t : 0;
+    g[ko] = g[b - 1];
+  }
+  json_object_set_new(fill, "trace", json_pack("{s:o, s:o, s:o}", "step_gib",
+                                               analyze_json_real(step * (double)merge / GIB, 6), "gib",
+                                               darr(g, ko, 4), "mb_s", darr(m, ko, 2)));
+  if (have_slc) json_object_set_new(fill, "slc", analyze_slc_to_json(&slc, seg));
+  free(g), free(m);
+  *out = fill;
   return 0;
 }
 
@@ -581,7 +671,7 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
   double ins = (o->interval_s > 0 ? o->interval_s : 1.0) * 1e9;
   c->interval_ns = ins < 9e18 ? (uint64_t)ins : (uint64_t)9e18;
   if (c->interval_ns == 0) c->interval_ns = 1;
-  double step = (o->fill_step_gib > 0 ? o->fill_step_gib : 1.0 / 16) * GIB;
+  double step = (o->fill_step_gib > 0 ? o->fill_step_gib : FILL_STEP_GIB) * GIB;
   c->fine_step_bytes = step < 9e18 ? (uint64_t)step : (uint64_t)9e18;
   if (!c->fine_step_bytes) c->fine_step_bytes = 1;
   if (!rc && (want & ANALYZE_WANT_SERIES) && !(c->series = calloc(1, sizeof *c->series))) rc = -ENOMEM;
@@ -668,6 +758,14 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
     json_decref(warnings);
     ctx_free(c);
     return rc;
+  }
+  if (c->gib && c->measured > 1 && c->off_hi == c->off_lo) {
+    /* every I/O at one offset: nothing to plot against GiB written */
+    const char *why = "no fill trace: every I/O of the log is at one offset (a fio log without log_offset of a "
+                      "job that is not sequential?)";
+    json_array_append_new(warnings, json_string(why));
+    json_object_set_new(json_object_get(res, "fill"), "why_no_trace", json_string(why));
+    json_object_del(json_object_get(res, "fill"), "slc");
   }
   if (widened & (FEED_GIB | FEED_FINE))
     json_array_append_new(warnings, json_sprintf("fill trace steps widened to %g GiB (per-GiB points) and %g GiB "

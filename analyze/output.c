@@ -103,8 +103,14 @@ static void print_summary(FILE *f, const json_t *a) {
       fprintf(f, "%.2f GiB at %.0f MB/s, then %.0f MB/s (confidence %.2f)", analyze_json_num(slc, "max_gib", 0),
               analyze_json_num(slc, "cache_mb_s", 0), analyze_json_num(slc, "post_cache_mb_s", 0), analyze_json_num(slc, "confidence", 0));
     else
-      fprintf(f, "no sustained drop found");
-    if (json_is_number(json_object_get(slc, "min_gib"))) fprintf(f, "; near full %.2f GiB", analyze_json_num(slc, "min_gib", 0));
+      fprintf(f, "no cache detected");
+    if (json_is_number(json_object_get(slc, "min_gib")))
+      fprintf(f, "; near full %.2f GiB (confidence %.2f)", analyze_json_num(slc, "min_gib", 0),
+              analyze_json_num(slc, "min_confidence", 0));
+    else if (json_is_number(json_object_get(slc, "min_gib_at_least")))
+      fprintf(f, "; near full at least %.2f GiB (the rewrite ended in the cache)", analyze_json_num(slc, "min_gib_at_least", 0));
+    else if (json_is_number(json_object_get(slc, "min_gib_recovered")))
+      fprintf(f, "; near full: no cache seen after the idle (the rewrite ran at the post-cache speed)");
     fprintf(f, "\n");
   }
   const char *w;

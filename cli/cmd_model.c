@@ -62,7 +62,7 @@ static int model_list(int argc, char **argv) {
   return rc;
 }
 
-static json_t *model_json(const struct sim_model *m, const struct sim_derived *dv) {
+static json_t *model_json(const struct sim_model *m, const struct sim_derived *dv, const struct sim_measured *ms) {
   json_t *o = json_pack(
       "{s:s, s:s, s:b, s:I, s:i, s:f, s:{s:i, s:i, s:i, s:i, s:f, s:i, s:i, s:I}, "
       "s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}, "
@@ -83,14 +83,18 @@ static json_t *model_json(const struct sim_model *m, const struct sim_derived *d
   json_object_set_new(o, "derived",
                       json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I}", "read_4k_qd1_us", dv->read_4k_us,
                                 "raw_read_iops", dv->raw_read_iops, "raw_read_mb_s", dv->raw_read_mb_s,
-                                "seq_read_mb_s", dv->seq_read_mb_s, "slc_write_mb_s", dv->slc_write_mb_s,
-                                "post_cache_mb_s", dv->post_cache_mb_s, "slc_max_bytes",
+                                "seq_read_mb_s", dv->seq_read_mb_s, "slc_write_mb_s", ms->slc_write_mb_s,
+                                "post_cache_mb_s", ms->post_cache_mb_s, "slc_max_bytes",
                                 (json_int_t)dv->slc_max_bytes, "slc_min_bytes", (json_int_t)dv->slc_min_bytes));
+  json_object_set_new(json_object_get(o, "derived"), "nand_slc_write_mb_s", json_real(dv->slc_write_mb_s));
+  json_object_set_new(json_object_get(o, "derived"), "nand_post_cache_mb_s", json_real(dv->post_cache_mb_s));
+  json_object_set_new(json_object_get(o, "derived"), "empty_fill_cliff_bytes",
+                      json_integer((json_int_t)ms->empty_fill_cliff_bytes));
   json_object_set_new(o, "dut", sim_model_dut(m));
   return o;
 }
 
-static void model_text(const struct sim_model *m, const struct sim_derived *dv) {
+static void model_text(const struct sim_model *m, const struct sim_derived *dv, const struct sim_measured *ms) {
   printf("model      %s (%s), simulated\n", m->name, m->label);
   printf("capacity   %llu bytes (%.1f GB), LBA %u B, link %.0f MB/s\n", (unsigned long long)m->capacity_bytes,
          m->capacity_bytes / 1e9, m->lba_bytes, m->link_mb_s);
@@ -112,8 +116,12 @@ static void model_text(const struct sim_model *m, const struct sim_derived *dv) 
   printf("  sequential read                  %7.0f MB/s\n", dv->seq_read_mb_s);
   printf("  SLC cache max / min              %7.1f / %.1f GiB\n", dv->slc_max_bytes / 1073741824.0,
          dv->slc_min_bytes / 1073741824.0);
-  printf("  sequential write into SLC        %7.0f MB/s\n", dv->slc_write_mb_s);
-  printf("  post-cache write (direct to TLC) %7.0f MB/s\n", dv->post_cache_mb_s);
+  printf("  sequential write into SLC        %7.0f MB/s (NAND ceiling %.0f)\n", ms->slc_write_mb_s,
+         dv->slc_write_mb_s);
+  printf("  post-cache write (direct to TLC) %7.0f MB/s (NAND ceiling %.0f)\n", ms->post_cache_mb_s,
+         dv->post_cache_mb_s);
+  printf("  cliff of an empty-drive fill     %7.3f GiB\n", ms->empty_fill_cliff_bytes / 1073741824.0);
+  printf("  (write speeds: the timing itself, 128 KiB QD32 on an empty drive, incl. the write buffer)\n");
   if (m->dut_model[0]) printf("\nDUT        %s, firmware %s, NVMe %s, %s\n", m->dut_model,
                               m->dut_firmware[0] ? m->dut_firmware : "?",
                               m->dut_nvme_version[0] ? m->dut_nvme_version : "?",
@@ -137,11 +145,13 @@ static int model_show(int argc, char **argv) {
   if (sim_model_load(&m, path, &err)) return cli_error("model", "%s", err.msg);
   struct sim_derived dv;
   sim_model_derive(&m, &dv);
+  struct sim_measured ms;
+  if (sim_model_measure(&m, &ms, &err)) return cli_error("model", "%s", err.msg);
   if (!as_json) {
-    model_text(&m, &dv);
+    model_text(&m, &dv, &ms);
     return 0;
   }
-  json_t *o = model_json(&m, &dv);
+  json_t *o = model_json(&m, &dv, &ms);
   if (!o) return cli_error("model", "cannot build JSON for '%s'", path);
   char *txt = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
   json_decref(o);

@@ -461,10 +461,83 @@ static int find_log(const struct import_opts *o, const char *json_dir, const jso
   return 0;
 }
 
+/* The job's bandwidth log (write_bw_log): PREFIX_bw.N.log[.HOST], looked for
+ * where the latency logs are. */
+static int find_bw_log(const struct import_opts *o, const char *json_dir, const json_t *opts, unsigned thread_no,
+                       const char *host, char *out, size_t len) {
+  const char *prefix = opt(opts, "write_bw_log");
+  if (!prefix) return 0;
+  const char *dirs[2] = {o->log_dir ? o->log_dir : json_dir, o->log_dir ? NULL : "."};
+  int per_job = !opt(opts, "per_job_logs") || strcmp(opt(opts, "per_job_logs"), "0");
+  for (size_t d = 0; d < 2; d++) {
+    if (!dirs[d] || (prefix[0] == '/' && d > 0)) continue;
+    char num[24] = "";
+    if (per_job) snprintf(num, sizeof num, ".%u", thread_no);
+    int n = snprintf(out, len, "%s%s%s_bw%s.log%s%s", prefix[0] == '/' ? "" : dirs[d], prefix[0] == '/' ? "" : "/",
+                     prefix, num, host ? "." : "", host ? host : "");
+    if (n > 0 && (size_t)n < len && file_nonempty(out)) return 1;
+  }
+  return 0;
+}
+
+#define FIO_BW_TRACE_MAX 1000000 /* points of an averaged bandwidth log (a week at 1 s) */
+
+/* An averaged bandwidth log (log_avg_msec > 0) as a fill trace: the write
+ * direction's "time_ms, KiB/s, ddir, ..." lines as {"file", "interval_ms",
+ * "t_s", "mb_s"} (t_s: the end of each window). Fails naming the file and
+ * line on a malformed line. */
+static json_t *bw_trace_read(const char *path, double interval_ms, struct ssdrev_err *err) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    int e = errno;
+    ssdrev_fail(err, -e, "cannot open fio bandwidth log '%s': %s", path, strerror(e));
+    return NULL;
+  }
+  json_t *t = json_array(), *m = json_array();
+  char line[512];
+  unsigned long long no = 0;
+  int bad = 0;
+  while (!bad && fgets(line, sizeof line, f)) {
+    no++;
+    unsigned long long v[3];
+    const char *c = line;
+    for (int i = 0; i < 3 && !bad; i++) {
+      char *end;
+      while (*c == ' ' || *c == '\t') c++;
+      errno = 0;
+      v[i] = strtoull(c, &end, 10);
+      if (end == c || errno || (*end != ',' && i < 2) || *c == '-') bad = 1;
+      c = *end == ',' ? end + 1 : end;
+    }
+    if (bad || v[0] > (1ull << 43)) {
+      bad = 1;
+      ssdrev_fail(err, -EINVAL, "bad fio bandwidth log '%s' line %llu: expected 'time_ms, KiB/s, ddir, bs'", path, no);
+      break;
+    }
+    if (v[2] != 1) continue; /* the write direction is the fill */
+    if (json_array_size(t) == FIO_BW_TRACE_MAX) {
+      bad = 1;
+      ssdrev_fail(err, -E2BIG, "fio bandwidth log '%s' has more than %d write windows", path, FIO_BW_TRACE_MAX);
+      break;
+    }
+    json_array_append_new(t, json_real((double)v[0] / 1e3));
+    json_array_append_new(m, json_real((double)v[1] * 1024.0 / 1e6));
+  }
+  fclose(f);
+  if (bad) {
+    json_decref(t);
+    json_decref(m);
+    return NULL;
+  }
+  char abs[PATH_MAX];
+  return json_pack("{s:s, s:f, s:o, s:o}", "file", realpath(path, abs) ? abs : path, "interval_ms", interval_ms,
+                   "t_s", t, "mb_s", m);
+}
+
 /* Converts the job's log(s) into one ssdrev log. Several paths are the
  * threads of a group_reporting entry; each keeps its thread in queue_id. */
 static int import_job_log(struct archive *run, json_t *test, const char *name, char **log_paths,
-                          unsigned npaths, const char *lat_kind, const json_t *opts,
+                          unsigned npaths, const char *lat_kind, int bw, const json_t *opts,
                           const struct import_opts *o, uint64_t start_unix_ns, uint64_t fio_ios,
                           const char *input, struct import_result *res, struct ssdrev_err *err) {
   char rel[512];
@@ -480,6 +553,16 @@ static int import_job_log(struct archive *run, json_t *test, const char *name, c
    * guessing by column count would take fio 3.36's issue-time column (or
    * the prio) of a 6-column log for an offset */
   if (fmt.has_offset < 0) fmt.has_offset = opt(opts, "log_offset") && strcmp(opt(opts, "log_offset"), "0") != 0;
+  fmt.bw_log = bw;
+  /* no offsets: a sequential job's positions follow from its pattern, so
+   * its fill trace can still be drawn (docs/interop.md) */
+  const json_t *pr = json_object_get(test, "params");
+  const char *pat = json_string_value(json_object_get(pr, "pattern"));
+  if (!fmt.has_offset && pat && !strcmp(pat, "seq")) {
+    fmt.seq_rebuild = 1;
+    fmt.seq_start_bytes = (uint64_t)json_integer_value(json_object_get(pr, "offset_bytes"));
+    fmt.seq_span_bytes = (uint64_t)json_integer_value(json_object_get(pr, "span_bytes"));
+  }
   struct import_fio_log_stats st, all = {0};
   json_t *files = json_array();
   for (unsigned i = 0; i < npaths && !rc; i++) {
@@ -487,6 +570,7 @@ static int import_job_log(struct archive *run, json_t *test, const char *name, c
     rc = import_fio_log_import(log_paths[i], &fmt, w, &st, err);
     all.lines += st.lines;
     all.clamped += st.clamped;
+    all.rebuilt += st.rebuilt;
     if (!all.columns) all.columns = st.columns;
     char abs[PATH_MAX];
     json_array_append_new(files, json_string(realpath(log_paths[i], abs) ? abs : log_paths[i]));
@@ -509,6 +593,9 @@ static int import_job_log(struct archive *run, json_t *test, const char *name, c
   json_object_set_new(ls, "records", json_integer((json_int_t)all.lines));
   json_object_set_new(ls, "submit_clamped", json_integer((json_int_t)all.clamped));
   json_object_set_new(ls, "time_resolution_ns", json_integer(1000000));
+  if (all.rebuilt)
+    json_object_set_new(ls, "offsets", json_string("rebuilt from the sequential pattern (no log_offset): "
+                                                   "within iodepth x bs of the real ones"));
   json_object_set_new(test, "log_source", ls);
   json_object_del(test, "summary"); /* the log is the source of truth now */
   res->logs++;
@@ -617,6 +704,14 @@ int import_fio(const char *input, const struct import_opts *o,
     if (o->state) json_object_set_new(test, "state", json_string(o->state));
     uint64_t fio_ios;
     fio_summarize(test, job, opts, &fio_ios);
+    /* a sequential pure write of 8 GiB or more is a fill: analyzed for its
+     * SLC cache like a review's fill_drive step (docs/interop.md) */
+    if (!strcmp(json_string_value(json_object_get(params, "pattern")), "seq") &&
+        json_integer_value(json_object_get(params, "read_pct")) == 0 &&
+        json_number_value(json_object_get(json_object_get(job, "write"), "io_bytes")) >= 8.0 * 1073741824.0) {
+      json_object_set_new(test, "kind", json_string("fill_drive"));
+      json_object_set_new(test, "phase", json_string("empty"));
+    }
     uint64_t runtime_ms = (uint64_t)json_integer_value(json_object_get(job, "job_runtime"));
     /* fio 3.36+ records the job's start ("job_start", ms); older versions
      * stamp only the output's end, so the start is about runtime earlier */
@@ -662,9 +757,28 @@ int import_fio(const char *input, const struct import_opts *o,
       }
       if (!rc && host_grouped) json_object_set_new(json_object_get(test, "params"), "threads", json_integer(npaths));
       if (!rc)
-        rc = import_job_log(run, test, name, paths, npaths, first_kind, opts, o, start_unix_ns, fio_ios, input,
-                            res, err);
+        rc = import_job_log(run, test, name, paths, npaths, first_kind, 0, opts, o, start_unix_ns, fio_ios,
+                            input, res, err);
       for (unsigned k = 0; k < npaths; k++) free(paths[k]);
+    }
+    /* no per-I/O latency log: a bandwidth log is the fill trace (per I/O
+     * with log_avg_msec=0, else per window) */
+    if (!rc && !o->no_logs && !json_object_get(test, "log") && opt(opts, "write_bw_log")) {
+      if (!find_bw_log(o, json_dir, opts, (unsigned)thread_no, host, log_path, sizeof log_path)) {
+        import_warn(run, res, "'%s' job %s: no bandwidth log %s_bw.%lld.log%s%s found (see --logs)", input, name,
+                    opt(opts, "write_bw_log"), (long long)thread_no, host ? "." : "", host ? host : "");
+      } else if (!avg || !strcmp(avg, "0")) {
+        char *one = strdup(log_path);
+        rc = one ? import_job_log(run, test, name, &one, 1, "bw", 1, opts, o, start_unix_ns, fio_ios, input, res, err)
+                 : ssdrev_fail(err, -ENOMEM, "out of memory importing '%s'", input);
+        free(one);
+      } else {
+        char *end;
+        double ms = strtod(avg, &end);
+        json_t *tr = bw_trace_read(log_path, ms, err);
+        if (!tr) rc = -EINVAL;
+        else json_object_set_new(test, "bw_trace", tr);
+      }
     }
     json_decref(opts);
     if (rc) break;

@@ -25,6 +25,7 @@ struct fiolog_state {
   int col_ok[FIOLOG_MAX_COLS];   /* field parsed as a number */
   int col_hex[FIOLOG_MAX_COLS];  /* field was written as 0x... (log_prio=1) */
   uint64_t line;                 /* 1-based record number */
+  uint64_t seq_cursor[4];        /* seq_rebuild: bytes logged so far per direction */
   struct ssdlog_rec batch[FIOLOG_BATCH];
   size_t nbatch;
 };
@@ -92,6 +93,16 @@ static void fiolog_record(int c, void *arg) {
     }
   }
   uint64_t t_ms = s->col[0], lat_ns = s->col[1], ddir = s->col[2], bs = s->col[3];
+  if (s->fmt->bw_log) {
+    /* KiB/s of one I/O: its time is bs over that rate */
+    if (!s->col[1]) {
+      s->rc = ssdrev_fail(s->err, -EINVAL, "bad fio bandwidth log '%s' line %llu: bandwidth 0 KiB/s", s->path,
+                          (unsigned long long)s->line);
+      return;
+    }
+    long double l = (long double)bs * 1e9L / ((long double)s->col[1] * 1024.0L);
+    lat_ns = l >= (long double)INT64_MAX ? (uint64_t)INT64_MAX + 1 : (uint64_t)(l + 0.5L);
+  }
   if (ddir > 3 || bs > UINT32_MAX) {
     s->rc = ssdrev_fail(s->err, -EINVAL, "bad fio log '%s' line %llu: %s %llu out of range", s->path,
                         (unsigned long long)s->line, ddir > 3 ? "ddir" : "bs",
@@ -132,6 +143,18 @@ static void fiolog_record(int c, void *arg) {
   }
   r->lat_ns = lat_ns;
   r->offset_bytes = s->has_offset ? s->col[4] : 0;
+  if (!s->has_offset && s->fmt->seq_rebuild && ddir < 3) {
+    uint64_t cur = s->seq_cursor[ddir], span = s->fmt->seq_span_bytes;
+    r->offset_bytes = s->fmt->seq_start_bytes + (span ? cur % span : cur);
+    if (r->offset_bytes > (uint64_t)INT64_MAX - bs || cur > (uint64_t)INT64_MAX - bs) {
+      s->rc = ssdrev_fail(s->err, -EINVAL, "bad fio log '%s' line %llu: rebuilt offset %llu + bs %llu is beyond 2^63",
+                          s->path, (unsigned long long)s->line, (unsigned long long)r->offset_bytes,
+                          (unsigned long long)bs);
+      return;
+    }
+    s->seq_cursor[ddir] = cur + bs;
+    s->st->rebuilt++;
+  }
   r->len_bytes = (uint32_t)bs;
   r->queue_id = s->fmt->queue_id;
   r->op = ddir == 3 ? SSDLOG_OP_FLUSH : (uint8_t)ddir; /* fio's DDIR_SYNC is 3 */

@@ -63,6 +63,15 @@ extern const struct import_format import_formats[];
 struct import_fio_log_fmt {
   int has_offset;         /* -1 = decide by the column count: 6+ columns => offset */
   uint16_t queue_id;      /* stored in every record */
+  /* Without an offset column: a sequential job's offsets rebuilt from its
+   * pattern, seq_start_bytes + bytes logged before in that direction
+   * (wrapping at seq_span_bytes when > 0). fio logs in completion order, so
+   * a rebuilt offset is within iodepth x bs of the real one. */
+  int seq_rebuild;
+  uint64_t seq_start_bytes, seq_span_bytes;
+  /* A write_bw_log of log_avg_msec=0: value is the I/O's KiB/s, so its
+   * latency is bs / value (1 KiB/s = 1024 B/s) instead of value ns. */
+  int bw_log;
 };
 struct import_fio_log_stats {
   uint64_t lines;         /* records converted */
@@ -71,6 +80,7 @@ struct import_fio_log_stats {
   uint64_t bytes;
   uint64_t max_time_ms;   /* largest time column */
   unsigned columns;       /* column count of the first line */
+  uint64_t rebuilt;       /* records whose offset was rebuilt (seq_rebuild) */
 };
 /* Streams the fio latency log at PATH through libcsv into the open writer W.
  * Each record: lat_ns = value (ns), submit_ns = time_ms * 1e6 - value (fio

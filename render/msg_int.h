@@ -111,6 +111,12 @@ enum render_msg_id {
   MSG_C_TIME_AX,
   MSG_C_IOS_PER_BIN,
   MSG_C_QD1_4K,       /* what a tail test is, after its workload */
+  MSG_C_FILL_LAT_AX,  /* the fill charts */
+  MSG_C_FILL_TIME,
+  MSG_C_P99_DASHED,
+  MSG_C_REWRITE_LEG,
+  MSG_C_CLIFF,
+  MSG_C_NEAR_FULL,
   MSG_C_QD_AX,        /* queue-depth scaling charts */
   MSG_C_IOPS_AX,
   MSG_C_P99_AX,
@@ -122,6 +128,8 @@ enum render_msg_id {
   MSG_C_TEMP_AX,
   MSG_C_TEMP_LEGEND,
   MSG_C_WRITE_LEGEND,
+  MSG_T_NO_CACHE,     /* the SLC table: a fill without a detected cache */
+  MSG_T_NOT_BACK,     /* the near-full rewrite found no cache after the idle */
   MSG_T_SMART_HEAD,   /* the DUT table's SMART health block */
   MSG_T_POWER_ON_HOURS,
   MSG_T_DATA_WRITTEN,

@@ -134,6 +134,7 @@ void sim_free(struct sim *s) {
   free(s->slc_map);
   free(s->slc_sum);
   free(s->region);
+  free(s->measured);
   free(s);
 }
 
@@ -156,7 +157,16 @@ void sim_advance(struct sim *s, uint64_t now_ns) {
   if (now_ns - s->st.thermal_at_ns >= SIM_THERMAL_STEP_NS) thermal_step(s);
 }
 
+/* A new phase of the ground truth (after a reset or an idle). */
+static void truth_phase_start(struct sim *s) {
+  s->phase_host_bytes = 0;
+  s->tlc_seen = s->cliff_seen = 0;
+  s->tlc_first_ns = s->tlc_first_mapped_bytes = s->tlc_first_host_bytes = 0;
+  s->cliff_ns = s->cliff_host_bytes = 0;
+}
+
 void sim_idle(struct sim *s, uint64_t idle_ns) {
+  truth_phase_start(s);
   sim_advance(s, s->st.now_ns + idle_ns);
   /* Folding rewrites SLC blocks into TLC while the host is away. */
   double folded = s->m.fold_mb_s * 1e6 * ((double)idle_ns / 1e9);
@@ -181,6 +191,7 @@ void sim_reset(struct sim *s) {
   s->st.buf_used_bytes = 0;
   s->st.ring_head = s->st.ring_count = 0;
   for (unsigned i = 0; i < s->ndies; i++) s->dies[i].block_fill = 0;
+  truth_phase_start(s);
 }
 
 int sim_trim(struct sim *s, uint64_t off, uint64_t len) {
@@ -323,6 +334,12 @@ static void program_unit(struct sim *s, int slc) {
   ring_push(s, pe, unit);
   s->st.pending_bytes -= unit;
   if (slc) s->st.slc_used_bytes += unit;
+  if (!slc && !s->tlc_seen) {
+    s->tlc_seen = 1;
+    s->tlc_first_ns = s->st.pending_ready_ns;
+    s->tlc_first_mapped_bytes = s->st.mapped_units * SIM_UNIT_BYTES;
+    s->tlc_first_host_bytes = s->phase_host_bytes;
+  }
 }
 
 static void dispatch_pending(struct sim *s) {
@@ -335,6 +352,7 @@ static void dispatch_pending(struct sim *s) {
 
 static uint64_t do_write(struct sim *s, uint64_t now, uint64_t off, uint32_t len) {
   uint64_t in = fluid_take(&s->st.link_wr, now, (uint64_t)(len * s->link_ns_per_byte));
+  s->phase_host_bytes += len;
   sim_map_set(s, off, len);
   /* The old copies of rewritten units that sit in SLC become stale; the new
    * ones land in SLC while it has room (dispatch_pending decides the same
@@ -354,7 +372,15 @@ static uint64_t do_write(struct sim *s, uint64_t now, uint64_t off, uint32_t len
     while (s->st.ring_count && s->ring[s->st.ring_head].end_ns <= in) ring_pop(s);
     /* A full buffer makes the write wait for the oldest program in flight:
      * past the buffer, the host sees the NAND's speed. */
-    while (s->st.buf_used_bytes + piece > s->buf_cap_bytes && s->st.ring_count) in = max64(in, ring_pop(s));
+    while (s->st.buf_used_bytes + piece > s->buf_cap_bytes && s->st.ring_count) {
+      uint64_t freed = ring_pop(s);
+      if (freed > in && s->tlc_seen && !s->cliff_seen) { /* truth: the host now waits at NAND speed */
+        s->cliff_seen = 1;
+        s->cliff_ns = in;
+        s->cliff_host_bytes = s->phase_host_bytes;
+      }
+      in = max64(in, freed);
+    }
     s->st.buf_used_bytes += piece;
     s->st.pending_bytes += piece;
     s->st.pending_ready_ns = in;
@@ -399,17 +425,82 @@ uint64_t sim_io(struct sim *s, uint64_t now, unsigned op, uint64_t off, uint32_t
 
 /* ------------------------------------------------------------ ground truth */
 
+/* MB/s of a sequential 128 KiB QD32 write of `bytes` from offset 0 on a
+ * fresh drive of model m, over the part after the first quarter (the DRAM
+ * buffer first fills at link speed). */
+static int measure_seq(const struct sim_model *m, uint64_t bytes, double *mb_s, struct ssdrev_err *err) {
+  struct sim *s;
+  int rc = sim_new(&s, m, 1, err);
+  if (rc) return rc;
+  enum { QD = 32, BS = 128 * 1024 };
+  uint64_t done[QD] = {0}, n = bytes / BS, t_q = 0, b_q = 0, last = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    /* closed loop: I/O i is submitted when I/O i - QD has completed */
+    uint64_t now = done[i % QD];
+    int32_t st;
+    uint64_t d = sim_io(s, now, SSDLOG_OP_WRITE, i * BS, BS, &st);
+    sim_advance(s, now);
+    done[i % QD] = d;
+    if (d > last) last = d;
+    if (i + 1 == n / 4) t_q = last, b_q = (i + 1) * BS;
+  }
+  *mb_s = last > t_q ? (double)(n * BS - b_q) / ((double)(last - t_q) / 1e9) / 1e6 : 0;
+  sim_free(s);
+  return 0;
+}
+
+int sim_model_measure(const struct sim_model *m, struct sim_measured *out, struct ssdrev_err *err) {
+  memset(out, 0, sizeof *out);
+  /* a scratch model: no faults, 8 GiB (the map is lazy; 512 MiB written
+   * keep GC pressure at zero, as on an empty drive) */
+  struct sim_model x = *m;
+  x.error_rate = 0;
+  x.bad_lba_count = 0;
+  x.capacity_bytes = UINT64_C(8) << 30;
+  x.slc_static_only = 1;
+  x.slc_min_gib = x.slc_max_gib = 1;
+  uint64_t bytes = UINT64_C(512) << 20;
+  int rc = measure_seq(&x, bytes, &out->slc_write_mb_s, err);
+  if (rc) return rc;
+  x.slc_min_gib = x.slc_max_gib = 0;
+  rc = measure_seq(&x, bytes, &out->post_cache_mb_s, err);
+  if (rc) return rc;
+  /* sim_slc_cap on an empty drive being filled: cap(x) = min + min(room,
+   * (C - x) / bits); the cache runs out where the data written meets it */
+  double C = (double)m->capacity_bytes, b = m->bits_per_cell;
+  double mn = m->slc_min_gib * 1073741824.0, mx = m->slc_static_only ? mn : m->slc_max_gib * 1073741824.0;
+  double xc = (C - mx) / b >= mx - mn ? mx : (b * mn + C) / (b + 1);
+  if (xc > C) xc = C;
+  out->empty_fill_cliff_bytes = (uint64_t)xc;
+  return 0;
+}
+
 void sim_get_truth(const struct sim *s, struct sim_truth *t) {
-  struct sim_derived d;
-  sim_model_derive(&s->m, &d);
   memset(t, 0, sizeof *t);
+  /* measured once per drive: the truth is what the timing does */
+  struct sim *w = (struct sim *)s; /* the cache only: no state the timing reads */
+  if (!w->measured && (w->measured = calloc(1, sizeof *w->measured)) != NULL &&
+      sim_model_measure(&s->m, w->measured, NULL)) {
+    free(w->measured);
+    w->measured = NULL;
+  }
   uint64_t cap = sim_slc_cap(s);
   t->slc_cache_bytes_cap = cap;
   t->slc_used_bytes = s->st.slc_used_bytes;
   t->slc_cache_bytes_now = cap > s->st.slc_used_bytes ? cap - s->st.slc_used_bytes : 0;
   t->slc_cache_bytes_max = s->slc_max_bytes;
   t->slc_cache_bytes_min = s->slc_min_bytes;
-  t->post_cache_mb_s = d.post_cache_mb_s;
+  if (s->measured) {
+    t->post_cache_mb_s = s->measured->post_cache_mb_s;
+    t->slc_write_mb_s = s->measured->slc_write_mb_s;
+    t->empty_fill_cliff_bytes = s->measured->empty_fill_cliff_bytes;
+  }
+  t->phase_host_bytes = s->phase_host_bytes;
+  t->tlc_first_ns = s->tlc_first_ns;
+  t->tlc_first_mapped_bytes = s->tlc_first_mapped_bytes;
+  t->tlc_first_host_bytes = s->tlc_first_host_bytes;
+  t->cliff_ns = s->cliff_ns;
+  t->cliff_host_bytes = s->cliff_host_bytes;
   t->mapped_bytes = s->st.mapped_units * SIM_UNIT_BYTES;
   t->temp_c = s->st.temp_c;
   t->now_ns = s->st.now_ns;

@@ -75,6 +75,19 @@ struct sim_derived {
   uint64_t slc_max_bytes, slc_min_bytes;
 };
 void sim_model_derive(const struct sim_model *m, struct sim_derived *d);
+/* Speeds from the timing mechanism itself (a scratch drive of the model,
+ * written sequentially 128 KiB at QD32, the fill step's default, on an
+ * empty drive), so they include every limit the timing has: the write
+ * buffer, erases, channels, the link (docs/sim-model.md, "Ground truth").
+ * The formulas of sim_model_derive are NAND ceilings; these are what a fill
+ * sees. Fails only for lack of memory. */
+struct sim_measured {
+  double slc_write_mb_s;       /* sequential write into the SLC cache */
+  double post_cache_mb_s;      /* sequential write direct to TLC */
+  uint64_t empty_fill_cliff_bytes; /* where a whole-drive fill of an empty drive
+                                      leaves the cache (the cache shrinks as it fills) */
+};
+int sim_model_measure(const struct sim_model *m, struct sim_measured *out, struct ssdrev_err *err);
 
 struct sim; /* a simulated drive instance with its FTL state and virtual clock */
 /* Copies the model; the same model and seed give the same behaviour. */
@@ -97,12 +110,20 @@ struct sim_truth {
   uint64_t slc_cache_bytes_now;  /* free SLC room right now */
   uint64_t slc_cache_bytes_max;  /* dynamic cache size on an empty drive */
   uint64_t slc_cache_bytes_min;  /* static minimum near full */
-  double post_cache_mb_s;        /* sequential write speed direct to TLC */
+  double post_cache_mb_s;        /* sequential write direct to TLC (sim_model_measure) */
   uint64_t mapped_bytes;         /* LBAs currently holding data */
   double temp_c;
   uint64_t slc_used_bytes;       /* data in SLC not yet folded */
   uint64_t slc_cache_bytes_cap;  /* cache size allowed by the free space now */
   uint64_t now_ns;               /* virtual clock */
+  double slc_write_mb_s;         /* sim_model_measure: into SLC, 128 KiB QD32 */
+  uint64_t empty_fill_cliff_bytes; /* sim_model_measure: the cliff of an empty-drive fill */
+  /* this phase (since the last reset or idle): host bytes written; the
+   * first program into TLC (0s: none yet); the cliff the host sees, the
+   * first write after it that waited for the full write buffer (0s: none) */
+  uint64_t phase_host_bytes;
+  uint64_t tlc_first_ns, tlc_first_mapped_bytes, tlc_first_host_bytes;
+  uint64_t cliff_ns, cliff_host_bytes;
 };
 void sim_get_truth(const struct sim *s, struct sim_truth *t);
 /* Saves / restores the drive state (for resuming a review). The state file

@@ -93,6 +93,15 @@ struct sim {
   uint64_t *slc_sum;         /* bit w%64 of word w/64: slc_map[w] is not zero */
   int slc_map_dirty;         /* any bit may be set (skips clearing a clean map) */
   uint8_t *region;           /* per SIM_REGION_WORDS of map: SIM_REGION_EMPTY/FULL/MIXED */
+  /* ground truth kept beside the state (not saved), per phase (since the
+   * last reset or idle): host bytes written, the first program into TLC
+   * (where the cache ran out inside the drive) and the first write after it
+   * that waited for the full buffer (where the host sees the cliff) */
+  uint64_t phase_host_bytes;
+  int tlc_seen, cliff_seen;
+  uint64_t tlc_first_ns, tlc_first_mapped_bytes, tlc_first_host_bytes;
+  uint64_t cliff_ns, cliff_host_bytes;
+  struct sim_measured *measured; /* sim_model_measure's answer, computed on the first sim_get_truth */
 };
 
 

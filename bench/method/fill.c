@@ -89,9 +89,15 @@ static uint64_t fill_bytes(const struct review_profile *p, const struct review_s
   return bench_review_align_down(b, s->block_bytes);
 }
 
+/* The near-full rewrite writes until the cliff is seen, bounded: a quarter
+ * of the capacity (the smallest cache is at most the largest, below a
+ * quarter of the capacity on every drive we know: a 200 GiB cache on 1 TB
+ * is 0.21), at least near_full_bytes. A cache the rewrite does not exhaust
+ * is reported as a lower bound (docs/flags.md). */
 static uint64_t near_full_bytes(const struct review_profile *p, const struct review_step *s,
                                 uint64_t cap) {
   uint64_t b = s->near_full_bytes;
+  if (b && b < cap / 4) b = cap / 4;
   if (p->set.fill_max_bytes && b > p->set.fill_max_bytes / 4) b = p->set.fill_max_bytes / 4;
   if (b > cap) b = cap;
   return bench_review_align_down(b, s->block_bytes);

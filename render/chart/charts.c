@@ -156,17 +156,77 @@ static size_t load_xy(const json_t *obj, const char *kx, const char *ky, double 
   return n;
 }
 
-static void fill_draw_common(struct chart_ctx *x, const char *ykey, int logy, const char *ylabel,
+/* Label boxes already placed on a chart, so that no label covers another. */
+struct label_boxes {
+  double x0[64], y0[64], x1[64], y1[64];
+  size_t n;
+};
+static int boxes_hit(const struct label_boxes *b, double x0, double y0, double x1, double y1) {
+  for (size_t i = 0; i < b->n; i++)
+    if (x0 < b->x1[i] && x1 > b->x0[i] && y0 < b->y1[i] && y1 > b->y0[i]) return 1;
+  return 0;
+}
+
+/* A cliff mark: a dashed vertical at `at` GiB and its label, put in the
+ * first free row from the top of the plot (right of the line, or left of it
+ * at the right edge). The label has no background: it never hides a line. */
+static void cliff_mark(cairo_t *cr, const struct render_plot *p, struct label_boxes *bx, double at,
+                       const char *lab, const double rgb[3], int near_full) {
+  double px = render_canvas_px(p, at);
+  cairo_save(cr);
+  static const double dash[] = {3, 2}, dot[] = {1, 2};
+  cairo_set_dash(cr, near_full ? dot : dash, 2, 0);
+  cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+  cairo_set_line_width(cr, 0.9);
+  cairo_move_to(cr, px, p->y0);
+  cairo_line_to(cr, px, p->y1);
+  cairo_stroke(cr);
+  cairo_restore(cr);
+  double w = render_canvas_text_width(cr, lab, 7.5, 0) + 4;
+  double lx = px + 3 + w > p->x1 ? px - 3 - w : px + 3;
+  for (int row = 0; row < 24; row++) {
+    double ly = p->y0 + 10 + 10 * row;
+    if (ly > p->y1 - 2) break;
+    if (boxes_hit(bx, lx, ly - 8, lx + w, ly + 2) && row < 23) continue;
+    if (bx->n < 64) {
+      bx->x0[bx->n] = lx, bx->y0[bx->n] = ly - 8, bx->x1[bx->n] = lx + w, bx->y1[bx->n] = ly + 2;
+      bx->n++;
+    }
+    cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+    render_canvas_text(cr, lx + 2, ly, lab, 7.5, 0, RC_LEFT);
+    break;
+  }
+}
+
+/* The points of one phase's trace: the fine trace when there is one (its
+ * resolution shows a cache of 0.25 GiB), else the per-GiB points. */
+static size_t fill_points(const json_t *f, const char *ykey, double *xs, double *ys) {
+  const json_t *tr = json_object_get(f, "trace");
+  if (!strcmp(ykey, "mb_s") && json_array_size(json_object_get(tr, "gib")) > 1) return load_xy(tr, "gib", ykey, xs, ys);
+  return load_xy(json_object_get(f, "per_gib"), "gib", ykey, xs, ys);
+}
+
+/* The fill chart and its latency twin: each drive's empty-drive trace
+ * (solid), its near-full rewrite (dotted, from the rewrite's start), and for
+ * MB/s every level's cliff marked. ykey2 (optional): a second series drawn
+ * dashed (p99 beside the mean). */
+static void fill_draw_common(struct chart_ctx *x, const char *ykey, const char *ykey2, int logy, const char *ylabel,
                              const char *title) {
-  double(*xs)[MAX_PTS] = x->s->xs, (*ys)[MAX_PTS] = x->s->ys;
+  double(*xs)[MAX_PTS] = x->s->xs, (*ys)[MAX_PTS] = x->s->ys, (*zs)[MAX_PTS] = x->s->zs;
   size_t np[MAX_SEL];
   double allx[2] = {0, 0}, ymin = INFINITY, ymax = 0;
+  /* the axes: over every series drawn (loaded once for the scale, again to draw) */
   for (size_t i = 0; i < x->n; i++) {
-    np[i] = load_xy(json_object_get(fill_of(x->run[i]), "per_gib"), "gib", ykey, xs[i], ys[i]);
-    for (size_t k = 0; k < np[i]; k++) {
-      if (xs[i][k] > allx[1]) allx[1] = xs[i][k];
-      if (isfinite(ys[i][k]) && ys[i][k] > ymax) ymax = ys[i][k];
-      if (isfinite(ys[i][k]) && ys[i][k] > 0 && ys[i][k] < ymin) ymin = ys[i][k];
+    const json_t *f = fill_of(x->run[i]);
+    for (int pass = 0; pass < 3; pass++) {
+      size_t m = pass == 0   ? fill_points(f, ykey, xs[i], ys[i])
+                 : pass == 1 ? (ykey2 ? load_xy(json_object_get(f, "per_gib"), "gib", ykey2, xs[i], ys[i]) : 0)
+                             : fill_points(json_object_get(f, "near_full"), ykey, xs[i], ys[i]);
+      for (size_t k = 0; k < m; k++) {
+        if (xs[i][k] > allx[1]) allx[1] = xs[i][k];
+        if (isfinite(ys[i][k]) && ys[i][k] > ymax) ymax = ys[i][k];
+        if (isfinite(ys[i][k]) && ys[i][k] > 0 && ys[i][k] < ymin) ymin = ys[i][k];
+      }
     }
   }
   struct render_plot p = {0};
@@ -178,57 +238,114 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, int logy, co
     p.y.lo = pow(10, floor(log10(isfinite(ymin) ? ymin : 1)));
     p.y.hi = pow(10, ceil(log10(ymax > 0 ? ymax * 1.1 : 10)));
   } else {
-    double yy[2] = {0, ymax};
+    /* head room for the cliff labels: one 10 pt row each above the data
+     * (the plot is about 0.6 of the chart's height) */
+    size_t nlab = 0;
+    for (size_t i = 0; i < x->n; i++) {
+      const json_t *slc = json_object_get(fill_of(x->run[i]), "slc");
+      nlab += json_array_size(json_object_get(slc, "drops")) + json_is_number(json_object_get(slc, "min_gib"));
+    }
+    double plot_pt = x->c->h_pt * 0.6, frac = plot_pt > 0 ? (double)(nlab + 1) * 10 / plot_pt : 0.2;
+    if (frac > 0.6) frac = 0.6;
+    double yy[2] = {0, ymax / (1 - frac)};
     render_canvas_range(yy, 2, &p.y.lo, &p.y.hi, 1);
   }
   p.y.label = ylabel;
   render_canvas_plot_frame(x->c, &p, title);
   cairo_t *cr = x->c->cr;
-  struct render_legend_item leg[MAX_SEL] = {0};
+  /* the legend first: its box is where no cliff label may go */
+  struct render_legend_item leg[MAX_SEL + 3] = {0};
+  size_t nleg = 0;
+  int any_nf = 0;
+  for (size_t i = 0; i < x->n; i++) {
+    const json_t *f = fill_of(x->run[i]), *slc = json_object_get(f, "slc");
+    if (json_array_size(json_object_get(json_object_get(json_object_get(f, "near_full"), "per_gib"), "gib")))
+      any_nf = 1;
+    struct render_legend_item *l = &leg[nleg++];
+    snprintf(l->text, sizeof l->text, "%s", x->run[i]->label);
+    if (json_is_number(json_object_get(slc, "max_gib")) && json_is_number(json_object_get(slc, "min_gib")))
+      snprintf(l->text, sizeof l->text, "%s (SLC %.2f / %.2f GiB)", x->run[i]->label,
+               render_data_num(slc, "max_gib", 0), render_data_num(slc, "min_gib", 0));
+    else if (json_is_number(json_object_get(slc, "max_gib")))
+      snprintf(l->text, sizeof l->text, "%s (SLC %.2f GiB)", x->run[i]->label, render_data_num(slc, "max_gib", 0));
+    else if (slc)
+      snprintf(l->text, sizeof l->text, "%s (%s)", x->run[i]->label, M(MSG_T_NO_CACHE));
+    colour(x, i, l->rgb);
+    l->shape = -1;
+  }
+  if (ykey2) {
+    struct render_legend_item *l = &leg[nleg++];
+    snprintf(l->text, sizeof l->text, "%s", M(MSG_C_P99_DASHED));
+    l->rgb[0] = l->rgb[1] = l->rgb[2] = 0.35;
+    l->dashed = 1;
+    l->shape = -1;
+  }
+  if (any_nf) {
+    struct render_legend_item *l = &leg[nleg++];
+    snprintf(l->text, sizeof l->text, "%s", M(MSG_C_REWRITE_LEG));
+    l->rgb[0] = l->rgb[1] = l->rgb[2] = 0.6;
+    l->dashed = 1;
+    l->shape = -1;
+  }
+  struct label_boxes bx = {.n = 1};
+  {
+    /* the box render_canvas_legend draws (top right, 8 pt text, 11 pt rows) */
+    double wmax = 0;
+    for (size_t i = 0; i < nleg; i++) {
+      double w = render_canvas_text_width(cr, leg[i].text, 8, 0);
+      if (w > wmax) wmax = w;
+    }
+    double bw = 6 + 18 + 4 + wmax + 6, bh = 4 + 11 * (double)nleg + 2;
+    bx.x0[0] = p.x1 - 6 - bw, bx.y0[0] = p.y0 + 6, bx.x1[0] = p.x1 - 6, bx.y1[0] = p.y0 + 6 + bh;
+  }
+  /* the near-full rewrites first (the source of the smallest cache), light,
+   * so that no drive's rewrite covers another drive's main line */
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3];
     colour(x, i, rgb);
+    const json_t *nf = json_object_get(fill_of(x->run[i]), "near_full");
+    size_t mn = nf ? fill_points(nf, ykey, xs[i], zs[i]) : 0;
+    double light[3] = {rgb[0] + (1 - rgb[0]) * 0.45, rgb[1] + (1 - rgb[1]) * 0.45, rgb[2] + (1 - rgb[2]) * 0.45};
+    if (mn) render_canvas_polyline(cr, &p, xs[i], zs[i], mn, light, 1.0, 1);
+  }
+  for (size_t i = 0; i < x->n; i++) {
+    double rgb[3];
+    colour(x, i, rgb);
+    const json_t *f = fill_of(x->run[i]);
+    np[i] = fill_points(f, ykey, xs[i], ys[i]);
     render_canvas_polyline(cr, &p, xs[i], ys[i], np[i], rgb, 1.2, 0);
+    if (ykey2) {
+      size_t m = load_xy(json_object_get(f, "per_gib"), "gib", ykey2, xs[i], zs[i]);
+      render_canvas_polyline(cr, &p, xs[i], zs[i], m, rgb, 0.9, 1);
+    }
+  }
+  /* marks after every line, so that no drive's line covers another's label */
+  for (size_t i = 0; i < x->n && !logy; i++) {
+    double rgb[3];
+    colour(x, i, rgb);
     json_t *slc = json_object_get(fill_of(x->run[i]), "slc");
-    snprintf(leg[i].text, sizeof leg[i].text, "%s", x->run[i]->label);
-    if (json_is_number(json_object_get(slc, "max_gib")))
-      snprintf(leg[i].text, sizeof leg[i].text, "%s (SLC %.1f / %.1f GiB)", x->run[i]->label,
-               render_data_num(slc, "max_gib", 0), render_data_num(slc, "min_gib", 0));
-    memcpy(leg[i].rgb, rgb, sizeof rgb);
-    leg[i].dashed = 0;
-    leg[i].shape = -1;
-    /* the SLC cliffs: dashed verticals, labels staggered per drive */
     size_t k;
     json_t *d;
     json_array_foreach(json_object_get(slc, "drops"), k, d) {
       double at = render_data_num(d, "at_gib", NAN);
       if (!isfinite(at) || at < p.x.lo || at > p.x.hi) continue;
-      double px = render_canvas_px(&p, at);
-      cairo_save(cr);
-      static const double dash[] = {3, 2};
-      cairo_set_dash(cr, dash, 2, 0);
-      cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-      cairo_set_line_width(cr, 0.9);
-      cairo_move_to(cr, px, p.y0);
-      cairo_line_to(cr, px, p.y1);
-      cairo_stroke(cr);
-      cairo_restore(cr);
+      char lab[96];
+      snprintf(lab, sizeof lab, "%s %.2f GiB: %.0f → %.0f MB/s", k ? M(MSG_C_CLIFF) : "SLC", at,
+               render_data_num(d, "from_mb_s", 0), render_data_num(d, "to_mb_s", 0));
+      cliff_mark(cr, &p, &bx, at, lab, rgb, 0);
+    }
+    double mg = render_data_num(slc, "min_gib", NAN);
+    if (isfinite(mg) && mg >= p.x.lo && mg <= p.x.hi) {
       char lab[64];
-      snprintf(lab, sizeof lab, "SLC ≈ %.1f GiB", at);
-      double ly = p.y1 - 8 - 11 * (double)(i * 2 + k);
-      cairo_set_source_rgb(cr, 1, 1, 1);
-      double w = render_canvas_text_width(cr, lab, 8, 1);
-      cairo_rectangle(cr, px + 2, ly - 8, w + 4, 10);
-      cairo_fill(cr);
-      cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-      render_canvas_text(cr, px + 4, ly, lab, 8, 1, RC_LEFT);
+      snprintf(lab, sizeof lab, "%s %.2f GiB", M(MSG_C_NEAR_FULL), mg);
+      cliff_mark(cr, &p, &bx, mg, lab, rgb, 1);
     }
   }
-  render_canvas_legend(cr, &p, leg, x->n, 0);
+  render_canvas_legend(cr, &p, leg, nleg, 0);
 }
 
 static void fill_draw(struct chart_ctx *x) {
-  fill_draw_common(x, "mb_s", 0, M(MSG_C_WRITE_TPUT), M(MSG_C_FILL));
+  fill_draw_common(x, "mb_s", NULL, 0, M(MSG_C_WRITE_TPUT), M(MSG_C_FILL));
 }
 
 static int fill_lat_check(struct chart_ctx *x) {
@@ -241,7 +358,47 @@ static int fill_lat_check(struct chart_ctx *x) {
 }
 
 static void fill_lat_draw(struct chart_ctx *x) {
-  fill_draw_common(x, "lat_mean_us", 1, M(MSG_C_MEAN_WRITE_LAT), M(MSG_C_FILL_LAT));
+  fill_draw_common(x, "lat_mean_us", "lat_p99_us", 1, M(MSG_C_FILL_LAT_AX), M(MSG_C_FILL_LAT));
+}
+
+/* Write speed over time, as reviews show it beside speed over GiB. */
+static int fill_time_check(struct chart_ctx *x) {
+  for (size_t i = 0; i < x->n; i++)
+    if (json_array_size(json_object_get(json_object_get(fill_of(x->run[i]), "per_sec"), "t_s")) < 2)
+      return ssdrev_fail(x->err, -ENOENT, "run '%s' has no fill series over time (analysis fill.per_sec)",
+                         x->run[i]->label);
+  return 0;
+}
+
+static void fill_time_draw(struct chart_ctx *x) {
+  double(*xs)[MAX_PTS] = x->s->xs, (*ys)[MAX_PTS] = x->s->ys;
+  size_t np[MAX_SEL];
+  double xmax = 0, ymax = 0;
+  for (size_t i = 0; i < x->n; i++) {
+    np[i] = load_xy(json_object_get(fill_of(x->run[i]), "per_sec"), "t_s", "mb_s", xs[i], ys[i]);
+    for (size_t k = 0; k < np[i]; k++) {
+      if (xs[i][k] > xmax) xmax = xs[i][k];
+      if (isfinite(ys[i][k]) && ys[i][k] > ymax) ymax = ys[i][k];
+    }
+  }
+  struct render_plot p = {0};
+  double xx[2] = {0, xmax > 0 ? xmax : 1}, yy[2] = {0, ymax};
+  render_canvas_range(xx, 2, &p.x.lo, &p.x.hi, 1);
+  render_canvas_range(yy, 2, &p.y.lo, &p.y.hi, 1);
+  p.x.label = M(MSG_C_TIME_AX);
+  p.y.label = M(MSG_C_WRITE_TPUT);
+  render_canvas_plot_frame(x->c, &p, M(MSG_C_FILL_TIME));
+  cairo_t *cr = x->c->cr;
+  struct render_legend_item leg[MAX_SEL] = {0};
+  for (size_t i = 0; i < x->n; i++) {
+    double rgb[3];
+    colour(x, i, rgb);
+    render_canvas_polyline(cr, &p, xs[i], ys[i], np[i], rgb, 1.1, 0);
+    snprintf(leg[i].text, sizeof leg[i].text, "%s", x->run[i]->label);
+    memcpy(leg[i].rgb, rgb, sizeof rgb);
+    leg[i].shape = -1;
+  }
+  render_canvas_legend(cr, &p, leg, x->n, 0);
 }
 
 /* ============================================================ RW-ratio sweep */
@@ -863,8 +1020,9 @@ static void temp_draw(struct chart_ctx *x) {
 static const struct chart_kind kinds[] = {
     {"cdm", "CrystalDiskMark-style results panel of one drive in one state", 1, 3.3, cdm_check, cdm_draw},
     {"fill", "fill drive: write MB/s vs GiB written, SLC cliffs marked", 0, 3.4, fill_check, fill_draw},
-    {"fill_latency", "fill drive: mean write latency vs GiB written (log)", 0, 3.4, fill_lat_check,
+    {"fill_latency", "fill drive: mean and p99 write latency vs GiB written (log)", 0, 3.4, fill_lat_check,
      fill_lat_draw},
+    {"fill_time", "fill drive: write MB/s vs time (s)", 0, 3.4, fill_time_check, fill_time_draw},
     {"rw_ratio", "low-QD 4K random MB/s vs read share, one line per QD", 0, 3.4, rw_check, rw_draw},
     {"tail", "tail latency vs percentile on a nines axis (log µs)", 0, 3.6, tail_check, tail_draw},
     {"latency", "p50 / p99 latency over time of a tail test (series)", 0, 3.2, lat_check, lat_draw},

@@ -345,11 +345,30 @@ static int t_slc(const struct render_run *const *sel, size_t n, const struct ren
     json_t *s = json_object_get(json_object_get(sel[i]->analysis, "fill"), "slc");
     render_buf_puts(b, "| ");
     render_buf_md(b, sel[i]->label);
+    /* older analyses have no "found": a cache size means one was found */
+    const json_t *fo = json_object_get(s, "found");
+    if (fo ? !json_is_true(fo) : !json_is_number(json_object_get(s, "max_gib"))) {
+      render_buf_printf(b, " | %s | | | | |\n", M(MSG_T_NO_CACHE));
+      continue;
+    }
     double v[5] = {render_data_num(s, "max_gib", NAN), render_data_num(s, "min_gib", NAN), render_data_num(s, "cache_mb_s", NAN),
                    render_data_num(s, "post_cache_mb_s", NAN), render_data_num(s, "confidence", NAN)};
-    static const char *const fmt[5] = {" | %.1f GiB", " | %.1f GiB", " | %.0f MB/s", " | %.0f MB/s", " | %.2f"};
+    static const char *const fmt[5] = {NULL, NULL, " | %.0f MB/s", " | %.0f MB/s", " | %.2f"};
     for (int k = 0; k < 5; k++) {
-      if (isfinite(v[k])) render_buf_printf(b, fmt[k], v[k]);
+      if (isfinite(v[k]) && k < 2) {
+        /* up to two decimals, trailing zeros dropped: 0.75 GiB is 0.75 (not
+         * 0.8), 11.2 stays 11.2 */
+        char g[32];
+        snprintf(g, sizeof g, "%.2f", v[k]);
+        size_t l = strlen(g);
+        while (l && g[l - 1] == '0') g[--l] = 0;
+        if (l && g[l - 1] == '.') g[--l] = 0;
+        render_buf_printf(b, " | %s GiB", g);
+      } else if (isfinite(v[k])) render_buf_printf(b, fmt[k], v[k]);
+      else if (k == 1 && isfinite(render_data_num(s, "min_gib_at_least", NAN)))
+        render_buf_printf(b, " | ≥ %.2f GiB", render_data_num(s, "min_gib_at_least", NAN));
+      else if (k == 1 && isfinite(render_data_num(s, "min_gib_recovered", NAN)))
+        render_buf_printf(b, " | %s", M(MSG_T_NOT_BACK));
       else render_buf_printf(b, " | %s", M(MSG_NA));
     }
     render_buf_puts(b, " |\n");

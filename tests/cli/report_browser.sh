@@ -37,7 +37,7 @@ n=$(grep -c "^CrystalDiskMark 방식, 프로필 default" "$T/alone.txt")
 for s in "PM981 256GB — FOB" "PM981a 256GB — 75%" "CrystalDiskMark 읽기 비교, FOB" \
          "Fill Drive: 순차 쓰기, 128 KiB" "Fill Drive: 기록량에 따른 평균 지연시간" \
          "RW 비율에 따른 Low QD 성능 — PM981 256GB" "Tail Latency (꼬리 지연시간)" "백분위 [%]" \
-         "리뷰 중 온도와 쓰기 속도 — PM981a 256GB" "쓰기 속도 [MB/s]" "SLC ≈ 11.2 GiB"; do
+         "리뷰 중 온도와 쓰기 속도 — PM981a 256GB" "쓰기 속도 [MB/s]" "SLC 11.20 GiB: 1450 → 780 MB/s"; do
   grep -qF -- "$s" "$T/alone.txt" || fail "the printed page lacks chart text '$s'"
 done
 # captions, table values, the DUT's SMART health

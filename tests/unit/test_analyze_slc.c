@@ -46,6 +46,7 @@ static size_t trace(double total, double step, double cache_gib, double v1, doub
 }
 
 static double g[20000], m[20000];
+static double g2big[60000], m2big[60000]; /* 1/256 GiB steps of up to 234 GiB */
 
 TEST("A clean cliff at 11.2 GiB is found within 5% with both speeds") {
   size_t n = trace(238, 1.0 / 16, 11.2, 1450, 780, 0, 0, 0, 0, g, m);
@@ -106,4 +107,91 @@ TEST("A trace too short or not increasing is refused with a message") {
   double g2[5] = {1, 1, 1, 1, 1}, m2[5] = {1, 1, 1, 1, 1};
   CHECK(analyze_slc_estimate(g2, m2, 5, 2.0, &s, &e) < 0);
   CHECK_CONTAINS(e.msg, "increase");
+}
+
+TEST("A mild 0.89x cliff at 40 GiB is found from the noise, not a fixed ratio") {
+  rs = 0xABCDEFull;
+  size_t n = trace(200, 1.0 / 256, 40, 1000, 890, 0, 0, 0.02, 0, g2big, m2big);
+  struct analyze_slc s;
+  REQUIRE(analyze_slc_estimate(g2big, m2big, n, 0, &s, NULL) == 0);
+  REQUIRE(s.found);
+  CHECK_NEAR(s.cache_gib, 40, 0.05 * 40);
+  CHECK_NEAR(s.post_cache_mb_s, 890, 0.05 * 890);
+}
+
+TEST("A post-cache phase oscillating with GC is reported as its time-weighted whole and its first segment") {
+  /* 1500 MB/s for 10 GiB, then alternating 20 GiB stretches at 985 and 150 MB/s */
+  size_t n = 0;
+  for (double a = 0; a < 250; a += 1.0 / 16, n++) {
+    double v = a < 10 ? 1500 : ((int)((a - 10) / 20) % 2 ? 150 : 985);
+    g[n] = a + 1.0 / 16;
+    m[n] = v;
+  }
+  struct analyze_slc s;
+  REQUIRE(analyze_slc_estimate(g, m, n, 0, &s, NULL) == 0);
+  REQUIRE(s.found);
+  CHECK_NEAR(s.cache_gib, 10, 0.5);
+  /* 240 GiB: 6 stretches at 985, 6 at 150: bytes over time */
+  double want = 240.0 / (120.0 / 985 + 120.0 / 150);
+  CHECK_NEAR(s.post_cache_mb_s, want, 0.05 * want);
+  CHECK_NEAR(s.post_first_mb_s, 985, 0.05 * 985);
+  CHECK(s.ndrops == 1); /* the oscillation is one phase, not a cascade of cliffs */
+}
+
+TEST("A noisy fill without a cliff says no cache and never reports a faster post-cache phase") {
+  for (int seed = 1; seed <= 5; seed++) {
+    rs = 0x51DEull * (uint64_t)seed;
+    size_t n = trace(64, 1.0 / 256, 1e6, 1000, 1000, 0, 0, 0.15, 0.01, g2big, m2big);
+    struct analyze_slc s;
+    REQUIRE(analyze_slc_estimate(g2big, m2big, n, 0, &s, NULL) == 0);
+    CHECK(!s.found);
+    CHECK(s.confidence == 0);
+    CHECK(s.ndrops == 0);
+  }
+}
+
+TEST("A cache of 0.25 GiB is found at 1/256 GiB resolution") {
+  size_t n = trace(16, 1.0 / 256, 0.25, 1600, 520, 0, 0, 0.03, 0, g2big, m2big);
+  struct analyze_slc s;
+  REQUIRE(analyze_slc_estimate(g2big, m2big, n, 0, &s, NULL) == 0);
+  REQUIRE(s.found);
+  CHECK_NEAR(s.cache_gib, 0.25, 1.0 / 16);
+  CHECK_NEAR(s.cache_mb_s, 1600, 0.05 * 1600);
+}
+
+TEST("Three levels (SLC, direct TLC, folding-bound) are named in order") {
+  size_t n = trace(500, 1.0 / 64, 140, 6000, 1500, 230, 600, 0.02, 0, g2big, m2big);
+  struct analyze_slc s;
+  REQUIRE(analyze_slc_estimate(g2big, m2big, n, 0, &s, NULL) == 0);
+  REQUIRE(s.found);
+  CHECK(s.nlevels == 3);
+  CHECK_NEAR(s.levels[1].mb_s, 1500, 75);
+  CHECK_NEAR(s.levels[2].mb_s, 600, 30);
+  CHECK_NEAR(s.drops[1].at_gib, 230, 230 * 0.05);
+}
+
+TEST("A rate trace (bandwidth windows) gives the cliff, and a hostile one is refused") {
+  /* 1 s windows: 4 at 2000 MB/s, the fifth mixed, then 40 at 500 MB/s */
+  double t[64], v[64];
+  size_t n = 0;
+  for (int i = 0; i < 45; i++, n++) {
+    t[n] = i + 1;
+    v[n] = i < 4 ? 2000 : i == 4 ? 1250 : 500;
+  }
+  json_t *fill = NULL;
+  struct ssdrev_err e = {{0}};
+  REQUIRE(analyze_rate_fill(t, v, n, 1.0, NULL, &fill, &e) == 0);
+  const json_t *s = json_object_get(fill, "slc");
+  REQUIRE(json_is_true(json_object_get(s, "found")));
+  /* 8 GB at 2000 MB/s, then the mixed window's 1.25 GB: half of its second
+   * at each speed gives 1 GB more in the cache */
+  double want = 9e9 / 1073741824.0;
+  CHECK_NEAR(json_number_value(json_object_get(s, "cache_gib")), want, fmax(0.05 * want, 1.0 / 16));
+  json_decref(fill);
+  t[3] = 1e300;
+  CHECK(analyze_rate_fill(t, v, n, 1.0, NULL, &fill, &e) < 0);
+  v[3] = 1e300;
+  t[3] = 4;
+  CHECK(analyze_rate_fill(t, v, n, 1.0, NULL, &fill, &e) < 0);
+  CHECK_CONTAINS(e.msg, "beyond");
 }

@@ -60,6 +60,13 @@ def cdm_entry(mb_s, block, lat_scale):
     iops = mb_s * 1e6 / block
     return {"mb_s": mb_s, "iops": round(iops, 1), "lat_us": round(lat_scale / iops * 1e6, 2), "passes": 5}
 
+def per_sec(gib, mb):
+    """The fill's speed over time: each GiB point at the time it ended."""
+    t = 0.0; ts = []
+    for v in mb:
+        t += 2**30 / (v * 1e6); ts.append(round(t, 3))
+    return {"t_s": ts, "mb_s": list(mb)}
+
 def build(key, d):
     rnd = random.Random(d["seed"])
     blocks = {"SEQ1M Q8T1": (1 << 20, 8), "SEQ1M Q1T1": (1 << 20, 1), "RND4K Q32T1": (4096, 32), "RND4K Q1T1": (4096, 1)}
@@ -81,8 +88,8 @@ def build(key, d):
         mb.append(round(v, 1)); lat.append(round(131072 / (v * 1e6) * 1e6, 2)); p99.append(round(lat[-1] * 2.4, 2))
     fill = {"phase": "empty",
             "per_gib": {"gib": gib, "mb_s": mb, "lat_mean_us": lat, "lat_p99_us": p99},
-            "per_sec": {"t_s": [], "mb_s": []},
-            "slc": {"max_gib": smax, "min_gib": smin, "cache_mb_s": hi, "post_cache_mb_s": lo,
+            "per_sec": per_sec(gib, mb),
+            "slc": {"found": True, "max_gib": smax, "min_gib": smin, "cache_mb_s": hi, "post_cache_mb_s": lo,
                     "drops": [{"at_gib": smax, "from_mb_s": hi, "to_mb_s": lo}], "confidence": 0.93,
                     "method": "PELT, min segment 2 GiB"}}
     sweep = []
