@@ -27,6 +27,11 @@ int analyze_print_table(FILE *f, const json_t *a) {
   json_t *t, *s, *e;
   size_t i;
   if (analyze_json_str(a, "label")) fprintf(f, "%s%s\n", analyze_json_str(a, "label"), json_is_true(json_object_get(a, "simulated")) ? " (simulated)" : "");
+  const json_t *sh = json_object_get(a, "short");
+  if (sh)
+    fprintf(f, "SHORT REVIEW (--short): a trial run in a %.1f GB region of the target; fill states are shares of "
+               "it and the highest percentiles rest on few I/Os\n",
+            analyze_json_num(sh, "region_bytes", 0) / 1e9);
   json_object_foreach((json_t *)json_object_get(a, "tests"), name, t) {
     fprintf(f, "%s [%s]\n", name, analyze_json_str(t, "kind") ? analyze_json_str(t, "kind") : "job");
     if (analyze_json_str(t, "error")) fprintf(f, "  error: %s\n", analyze_json_str(t, "error"));

@@ -32,6 +32,9 @@ int cli_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  * value ("" when it is missing) and advances *i past it, or NULL when
  * argv[*i] is another option. */
 const char *cli_opt_value(int argc, char **argv, int *i, const char *name, const char *alias);
+/* A method file argument: a path, or a bare NAME looked up as
+ * profiles/NAME.json here, then under $SSDREV_ROOT (usage error if absent). */
+int cli_resolve_profile(const char *cmd, const char *arg, char *out, size_t len);
 /* True when --help / -h is among the arguments. */
 int cli_wants_help(int argc, char **argv);
 /* Installs SIGINT/SIGTERM handlers that set bench_stop_requested. */
@@ -47,5 +50,6 @@ int cmd_report(int argc, char **argv);
 int cmd_chart(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_method(int argc, char **argv);
 
 #endif

@@ -79,31 +79,6 @@ struct review_args {
   char profile_buf[4200];
 };
 
-static int file_exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
-
-/* A bare name (no '/', no ".json") is looked up as profiles/NAME.json in the
- * working directory, then under $SSDREV_ROOT. */
-static int resolve_profile(const char *cmd, const char *arg, char *out, size_t len) {
-  size_t n = strlen(arg);
-  int bare = !strchr(arg, '/') && !(n > 5 && !strcmp(arg + n - 5, ".json"));
-  if (!bare) {
-    snprintf(out, len, "%s", arg);
-    return 0;
-  }
-  snprintf(out, len, "profiles/%s.json", arg);
-  if (file_exists(out)) return 0;
-  const char *root = getenv("SSDREV_ROOT");
-  if (root && *root) {
-    snprintf(out, len, "%s/profiles/%s.json", root, arg);
-    if (file_exists(out)) return 0;
-  }
-  return cli_usage_error(cmd, "--profile '%s': no profiles/%s.json here%s", arg, arg,
-                         root ? " nor under $SSDREV_ROOT" : "");
-}
-
 static int parse_args(int argc, char **argv, struct review_args *a) {
   const char *cmd = argv[0];
   const char *profile = NULL;
@@ -148,7 +123,7 @@ static int parse_args(int argc, char **argv, struct review_args *a) {
   if (optind + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
   a->o.target_spec = argv[optind];
   if (!a->o.run_dir && !a->plan_only) return cli_usage_error(cmd, "--out RUN_DIR is required");
-  int rc = resolve_profile(cmd, profile ? profile : "review", a->profile_buf, sizeof a->profile_buf);
+  int rc = cli_resolve_profile(cmd, profile ? profile : "review", a->profile_buf, sizeof a->profile_buf);
   if (rc) return rc;
   a->o.profile_path = a->profile_buf;
   return 0;

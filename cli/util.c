@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli/cli.h"
 #include "bench/bench.h"
 
@@ -102,4 +103,29 @@ const char *cli_opt_value(int argc, char **argv, int *i, const char *name, const
     return argv[++*i];
   }
   return NULL;
+}
+
+static int file_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+/* A bare name (no '/', no ".json") is looked up as profiles/NAME.json in the
+ * working directory, then under $SSDREV_ROOT. */
+int cli_resolve_profile(const char *cmd, const char *arg, char *out, size_t len) {
+  size_t n = strlen(arg);
+  int bare = !strchr(arg, '/') && !(n > 5 && !strcmp(arg + n - 5, ".json"));
+  if (!bare) {
+    snprintf(out, len, "%s", arg);
+    return 0;
+  }
+  snprintf(out, len, "profiles/%s.json", arg);
+  if (file_exists(out)) return 0;
+  const char *root = getenv("SSDREV_ROOT");
+  if (root && *root) {
+    snprintf(out, len, "%s/profiles/%s.json", root, arg);
+    if (file_exists(out)) return 0;
+  }
+  return cli_usage_error(cmd, "--profile '%s': no profiles/%s.json here%s", arg, arg,
+                         root ? " nor under $SSDREV_ROOT" : "");
 }
