@@ -17,6 +17,7 @@ struct render_run {
   char dir[4096];
   char label[128];   /* analysis "label", else manifest "label", else the dir name */
   int simulated;     /* analysis or manifest says "simulated": true */
+  int short_review;  /* a `review --short` run (analysis or manifest "short") */
   json_t *analysis;  /* analysis.json (owned) */
   json_t *manifest;  /* manifest.json (owned; NULL when the archive has none) */
 };
@@ -109,6 +110,7 @@ struct render_doc_meta {
   const char *title;    /* NULL = the first heading of the document */
   const char *subject;  /* may be NULL */
   const char *base_dir; /* directory that relative image links resolve against */
+  const char *page_note; /* printed in every page's header (a short review says so); may be NULL */
 };
 
 /* Markdown -> a standalone HTML page (cmark-gfm with the table extension,

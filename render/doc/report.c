@@ -95,6 +95,13 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   if (rc == 0) rc = render_expand(rs, o->template_path, text, charts, "charts", o->dpi, &x, &keep, &md, err);
   free(text);
   struct render_doc_meta meta = {.title = NULL, .subject = "SSD review", .base_dir = o->out_dir};
+  /* a short review says so on every page; the template's language
+   * (NAME.ko.md) chooses the words */
+  size_t tl = strlen(o->template_path);
+  int ko = tl > 6 && !strcmp(o->template_path + tl - 6, ".ko.md");
+  for (size_t i = 0; i < rs->n; i++)
+    if (rs->v[i].short_review)
+      meta.page_note = ko ? "짧은 리뷰(--short): 실제 측정이 아닌 시험 실행" : "Short review (--short): a trial run, not a measurement";
   for (size_t i = 0; i < NFORMATS && rc == 0; i++) {
     if (!(mask & formats[i].bit)) continue;
     char path[4200];
