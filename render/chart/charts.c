@@ -38,6 +38,7 @@ struct chart_kind {
   /* checks the data is there (before any file is opened) */
   int (*check)(struct chart_ctx *x);
   void (*draw)(struct chart_ctx *x);
+  const char *args; /* the options it uses of state, op, workload, test; any other is an error */
 };
 
 static void colour(const struct chart_ctx *x, size_t i, double rgb[3]) { render_palette(x->idx[i], rgb); }
@@ -676,16 +677,17 @@ static void bars_draw(struct chart_ctx *x) {
 /* =================================================================== table */
 
 static const struct chart_kind kinds[] = {
-    {"cdm", "CrystalDiskMark-style results panel of one drive in one state", 1, 3.3, cdm_check, cdm_draw},
-    {"fill", "fill drive: write MB/s vs GiB written, SLC cliffs marked", 0, 3.4, fill_check, fill_draw},
+    {"cdm", "CrystalDiskMark-style results panel of one drive in one state", 1, 3.3, cdm_check, cdm_draw, "state"},
+    {"fill", "fill drive: write MB/s vs GiB written, SLC cliffs marked", 0, 3.4, fill_check, fill_draw, ""},
     {"fill_latency", "fill drive: mean write latency vs GiB written (log)", 0, 3.4, fill_lat_check,
-     fill_lat_draw},
-    {"rw_ratio", "low-QD 4K random MB/s vs read share, one line per QD", 0, 3.4, rw_check, rw_draw},
-    {"tail", "tail latency vs percentile on a nines axis (log µs)", 0, 3.6, tail_check, tail_draw},
-    {"latency", "p50 / p99 latency over time of a tail test (series)", 0, 3.2, lat_check, lat_draw},
-    {"hist", "latency histogram of a tail test, from its raw log", 0, 3.2, hist_check, hist_draw},
-    {"bars", "CrystalDiskMark-style MB/s of N runs side by side (op=read|write)", 0, 3.4, bars_check,
-     bars_draw},
+     fill_lat_draw, ""},
+    {"rw_ratio", "low-QD 4K random MB/s vs read share, one line per QD", 0, 3.4, rw_check, rw_draw, ""},
+    {"tail", "tail latency vs percentile on a nines axis (log µs)", 0, 3.6, tail_check, tail_draw, ""},
+    {"latency", "p50 / p99 latency over time of a tail test (series)", 0, 3.2, lat_check, lat_draw,
+     "workload test"},
+    {"hist", "latency histogram of a tail test, from its raw log", 0, 3.2, hist_check, hist_draw, "workload test"},
+    {"bars", "CrystalDiskMark-style MB/s of N runs side by side (op=read|write|mix)", 0, 3.4, bars_check,
+     bars_draw, "state op"},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -746,6 +748,17 @@ static int chart_prepare(const struct render_runs *rs, const char *kind, const s
     return ssdrev_fail(err, -EINVAL, "chart dpi %g out of range 30..1200", o->dpi);
   if (o->state && strcmp(o->state, "FOB") && strcmp(o->state, "75%"))
     return ssdrev_fail(err, -EINVAL, "chart %s: state must be FOB or 75%%, not '%s'", kind, o->state);
+  /* an option the kind does not use would be silently ignored */
+  const struct { const char *name, *v; } used[] = {
+      {"state", o->state}, {"op", o->op}, {"workload", o->workload}, {"test", o->test}};
+  for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {
+    if (!used[i].v) continue;
+    const char *hit = strstr(k->args, used[i].name);
+    size_t l = strlen(used[i].name);
+    if (!hit || (hit != k->args && hit[-1] != ' ') || (hit[l] && hit[l] != ' '))
+      return ssdrev_fail(err, -EINVAL, "chart %s does not use %s= (it takes: %s)", kind, used[i].name,
+                         *k->args ? k->args : "none of state, op, workload, test");
+  }
   x->s = calloc(1, sizeof *x->s);
   if (!x->s) return ssdrev_fail(err, -ENOMEM, "chart %s: out of memory", kind);
   return k->check(x);

@@ -66,6 +66,9 @@ grep -q "bad.md:3: .*op must be one of read write mix" "$T/bad.log" || fail "op=
 printf '# x\n\n{{table tail state=75%%}}\n' >"$T/bad2.md"
 "$SSDREV" report -t "$T/bad2.md" -o "$T/bad2" "$T/fx" >"$T/bad2.log" 2>&1 && fail "table tail state= accepted"
 grep -q "does not use state=" "$T/bad2.log" || fail "unused argument message: $(cat "$T/bad2.log")"
+printf '# x\n\n{{chart cdm drive=1 op=write}}\n' >"$T/bad3.md"
+"$SSDREV" report -t "$T/bad3.md" -o "$T/bad3" "$T/fx" >"$T/bad3.log" 2>&1 && fail "chart cdm op= accepted"
+grep -q "bad3.md:3: chart cdm does not use op=" "$T/bad3.log" || fail "chart argument message: $(cat "$T/bad3.log")"
 # bars: drawn when the first run lacks the 75% state (its bars say "not
 # measured"; this used to refuse the chart, and a second such run drew empty bars)
 "$SSDREV" import cdm "$F/fixture-cdm9-nvme-fob.txt" --out "$T/nv" >/dev/null 2>&1 || fail "import nvme"
