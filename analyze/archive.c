@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "analyze/analyze_int.h"
 #include "archive/archive.h"
+#include "bench/bench.h"
 
 /* Manifest test keys that are not copied into the analysis entry. */
 static const char *const skip_keys[] = {"name", "params", "log", "result", "start", "end", "samples", "bw_trace", NULL};
@@ -49,7 +50,8 @@ struct cdm_cell {
 };
 
 /* Folds one pass into row[op]: max MB/s, min mean latency, pass count. */
-static void cdm_fold(json_t *row, const char *op, double mb_s, double lat_us, double bs, double iops_in) {
+static void cdm_fold(json_t *row, const char *op, double mb_s, double lat_us, double bs, double iops_in,
+                     const json_t *text) {
   json_t *o = json_object_get(row, op);
   if (!o) {
     o = json_object();
@@ -62,9 +64,12 @@ static void cdm_fold(json_t *row, const char *op, double mb_s, double lat_us, do
   double cur = analyze_json_num(o, "mb_s", -1), lat = analyze_json_num(o, "lat_us", -1);
   if (mb_s > cur) {
     json_object_set_new(o, "mb_s", analyze_json_real(mb_s, 2));
-    /* IOPS as CrystalDiskMark: MB/s * 1e6 / block size */
-    double iops = bs > 0 ? mb_s * 1e6 / bs : iops_in;
+    /* IOPS as CrystalDiskMark: MB/s * 1e6 / block size; an imported
+     * CrystalDiskMark value as its file gave it */
+    double iops = iops_in > 0 ? iops_in : bs > 0 ? mb_s * 1e6 / bs : 0;
     json_object_set_new(o, "iops", analyze_json_real(iops, 2));
+    if (json_is_object(text)) json_object_set(o, "text", (json_t *)text);
+    else json_object_del(o, "text");
   }
   if (lat_us >= 0 && (lat < 0 || lat_us < lat)) json_object_set_new(o, "lat_us", analyze_json_real(lat_us, 2));
   json_object_set_new(o, "passes", json_integer(json_integer_value(json_object_get(o, "passes")) + 1));
@@ -108,7 +113,7 @@ static void cdm_add(json_t *cdm, const json_t *test, const json_t *entry) {
     json_object_set_new(row, "cell", json_string(cell));
     json_array_append_new(cdm, row);
   }
-  cdm_fold(row, op, mb_s, lat_us, block_bytes(test), iops);
+  cdm_fold(row, op, mb_s, lat_us, block_bytes(test), iops, sum && !st ? json_object_get(sum, "text") : NULL);
 }
 
 /* ----------------------------------------------------------- other parts */
@@ -133,6 +138,8 @@ static void tail_add(json_t *tail, const json_t *test, const json_t *entry) {
   const json_t *st = all_stats(entry, "all");
   if (!w || !st) return;
   json_t *o = pct_object(st);
+  /* which latency the figures are: an imported fio log may be clat */
+  if (analyze_json_str(test, "latency")) json_object_set_new(o, "latency", json_string(analyze_json_str(test, "latency")));
   /* a mix also gets its read and write tails */
   const json_t *rd = all_stats(entry, "read"), *wr = all_stats(entry, "write");
   if (rd && wr) {
@@ -317,6 +324,43 @@ static void fill_add(json_t *out, const json_t *test, const json_t *entry) {
   }
 }
 
+/* A test the method's sections cannot use (kind "job"): one row of the
+ * generic jobs table, with which latency its figures are. */
+static void job_add(json_t *jobs, const json_t *test, const json_t *entry) {
+  const json_t *st = all_stats(entry, "all");
+  if (!st) return;
+  const json_t *p = json_object_get(test, "params");
+  json_t *row = json_object();
+  json_object_set_new(row, "test", json_string(analyze_json_str(test, "name") ? analyze_json_str(test, "name") : "?"));
+  static const char *const pkeys[] = {"pattern", "read_pct", "block_bytes", "qd", "threads"};
+  for (size_t k = 0; k < sizeof pkeys / sizeof pkeys[0]; k++)
+    if (json_object_get(p, pkeys[k])) json_object_set(row, pkeys[k], json_object_get(p, pkeys[k]));
+  json_object_set_new(row, "latency", json_string(analyze_json_str(test, "latency") ? analyze_json_str(test, "latency") : "lat"));
+  json_object_set_new(row, "all", pct_object(st));
+  json_object_set(json_object_get(row, "all"), "mb_s", json_object_get(st, "mb_s"));
+  json_object_set(json_object_get(row, "all"), "iops", json_object_get(st, "iops"));
+  json_array_append_new(jobs, row);
+}
+
+/* The review-level aggregates a test of each kind feeds. */
+struct aggs {
+  json_t *a, *cdm, *sweep, *tail, *jobs, *qds;
+};
+static void agg_cdm(struct aggs *g, const json_t *t, const json_t *e) { cdm_add(g->cdm, t, e); }
+static void agg_tail(struct aggs *g, const json_t *t, const json_t *e) { tail_add(g->tail, t, e); }
+static void agg_sweep(struct aggs *g, const json_t *t, const json_t *e) { sweep_add(g->sweep, t, e); }
+static void agg_fill(struct aggs *g, const json_t *t, const json_t *e) { fill_add(g->a, t, e); }
+static void agg_job(struct aggs *g, const json_t *t, const json_t *e) { job_add(g->jobs, t, e); }
+static void agg_qd(struct aggs *g, const json_t *t, const json_t *e) { qd_add(g->qds, t, e); }
+
+static const struct {
+  const char *kind; /* a row of bench_test_kind_find's table */
+  void (*add)(struct aggs *g, const json_t *test, const json_t *entry);
+} aggregators[] = {
+    {"cdm", agg_cdm}, {"tail", agg_tail}, {"rw_sweep", agg_sweep}, {"fill_drive", agg_fill}, {"job", agg_job},
+    {"qd_scaling", agg_qd},
+};
+
 /* Temperature tests (one per review step) are joined into one series, each
  * step's samples shifted to start where the previous step's ended; the
  * per-step series are kept under "steps". */
@@ -381,16 +425,25 @@ static json_t *test_entry(const struct archive *run, const json_t *test, const s
   }
   double bs = block_bytes(test);
   if (bs > 0) json_object_set_new(entry, "block_bytes", json_integer((json_int_t)bs));
-  const char *log = analyze_json_str(test, "log"), *kind = analyze_json_str(test, "kind");
+  const char *log = analyze_json_str(test, "log");
+  const struct bench_test_kind *tk = bench_test_kind_find(analyze_json_str(test, "kind"));
   if (!log && json_is_object(json_object_get(test, "bw_trace"))) return rate_entry(entry, test, o);
-  if (!log) return entry;
+  if (!log) {
+    /* an imported summary (fio without a log) in the shape of a log's ops */
+    const json_t *so = json_object_get(test, "summary_ops");
+    if (json_is_object(so)) {
+      json_object_set(entry, "ops", (json_t *)so);
+      json_object_del(entry, "summary_ops");
+    }
+    return entry;
+  }
   struct analyze_opts lo = *o;
   unsigned want = ANALYZE_WANT_SERIES;
-  if (kind && !strcmp(kind, "prefill")) want |= ANALYZE_WANT_FILL; /* sequential too: per-GiB trace */
-  if (kind && !strcmp(kind, "fill_drive")) {
+  if (tk && (tk->flags & BENCH_TK_FILL_TRACE)) {
+    /* sequential too: a per-GiB trace. No minimum segment in GiB: the
+     * estimate's resolution follows the trace (analyze/slc.c), so a
+     * near-full cache of 0.25 GiB is seen */
     want |= ANALYZE_WANT_FILL;
-    /* no minimum segment in GiB: the estimate's resolution follows the
-     * trace (analyze/slc.c), so a near-full cache of 0.25 GiB is seen */
   }
   json_t *res = NULL;
   struct ssdrev_err e = {{0}};
@@ -423,8 +476,8 @@ static void *pool_work(void *arg) {
   for (;;) {
     size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
     if (i >= p->n) return NULL;
-    const char *kind = analyze_json_str(p->tests[i], "kind");
-    if (kind && !strcmp(kind, "temperature")) continue;
+    const struct bench_test_kind *tk = bench_test_kind_find(analyze_json_str(p->tests[i], "kind"));
+    if (tk && (tk->flags & BENCH_TK_NO_LOG)) continue;
     p->entries[i] = test_entry(p->run, p->tests[i], p->o);
   }
 }
@@ -473,11 +526,14 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   if (json_object_get(m, "dut")) json_object_set(a, "dut", json_object_get(m, "dut"));
   if (json_object_get(m, "target")) json_object_set(a, "target", json_object_get(m, "target"));
   if (json_object_get(m, "source")) json_object_set(a, "source", json_object_get(m, "source"));
+  /* a short review says so in every output made from it */
+  if (json_object_get(m, "short")) json_object_set(a, "short", json_object_get(m, "short"));
   json_t *pl = json_array();
   for (unsigned i = 0; i < o->npcts; i++) json_array_append_new(pl, json_real(o->pcts[i]));
   json_object_set_new(a, "percentiles", pl);
-  json_t *tests = json_object(), *cdm = json_array(), *sweep = json_array(), *tail = json_object(),
+  json_t *tests = json_object(), *cdm = json_array(), *sweep = json_array(), *tail = json_object(), *jobs = json_array(),
          *qds = json_array();
+  struct aggs g = {.a = a, .cdm = cdm, .sweep = sweep, .tail = tail, .jobs = jobs, .qds = qds};
   size_t i;
   json_t *t;
   const json_t *mt = json_object_get(m, "tests");
@@ -485,7 +541,8 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   json_t **tv = calloc(pool.n + 1, sizeof *tv), **entries = calloc(pool.n + 1, sizeof *entries);
   if (!tv || !entries) {
     free(tv), free(entries);
-    json_decref(a), json_decref(tests), json_decref(cdm), json_decref(sweep), json_decref(tail), json_decref(qds);
+    json_decref(a), json_decref(tests), json_decref(cdm), json_decref(sweep), json_decref(tail), json_decref(jobs),
+        json_decref(qds);
     archive_free(run);
     return ssdrev_fail(err, -ENOMEM, "out of memory");
   }
@@ -497,7 +554,8 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   json_array_foreach(mt, i, t) {
     const char *name = analyze_json_str(t, "name"), *kind = analyze_json_str(t, "kind"), *status = analyze_json_str(t, "status");
     if (!kind) kind = "job";
-    if (!strcmp(kind, "temperature")) {
+    const struct bench_test_kind *tk = bench_test_kind_find(kind);
+    if (tk && (tk->flags & BENCH_TK_NO_LOG)) { /* temperature samples, joined */
       temperature_add(a, t);
       continue;
     }
@@ -518,13 +576,8 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
                                                   : "interrupted (SIGINT/SIGTERM): results cover the run up to the stop"));
     }
     int usable = !killed && !json_object_get(entry, "error") && !(status && !strcmp(status, "failed"));
-    if (usable) {
-      if (!strcmp(kind, "cdm")) cdm_add(cdm, t, entry);
-      else if (!strcmp(kind, "tail")) tail_add(tail, t, entry);
-      else if (!strcmp(kind, "rw_sweep")) sweep_add(sweep, t, entry);
-      else if (!strcmp(kind, "fill_drive")) fill_add(a, t, entry);
-      else if (!strcmp(kind, "qd_scaling")) qd_add(qds, t, entry);
-    }
+    for (size_t k = 0; usable && k < sizeof aggregators / sizeof aggregators[0]; k++)
+      if (!strcmp(aggregators[k].kind, kind)) aggregators[k].add(&g, t, entry);
     json_object_set_new(tests, name, entry);
   }
   free(tv);
@@ -537,6 +590,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   qd_finish(qds);
   if (json_array_size(qds)) json_object_set_new(a, "qd_scaling", qds);
   else json_decref(qds);
+  json_object_set_new(a, "jobs", jobs);
   json_object_set_new(a, "flags", analyze_flags(a));
   rc = ssdrev_write_json_atomic(archive_path(run, ARCHIVE_ANALYSIS), a, err);
   archive_free(run);

@@ -30,7 +30,7 @@ static int is_sample_warning(const char *w) { return w && strstr(w, " rests on "
 /* Tests whose figures a summary table shows (CDM, fill, RW sweep, tail,
  * temperature): their statistics are detail, printed with --verbose. */
 static int summarized_kind(const char *kind) {
-  static const char *const kinds[] = {"cdm", "prefill", "fill_drive", "rw_sweep", "tail", "temperature"};
+  static const char *const kinds[] = {"cdm", "prefill", "fill_drive", "rw_sweep", "tail", "temperature", "qd_scaling"};
   for (size_t i = 0; kind && i < sizeof kinds / sizeof kinds[0]; i++)
     if (!strcmp(kind, kinds[i])) return 1;
   return 0;
@@ -162,6 +162,11 @@ static void print_table(FILE *f, const json_t *a, unsigned flags) {
   json_t *t, *s, *e;
   size_t i;
   if (analyze_json_str(a, "label")) fprintf(f, "%s%s\n", analyze_json_str(a, "label"), json_is_true(json_object_get(a, "simulated")) ? " (simulated)" : "");
+  const json_t *sh = json_object_get(a, "short");
+  if (sh)
+    fprintf(f, "SHORT REVIEW (--short): a trial run in a %.1f GB region of the target; fill states are shares of "
+               "it and the highest percentiles rest on few I/Os\n",
+            analyze_json_num(sh, "region_bytes", 0) / 1e9);
   print_summary(f, a);
   size_t hidden = 0, nsample = 0, sample_tests = 0, ntests = 0;
   int heading = 0;

@@ -332,6 +332,40 @@ int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progre
 int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
                       struct ssdrev_err *err);
 
+/* The kinds of test a run archive holds (a manifest test's "kind"), what
+ * the analysis needs of each, one table for the method's runner, the
+ * importers' mapping and analyze/archive.c (bench/method/kinds.c). */
+enum bench_test_kind_flags {
+  BENCH_TK_FILL_TRACE = 1u << 0, /* a fill: analyze the per-GiB trace and SLC cache */
+  BENCH_TK_NO_LOG = 1u << 1,     /* no I/O log (temperature samples) */
+};
+struct bench_test_kind {
+  const char *name;   /* "cdm", "prefill", "fill_drive", "rw_sweep", "tail", "temperature", "job" */
+  unsigned flags;     /* enum bench_test_kind_flags */
+  const char *keys;   /* keys a test of this kind carries, space separated (docs/archive.md) */
+};
+/* The kind named NAME; NULL (or the "job" row for NULL) when unknown. */
+const struct bench_test_kind *bench_test_kind_find(const char *name);
+
+/* The method as fio job files (bench/method/export_fio.c): DIR/NN-STEP.fio
+ * per step and DIR/run.sh that runs them in order, from the parsed method
+ * file. `ssdrev import fio` maps the jobs back onto the steps by their
+ * parameters. summary (may be NULL) gets one line with the import command. */
+struct bench_fio_export_opts {
+  const char *profile_path;   /* method file */
+  const char *dir;            /* output directory (created) */
+  const char *filename;       /* fio filename=; NULL = ${SSDREV_TARGET} */
+  const char *ioengine;       /* NULL = libaio */
+  int buffered;               /* direct=0 (a file on tmpfs, a test) */
+  uint64_t size_bytes;        /* 0 = the target's own size; else filesize= and
+                               * regions and rewrites scaled to it */
+  double runtime_s;           /* > 0: every time-based job's runtime and ramp */
+  uint64_t ios;               /* > 0: I/Os per tail workload */
+  unsigned passes;            /* > 0: CrystalDiskMark passes per cell */
+};
+int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary, size_t len,
+                            struct ssdrev_err *err);
+
 /* Collects DUT info from a block device without writing to it: for NVMe it
  * runs `nvme id-ctrl -o json`, `nvme smart-log -o json` and `smartctl -a -j`
  * (those installed) and reads sysfs (model, firmware, PCIe link). *raw (if

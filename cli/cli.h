@@ -38,6 +38,9 @@ extern const char cli_missing_value[];
   do { \
     if ((v) == cli_missing_value) return cli_usage_error(cmd, "option '%s' needs a value", opt); \
   } while (0)
+/* A method file argument: a path, or a bare NAME looked up as
+ * profiles/NAME.json here, then under $SSDREV_ROOT (usage error if absent). */
+int cli_resolve_profile(const char *cmd, const char *arg, char *out, size_t len);
 /* True when --help / -h is among the arguments. */
 int cli_wants_help(int argc, char **argv);
 /* Finds a data file (profiles/, templates/, samples/) by its path REL
@@ -88,5 +91,6 @@ int cmd_report(int argc, char **argv);
 int cmd_chart(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_method(int argc, char **argv);
 
 #endif

@@ -1,6 +1,9 @@
-/* cmd_import.c — `ssdrev import fio|cdm FILE --out RUN`: other tools' results
- * into a run archive (import/import.h, docs/interop.md). */
+/* cmd_import.c — `ssdrev import fio|cdm FILE[:STATE]... --out RUN`: other
+ * tools' results into a run archive (import/import.h, docs/interop.md). The
+ * generic options are parsed here; each importer lists its own (the
+ * importer table) and checks their values. */
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 #include "archive/archive.h"
 #include "import/import.h"
@@ -8,9 +11,11 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: ssdrev import fio RESULT.json --out RUN [options]\n"
-          "       ssdrev import cdm RESULT.txt --out RUN [options]\n\n"
-          "Imports another tool's results into a new run archive.\n\n"
+          "usage: ssdrev import fio RESULT.json[:STATE]... --out RUN [options]\n"
+          "       ssdrev import cdm RESULT.txt[:STATE]... --out RUN [options]\n\n"
+          "Imports another tool's results into a new run archive. Several inputs go\n"
+          "into one run (a drive's FOB and 75%% CrystalDiskMark files; the files of\n"
+          "`ssdrev method export --fio`); FILE:STATE gives one input's fill state.\n\n"
           "importers:\n");
   for (const struct import_format *i = import_formats; i->name; i++) fprintf(f, "  %-5s %s\n", i->name, i->summary);
   fprintf(f,
@@ -19,19 +24,43 @@ static void usage(FILE *f) {
           "  --label TEXT         drive label for reports (cdm default: the Comment line)\n"
           "  --model TEXT         DUT model to record (groups runs in `ssdrev compare`)\n"
           "  --firmware TEXT      DUT firmware to record\n"
-          "  --state TEXT         fill state, e.g. FOB or 75%% (cdm default: from the Comment)\n"
-          "fio only:\n"
-          "  --logs DIR           where the write_lat_log files are (default: the JSON's\n"
-          "                       directory, then the current one); a DIR that does not\n"
-          "                       exist or holds none of the logs is an error (exit 1)\n"
-          "  --latency KIND       auto (lat, else clat), lat or clat log\n"
-          "  --log-offset 0|1     whether the logs have an offset column (default: the\n"
-          "                       JSON's log_offset option, fio's default 0 if unset)\n"
-          "  --no-logs            import the JSON summary only\n"
-          "  -h, --help           this help\n\n"
-          "A fio JSON may come from client/server runs (one test per host and job);\n"
-          "logs need write_lat_log=PREFIX and log_avg_msec=0. See docs/interop.md.\n");
+          "  --state TEXT         fill state of every input, e.g. FOB or 75%% (cdm default:\n"
+          "                       from the Comment)\n"
+          "  -h, --help           this help\n");
+  for (const struct import_format *i = import_formats; i->name; i++) {
+    if (!i->options || !i->options->name) continue;
+    fprintf(f, "%s only:\n", i->name);
+    for (const struct import_option *op = i->options; op->name; op++) {
+      const char *h = op->help, *sp = op->has_arg ? strstr(h, "  ") : NULL;
+      char left[64];
+      if (sp) snprintf(left, sizeof left, "--%s %.*s", op->name, (int)(sp - h), h);
+      else snprintf(left, sizeof left, "--%s", op->name);
+      fprintf(f, "  %-20s %s\n", left, sp ? sp + 2 : h);
+    }
+  }
+  fprintf(f,
+          "\nA fio JSON may come from client/server runs (one test per host and job);\n"
+          "logs need write_lat_log=PREFIX and log_avg_msec=0. Jobs become the method's\n"
+          "tests by their parameters (CrystalDiskMark cell, RW sweep, tail, fill).\n"
+          "See docs/interop.md.\n");
 }
+
+/* Splits "FILE:STATE" when the part after the last ':' is a fill state
+ * (FOB, or a percentage such as 75%); a colon in a plain path stays. */
+static void split_state(char *arg, struct import_input *in) {
+  in->path = arg;
+  in->state = NULL;
+  char *c = strrchr(arg, ':');
+  if (!c || c == arg) return;
+  const char *s = c + 1;
+  size_t n = strlen(s);
+  int pct = n >= 2 && s[n - 1] == '%' && strspn(s, "0123456789.") == n - 1;
+  if (strcmp(s, "FOB") && !pct) return;
+  *c = 0;
+  in->state = s;
+}
+
+#define MAX_INPUTS 64
 
 int cmd_import(int argc, char **argv) {
   const char *cmd = "import";
@@ -44,14 +73,26 @@ int cmd_import(int argc, char **argv) {
   if (!imp) return cli_usage_error(cmd, "unknown importer '%s' (fio or cdm)", argv[1]);
   struct import_opts o;
   import_opts_defaults(&o);
-  static const struct option longopts[] = {
-      {"out", required_argument, NULL, 'o'},      {"label", required_argument, NULL, 'L'},
-      {"model", required_argument, NULL, 'm'},    {"firmware", required_argument, NULL, 'f'},
-      {"state", required_argument, NULL, 's'},    {"logs", required_argument, NULL, 'l'},
-      {"latency", required_argument, NULL, 'a'},  {"log-offset", required_argument, NULL, 'O'},
-      {"no-logs", no_argument, NULL, 'n'},        {NULL, 0, NULL, 0},
+  enum { O_OUT = 1000, O_LABEL, O_MODEL, O_FIRMWARE, O_STATE, O_OWN };
+  /* the generic options, then every importer's own (so that another
+   * importer's option is named as such, not as unknown) */
+  struct option longopts[5 + 32 + 1] = {
+      {"out", required_argument, NULL, O_OUT},         {"label", required_argument, NULL, O_LABEL},
+      {"model", required_argument, NULL, O_MODEL},     {"firmware", required_argument, NULL, O_FIRMWARE},
+      {"state", required_argument, NULL, O_STATE},
   };
-  int fio = !strcmp(imp->name, "fio");
+  const struct import_format *owner[32];
+  size_t nl = 5;
+  for (const struct import_format *i = import_formats; i->name; i++)
+    for (const struct import_option *op = i->options; op && op->name && nl < 5 + 32; op++) {
+      int dup = 0;
+      for (size_t k = 5; k < nl; k++) dup |= !strcmp(longopts[k].name, op->name);
+      if (dup && i != imp) continue;
+      owner[nl - 5] = i;
+      longopts[nl] = (struct option){op->name, op->has_arg ? required_argument : no_argument, NULL, O_OWN + (int)(nl - 5)};
+      nl++;
+    }
+  longopts[nl] = (struct option){NULL, 0, NULL, 0};
   optind = 1;
   opterr = 0;
   int c;
@@ -60,41 +101,36 @@ int cmd_import(int argc, char **argv) {
     /* getopt runs on argv + 1, so argv[optind] is the element it just read */
     const char *bad = argv[optind];
     switch (c) {
-    case 'o': o.out_dir = optarg; break;
-    case 'L': o.label = optarg; break;
-    case 'm': o.model = optarg; break;
-    case 'f': o.firmware = optarg; break;
-    case 's': o.state = optarg; break;
-    case 'l': o.log_dir = optarg; break;
-    case 'a':
-      if (!strcmp(optarg, "auto")) o.lat = IMPORT_FIO_LAT_AUTO;
-      else if (!strcmp(optarg, "lat")) o.lat = IMPORT_FIO_LAT_TOTAL;
-      else if (!strcmp(optarg, "clat")) o.lat = IMPORT_FIO_LAT_CLAT;
-      else return cli_usage_error(cmd, "--latency: expected auto, lat or clat, got '%s'", optarg);
-      break;
-    case 'O':
-      if (strcmp(optarg, "0") && strcmp(optarg, "1"))
-        return cli_usage_error(cmd, "--log-offset: expected 0 or 1, got '%s'", optarg);
-      o.log_offset = optarg[0] - '0';
-      break;
-    case 'n': o.no_logs = 1; break;
+    case O_OUT: o.out_dir = optarg; break;
+    case O_LABEL: o.label = optarg; break;
+    case O_MODEL: o.model = optarg; break;
+    case O_FIRMWARE: o.firmware = optarg; break;
+    case O_STATE: o.state = optarg; break;
     case ':': return cli_usage_error(cmd, "option '%s' needs a value", bad);
-    default: return cli_usage_error(cmd, "unknown option '%s'", bad);
+    case '?': return cli_usage_error(cmd, "unknown option '%s'", bad);
+    default: {
+      size_t k = (size_t)(c - O_OWN);
+      if (c < O_OWN || k >= nl - 5) return cli_usage_error(cmd, "unknown option '%s'", bad);
+      const char *name = longopts[5 + k].name;
+      if (owner[k] != imp) return cli_usage_error(cmd, "option '--%s' applies to %s imports only", name, owner[k]->name);
+      struct ssdrev_err e = {{0}};
+      if (import_option_set(imp, &o, name, optarg, &e)) return cli_usage_error(cmd, "%s", e.msg);
     }
-    if (!fio && (c == 'l' || c == 'a' || c == 'O' || c == 'n')) {
-      const struct option *lo = longopts;
-      while (lo->name && lo->val != c) lo++;
-      return cli_usage_error(cmd, "option '--%s' applies to fio imports only", lo->name);
     }
   }
   int nargs = argc - 1 - optind;
   if (nargs < 1) return cli_usage_error(cmd, "missing input file");
-  if (nargs > 1) return cli_usage_error(cmd, "one input file at a time (got '%s' too)", argv[1 + optind + 1]);
+  if (nargs > MAX_INPUTS) return cli_usage_error(cmd, "at most %d input files", MAX_INPUTS);
   if (!o.out_dir) return cli_usage_error(cmd, "missing --out RUN");
-  const char *input = argv[1 + optind];
+  struct import_input in[MAX_INPUTS];
+  for (int k = 0; k < nargs; k++) {
+    split_state(argv[1 + optind + k], &in[k]);
+    if (in[k].state && o.state)
+      return cli_usage_error(cmd, "'%s:%s': a state per file and --state exclude each other", in[k].path, in[k].state);
+  }
   struct ssdrev_err err = {{0}};
   struct import_result res;
-  if (imp->import(input, &o, &res, &err)) return cli_error(cmd, "%s", err.msg);
+  if (import_files(imp, in, (size_t)nargs, &o, &res, &err)) return cli_error(cmd, "%s", err.msg);
   /* warnings were recorded in the manifest; show them too */
   struct archive *run;
   if (!archive_open(&run, o.out_dir, &err)) {
@@ -105,8 +141,9 @@ int cmd_import(int argc, char **argv) {
     }
     archive_free(run);
   }
-  printf("imported %u test%s from '%s' into '%s'", res.tests, res.tests == 1 ? "" : "s", input, o.out_dir);
-  if (fio) printf(" (%u with per-I/O logs, %llu I/Os)", res.logs, (unsigned long long)res.log_ios);
+  if (nargs == 1) printf("imported %u test%s from '%s' into '%s'", res.tests, res.tests == 1 ? "" : "s", in[0].path, o.out_dir);
+  else printf("imported %u test%s from %d files into '%s'", res.tests, res.tests == 1 ? "" : "s", nargs, o.out_dir);
+  if (res.logs || imp->options) printf(" (%u with per-I/O logs, %llu I/Os)", res.logs, (unsigned long long)res.log_ios);
   printf("\n");
   return 0;
 }

@@ -85,20 +85,6 @@ struct review_args {
   char target_buf[4200];
 };
 
-/* A bare name (no '/', no ".json") means profiles/NAME.json; either form is
- * looked up in the working directory, then in the data directories
- * (cli_data_path), so an installed ssdrev finds its methods anywhere. */
-static int resolve_profile(const char *cmd, const char *arg, char *out, size_t len) {
-  size_t n = strlen(arg);
-  int bare = !strchr(arg, '/') && !(n > 5 && !strcmp(arg + n - 5, ".json"));
-  char rel[4200];
-  snprintf(rel, sizeof rel, bare ? "profiles/%s.json" : "%s", arg);
-  if (cli_data_path(rel, out, len) == 0) return 0;
-  char dirs[1024];
-  return cli_usage_error(cmd, "--profile '%s': no %s here nor in %s (set $SSDREV_DATA to the data directory)",
-                         arg, rel, cli_data_dirs(dirs, sizeof dirs));
-}
-
 static int parse_args(int argc, char **argv, struct review_args *a) {
   const char *cmd = argv[0];
   const char *profile = NULL;
@@ -143,7 +129,7 @@ static int parse_args(int argc, char **argv, struct review_args *a) {
   if (optind + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
   a->o.target_spec = cli_resolve_target(argv[optind], a->target_buf, sizeof a->target_buf);
   if (!a->o.run_dir && !a->plan_only) return cli_usage_error(cmd, "--out RUN_DIR is required");
-  int rc = resolve_profile(cmd, profile ? profile : "review", a->profile_buf, sizeof a->profile_buf);
+  int rc = cli_resolve_profile(cmd, profile ? profile : "review", a->profile_buf, sizeof a->profile_buf);
   if (rc) return rc;
   a->o.profile_path = a->profile_buf;
   return 0;

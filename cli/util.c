@@ -267,3 +267,17 @@ const char *cli_resolve_target(const char *spec, char *buf, size_t len) {
   if (cli_data_path(spec + 4, buf + 4, len - 4)) return spec;
   return buf;
 }
+
+/* A bare name (no '/', no ".json") means profiles/NAME.json; either form is
+ * looked up in the working directory, then in the data directories
+ * (cli_data_path), so an installed ssdrev finds its methods anywhere. */
+int cli_resolve_profile(const char *cmd, const char *arg, char *out, size_t len) {
+  size_t n = strlen(arg);
+  int bare = !strchr(arg, '/') && !(n > 5 && !strcmp(arg + n - 5, ".json"));
+  char rel[4200];
+  snprintf(rel, sizeof rel, bare ? "profiles/%s.json" : "%s", arg);
+  if (cli_data_path(rel, out, len) == 0) return 0;
+  char dirs[1024];
+  return cli_usage_error(cmd, "--profile '%s': no %s here nor in %s (set $SSDREV_DATA to the data directory)",
+                         arg, rel, cli_data_dirs(dirs, sizeof dirs));
+}

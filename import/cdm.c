@@ -2,10 +2,12 @@
  * into a JSON summary: header keys and one entry per result cell. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "import/import_int.h"
 #include "archive/archive.h"
 
@@ -152,21 +154,29 @@ static int parse_result_line(json_t *cells, enum cdm_section sec, const char *p,
   if (parse_num(q + 2, end, &qd, &p) || parse_num(t + 2, end, &th, &p)) return -1;
   const char *colon = find_char(p, end, ':');
   if (!colon) return -1;
+  const char *mb_text = skip_ws(colon + 1, end);
   if (measured_value(colon + 1, end, CDM_MAX_MB_S, "MB/s value", &mb_s, &p, why, why_len)) return -1;
+  /* the values as the file wrote them: a report shows these digits, never
+   * a recomputed or re-rounded number */
+  json_t *text = json_object();
+  json_object_set_new(text, "mb_s", json_stringn(mb_text, (size_t)(p - mb_text)));
   double block = size * mult + 0.5;
   const char *bad = count_problem(floor(block), CDM_MAX_BLOCK_BYTES);
   if (bad) {
     snprintf(why, why_len, "block size %g%ciB %s (1 B to 4 GiB - 1)", size, unit, bad);
+    json_decref(text);
     return -1;
   }
   bad = count_problem(qd, CDM_MAX_QD);
   if (bad) {
     snprintf(why, why_len, "queue depth Q=%g %s (1..%g)", qd, bad, CDM_MAX_QD);
+    json_decref(text);
     return -1;
   }
   bad = count_problem(th, CDM_MAX_THREADS);
   if (bad) {
     snprintf(why, why_len, "thread count T=%g %s (1..%g)", th, bad, CDM_MAX_THREADS);
+    json_decref(text);
     return -1;
   }
   json_t *c = json_object();
@@ -179,6 +189,7 @@ static int parse_result_line(json_t *cells, enum cdm_section sec, const char *p,
   json_object_set_new(c, "qd", json_integer((json_int_t)qd));
   json_object_set_new(c, "threads", json_integer((json_int_t)th));
   json_object_set_new(c, "mb_s", json_real(mb_s));
+  json_object_set_new(c, "text", text);
   /* IOPS in [...] and mean latency in <... us> are absent before CDM 7 */
   const char *b = find_char(p, end, '[');
   double v;
@@ -189,6 +200,8 @@ static int parse_result_line(json_t *cells, enum cdm_section sec, const char *p,
       return -1;
     }
     json_object_set_new(c, "iops", json_real(v));
+    const char *it = skip_ws(b + 1, end);
+    json_object_set_new(text, "iops", json_stringn(it, (size_t)(after - it)));
     p = after;
   }
   const char *l = find_char(p, end, '<');
@@ -198,6 +211,8 @@ static int parse_result_line(json_t *cells, enum cdm_section sec, const char *p,
       return -1;
     }
     json_object_set_new(c, "lat_us", json_real(v));
+    const char *lt = skip_ws(l + 1, end);
+    json_object_set_new(text, "lat_us", json_stringn(lt, (size_t)(after - lt)));
   }
   json_array_append_new(cells, c);
   return 1;
@@ -368,9 +383,47 @@ static void parse_test_line(const char *test, uint64_t *span_bytes, unsigned *pa
   }
 }
 
-int import_cdm(const char *input, const struct import_opts *o,
-                     struct import_result *res, struct ssdrev_err *err) {
-  memset(res, 0, sizeof *res);
+/* "[C: 77% (182/237GiB)]" in the Test line -> the drive's capacity (bytes)
+ * and how full it was (%); 0 / -1 when absent. */
+static void parse_test_capacity(const char *test, double *cap_bytes, double *used_pct) {
+  *cap_bytes = 0;
+  *used_pct = -1;
+  const char *br = test ? strchr(test, '[') : NULL;
+  const char *colon = br ? strchr(br, ':') : NULL;
+  if (!colon) return;
+  char *end;
+  double pct = strtod(colon + 1, &end);
+  if (end == colon + 1 || *end != '%') return;
+  const char *par = strchr(end, '(');
+  const char *slash = par ? strchr(par, '/') : NULL;
+  if (!slash) return;
+  double total = strtod(slash + 1, &end);
+  if (end == slash + 1 || !(total > 0 && total < 1e9)) return;
+  while (*end == ' ') end++; /* CDM 6: "(88.9/232.8 GiB)" */
+  double mult = !strncmp(end, "GiB", 3) ? 1073741824.0 : !strncmp(end, "TiB", 3) ? 1099511627776.0
+              : !strncmp(end, "MiB", 3) ? 1048576.0 : 0;
+  if (!mult) return;
+  *cap_bytes = total * mult;
+  if (pct >= 0 && pct <= 100) *used_pct = pct;
+}
+
+/* CrystalDiskMark's "Date: 2021/06/05 21:12:44" (local time of the tested
+ * machine; taken as UTC, the file names no zone) -> ns since the epoch. */
+static uint64_t parse_date_ns(const char *d) {
+  if (!d) return 0;
+  struct tm tm;
+  memset(&tm, 0, sizeof tm);
+  int y, mo, da, h, mi, se;
+  if (sscanf(d, "%d/%d/%d %d:%d:%d", &y, &mo, &da, &h, &mi, &se) != 6) return 0;
+  if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || da < 1 || da > 31 || h > 23 || mi > 59 || se > 60) return 0;
+  tm.tm_year = y - 1900, tm.tm_mon = mo - 1, tm.tm_mday = da, tm.tm_hour = h, tm.tm_min = mi, tm.tm_sec = se;
+  time_t t = timegm(&tm);
+  return t > 0 ? (uint64_t)t * 1000000000ull : 0;
+}
+
+int import_cdm_add(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
+                   struct import_result *res, struct ssdrev_err *err) {
+  const char *input = in->path;
   char *text;
   size_t len;
   int rc = ssdrev_read_file(input, &text, &len, 16u << 20, err);
@@ -380,18 +433,34 @@ int import_cdm(const char *input, const struct import_opts *o,
   if (!sum) return -EINVAL;
   const char *comment = json_string_value(json_object_get(sum, "comment"));
   char state[32], profile[32];
-  if (o->state) snprintf(state, sizeof state, "%s", o->state);
+  if (in->state) snprintf(state, sizeof state, "%s", in->state);
   else guess_state(comment, state, sizeof state);
   json_t *cells = json_object_get(sum, "cells");
   profile_key(json_string_value(json_object_get(sum, "profile")), cells, profile, sizeof profile);
-  struct import_opts oo = *o;
-  if (!oo.label && comment && *comment) oo.label = comment;
-  if (state[0]) oo.state = state;
-  struct archive *run;
-  rc = import_run_create(&run, &oo, "cdm", input, "cdm", err);
-  if (rc) {
-    json_decref(sum);
-    return rc;
+  json_t *m = run->manifest;
+  if (!o->label && comment && *comment && !json_object_get(m, "label"))
+    json_object_set_new(m, "label", json_string(comment));
+  /* one input: its state is the run's; several: each test has its own */
+  if (!multi && state[0] && !json_object_get(m, "state")) json_object_set_new(m, "state", json_string(state));
+  double cap_bytes, used_pct;
+  parse_test_capacity(json_string_value(json_object_get(sum, "test")), &cap_bytes, &used_pct);
+  if (cap_bytes > 0) {
+    json_t *dut = json_object_get(m, "dut");
+    if (!json_is_object(dut)) json_object_set_new(m, "dut", dut = json_object());
+    if (!json_object_get(dut, "capacity_bytes"))
+      json_object_set_new(dut, "capacity_bytes", json_integer((json_int_t)cap_bytes));
+  }
+  uint64_t date_ns = parse_date_ns(json_string_value(json_object_get(sum, "date")));
+  char stem[128] = "";
+  if (multi) {
+    char base[PATH_MAX];
+    snprintf(base, sizeof base, "%s", input);
+    const char *b = strrchr(base, '/') ? strrchr(base, '/') + 1 : base;
+    char *dot = strrchr(base, '.');
+    if (dot && dot > b) *dot = 0;
+    char safe[120];
+    import_safe_name(safe, sizeof safe, b);
+    snprintf(stem, sizeof stem, "%s.", safe);
   }
   json_t *src = json_object_get(run->manifest, "source");
   const char *k;
@@ -409,15 +478,16 @@ int import_cdm(const char *input, const struct import_opts *o,
   /* names taken so far, hashed: archive_find_test scans the manifest, and
    * once per cell that made a 20,000-row file take 30 s (quadratic) */
   json_t *seen = json_object();
+  unsigned added = 0;
   size_t i;
   json_t *c;
   json_array_foreach(cells, i, c) {
     const char *cell = json_string_value(json_object_get(c, "cell"));
     const char *op = json_string_value(json_object_get(c, "op"));
-    char cname[64], name[160];
+    char cname[64], name[320];
     import_safe_name(cname, sizeof cname, cell);
-    snprintf(name, sizeof name, "cdm.%s.%s", cname, op);
-    if (json_object_get(seen, name)) {
+    snprintf(name, sizeof name, "%scdm.%s.%s", stem, cname, op);
+    if (json_object_get(seen, name) || (multi && archive_find_test(run, name))) {
       import_warn(run, res, "'%s': cell %s %s appears twice; the second is ignored", input, cell, op);
       continue;
     }
@@ -452,6 +522,7 @@ int import_cdm(const char *input, const struct import_opts *o,
     json_object_set(s, "mb_s", json_object_get(c, "mb_s"));
     if (json_object_get(c, "iops")) json_object_set(s, "iops", json_object_get(c, "iops"));
     if (json_object_get(c, "lat_us")) json_object_set(s, "lat_us", json_object_get(c, "lat_us"));
+    json_object_set(s, "text", json_object_get(c, "text"));
     json_object_set_new(t, "summary", s);
     json_t *r = json_object();
     json_object_set_new(r, "ios", json_integer(0));
@@ -462,15 +533,17 @@ int import_cdm(const char *input, const struct import_opts *o,
     json_object_set_new(r, "iops", json_real(json_number_value(json_object_get(c, "iops"))));
     json_object_set_new(r, "mean_lat_ns", json_real(json_number_value(json_object_get(c, "lat_us")) * 1e3));
     json_object_set_new(t, "result", r);
+    if (used_pct >= 0) json_object_set_new(t, "used_pct", json_real(used_pct));
+    json_object_set_new(t, "source_file", json_string(input));
     archive_end_test(t, "complete");
+    /* CrystalDiskMark dates its result once, at the end */
+    import_test_times(t, date_ns, date_ns);
     res->tests++;
+    added++;
   }
   json_decref(seen);
   json_decref(sum);
-  if (!res->tests) {
-    rc = ssdrev_fail(err, -EINVAL, "no measured CrystalDiskMark results in '%s': every cell is 0 MB/s", input);
-    return import_stage_finish(run, o, rc, err);
-  }
+  if (!added) return ssdrev_fail(err, -EINVAL, "no measured CrystalDiskMark results in '%s': every cell is 0 MB/s", input);
   json_object_set_new(json_object_get(run->manifest, "steps"), "cdm", json_string("complete"));
-  return import_stage_finish(run, o, 0, err);
+  return 0;
 }

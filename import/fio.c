@@ -357,8 +357,25 @@ static json_t *fio_params(const json_t *opts, struct fio_why *why) {
 
 /* Summary of one job entry: totals and per-direction stats with bucketed
  * percentiles. Fills the test's "result" and "fio" keys. */
+/* One direction (or all) in the shape of analyze's "ops" entries, from fio's
+ * completion latencies (clat): what a test without a log is analyzed as. */
+static json_t *summary_op(uint64_t ios, double mb_s, double iops, double clat_mean_ns, double clat_max_ns,
+                          const json_t *bins) {
+  json_t *o = json_object();
+  json_object_set_new(o, "ios", json_integer((json_int_t)ios));
+  json_object_set_new(o, "mb_s", json_real(mb_s));
+  json_object_set_new(o, "iops", json_real(iops));
+  json_object_set_new(o, "lat_mean_us", json_real(clat_mean_ns / 1e3));
+  if (clat_max_ns > 0) json_object_set_new(o, "lat_max_us", json_real(clat_max_ns / 1e3));
+  json_t *pct = import_fio_bins_percentiles(bins, fio_pcts, sizeof fio_pcts / sizeof fio_pcts[0]);
+  if (pct) json_object_set_new(o, "pct", pct);
+  return o;
+}
+
 static void fio_summarize(json_t *test, const json_t *job, const json_t *opts, uint64_t *ios_out) {
   json_t *ops = json_object();
+  json_t *sops = json_object(), *allbins = json_object();
+  double clat_sum = 0, clat_max = 0;
   uint64_t ios = 0, bytes = 0;
   double bw = 0, iops = 0, lat_sum = 0;
   for (unsigned d = 0; d < 3; d++) {
@@ -389,6 +406,21 @@ static void fio_summarize(json_t *test, const json_t *job, const json_t *opts, u
       json_object_set_new(o, "clat_pct_source", json_string(src));
     }
     json_object_set_new(ops, fio_ddirs[d], o);
+    const json_t *bins = json_object_get(clat, "bins");
+    json_object_set_new(sops, fio_ddirs[d],
+                        summary_op(n, json_number_value(json_object_get(s, "bw_bytes")) / 1e6,
+                                   json_number_value(json_object_get(s, "iops")),
+                                   json_number_value(json_object_get(clat, "mean")),
+                                   json_number_value(json_object_get(clat, "max")), bins));
+    const char *bk;
+    json_t *bv;
+    json_object_foreach((json_t *)bins, bk, bv) {
+      /* the counts were checked (fio_bins_ok): their sum fits 63 bits */
+      json_int_t had = json_integer_value(json_object_get(allbins, bk));
+      json_object_set_new(allbins, bk, json_integer(had + json_integer_value(bv)));
+    }
+    clat_sum += json_number_value(json_object_get(clat, "mean")) * (double)n;
+    if (json_number_value(json_object_get(clat, "max")) > clat_max) clat_max = json_number_value(json_object_get(clat, "max"));
     ios += n;
     bytes += (uint64_t)json_integer_value(json_object_get(s, "io_bytes"));
     bw += json_number_value(json_object_get(s, "bw_bytes"));
@@ -421,14 +453,34 @@ static void fio_summarize(json_t *test, const json_t *job, const json_t *opts, u
   json_t *s = json_object();
   json_object_set_new(s, "mb_s", json_real(bw / 1e6));
   json_object_set_new(s, "iops", json_real(iops));
-  json_object_set_new(s, "lat_us", json_real(ios ? lat_sum / (double)ios / 1e3 : 0));
+  json_object_set_new(s, "lat_us", json_real(ios ? clat_sum / (double)ios / 1e3 : 0));
+  json_object_set_new(s, "lat_total_us", json_real(ios ? lat_sum / (double)ios / 1e3 : 0)); /* fio's "lat" */
   json_object_set_new(test, "summary", s);
+  json_object_set_new(sops, "all", summary_op(ios, bw / 1e6, iops, ios ? clat_sum / (double)ios : 0, clat_max, allbins));
+  json_decref(allbins);
+  json_object_set_new(test, "summary_ops", sops);
+  /* without a log, every figure is fio's completion latency */
+  json_object_set_new(test, "latency", json_string("clat"));
   *ios_out = ios;
 }
 
 static int file_nonempty(const char *path) {
   struct stat st;
   return !stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+int import_fio_check_option(const char *name, const char *value, struct ssdrev_err *err) {
+  if (!strcmp(name, "latency") && strcmp(value, "auto") && strcmp(value, "lat") && strcmp(value, "clat"))
+    return ssdrev_fail(err, -EINVAL, "--latency: expected auto, lat or clat, got '%s'", value);
+  if (!strcmp(name, "log-offset") && strcmp(value, "0") && strcmp(value, "1"))
+    return ssdrev_fail(err, -EINVAL, "--log-offset: expected 0 or 1, got '%s'", value);
+  if (!strcmp(name, "logs") && !*value) return ssdrev_fail(err, -EINVAL, "--logs: needs a directory");
+  return 0;
+}
+
+static enum import_fio_lat lat_choice(const struct import_opts *o) {
+  const char *v = import_opt(o, "latency");
+  return !v || !strcmp(v, "auto") ? IMPORT_FIO_LAT_AUTO : !strcmp(v, "lat") ? IMPORT_FIO_LAT_TOTAL : IMPORT_FIO_LAT_CLAT;
 }
 
 /* Finds the job's latency log: PREFIX_{lat,clat}.N.log (or PREFIX_lat.log with
@@ -440,9 +492,10 @@ static int find_log(const struct import_opts *o, const char *json_dir, const jso
   static const char *const kinds_auto[] = {"lat", "clat"};
   const char *const *kinds = kinds_auto;
   size_t nkinds = 2;
-  if (o->lat == IMPORT_FIO_LAT_TOTAL) nkinds = 1;
-  if (o->lat == IMPORT_FIO_LAT_CLAT) kinds = kinds_auto + 1, nkinds = 1;
-  const char *dirs[2] = {o->log_dir ? o->log_dir : json_dir, o->log_dir ? NULL : "."};
+  if (lat_choice(o) == IMPORT_FIO_LAT_TOTAL) nkinds = 1;
+  if (lat_choice(o) == IMPORT_FIO_LAT_CLAT) kinds = kinds_auto + 1, nkinds = 1;
+  const char *log_dir = import_opt(o, "logs");
+  const char *dirs[2] = {log_dir ? log_dir : json_dir, log_dir ? NULL : "."};
   int per_job = !opt(opts, "per_job_logs") || strcmp(opt(opts, "per_job_logs"), "0");
   for (size_t k = 0; k < nkinds; k++) {
     for (size_t d = 0; d < 2; d++) {
@@ -467,7 +520,8 @@ static int find_bw_log(const struct import_opts *o, const char *json_dir, const 
                        const char *host, char *out, size_t len) {
   const char *prefix = opt(opts, "write_bw_log");
   if (!prefix) return 0;
-  const char *dirs[2] = {o->log_dir ? o->log_dir : json_dir, o->log_dir ? NULL : "."};
+  const char *log_dir = import_opt(o, "logs");
+  const char *dirs[2] = {log_dir ? log_dir : json_dir, log_dir ? NULL : "."};
   int per_job = !opt(opts, "per_job_logs") || strcmp(opt(opts, "per_job_logs"), "0");
   for (size_t d = 0; d < 2; d++) {
     if (!dirs[d] || (prefix[0] == '/' && d > 0)) continue;
@@ -540,7 +594,7 @@ static int import_job_log(struct archive *run, json_t *test, const char *name, c
                           unsigned npaths, const char *lat_kind, int bw, const json_t *opts,
                           const struct import_opts *o, uint64_t start_unix_ns, uint64_t fio_ios,
                           const char *input, struct import_result *res, struct ssdrev_err *err) {
-  char rel[512];
+  char rel[600];
   archive_log_rel(rel, sizeof rel, name);
   char *params = json_dumps(json_object_get(test, "params"), JSON_COMPACT);
   struct ssdlog_writer *w;
@@ -548,7 +602,8 @@ static int import_job_log(struct archive *run, json_t *test, const char *name, c
                                  params, 0, err);
   free(params);
   if (rc) return rc;
-  struct import_fio_log_fmt fmt = {.has_offset = o->log_offset, .queue_id = 0};
+  const char *lo = import_opt(o, "log-offset");
+  struct import_fio_log_fmt fmt = {.has_offset = lo ? lo[0] - '0' : -1, .queue_id = 0};
   /* the JSON lists every option set, so no log_offset means fio's default 0;
    * guessing by column count would take fio 3.36's issue-time column (or
    * the prio) of a 6-column log for an offset */
@@ -589,6 +644,9 @@ static int import_job_log(struct archive *run, json_t *test, const char *name, c
   if (npaths > 1) json_object_set(ls, "files", files); /* one per thread: queue_id 0, 1, ... */
   json_decref(files);
   json_object_set_new(ls, "kind", json_string(lat_kind));
+  /* which latency every figure of this test is: fio's total (lat) or its
+   * completion latency (clat, without the submission) */
+  json_object_set_new(test, "latency", json_string(lat_kind));
   json_object_set_new(ls, "columns", json_integer(all.columns));
   json_object_set_new(ls, "records", json_integer((json_int_t)all.lines));
   json_object_set_new(ls, "submit_clamped", json_integer((json_int_t)all.clamped));
@@ -598,6 +656,7 @@ static int import_job_log(struct archive *run, json_t *test, const char *name, c
                                                    "within iodepth x bs of the real ones"));
   json_object_set_new(test, "log_source", ls);
   json_object_del(test, "summary"); /* the log is the source of truth now */
+  json_object_del(test, "summary_ops");
   res->logs++;
   res->log_ios += all.lines;
   if (all.lines != fio_ios)
@@ -615,9 +674,104 @@ static int grouped(const json_t *opts) {
   return g && strcmp(g, "0");
 }
 
-int import_fio(const char *input, const struct import_opts *o,
-                     struct import_result *res, struct ssdrev_err *err) {
-  memset(res, 0, sizeof *res);
+/* ---------------------------------------------------- the method's kinds */
+
+/* CrystalDiskMark's cells (versions 6 to 9, every profile): a time-based fio
+ * job of one of these shapes is that cell. */
+static const char *const cdm_cells[] = {
+    "SEQ1M Q8T1", "SEQ1M Q32T1", "SEQ1M Q1T1", "SEQ128K Q32T1", "SEQ128K Q32T2",
+    "RND4K Q32T16", "RND4K Q32T1", "RND4K Q8T8", "RND4K Q16T16", "RND4K Q1T1", NULL,
+};
+
+struct fio_map_ctx {
+  int saw_fill; /* a whole-target fill came earlier in this file */
+};
+
+static int flag_set(const json_t *opts, const char *key) {
+  const char *v = opt(opts, key);
+  return v && strcmp(v, "0");
+}
+
+/* Gives the test the kind and keys of the method step its parameters make
+ * it (docs/interop.md): a CrystalDiskMark cell, an RW-sweep point, a tail
+ * workload or a fill; anything else stays a plain "job". */
+static void fio_map(json_t *test, const json_t *opts, const char *state, struct fio_map_ctx *m) {
+  const json_t *p = json_object_get(test, "params");
+  const char *rw = opt(opts, "rw") ? opt(opts, "rw") : opt(opts, "readwrite") ? opt(opts, "readwrite") : "read";
+  int mixed = !strncmp(rw, "rw", 2) || !strncmp(rw, "readwrite", 9) || !strncmp(rw, "randrw", 6);
+  int rand = !strcmp(json_string_value(json_object_get(p, "pattern")), "rand");
+  json_int_t read_pct = json_integer_value(json_object_get(p, "read_pct"));
+  json_int_t bs = json_integer_value(json_object_get(p, "block_bytes"));
+  json_int_t qd = json_integer_value(json_object_get(p, "qd"));
+  json_int_t threads = json_integer_value(json_object_get(p, "threads"));
+  uint64_t numjobs = 1;
+  struct fio_why why;
+  if (fio_uint(opts, "numjobs", 1, 1, 4096, &numjobs, &why)) numjobs = 1;
+  if ((json_int_t)numjobs > threads) threads = (json_int_t)numjobs;
+  int timed = flag_set(opts, "time_based");
+  const char *size = opt(opts, "size");
+  size_t sl = size ? strlen(size) : 0;
+  double size_pct = sl && size[sl - 1] == '%' ? strtod(size, NULL) : -1;
+  char cell[48] = "";
+  if (bs >= 1024 && bs % 1024 == 0) {
+    json_int_t kb = bs / 1024;
+    if (kb % 1024 == 0) snprintf(cell, sizeof cell, "%s%lldM Q%lldT%lld", rand ? "RND" : "SEQ", (long long)(kb / 1024),
+                                 (long long)qd, (long long)threads);
+    else snprintf(cell, sizeof cell, "%s%lldK Q%lldT%lld", rand ? "RND" : "SEQ", (long long)kb, (long long)qd,
+                  (long long)threads);
+  }
+  int known = 0;
+  for (const char *const *c = cdm_cells; *c && !known; c++) known = !strcmp(*c, cell);
+  const char *kind = "job";
+  if (timed && known && (!mixed || state)) {
+    /* a mixed cell only when the file names its fill state: without one a
+     * time-based random mix is an RW-sweep point */
+    kind = "cdm";
+    json_object_set_new(test, "state", json_string(state ? state : "FOB"));
+    json_object_set_new(test, "profile", json_string("default"));
+    json_object_set_new(test, "cell", json_string(cell));
+    json_object_set_new(test, "op", json_string(mixed ? "mix" : read_pct ? "read" : "write"));
+    json_object_set_new(test, "pass", json_integer(1));
+  } else if (timed && mixed && rand && threads == 1) {
+    kind = "rw_sweep";
+    json_object_set_new(test, "qd", json_integer(qd));
+    json_object_set_new(test, "read_pct", json_integer(read_pct));
+  } else if (!timed && rand && qd == 1 && threads == 1 && (read_pct == 100 || read_pct == 70 || read_pct == 0) &&
+             (mixed || read_pct != 70)) {
+    kind = "tail";
+    json_object_set_new(test, "workload", json_string(read_pct == 100 ? "read" : read_pct ? "mix70" : "write"));
+  } else if (!timed && !rand && read_pct == 0 && !mixed) {
+    if (size_pct > 0 && size_pct < 100) {
+      kind = "prefill";
+      json_object_set_new(test, "fill_pct", json_real(size_pct));
+    } else if (size_pct >= 100 || !size) {
+      kind = "fill_drive";
+      json_object_set_new(test, "phase", json_string("empty"));
+      m->saw_fill = 1;
+    } else if (m->saw_fill) {
+      /* an absolute size after the whole-target fill: the near-full rewrite */
+      kind = "fill_drive";
+      json_object_set_new(test, "phase", json_string("near_full"));
+    } else {
+      kind = "prefill"; /* a region written before it is measured */
+    }
+  }
+  json_object_set_new(test, "kind", json_string(kind));
+  if (strcmp(kind, "cdm") && state) json_object_set_new(test, "state", json_string(state));
+}
+
+int import_fio_add(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
+                   struct import_result *res, struct ssdrev_err *err) {
+  const char *input = in->path;
+  /* --logs names where the logs are: a directory that is not there is an
+   * error, not a summary-only import that looks like success */
+  const char *log_dir = import_opt(o, "logs");
+  struct stat lst;
+  if (log_dir && !import_opt(o, "no-logs") && (stat(log_dir, &lst) || !S_ISDIR(lst.st_mode))) {
+    int e = errno;
+    return ssdrev_fail(err, -ENOENT, "--logs '%s': %s (give the directory holding the write_lat_log files, or --no-logs)",
+                       log_dir, e == ENOENT ? "no such directory" : "not a directory");
+  }
   json_t *root = import_fio_json_load(input, err);
   if (!root) return -EINVAL;
   json_t *jobs = json_object_get(root, "client_stats");
@@ -627,30 +781,34 @@ int import_fio(const char *input, const struct import_opts *o,
   char dirbuf[PATH_MAX];
   snprintf(dirbuf, sizeof dirbuf, "%s", input);
   const char *json_dir = dirname(dirbuf);
+  /* names of several inputs carry the file's stem: 02-cdm_fob.json -> "02-cdm_fob." */
+  char stem[128] = "";
+  if (multi) {
+    char base[PATH_MAX];
+    snprintf(base, sizeof base, "%s", input);
+    const char *b = strrchr(base, '/') ? strrchr(base, '/') + 1 : base;
+    char *dot = strrchr(base, '.');
+    if (dot && dot > b) *dot = 0;
+    char safe[120];
+    import_safe_name(safe, sizeof safe, b);
+    snprintf(stem, sizeof stem, "%s.", safe);
+  }
   /* the target: what the first job ran on */
-  char spec[600] = "fio";
   json_t *first = json_array_get(jobs, 0);
   const char *fname = opt(json_object_get(first, "job options"), "filename");
   if (!fname) fname = opt(gopts, "filename");
-  if (fname) snprintf(spec, sizeof spec, "fio:%s", fname);
-  struct stat lst;
-  if (o->log_dir && !o->no_logs && (stat(o->log_dir, &lst) || !S_ISDIR(lst.st_mode))) {
-    int e = errno;
-    json_decref(root);
-    return ssdrev_fail(err, -ENOENT, "--logs '%s': %s (give the directory holding the write_lat_log files, or --no-logs)",
-                       o->log_dir, e == ENOENT ? "no such directory" : "not a directory");
-  }
-  struct archive *run;
-  int rc = import_run_create(&run, o, "fio", input, spec, err);
-  if (rc) {
-    json_decref(root);
-    return rc;
+  json_t *target = json_object_get(run->manifest, "target");
+  const char *spec = json_string_value(json_object_get(target, "spec"));
+  if (fname && (!spec || !strcmp(spec, "fio"))) {
+    char sp[600];
+    snprintf(sp, sizeof sp, "fio:%s", fname);
+    json_object_set_new(target, "spec", json_string(sp));
   }
   unsigned logs_missing = 0; /* jobs that wrote a latency log not found */
   json_t *src = json_object_get(run->manifest, "source");
   json_object_set(src, "fio_version", json_object_get(root, "fio version"));
   json_object_set_new(src, "client_server", json_boolean(client_mode));
-  json_t *hosts = json_object(); /* hostname -> jobs seen (thread numbers) */
+  json_t *hosts = json_object(); /* hostname -> fio threads seen */
   json_t *used_logs = json_object(); /* log paths already imported */
   json_int_t ts_raw = json_integer_value(json_object_get(root, "timestamp_ms"));
   if (!json_object_get(root, "timestamp_ms")) {
@@ -661,11 +819,15 @@ int import_fio(const char *input, const struct import_opts *o,
   uint64_t ts_ms = ts_raw > 0 && ts_raw <= FIO_MAX_MS ? (uint64_t)ts_raw : 0;
   size_t i;
   json_t *job;
+  int rc = 0;
   /* Per host: report entries and whether any is a group_reporting entry. A
    * grouped entry stands for several fio threads (each with its own log,
-   * numbered by thread), so the logs map to entries only when the host's
-   * report has that single entry. */
-  json_t *entries = json_object(), *grouped_hosts = json_object();
+   * numbered by thread). */
+  json_t *entries = json_object();
+  /* fio stamps only the end of the output (before 3.36's job_start): jobs of
+   * one file run one after another (stonewall), so each started the sum of
+   * its and the later jobs' runtimes before that end */
+  uint64_t later_ms = 0;
   json_array_foreach(jobs, i, job) {
     const char *jobname = json_string_value(json_object_get(job, "jobname"));
     if (!jobname || (client_mode && !json_object_get(job, "job options") && !strcmp(jobname, "All clients")))
@@ -673,9 +835,11 @@ int import_fio(const char *input, const struct import_opts *o,
     const char *h = client_mode ? json_string_value(json_object_get(job, "hostname")) : NULL;
     const char *hk = h ? h : "";
     json_object_set_new(entries, hk, json_integer(json_integer_value(json_object_get(entries, hk)) + 1));
-    if (grouped(gopts) || grouped(json_object_get(job, "job options")))
-      json_object_set_new(grouped_hosts, hk, json_true());
+    json_int_t rt = json_integer_value(json_object_get(job, "job_runtime"));
+    if (!client_mode && rt > 0 && rt <= FIO_MAX_MS) later_ms += (uint64_t)rt;
   }
+  struct fio_map_ctx map = {0};
+  unsigned added = 0;
   json_array_foreach(jobs, i, job) {
     const char *jobname = json_string_value(json_object_get(job, "jobname"));
     /* client mode appends an aggregate over hosts; it has no options */
@@ -683,13 +847,21 @@ int import_fio(const char *input, const struct import_opts *o,
       continue;
     const char *host = client_mode ? json_string_value(json_object_get(job, "hostname")) : NULL;
     const char *hkey = host ? host : "";
-    json_int_t thread_no = json_integer_value(json_object_get(hosts, hkey)) + 1;
-    json_object_set_new(hosts, hkey, json_integer(thread_no));
     json_t *opts = json_is_object(gopts) ? json_deep_copy(gopts) : json_object();
     json_object_update(opts, json_object_get(job, "job options"));
-    char raw[400], name[420];
-    if (host) snprintf(raw, sizeof raw, "fio.%s.%s.%lld", host, jobname, (long long)thread_no);
-    else snprintf(raw, sizeof raw, "fio.%s.%lld", jobname, (long long)thread_no);
+    /* a group_reporting entry: one for several fio threads */
+    int host_grouped = grouped(gopts) || grouped(json_object_get(job, "job options"));
+    int single = json_integer_value(json_object_get(entries, hkey)) == 1;
+    /* fio numbers threads (and so their logs) across the file: a grouped
+     * entry of numjobs=N stands for N of them */
+    uint64_t numjobs = 1;
+    struct fio_why nwhy;
+    if (!host_grouped || fio_uint(opts, "numjobs", 1, 1, IMPORT_FIO_MAX_THREAD_LOGS, &numjobs, &nwhy)) numjobs = 1;
+    json_int_t thread_no = json_integer_value(json_object_get(hosts, hkey)) + 1;
+    json_object_set_new(hosts, hkey, json_integer(thread_no + (json_int_t)numjobs - 1));
+    char raw[520], name[540];
+    if (host) snprintf(raw, sizeof raw, "%sfio.%s.%s.%lld", stem, host, jobname, (long long)thread_no);
+    else snprintf(raw, sizeof raw, "%sfio.%s.%lld", stem, jobname, (long long)thread_no);
     import_safe_name(name, sizeof name, raw);
     struct fio_why why;
     json_t *params = fio_counts_ok(job, &why) ? fio_params(opts, &why) : NULL;
@@ -698,10 +870,17 @@ int import_fio(const char *input, const struct import_opts *o,
       json_decref(opts);
       break;
     }
+    if (archive_find_test(run, name)) {
+      rc = ssdrev_fail(err, -EEXIST, "cannot import '%s' job %s: a test of that name is already in the run "
+                       "(give each input its own file name)", input, name);
+      json_decref(params);
+      json_decref(opts);
+      break;
+    }
     json_t *test = archive_add_test(run, name, params, NULL);
-    json_object_set_new(test, "kind", json_string("job"));
     json_object_set_new(test, "step", json_string("fio"));
-    if (o->state) json_object_set_new(test, "state", json_string(o->state));
+    if (host_grouped && numjobs > 1) json_object_set_new(json_object_get(test, "params"), "threads", json_integer((json_int_t)numjobs));
+    fio_map(test, opts, in->state, &map);
     uint64_t fio_ios;
     fio_summarize(test, job, opts, &fio_ios);
     /* a sequential pure write of 8 GiB or more is a fill: analyzed for its
@@ -714,23 +893,24 @@ int import_fio(const char *input, const struct import_opts *o,
     }
     uint64_t runtime_ms = (uint64_t)json_integer_value(json_object_get(job, "job_runtime"));
     /* fio 3.36+ records the job's start ("job_start", ms); older versions
-     * stamp only the output's end, so the start is about runtime earlier */
+     * stamp only the output's end */
     json_int_t job_start_ms = json_integer_value(json_object_get(job, "job_start"));
-    uint64_t start_unix_ns = (job_start_ms > 0 ? (uint64_t)job_start_ms
-                              : ts_ms > runtime_ms ? ts_ms - runtime_ms : 0) * 1000000ull;
-    int host_grouped = json_is_true(json_object_get(grouped_hosts, hkey));
-    int single = json_integer_value(json_object_get(entries, hkey)) == 1;
+    uint64_t start_ms = job_start_ms > 0 ? (uint64_t)job_start_ms
+                        : !client_mode && ts_ms > later_ms ? ts_ms - later_ms
+                        : ts_ms > runtime_ms ? ts_ms - runtime_ms : 0;
+    if (!client_mode && later_ms >= runtime_ms) later_ms -= runtime_ms;
+    uint64_t start_unix_ns = start_ms * 1000000ull;
     char *paths[IMPORT_FIO_MAX_THREAD_LOGS];
     unsigned npaths = 0;
     char log_path[PATH_MAX];
     const char *lat_kind = NULL;
     const char *avg = opt(opts, "log_avg_msec");
-    if (o->no_logs || !opt(opts, "write_lat_log")) {
+    if (import_opt(o, "no-logs") || !opt(opts, "write_lat_log")) {
       /* summary only, by request or for want of a log */
     } else if (avg && strcmp(avg, "0")) {
       import_warn(run, res, "'%s' job %s: log_avg_msec=%s logs averages, not single I/Os; log not imported",
                   input, name, avg);
-    } else if (host_grouped && !single) {
+    } else if (host_grouped && !single && !opt(opts, "numjobs")) {
       import_warn(run, res, "'%s' job %s: group_reporting merges several jobs into each report entry, so the "
                   "per-thread logs cannot be matched to entries; log not imported (run without "
                   "group_reporting)", input, name);
@@ -744,11 +924,13 @@ int import_fio(const char *input, const struct import_opts *o,
                   "earlier job", input, name, log_path);
     } else {
       paths[npaths++] = strdup(log_path);
-      /* a group_reporting entry owns every thread's log: PREFIX_lat.1.log,
-       * PREFIX_lat.2.log, ... (one file when per_job_logs=0) */
+      /* a group_reporting entry owns its threads' logs: PREFIX_lat.N.log,
+       * PREFIX_lat.N+1.log, ... (one file when per_job_logs=0); the only
+       * entry of a host owns every thread's */
       const char *first_kind = lat_kind;
-      while (host_grouped && npaths < IMPORT_FIO_MAX_THREAD_LOGS &&
-             find_log(o, json_dir, opts, npaths + 1, host, log_path, sizeof log_path, &lat_kind) &&
+      unsigned want = single ? IMPORT_FIO_MAX_THREAD_LOGS : (unsigned)numjobs;
+      while (host_grouped && npaths < want &&
+             find_log(o, json_dir, opts, (unsigned)thread_no + npaths, host, log_path, sizeof log_path, &lat_kind) &&
              lat_kind == first_kind && !json_object_get(used_logs, log_path) && strcmp(log_path, paths[0]))
         paths[npaths++] = strdup(log_path);
       for (unsigned k = 0; k < npaths; k++) {
@@ -763,7 +945,7 @@ int import_fio(const char *input, const struct import_opts *o,
     }
     /* no per-I/O latency log: a bandwidth log is the fill trace (per I/O
      * with log_avg_msec=0, else per window) */
-    if (!rc && !o->no_logs && !json_object_get(test, "log") && opt(opts, "write_bw_log")) {
+    if (!rc && !import_opt(o, "no-logs") && !json_object_get(test, "log") && opt(opts, "write_bw_log")) {
       if (!find_bw_log(o, json_dir, opts, (unsigned)thread_no, host, log_path, sizeof log_path)) {
         import_warn(run, res, "'%s' job %s: no bandwidth log %s_bw.%lld.log%s%s found (see --logs)", input, name,
                     opt(opts, "write_bw_log"), (long long)thread_no, host ? "." : "", host ? host : "");
@@ -784,7 +966,9 @@ int import_fio(const char *input, const struct import_opts *o,
     if (rc) break;
     const json_t *jerr = json_object_get(job, "error");
     archive_end_test(test, json_integer_value(jerr) ? "failed" : "complete");
+    import_test_times(test, start_unix_ns, start_unix_ns + runtime_ms * 1000000ull);
     res->tests++;
+    added++;
   }
   json_t *hl = json_array();
   const char *hk;
@@ -796,16 +980,13 @@ int import_fio(const char *input, const struct import_opts *o,
   json_decref(hosts);
   json_decref(used_logs);
   json_decref(entries);
-  json_decref(grouped_hosts);
-  if (!rc && !res->tests) rc = ssdrev_fail(err, -EINVAL, "no fio jobs in '%s'", input);
-  /* --logs names where the logs are: finding none of them there is an
-   * error, not a summary-only import that looks like success */
-  if (!rc && o->log_dir && logs_missing && !res->logs)
+  if (!rc && !added) rc = ssdrev_fail(err, -EINVAL, "no fio jobs in '%s'", input);
+  /* --logs given and none of the logs the jobs wrote is there */
+  if (!rc && log_dir && logs_missing && !res->logs)
     rc = ssdrev_fail(err, -ENOENT, "--logs '%s': none of the %u latency logs '%s' wrote is there "
                      "(give the directory holding PREFIX_lat.N.log, or --no-logs for the summary only)",
-                     o->log_dir, logs_missing, input);
+                     log_dir, logs_missing, input);
   if (!rc) json_object_set_new(json_object_get(run->manifest, "steps"), "fio", json_string("complete"));
-  rc = import_stage_finish(run, o, rc, err);
   json_decref(root);
   return rc;
 }

@@ -21,20 +21,26 @@ enum import_fio_lat {
   IMPORT_FIO_LAT_CLAT = 2,  /* *_clat.N.log: issue to completion */
 };
 
+#define IMPORT_MAX_OPTS 8
+
+/* Options every importer takes; an importer's own options (fio's --logs,
+ * --latency, ...) are in `own`, set through import_option_set, which has
+ * the importer check them. */
 struct import_opts {
   const char *out_dir;   /* run archive to create (must not exist or be empty) */
-  const char *log_dir;   /* fio: directory holding the latency logs; NULL = the
-                          * JSON file's directory, then the current directory */
   const char *label;     /* drive label for reports; NULL = none (cdm: the Comment) */
   const char *model;     /* DUT model / firmware to record (fio and CDM know neither) */
   const char *firmware;
-  const char *state;     /* fill state, e.g. "FOB" or "75%"; NULL = guessed (cdm) */
-  enum import_fio_lat lat;
-  int log_offset;        /* fio logs carry an offset column: -1 = from the JSON
-                          * job options, else 0 or 1 */
-  int no_logs;           /* fio: import the summary only, even if logs exist */
+  const char *state;     /* fill state of every input, e.g. "FOB" or "75%"; NULL =
+                          * per input (FILE:STATE), else guessed (cdm) or none */
+  struct {
+    const char *name, *value; /* value "" for a flag */
+  } own[IMPORT_MAX_OPTS];
+  unsigned nown;
 };
 void import_opts_defaults(struct import_opts *o);
+/* The value of the importer's own option NAME, or NULL when not given. */
+const char *import_opt(const struct import_opts *o, const char *name);
 
 struct import_result {
   unsigned tests;     /* test entries written */
@@ -43,16 +49,47 @@ struct import_result {
   unsigned warnings;  /* also stored in the manifest under "import_warnings" */
 };
 
+/* One input file and the fill state its results were measured in (NULL:
+ * o->state, else none / guessed). */
+struct import_input {
+  const char *path;
+  const char *state;
+};
+
+/* An option of one importer, for the CLI's parser and --help. */
+struct import_option {
+  const char *name;      /* long option without "--" */
+  int has_arg;
+  const char *help;      /* one line; "ARG  text" */
+};
+
+struct archive;
 struct import_format {
   const char *name;    /* "fio", "cdm" */
   const char *summary; /* one line for --help */
-  int (*import)(const char *input, const struct import_opts *o,
-                struct import_result *res, struct ssdrev_err *err);
+  const struct import_option *options; /* the importer's own, ending with name NULL */
+  /* Checks VALUE of its option NAME (0, or -EINVAL naming the option). */
+  int (*check_option)(const char *name, const char *value, struct ssdrev_err *err);
+  /* Adds the tests of one input to the open run; `multi`: several inputs go
+   * into the run, so test names carry the input's file stem. */
+  int (*add)(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
+             struct import_result *res, struct ssdrev_err *err);
 };
 /* Looks an importer up by name; NULL if unknown. */
 const struct import_format *import_find(const char *name);
 /* The table, ending with a row whose name is NULL. */
 extern const struct import_format import_formats[];
+/* Sets the importer's own option NAME (checked by the importer; -EINVAL
+ * when it has no such option or the value is bad). VALUE is borrowed. */
+int import_option_set(const struct import_format *f, struct import_opts *o, const char *name, const char *value,
+                      struct ssdrev_err *err);
+/* Imports N inputs into one new run archive o->out_dir (staged: all or
+ * nothing), e.g. CrystalDiskMark's FOB and 75% files of one drive. */
+int import_files(const struct import_format *f, const struct import_input *in, size_t n,
+                 const struct import_opts *o, struct import_result *res, struct ssdrev_err *err);
+/* import_files with one input in o->state. */
+int import_file(const struct import_format *f, const char *path, const struct import_opts *o,
+                struct import_result *res, struct ssdrev_err *err);
 
 /* ---- fio latency logs (import/fiolog.c) */
 

@@ -31,11 +31,16 @@ int import_stage_finish(struct archive *run, const struct import_opts *o, int rc
 void import_warn(struct archive *run, struct import_result *res, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Sets the test's start and end to the source's own times (ns since the
+ * epoch, UTC; call after archive_end_test); start 0 = unknown, kept. */
+void import_test_times(json_t *test, uint64_t start_unix_ns, uint64_t end_unix_ns);
+
 /* The importers of the table in import/import.c (import/fio.c, import/cdm.c). */
-int import_fio(const char *input, const struct import_opts *o, struct import_result *res,
-               struct ssdrev_err *err);
-int import_cdm(const char *input, const struct import_opts *o, struct import_result *res,
-               struct ssdrev_err *err);
+int import_fio_add(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
+                   struct import_result *res, struct ssdrev_err *err);
+int import_fio_check_option(const char *name, const char *value, struct ssdrev_err *err);
+int import_cdm_add(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
+                   struct import_result *res, struct ssdrev_err *err);
 
 /* DUT input checks (import/dut_check.c): 0, or -EINVAL with a message
  * naming `name` (a file, or what the text is) and the key. id-ctrl: known

@@ -111,6 +111,8 @@ enum render_msg_id {
   MSG_C_TIME_AX,
   MSG_C_IOS_PER_BIN,
   MSG_C_QD1_4K,       /* what a tail test is, after its workload */
+  MSG_SHORT_PAGE_NOTE, /* every page's header of a short review */
+  MSG_C_MIX_MB_S,     /* the CDM panel's third column */
   MSG_C_FILL_LAT_AX,  /* the fill charts */
   MSG_C_FILL_TIME,
   MSG_C_P99_DASHED,
@@ -128,6 +130,7 @@ enum render_msg_id {
   MSG_C_TEMP_AX,
   MSG_C_TEMP_LEGEND,
   MSG_C_WRITE_LEGEND,
+  MSG_T_NOT_MEASURED, /* a drive's row where it has no such figures */
   MSG_T_NO_CACHE,     /* the SLC table: a fill without a detected cache */
   MSG_T_NOT_BACK,     /* the near-full rewrite found no cache after the idle */
   MSG_T_SMART_HEAD,   /* the DUT table's SMART health block */

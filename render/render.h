@@ -31,6 +31,7 @@ struct render_run {
   char dir[4096];
   char label[128];   /* analysis "label", else manifest "label", else the dir name */
   int simulated;     /* analysis or manifest says "simulated": true */
+  int short_review;  /* a `review --short` run (analysis or manifest "short") */
   json_t *analysis;  /* analysis.json (owned) */
   json_t *manifest;  /* manifest.json (owned; NULL when the archive has none) */
   int reanalyzed;    /* analysis.json was missing or stale and render_runs_load made it again */
@@ -136,6 +137,7 @@ struct render_doc_meta {
   const char *subject;  /* may be NULL */
   const char *base_dir; /* directory that relative image links resolve against */
   enum render_lang lang; /* the template's language (render_template_lang) */
+  const char *page_note; /* printed in every page's header (a short review says so); may be NULL */
 };
 
 /* Markdown -> a standalone HTML page (cmark-gfm with the table extension,

@@ -245,4 +245,5 @@ const struct review_kind bench_review_kind_cdm = {
     .estimate_s = cdm_estimate,
     .describe = cdm_describe,
     .run = cdm_run,
+    .fio = bench_review_fio_cdm,
 };

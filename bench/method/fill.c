@@ -50,7 +50,7 @@ static int purge_run(struct review_ctx *c, const struct review_step *s, struct s
 
 const struct review_kind bench_review_kind_purge = {
     .name = "purge", .keys = purge_keys, .parse = purge_parse, .estimate_s = purge_estimate,
-    .describe = purge_describe, .run = purge_run,
+    .describe = purge_describe, .run = purge_run, .fio_pre_sh = bench_review_fio_discard_sh,
 };
 
 /* ------------------------------------------------------- prefill, fill_drive */
@@ -168,10 +168,11 @@ static int fill_drive_run(struct review_ctx *c, const struct review_step *s,
 
 const struct review_kind bench_review_kind_prefill = {
     .name = "prefill", .keys = fill_keys, .parse = fill_parse, .estimate_s = fill_estimate,
-    .describe = fill_describe, .run = prefill_run,
+    .describe = fill_describe, .run = prefill_run, .fio = bench_review_fio_fill,
 };
 
 const struct review_kind bench_review_kind_fill_drive = {
     .name = "fill_drive", .keys = fill_keys, .parse = fill_parse, .estimate_s = fill_estimate,
-    .describe = fill_describe, .run = fill_drive_run,
+    .describe = fill_describe, .run = fill_drive_run, .fio = bench_review_fio_fill,
+    .fio_pre_sh = bench_review_fio_discard_sh, /* the fill drive starts with a purge */
 };

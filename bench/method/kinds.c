@@ -12,3 +12,22 @@ const struct review_kind *bench_review_kind_find(const char *name) {
     if (!strcmp(kinds[i]->name, name)) return kinds[i];
   return NULL;
 }
+
+/* Every kind of test a run holds; the step kinds above make all but the last two. */
+static const struct bench_test_kind test_kinds[] = {
+    {"cdm", 0, "state profile cell op pass"},
+    {"prefill", BENCH_TK_FILL_TRACE, "fill_pct purpose"},
+    {"fill_drive", BENCH_TK_FILL_TRACE, "phase"},
+    {"rw_sweep", 0, "qd read_pct"},
+    {"tail", 0, "workload"},
+    {"qd_scaling", 0, "workload qd"},
+    {"temperature", BENCH_TK_NO_LOG, "samples"},
+    {"job", 0, ""},
+};
+
+const struct bench_test_kind *bench_test_kind_find(const char *name) {
+  if (!name) name = "job"; /* a test that names no kind is a plain job */
+  for (size_t i = 0; i < sizeof test_kinds / sizeof test_kinds[0]; i++)
+    if (!strcmp(test_kinds[i].name, name)) return &test_kinds[i];
+  return NULL;
+}

@@ -107,7 +107,7 @@ static int sweep_run(struct review_ctx *c, const struct review_step *s, struct s
 
 const struct review_kind bench_review_kind_rw_sweep = {
     .name = "rw_sweep", .keys = sweep_keys, .parse = sweep_parse, .estimate_s = sweep_estimate,
-    .describe = sweep_describe, .run = sweep_run,
+    .describe = sweep_describe, .run = sweep_run, .fio = bench_review_fio_sweep,
 };
 
 /* -------------------------------------------------------------------- tail */
@@ -216,5 +216,5 @@ static int tail_run(struct review_ctx *c, const struct review_step *s, struct ss
 
 const struct review_kind bench_review_kind_tail = {
     .name = "tail", .keys = tail_keys, .parse = tail_parse, .estimate_s = tail_estimate,
-    .describe = tail_describe, .run = tail_run,
+    .describe = tail_describe, .run = tail_run, .fio = bench_review_fio_tail,
 };

@@ -225,6 +225,15 @@ static const char *passes_as(unsigned passes) {
   return passes == 5 ? "CrystalDiskMark 8" : passes == 3 ? "CrystalDiskMark 9" : "custom";
 }
 
+/* The capacity the method works in. A short review works in a region of
+ * fill_max_bytes at the start of the target, as if that were the drive:
+ * its "75%" state is 75% of the region, and the sweep and tail read what
+ * the fill wrote, not never-written blocks a drive answers without NAND. */
+static uint64_t method_cap(const struct review_profile *p, uint64_t target_bytes) {
+  if (!p->short_mode || !p->set.fill_max_bytes || target_bytes <= p->set.fill_max_bytes) return target_bytes;
+  return bench_review_align_down(p->set.fill_max_bytes, 1048576);
+}
+
 static json_t *method_json(const struct review_ctx *c) {
   const struct review_settings *s = &c->prof->set;
   return json_pack("{s:s, s:s, s:b, s:i, s:s, s:I, s:f, s:f, s:I, s:b}", "name", c->prof->name,
@@ -275,6 +284,11 @@ static int fill_new_manifest(struct review_ctx *c, struct ssdrev_err *err) {
   bench_record_target(c->run, c->t, dut, c->o->label);
   json_object_set(m, "profile", c->prof->json);
   json_object_set_new(m, "method", method_json(c));
+  if (c->prof->short_mode) {
+    /* said in the manifest, so every later output can say it too */
+    json_object_set_new(m, "short", json_pack("{s:I, s:I}", "region_bytes", (json_int_t)c->cap_bytes,
+                                              "target_bytes", (json_int_t)bench_target_size_bytes(c->t)));
+  }
   return archive_save(c->run, err);
 }
 
@@ -330,7 +344,7 @@ int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progre
     goto out;
   }
   if ((rc = open_target(&eff, 1, &c.t, err))) goto out;
-  c.cap_bytes = bench_target_size_bytes(c.t);
+  c.cap_bytes = method_cap(&prof, bench_target_size_bytes(c.t));
   c.lba_bytes = bench_target_lba_bytes(c.t);
   c.is_sim = bench_target_get_kind(c.t) == BENCH_TARGET_SIM;
   if (!resume) {
@@ -415,6 +429,8 @@ int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
     rc = -ENOENT;
     goto out;
   }
+  uint64_t target_cap = cap;
+  cap = method_cap(&prof, cap);
   json_t *steps = run ? json_object_get(run->manifest, "steps") : NULL;
   size_t used = 0;
 #define OUT(...) \
@@ -423,8 +439,11 @@ int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
     if (w_ > 0) used += (size_t)w_; \
   } while (0)
   OUT("method '%s' (%s) on %s, %.1f GB; CDM passes %u (%s)%s\n", prof.name, prof.source,
-      o->target_spec, (double)cap / 1e9, prof.set.passes, passes_as(prof.set.passes),
+      o->target_spec, (double)target_cap / 1e9, prof.set.passes, passes_as(prof.set.passes),
       prof.short_mode ? "; short mode" : "");
+  if (cap != target_cap)
+    OUT("short mode works in the first %.1f GB as if it were the drive: fill states are shares of it\n",
+        (double)cap / 1e9);
   double total = 0;
   for (unsigned i = 0; i < prof.nsteps; i++) {
     const struct review_step *s = &prof.steps[i];

@@ -147,7 +147,24 @@ struct review_kind {
   void (*describe)(const struct review_profile *p, const struct review_step *s,
                    uint64_t cap_bytes, char *buf, size_t len);
   int (*run)(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err);
+  /* `ssdrev method export --fio` (bench/method/export_fio.c): writes the
+   * step's fio jobs to F (NULL: the step has no fio jobs); fio_pre_sh is a
+   * shell line run.sh runs before them (NULL: none) */
+  int (*fio)(FILE *f, const struct review_profile *p, const struct review_step *s,
+             const struct bench_fio_export_opts *x);
+  const char *fio_pre_sh;
 };
+/* The fio hooks of the step kinds (bench/method/export_fio.c). */
+int bench_review_fio_cdm(FILE *f, const struct review_profile *p, const struct review_step *s,
+                         const struct bench_fio_export_opts *x);
+int bench_review_fio_fill(FILE *f, const struct review_profile *p, const struct review_step *s,
+                          const struct bench_fio_export_opts *x);
+int bench_review_fio_sweep(FILE *f, const struct review_profile *p, const struct review_step *s,
+                           const struct bench_fio_export_opts *x);
+int bench_review_fio_tail(FILE *f, const struct review_profile *p, const struct review_step *s,
+                          const struct bench_fio_export_opts *x);
+/* Discards the target when it is a block device (run.sh's purge). */
+extern const char bench_review_fio_discard_sh[];
 const struct review_kind *bench_review_kind_find(const char *name);
 extern const struct review_kind bench_review_kind_purge, bench_review_kind_cdm, bench_review_kind_prefill,
     bench_review_kind_fill_drive, bench_review_kind_rw_sweep, bench_review_kind_tail,

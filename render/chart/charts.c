@@ -37,6 +37,7 @@ struct chart_kind {
   /* checks the data is there (before any file is opened) */
   int (*check)(struct chart_ctx *x);
   void (*draw)(struct chart_ctx *x);
+  const char *args; /* the options it uses of state, op, workload, test; any other is an error */
 };
 
 static void colour(const struct chart_ctx *x, size_t i, double rgb[3]) { render_palette(x->idx[i], rgb); }
@@ -64,8 +65,18 @@ static void cdm_box(cairo_t *cr, double bx, double by, double bw, double bh, con
   cairo_stroke(cr);
   char big[32], small[96];
   if (json_is_object(m)) {
-    snprintf(big, sizeof big, "%.2f", render_data_num(m, "mb_s", 0));
-    snprintf(small, sizeof small, "%.1f IOPS   %.2f µs", render_data_num(m, "iops", 0), render_data_num(m, "lat_us", 0));
+    /* an imported CrystalDiskMark value as its file wrote it */
+    const json_t *t = json_object_get(m, "text");
+    const char *tm = json_string_value(json_object_get(t, "mb_s")), *ti = json_string_value(json_object_get(t, "iops")),
+               *tl = json_string_value(json_object_get(t, "lat_us"));
+    char iops[40], lat[40];
+    if (tm) snprintf(big, sizeof big, "%s", tm);
+    else snprintf(big, sizeof big, "%.2f", render_data_num(m, "mb_s", 0));
+    if (ti) snprintf(iops, sizeof iops, "%s", ti);
+    else snprintf(iops, sizeof iops, "%.1f", render_data_num(m, "iops", 0));
+    if (tl) snprintf(lat, sizeof lat, "%s", tl);
+    else snprintf(lat, sizeof lat, "%.2f", render_data_num(m, "lat_us", 0));
+    snprintf(small, sizeof small, "%s IOPS   %s µs", iops, lat);
   } else {
     snprintf(big, sizeof big, "-");
     small[0] = 0;
@@ -100,12 +111,17 @@ static void cdm_draw(struct chart_ctx *x) {
   render_buf_free(&sub);
 
   const double top = 34, head = 16, pad = 6, labw = 96;
-  double colw = (W - 2 * pad - labw - 2 * pad) / 2;
+  /* CrystalDiskMark's Mix panel is a third column when the run has it */
+  int mix = 0;
+  for (size_t i = 0; i < n; i++) mix |= json_is_object(json_object_get(cells[i], "mix"));
+  int ncol = mix ? 3 : 2;
+  double colw = (W - 2 * pad - labw - ncol * pad) / ncol;
   double rowh = (H - top - head - pad) / (double)n - pad;
   if (rowh > 60) rowh = 60;
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
   render_canvas_text(cr, pad + labw + pad + colw / 2, top + 11, M(MSG_T_READ_MB_S), 10, 1, RC_CENTER);
   render_canvas_text(cr, pad + labw + 2 * pad + colw * 1.5, top + 11, M(MSG_T_WRITE_MB_S), 10, 1, RC_CENTER);
+  if (mix) render_canvas_text(cr, pad + labw + 3 * pad + colw * 2.5, top + 11, M(MSG_C_MIX_MB_S), 10, 1, RC_CENTER);
   for (size_t i = 0; i < n; i++) {
     double y = top + head + i * (rowh + pad);
     /* CDM's green test buttons */
@@ -128,6 +144,7 @@ static void cdm_draw(struct chart_ctx *x) {
     render_canvas_text(cr, pad + labw / 2, y + rowh / 2 + fs + 1, b, fs * 0.9, 0, RC_CENTER);
     cdm_box(cr, pad + labw + pad, y, colw, rowh, json_object_get(cells[i], "read"));
     cdm_box(cr, pad + labw + 2 * pad + colw, y, colw, rowh, json_object_get(cells[i], "write"));
+    if (mix) cdm_box(cr, pad + labw + 3 * pad + 2 * colw, y, colw, rowh, json_object_get(cells[i], "mix"));
   }
 }
 
@@ -135,13 +152,18 @@ static void cdm_draw(struct chart_ctx *x) {
 
 static json_t *fill_of(const struct render_run *r) { return json_object_get(r->analysis, "fill"); }
 
+/* A chart over several runs is drawn when any run has its data; the others
+ * are named "not measured" in its legend (the review notes no more than
+ * what is missing). Only when none has it is the chart itself missing. */
+static int fill_has(const struct render_run *r, const char *ykey) {
+  json_t *pg = json_object_get(fill_of(r), "per_gib");
+  return json_array_size(json_object_get(pg, "gib")) && json_array_size(json_object_get(pg, ykey));
+}
+
 static int fill_check(struct chart_ctx *x) {
-  for (size_t i = 0; i < x->n; i++) {
-    json_t *pg = json_object_get(fill_of(x->run[i]), "per_gib");
-    if (!json_array_size(json_object_get(pg, "gib")))
-      return render_msg_fail(x->err, -ENOENT, MSG_MISS_FILL, x->run[i]->label, NULL);
-  }
-  return 0;
+  for (size_t i = 0; i < x->n; i++)
+    if (fill_has(x->run[i], "mb_s")) return 0;
+  return render_msg_fail(x->err, -ENOENT, MSG_MISS_FILL, x->run[0]->label, NULL);
 }
 
 static size_t load_xy(const json_t *obj, const char *kx, const char *ky, double *xs, double *ys) {
@@ -349,12 +371,9 @@ static void fill_draw(struct chart_ctx *x) {
 }
 
 static int fill_lat_check(struct chart_ctx *x) {
-  int rc = fill_check(x);
-  if (rc < 0) return rc;
   for (size_t i = 0; i < x->n; i++)
-    if (!json_array_size(json_object_get(json_object_get(fill_of(x->run[i]), "per_gib"), "lat_mean_us")))
-      return render_msg_fail(x->err, -ENOENT, MSG_MISS_FILL_LAT, x->run[i]->label, NULL);
-  return 0;
+    if (fill_has(x->run[i], "lat_mean_us")) return 0;
+  return render_msg_fail(x->err, -ENOENT, MSG_MISS_FILL_LAT, x->run[0]->label, NULL);
 }
 
 static void fill_lat_draw(struct chart_ctx *x) {
@@ -570,14 +589,13 @@ static void qd_lat_draw(struct chart_ctx *x) {
 /* ============================================================ tail latency */
 
 static int tail_check(struct chart_ctx *x) {
+  /* drawn when any run has tail results (see fill_check) */
   for (size_t i = 0; i < x->n; i++) {
     double p[2], l[2];
-    int any = 0;
-    for (size_t w = 0; w < 3; w++) any |= render_data_tail_curve(x->run[i], render_data_workloads[w].id, p, l, 2) > 0;
-    if (!any)
-      return render_msg_fail(x->err, -ENOENT, MSG_MISS_TAIL, x->run[i]->label, NULL);
+    for (size_t w = 0; w < 3; w++)
+      if (render_data_tail_curve(x->run[i], render_data_workloads[w].id, p, l, 2) > 0) return 0;
   }
-  return 0;
+  return ssdrev_fail(x->err, -ENOENT, "run '%s' has no tail-latency results (analysis tail)", x->run[0]->label);
 }
 
 static void tail_draw(struct chart_ctx *x) {
@@ -611,6 +629,12 @@ static void tail_draw(struct chart_ctx *x) {
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3];
     colour(x, i, rgb);
+    if (!np[i][0] && !np[i][1] && !np[i][2]) {
+      snprintf(leg[nl].text, sizeof leg[nl].text, "%s (not measured)", x->run[i]->label);
+      memcpy(leg[nl].rgb, rgb, sizeof rgb);
+      leg[nl++].shape = -1;
+      continue;
+    }
     for (size_t w = 0; w < 3; w++) {
       if (!np[i][w]) continue;
       double xs[64], ys[64];
@@ -811,14 +835,19 @@ static void hist_draw(struct chart_ctx *x) {
 static const char *op_of(const struct chart_ctx *x) { return x->o->op ? x->o->op : "read"; }
 
 static int bars_check(struct chart_ctx *x) {
-  if (strcmp(op_of(x), "read") && strcmp(op_of(x), "write"))
-    return ssdrev_fail(x->err, -EINVAL, "bars: op must be read or write, not '%s'", op_of(x));
-  return cdm_check(x);
+  if (strcmp(op_of(x), "read") && strcmp(op_of(x), "write") && strcmp(op_of(x), "mix"))
+    return ssdrev_fail(x->err, -EINVAL, "bars: op must be read, write or mix, not '%s'", op_of(x));
+  /* drawn when any run has the state; a run without it is labelled so */
+  json_t *cells[16];
+  for (size_t i = 0; i < x->n; i++)
+    if (render_data_cdm_cells(x->run[i], state_of(x), cells, 16)) return 0;
+  return ssdrev_fail(x->err, -ENOENT, "no run has CrystalDiskMark results in state '%s'", state_of(x));
 }
 
 static void bars_draw(struct chart_ctx *x) {
   json_t *cells[16];
-  size_t nc = render_data_cdm_cells(x->run[0], state_of(x), cells, 16);
+  size_t nc = 0;
+  for (size_t i = 0; i < x->n && !nc; i++) nc = render_data_cdm_cells(x->run[i], state_of(x), cells, 16);
   double ymax = 0;
   for (size_t i = 0; i < x->n; i++) {
     json_t *ci[16];
@@ -853,10 +882,20 @@ static void bars_draw(struct chart_ctx *x) {
       double v = NAN;
       for (size_t j = 0; j < m; j++)
         if (!strcmp(render_data_str(ci[j], "cell", ""), cell)) v = render_data_num(json_object_get(ci[j], op_of(x)), "mb_s", NAN);
-      if (!isfinite(v)) continue;
       double rgb[3];
       colour(x, i, rgb);
-      double bx = p.x0 + gw * k + gw * 0.1 + bw * i, by = render_canvas_py(&p, v);
+      double bx = p.x0 + gw * k + gw * 0.1 + bw * i;
+      if (!isfinite(v)) {
+        /* no bar of height 0 that reads as 0 MB/s: the value is absent */
+        cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
+        cairo_save(cr);
+        cairo_translate(cr, bx + bw * 0.46, p.y1 - 3);
+        cairo_rotate(cr, -M_PI / 2);
+        render_canvas_text(cr, 0, 2, "not measured", bw > 40 ? 7 : 5.5, 0, RC_LEFT);
+        cairo_restore(cr);
+        continue;
+      }
+      double by = render_canvas_py(&p, v);
       cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
       cairo_rectangle(cr, bx, by, bw * 0.92, p.y1 - by);
       cairo_fill(cr);
@@ -868,7 +907,9 @@ static void bars_draw(struct chart_ctx *x) {
   }
   struct render_legend_item leg[MAX_SEL] = {0};
   for (size_t i = 0; i < x->n; i++) {
-    snprintf(leg[i].text, sizeof leg[i].text, "%s", x->run[i]->label);
+    json_t *ci[16];
+    int absent = !render_data_cdm_cells(x->run[i], state_of(x), ci, 16);
+    snprintf(leg[i].text, sizeof leg[i].text, "%s%s", x->run[i]->label, absent ? " (not measured)" : "");
     colour(x, i, leg[i].rgb);
     leg[i].dashed = 0;
     leg[i].shape = 1;
@@ -1018,21 +1059,23 @@ static void temp_draw(struct chart_ctx *x) {
 /* =================================================================== table */
 
 static const struct chart_kind kinds[] = {
-    {"cdm", "CrystalDiskMark-style results panel of one drive in one state", 1, 3.3, cdm_check, cdm_draw},
-    {"fill", "fill drive: write MB/s vs GiB written, SLC cliffs marked", 0, 3.4, fill_check, fill_draw},
+    {"cdm", "CrystalDiskMark-style results panel of one drive in one state", 1, 3.3, cdm_check, cdm_draw, "state"},
+    {"fill", "fill drive: write MB/s vs GiB written, SLC cliffs marked", 0, 3.4, fill_check, fill_draw, ""},
     {"fill_latency", "fill drive: mean and p99 write latency vs GiB written (log)", 0, 3.4, fill_lat_check,
-     fill_lat_draw},
-    {"fill_time", "fill drive: write MB/s vs time (s)", 0, 3.4, fill_time_check, fill_time_draw},
-    {"rw_ratio", "low-QD 4K random MB/s vs read share, one line per QD", 0, 3.4, rw_check, rw_draw},
-    {"tail", "tail latency vs percentile on a nines axis (log µs)", 0, 3.6, tail_check, tail_draw},
-    {"latency", "p50 / p99 latency over time of a tail test (series)", 0, 3.2, lat_check, lat_draw},
-    {"hist", "latency histogram of a tail test (analysis tests.NAME.hist)", 0, 3.2, hist_check, hist_draw},
-    {"qd_scaling", "4K random IOPS vs queue depth per workload, plateau ringed", 0, 3.4, qd_check, qd_draw},
-    {"qd_latency", "4K random p99 latency vs queue depth per workload (log)", 0, 3.4, qd_check, qd_lat_draw},
-    {"bars", "CrystalDiskMark-style MB/s of N runs side by side (op=read|write)", 0, 3.4, bars_check,
-     bars_draw},
+     fill_lat_draw, ""},
+    {"fill_time", "fill drive: write MB/s vs time (s)", 0, 3.4, fill_time_check, fill_time_draw, ""},
+    {"rw_ratio", "low-QD 4K random MB/s vs read share, one line per QD", 0, 3.4, rw_check, rw_draw, ""},
+    {"tail", "tail latency vs percentile on a nines axis (log µs)", 0, 3.6, tail_check, tail_draw, ""},
+    {"latency", "p50 / p99 latency over time of a tail test (series)", 0, 3.2, lat_check, lat_draw,
+     "workload test"},
+    {"hist", "latency histogram of a tail test (analysis tests.NAME.hist)", 0, 3.2, hist_check, hist_draw,
+     "workload test"},
+    {"qd_scaling", "4K random IOPS vs queue depth per workload, plateau ringed", 0, 3.4, qd_check, qd_draw, ""},
+    {"qd_latency", "4K random p99 latency vs queue depth per workload (log)", 0, 3.4, qd_check, qd_lat_draw, ""},
+    {"bars", "CrystalDiskMark-style MB/s of N runs side by side (op=read|write|mix)", 0, 3.4, bars_check,
+     bars_draw, "state op"},
     {"temperature", "drive temperature and write MB/s over the review's time", 1, 3.2,
-     temp_check, temp_draw},
+     temp_check, temp_draw, ""},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -1093,6 +1136,17 @@ static int chart_prepare(const struct render_runs *rs, const char *kind, const s
     return ssdrev_fail(err, -EINVAL, "chart dpi %g out of range 30..1200", o->dpi);
   if (o->state && strcmp(o->state, "FOB") && strcmp(o->state, "75%"))
     return ssdrev_fail(err, -EINVAL, "chart %s: state must be FOB or 75%%, not '%s'", kind, o->state);
+  /* an option the kind does not use would be silently ignored */
+  const struct { const char *name, *v; } used[] = {
+      {"state", o->state}, {"op", o->op}, {"workload", o->workload}, {"test", o->test}};
+  for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {
+    if (!used[i].v) continue;
+    const char *hit = strstr(k->args, used[i].name);
+    size_t l = strlen(used[i].name);
+    if (!hit || (hit != k->args && hit[-1] != ' ') || (hit[l] && hit[l] != ' '))
+      return ssdrev_fail(err, -EINVAL, "chart %s does not use %s= (it takes: %s)", kind, used[i].name,
+                         *k->args ? k->args : "none of state, op, workload, test");
+  }
   x->s = calloc(1, sizeof *x->s);
   if (!x->s) return ssdrev_fail(err, -ENOMEM, "chart %s: out of memory", kind);
   return k->check(x);

@@ -122,6 +122,8 @@ static int load_one(struct render_run *r, const char *dir, struct ssdrev_err *er
   snprintf(r->label, sizeof r->label, "%s", label);
   r->simulated = json_is_true(json_object_get(r->analysis, "simulated")) ||
                  (r->manifest && json_is_true(json_object_get(r->manifest, "simulated")));
+  r->short_review = json_object_get(r->analysis, "short") != NULL ||
+                    (r->manifest && json_object_get(r->manifest, "short") != NULL);
   return 0;
 }
 

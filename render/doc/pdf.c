@@ -70,6 +70,7 @@ struct pdf {
   const char *base_dir;
   struct render_imgcache *imgs; /* chart pixels drawn by this report (may be NULL) */
   const char *title;
+  const char *page_note;       /* meta->page_note: on every page's header */
   HPDF_STATUS hpdf_error, hpdf_detail;
   struct render_buf arena;     /* keeps inline text alive while laid out */
   struct ssdrev_err *err;
@@ -736,6 +737,15 @@ static void page_numbers(struct pdf *p) {
     HPDF_Page_SetRGBFill(p->page, 0.35f, 0.35f, 0.35f);
     draw_span(p, &g, 0, g.n, (PAGE_W - w) / 2, MARGIN_B / 2);
     gvec_free(&g);
+    if (p->page_note) {
+      struct gvec h = {.size = 7.5};
+      add_text(p, &h, p->page_note, ST_BOLD, 0);
+      double nw = span_width(&h, 0, h.n);
+      HPDF_Page_SetRGBFill(p->page, 0.70f, 0.10f, 0.10f);
+      draw_span(p, &h, 0, h.n, PAGE_W - MARGIN_R - nw, PAGE_H - MARGIN_T / 2);
+      HPDF_Page_SetRGBFill(p->page, 0.35f, 0.35f, 0.35f);
+      gvec_free(&h);
+    }
     if (p->title && i > 0) {
       struct gvec h = {.size = 7.5};
       add_text(p, &h, p->title, ST_REG, 0);
@@ -862,6 +872,7 @@ int render_pdf_from_md(const char *md, const struct render_doc_meta *meta, const
         break;
       }
   p.title = title.s;
+  p.page_note = meta ? meta->page_note : NULL;
   HPDF_SetInfoAttr(p.doc, HPDF_INFO_CREATOR, "ssdrev " SSDREV_VERSION);
   HPDF_SetInfoAttr(p.doc, HPDF_INFO_PRODUCER, "ssdrev " SSDREV_VERSION " (libharu)");
   if (p.title) HPDF_SetInfoAttr(p.doc, HPDF_INFO_TITLE, p.title);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "render/render_int.h"
+#include "render/msg_int.h"
 
 /* What the writers get besides the Markdown: the charts just drawn */
 struct out_ctx {
@@ -116,6 +117,9 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   free(text);
   struct render_html_opts ho = {.linked = o->html_linked, .drawn = drawn, .svg_max = o->html_svg_max, .pngq = pngq};
   struct out_ctx ctx = {.imgs = imgs, .html = &ho};
+  /* a short review says so on every page, in the template's language */
+  for (size_t i = 0; i < rs->n; i++)
+    if (rs->v[i].short_review) meta.page_note = render_msg(meta.lang, MSG_SHORT_PAGE_NOTE);
   for (size_t i = 0; i < NFORMATS && rc == 0; i++) {
     if (!(mask & formats[i].bit)) continue;
     char path[4200];

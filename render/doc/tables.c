@@ -3,6 +3,7 @@
  * latency, SLC cache, RW sweep, flags). One table of functions. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 #include "render/render_int.h"
 
@@ -172,13 +173,56 @@ static int t_dut(const struct render_run *r, const struct render_args *a, struct
 
 /* ----------------------------------------------------- CrystalDiskMark */
 
+/* One CrystalDiskMark value: as its file wrote it (an import), else measured
+ * with the panel's decimals. */
+static void cdm_value(struct render_buf *b, const json_t *m, const char *key, const char *fmt) {
+  const char *text = json_string_value(json_object_get(json_object_get(m, "text"), key));
+  double v = render_data_num(m, key, NAN);
+  if (text) render_buf_printf(b, " %s |", text);
+  else if (isfinite(v) && v >= 0) {
+    render_buf_puts(b, " ");
+    render_buf_printf(b, fmt, v);
+    render_buf_puts(b, " |");
+  } else render_buf_puts(b, " n/a |");
+}
+
+static int cdm_has_op(json_t *const *cells, size_t n, const char *op) {
+  for (size_t i = 0; i < n; i++)
+    if (json_is_object(json_object_get(cells[i], op))) return 1;
+  return 0;
+}
+
+/* The cells' table of one op (CrystalDiskMark's own panel: MB/s, IOPS, µs). */
+static void cdm_op_table(struct render_buf *b, json_t *const *cells, size_t n, const char *op, const char *title) {
+  render_buf_printf(b, "| Test | %s [MB/s] | %s [IOPS] | %s [µs] |\n| --- | ---: | ---: | ---: |\n", title, title, title);
+  for (size_t i = 0; i < n; i++) {
+    const json_t *m = json_object_get(cells[i], op);
+    if (!json_is_object(m)) continue;
+    render_buf_puts(b, "| ");
+    render_buf_md(b, render_data_str(cells[i], "cell", "?"));
+    render_buf_puts(b, " |");
+    cdm_value(b, m, "mb_s", "%.2f");
+    cdm_value(b, m, "iops", "%.1f");
+    cdm_value(b, m, "lat_us", "%.2f");
+    render_buf_puts(b, "\n");
+  }
+  render_buf_puts(b, "\n");
+}
+
 static int t_cdm(const struct render_run *r, const struct render_args *a, struct render_buf *b, size_t nsel,
                  struct ssdrev_err *err) {
   json_t *cells[32];
   size_t n = render_data_cdm_cells(r, state_arg(a), cells, 32);
   if (!n) return render_msg_fail(err, -ENOENT, MSG_MISS_CDM, r->label, state_arg(a));
+  if (a->op && !cdm_has_op(cells, n, a->op))
+    return ssdrev_fail(err, -ENOENT, "run '%s' has no CrystalDiskMark %s results in state '%s'", r->label, a->op,
+                       state_arg(a));
   if (!b) return 0;
   (void)nsel; /* every table is captioned below, one drive or several */
+  if (a->op) {
+    cdm_op_table(b, cells, n, a->op, !strcmp(a->op, "mix") ? "Mix" : !strcmp(a->op, "read") ? "Read" : "Write");
+    return 0;
+  }
   static const enum render_msg_id h[] = {MSG_T_TEST,      MSG_T_READ_MB_S, MSG_T_WRITE_MB_S, MSG_T_READ_IOPS,
                                          MSG_T_WRITE_IOPS, MSG_T_READ_US,   MSG_T_WRITE_US};
   head_row(b, a, h, 7, "lrrrrrr");
@@ -186,9 +230,15 @@ static int t_cdm(const struct render_run *r, const struct render_args *a, struct
     json_t *rd = json_object_get(cells[i], "read"), *wr = json_object_get(cells[i], "write");
     render_buf_puts(b, "| ");
     render_buf_md(b, render_data_str(cells[i], "cell", "?"));
-    render_buf_printf(b, " | %.2f | %.2f | %.1f | %.1f | %.2f | %.2f |\n", render_data_num(rd, "mb_s", NAN), render_data_num(wr, "mb_s", NAN),
-                render_data_num(rd, "iops", NAN), render_data_num(wr, "iops", NAN), render_data_num(rd, "lat_us", NAN),
-                render_data_num(wr, "lat_us", NAN));
+    render_buf_puts(b, " |");
+    /* as the CrystalDiskMark file wrote them (cdm_value), never recomputed */
+    cdm_value(b, rd, "mb_s", "%.2f");
+    cdm_value(b, wr, "mb_s", "%.2f");
+    cdm_value(b, rd, "iops", "%.1f");
+    cdm_value(b, wr, "iops", "%.1f");
+    cdm_value(b, rd, "lat_us", "%.2f");
+    cdm_value(b, wr, "lat_us", "%.2f");
+    render_buf_puts(b, "\n");
   }
   /* the caption says whose table and which state: under the FOB and the
    * 75% panels alike, a table is never left to be guessed */
@@ -200,6 +250,8 @@ static int t_cdm(const struct render_run *r, const struct render_args *a, struct
   render_buf_puts(b, "*\n\n");
   json_decref(cp);
   render_buf_free(&lab);
+  /* CrystalDiskMark's third panel, when the run has it */
+  if (cdm_has_op(cells, n, "mix")) cdm_op_table(b, cells, n, "mix", "Mix");
   return 0;
 }
 
@@ -222,8 +274,26 @@ static size_t tail_pcts(const struct render_run *r, double *p, size_t max) {
   return n;
 }
 
+/* Which latency a figure is: "lat" (submission to completion, what ssdrev
+ * measures and fio's total) or "clat" (fio's completion latency). */
+static const char *lat_kind_of(const json_t *o) {
+  const char *k = render_data_str(o, "latency", "lat");
+  return strcmp(k, "clat") ? "lat" : "clat";
+}
+
+/* A line under a table of clat figures saying so (lat needs none: it is
+ * what every other table shows). */
+static void lat_note(struct render_buf *b, const char *kind, const struct render_args *a) {
+  if (strcmp(kind, "clat")) return;
+  int ko = a->lang && !strcmp(a->lang, "ko");
+  render_buf_puts(b, ko ? "*지연 시간: fio의 완료 지연(clat), 제출 시간 제외.*\n\n"
+                        : "*Latency: fio's completion latency (clat), without the submission time.*\n\n");
+}
+
 static int t_tail(const struct render_run *r, const struct render_args *a, struct render_buf *b, size_t nsel,
                   struct ssdrev_err *err) {
+  /* the columns' titles, in render_data_workloads' order */
+  static const enum render_msg_id wl_title[3] = {MSG_T_RND_READ, MSG_T_RND_MIX70, MSG_T_RND_WRITE};
   double p[ANALYZE_MAX_PCTS], us;
   size_t np = tail_pcts(r, p, ANALYZE_MAX_PCTS), found = 0;
   for (size_t i = 0; i < np; i++)
@@ -231,17 +301,124 @@ static int t_tail(const struct render_run *r, const struct render_args *a, struc
   if (!found) return render_msg_fail(err, -ENOENT, MSG_MISS_TAIL, r->label, NULL);
   if (!b) return 0;
   drive_caption(b, r->label, nsel);
-  static const enum render_msg_id h[] = {MSG_T_PERCENTILE, MSG_T_RND_READ, MSG_T_RND_MIX70, MSG_T_RND_WRITE};
-  head_row(b, a, h, 4, "rrrr");
-  for (size_t i = 0; i < np; i++) {
-    render_buf_printf(b, "| %g%% |", p[i]);
-    for (size_t w = 0; w < 3; w++) {
-      if (!render_data_tail_us(r, render_data_workloads[w].id, p[i], &us)) render_buf_printf(b, " %.2f µs |", us);
-      else render_buf_printf(b, " %s |", M(MSG_NA));
+  json_t *tail = json_object_get(r->analysis, "tail");
+  /* one table per kind of latency: lat and clat are never mixed in one */
+  static const char *const lat_kinds[] = {"lat", "clat"};
+  for (size_t k = 0; k < 2; k++) {
+    /* lat: every workload not of clat (a missing one shows n/a); clat:
+     * the workloads measured so */
+    int cols[3], nc = 0, present = 0;
+    for (int w = 0; w < 3; w++) {
+      json_t *tw = json_object_get(tail, render_data_workloads[w].id);
+      if (strcmp(lat_kind_of(tw), lat_kinds[k]) || (k && !tw)) continue;
+      cols[nc++] = w;
+      present += tw != NULL;
+    }
+    if (!present && (k || json_object_size(tail))) continue;
+    render_buf_printf(b, "| %s |", M(MSG_T_PERCENTILE));
+    for (int c = 0; c < nc; c++) render_buf_printf(b, " %s |", M(wl_title[cols[c]]));
+    render_buf_puts(b, "\n| ---: |");
+    for (int c = 0; c < nc; c++) render_buf_puts(b, " ---: |");
+    render_buf_puts(b, "\n");
+    for (size_t i = 0; i < np; i++) {
+      render_buf_printf(b, "| %g%% |", p[i]);
+      for (int c = 0; c < nc; c++) {
+        const char *w = render_data_workloads[cols[c]].id;
+        json_t *tw = json_object_get(tail, w);
+        double ios = render_data_num(tw, "ios", NAN);
+        /* nearest rank: fewer than 10 I/Os at or beyond p make it a guess */
+        double beyond = isfinite(ios) ? floor(ios * (100.0 - p[i]) / 100.0 + 1e-9) : NAN;
+        if (render_data_tail_us(r, w, p[i], &us)) render_buf_printf(b, " %s |", M(MSG_NA));
+        else if (isfinite(beyond) && beyond < 10)
+          render_buf_printf(b, " (%.2f µs)³ |", us);
+        else render_buf_printf(b, " %.2f µs |", us);
+      }
+      render_buf_puts(b, "\n");
     }
     render_buf_puts(b, "\n");
+    lat_note(b, lat_kinds[k], a);
   }
-  render_buf_puts(b, "\n");
+  int thin = 0;
+  for (size_t i = 0; i < np; i++)
+    for (int w = 0; w < 3; w++) {
+      double ios = render_data_num(json_object_get(tail, render_data_workloads[w].id), "ios", NAN);
+      thin |= isfinite(ios) && floor(ios * (100.0 - p[i]) / 100.0 + 1e-9) < 10 && !render_data_tail_us(r, render_data_workloads[w].id, p[i], &us);
+    }
+  if (thin) {
+    int ko = a->lang && !strcmp(a->lang, "ko");
+    render_buf_puts(b, ko ? "*³ 표본이 부족함: 이 백분위수 이상인 I/O가 10개 미만이어서 값은 추정일 뿐입니다.*\n\n"
+                          : "*³ Too few samples: fewer than 10 I/Os lie at or beyond this percentile, so the value is "
+                            "a guess.*\n\n");
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------ plain jobs */
+
+/* Tests the method's sections cannot use (analysis jobs): what each ran,
+ * IOPS, MB/s, mean and percentiles; one table per kind of latency. */
+static int t_jobs(const struct render_run *r, const struct render_args *a, struct render_buf *b, size_t nsel,
+                  struct ssdrev_err *err) {
+  (void)err;
+  json_t *jobs = json_object_get(r->analysis, "jobs");
+  /* nothing outside the method's sections is nothing to show, not data
+   * that is missing: every template can place this table */
+  if (!b || !json_array_size(jobs)) return 0;
+  int ko = a->lang && !strcmp(a->lang, "ko");
+  char cap[300];
+  snprintf(cap, sizeof cap, ko ? "%s — 그 밖의 작업" : "%s — other workloads", r->label);
+  render_buf_printf(b, "**");
+  render_buf_md(b, cap);
+  render_buf_puts(b, "**\n\n");
+  (void)nsel;
+  static const double pcts[] = {50, 99, 99.9, 99.99};
+  static const char *const lat_kinds[] = {"lat", "clat"};
+  int thin = 0;
+  for (size_t k = 0; k < 2; k++) {
+    size_t i, rows = 0;
+    json_t *j;
+    json_array_foreach(jobs, i, j) rows += !strcmp(lat_kind_of(j), lat_kinds[k]);
+    if (!rows) continue;
+    render_buf_puts(b, "| Test | Workload | IOPS | MB/s | Mean [µs] |");
+    for (size_t q = 0; q < sizeof pcts / sizeof pcts[0]; q++) render_buf_printf(b, " p%g [µs] |", pcts[q]);
+    render_buf_puts(b, "\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    json_array_foreach(jobs, i, j) {
+      if (strcmp(lat_kind_of(j), lat_kinds[k])) continue;
+      json_t *all = json_object_get(j, "all");
+      render_buf_puts(b, "| ");
+      render_buf_md(b, render_data_str(j, "test", "?"));
+      double rp = render_data_num(j, "read_pct", NAN), bs = render_data_num(j, "block_bytes", NAN);
+      const char *pat = render_data_str(j, "pattern", "?");
+      render_buf_printf(b, " | %s %s", !strcmp(pat, "rand") ? "random" : "sequential",
+                        rp >= 100 ? "read" : rp <= 0 ? "write" : "mix");
+      if (rp > 0 && rp < 100) render_buf_printf(b, " %g%% read", rp);
+      if (isfinite(bs)) render_buf_printf(b, bs >= 1048576 && fmod(bs, 1048576) == 0 ? ", %.0f MiB" : ", %.0f KiB",
+                                          bs >= 1048576 && fmod(bs, 1048576) == 0 ? bs / 1048576 : bs / 1024);
+      render_buf_printf(b, ", QD%.0f T%.0f |", render_data_num(j, "qd", 1), render_data_num(j, "threads", 1));
+      render_buf_printf(b, " %.0f | %.2f | %.2f |", render_data_num(all, "iops", NAN), render_data_num(all, "mb_s", NAN),
+                        render_data_num(all, "mean_us", NAN));
+      double ios = render_data_num(all, "ios", NAN);
+      for (size_t q = 0; q < sizeof pcts / sizeof pcts[0]; q++) {
+        char key[32];
+        snprintf(key, sizeof key, "p%g_us", pcts[q]);
+        double v = render_data_num(all, key, NAN);
+        int few = isfinite(ios) && floor(ios * (100.0 - pcts[q]) / 100.0 + 1e-9) < 10;
+        if (!isfinite(v)) render_buf_puts(b, " n/a |");
+        else if (few) {
+          render_buf_printf(b, " (%.2f)³ |", v);
+          thin = 1;
+        } else render_buf_printf(b, " %.2f |", v);
+      }
+      render_buf_puts(b, "\n");
+    }
+    render_buf_puts(b, "\n");
+    lat_note(b, lat_kinds[k], a);
+  }
+  if (thin) {
+    render_buf_puts(b, ko ? "*³ 표본이 부족함: 이 백분위수 이상인 I/O가 10개 미만이어서 값은 추정일 뿐입니다.*\n\n"
+                          : "*³ Too few samples: fewer than 10 I/Os lie at or beyond this percentile, so the value is "
+                            "a guess.*\n\n");
+  }
   return 0;
 }
 
@@ -334,9 +511,10 @@ static int t_qd(const struct render_run *r, const struct render_args *a, struct 
 /* Tables over all selected drives at once (one row or column per drive). */
 static int t_slc(const struct render_run *const *sel, size_t n, const struct render_args *a, struct render_buf *b,
                  struct ssdrev_err *err) {
+  size_t have = 0;
   for (size_t i = 0; i < n; i++)
-    if (!json_is_object(json_object_get(json_object_get(sel[i]->analysis, "fill"), "slc")))
-      return render_msg_fail(err, -ENOENT, MSG_MISS_SLC, sel[i]->label, NULL);
+    have += json_is_object(json_object_get(json_object_get(sel[i]->analysis, "fill"), "slc"));
+  if (!have) return ssdrev_fail(err, -ENOENT, "run '%s' has no SLC cache estimate (analysis fill.slc)", sel[0]->label);
   if (!b) return 0;
   static const enum render_msg_id h[] = {MSG_T_DRIVE,    MSG_T_SLC_EMPTY,   MSG_T_SLC_FULL,
                                          MSG_T_IN_CACHE, MSG_T_AFTER_CACHE, MSG_T_CONFIDENCE};
@@ -345,6 +523,10 @@ static int t_slc(const struct render_run *const *sel, size_t n, const struct ren
     json_t *s = json_object_get(json_object_get(sel[i]->analysis, "fill"), "slc");
     render_buf_puts(b, "| ");
     render_buf_md(b, sel[i]->label);
+    if (!json_is_object(s)) { /* a drive without a fill: said so in its row */
+      render_buf_printf(b, " | %s | | | | |\n", M(MSG_T_NOT_MEASURED));
+      continue;
+    }
     /* older analyses have no "found": a cache size means one was found */
     const json_t *fo = json_object_get(s, "found");
     if (fo ? !json_is_true(fo) : !json_is_number(json_object_get(s, "max_gib"))) {
@@ -380,8 +562,6 @@ static int t_slc(const struct render_run *const *sel, size_t n, const struct ren
 static int t_cdm_compare(const struct render_run *const *sel, size_t n, const struct render_args *a, struct render_buf *b,
                          struct ssdrev_err *err) {
   const char *op = a->op ? a->op : "read";
-  if (strcmp(op, "read") && strcmp(op, "write"))
-    return ssdrev_fail(err, -EINVAL, "table cdm_compare: op must be read or write, not '%s'", op);
   json_t *cells[32];
   size_t nc = render_data_cdm_cells(sel[0], state_arg(a), cells, 32);
   for (size_t i = 0; i < n; i++) {
@@ -472,6 +652,8 @@ static int t_flags(const struct render_run *const *sel, size_t n, const struct r
 
 struct table_kind {
   const char *name;
+  const char *args;  /* the directive arguments this kind uses; any other is an error */
+  const char *ops;   /* op= values it takes (NULL: none) */
   /* per drive: called once for each selected run */
   int (*per_run)(const struct render_run *r, const struct render_args *a, struct render_buf *b, size_t nsel,
                  struct ssdrev_err *err);
@@ -481,10 +663,15 @@ struct table_kind {
 };
 
 static const struct table_kind tables[] = {
-    {"dut", t_dut, NULL},      {"cdm", t_cdm, NULL},
-    {"tail", t_tail, NULL},    {"rw_sweep", t_rw, NULL},
-    {"slc", NULL, t_slc},      {"cdm_compare", NULL, t_cdm_compare},
-    {"flags", NULL, t_flags},  {"qd_scaling", t_qd, NULL},
+    {"dut", "drive", NULL, t_dut, NULL},
+    {"cdm", "drive state op", "read write mix", t_cdm, NULL},
+    {"tail", "drive lang", NULL, t_tail, NULL},
+    {"rw_sweep", "drive", NULL, t_rw, NULL},
+    {"jobs", "drive lang", NULL, t_jobs, NULL},
+    {"slc", "drive lang", NULL, NULL, t_slc},
+    {"cdm_compare", "drive state op", "read write mix", NULL, t_cdm_compare},
+    {"flags", "drive lang", NULL, NULL, t_flags},
+    {"qd_scaling", "drive lang", NULL, t_qd, NULL},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 
@@ -494,7 +681,19 @@ int render_table_exists(const char *kind) {
   return 0;
 }
 
-const char *render_table_kind_list(void) { return "dut, cdm, tail, rw_sweep, slc, cdm_compare, flags, qd_scaling"; }
+const char *render_table_kind_list(void) { return "dut, cdm, tail, rw_sweep, jobs, slc, cdm_compare, flags, qd_scaling"; }
+
+/* 1 when WORD is one of the space-separated LIST. */
+static int word_in(const char *list, const char *word) {
+  size_t n = strlen(word);
+  for (const char *p = list; p && *p;) {
+    const char *sp = strchr(p, ' ');
+    size_t l = sp ? (size_t)(sp - p) : strlen(p);
+    if (l == n && !strncmp(p, word, n)) return 1;
+    p = sp ? sp + 1 : p + l;
+  }
+  return 0;
+}
 
 int render_table(const struct render_runs *rs, const char *kind, const struct render_args *a, struct render_buf *out,
              struct ssdrev_err *err) {
@@ -502,15 +701,59 @@ int render_table(const struct render_runs *rs, const char *kind, const struct re
   for (size_t i = 0; i < NTABLES; i++)
     if (!strcmp(tables[i].name, kind)) t = &tables[i];
   if (!t) return ssdrev_fail(err, -EINVAL, "unknown table kind '%s' (known: %s)", kind, render_table_kind_list());
+  /* an argument the kind does not use would be silently ignored (every
+   * table is written in a language: lang= is everyone's) */
+  static const struct { const char *name; size_t off; } args[] = {
+      {"state", offsetof(struct render_args, state)}, {"op", offsetof(struct render_args, op)}};
+  for (size_t i = 0; i < sizeof args / sizeof args[0]; i++) {
+    const char *v = *(const char *const *)((const char *)a + args[i].off);
+    if (v && !word_in(t->args, args[i].name))
+      return ssdrev_fail(err, -EINVAL, "table %s does not use %s= (it takes: %s)", kind, args[i].name, t->args);
+  }
+  if (a->op && !word_in(t->ops, a->op))
+    return ssdrev_fail(err, -EINVAL, "table %s: op must be one of %s, not '%s'", kind, t->ops, a->op);
+  if (a->lang && strcmp(a->lang, "en") && strcmp(a->lang, "ko"))
+    return ssdrev_fail(err, -EINVAL, "table %s: lang must be en or ko, not '%s'", kind, a->lang);
   if (a->state && strcmp(a->state, "FOB") && strcmp(a->state, "75%"))
     return ssdrev_fail(err, -EINVAL, "state must be FOB or 75%%, not '%s'", a->state);
   const struct render_run *sel[MAX_RUNS];
   size_t n = render_select(rs, a->drive, sel, MAX_RUNS);
   if (!n) return ssdrev_fail(err, -ENOENT, "no run with label or number '%s'", a->drive ? a->drive : "");
   if (t->per_set) return t->per_set(sel, n, a, out, err);
+  /* per drive: a drive without the data gets a note of its own, the others
+   * their tables; only when no drive has it is the whole table missing */
+  int have = 0, first_rc = 0;
+  char first_msg[sizeof err->msg];
+  first_msg[0] = 0;
   for (size_t i = 0; i < n; i++) {
-    int rc = t->per_run(sel[i], a, out, n, err);
+    int rc = t->per_run(sel[i], a, NULL, n, err);
+    if (rc == -ENOENT) {
+      if (!first_rc) {
+        first_rc = rc;
+        snprintf(first_msg, sizeof first_msg, "%s", err ? err->msg : "");
+      }
+      continue;
+    }
     if (rc < 0) return rc;
+    have = 1;
+  }
+  if (!have) {
+    if (err) snprintf(err->msg, sizeof err->msg, "%s", first_msg);
+    return first_rc;
+  }
+  for (size_t i = 0; out && i < n; i++) {
+    struct ssdrev_err e2 = {{0}};
+    int rc = t->per_run(sel[i], a, NULL, n, &e2);
+    if (rc == -ENOENT) {
+      render_buf_puts(out, a->lang && !strcmp(a->lang, "ko") ? "*측정하지 않음: " : "*Not measured: ");
+      for (const char *c = e2.msg; *c; c++) {
+        if (strchr("\\`*_[]<>#|", *c)) render_buf_putn(out, "\\", 1); /* the reason is text, not Markdown */
+        render_buf_putn(out, c, 1);
+      }
+      render_buf_puts(out, ".*\n\n");
+      continue;
+    }
+    if ((rc = t->per_run(sel[i], a, out, n, err)) < 0) return rc;
   }
   return 0;
 }

@@ -36,6 +36,7 @@ struct expand {
   int first_rc;
   char errs[sizeof ((struct ssdrev_err *)0)->msg];
   size_t errs_len;
+  const char *chart_kind;  /* the chart kind being checked (each_drive) */
 };
 
 /* The checking pass reports up to this many errors at once. */
@@ -107,6 +108,46 @@ static int not_measured(struct expand *e, int rc, int inline_value, const struct
 
 /* ------------------------------------------------------------ directives */
 
+/* A chart or table over several drives is drawn from the drives that have
+ * its data (the others noted in it); here each drive is checked alone, so
+ * that a drive's missing data is still a warning (lenient) or an error
+ * (--strict). CHECK tests drive I (1-based) alone; returns < 0 to stop. */
+static int each_drive(struct expand *e, const char *drive, int (*check)(struct expand *e, const void *arg, const char *d),
+                      const void *arg) {
+  if ((drive && strcmp(drive, "all")) || e->rs->n < 2 || e->writing) return 0;
+  for (size_t i = 0; i < e->rs->n; i++) {
+    char idx[24];
+    snprintf(idx, sizeof idx, "%zu", i + 1);
+    int rc = check(e, arg, idx);
+    if (rc == -ENOENT) {
+      rc = not_measured(e, rc, 0, NULL);
+      if (rc < 0) return rc;
+    } else if (rc < 0) {
+      return wrap_err(e, rc);
+    }
+  }
+  return 0;
+}
+
+struct table_check {
+  const char *kind;
+  const struct render_args *a;
+};
+
+static int check_table_drive(struct expand *e, const void *arg, const char *d) {
+  const struct table_check *t = arg;
+  struct render_args one = *t->a;
+  one.drive = d;
+  return render_table(e->rs, t->kind, &one, NULL, e->err);
+}
+
+static int check_chart_drive(struct expand *e, const void *arg, const char *d) {
+  const struct render_chart_opts *o = arg;
+  struct render_chart_opts one = *o;
+  one.drive = d;
+  return render_chart_check(e->rs, e->chart_kind, &one, e->err);
+}
+
 /* The chart file stem: kind[-state][-op][-workload][-drive n], made unique. */
 static void chart_stem(struct expand *e, const char *kind, const struct render_args *a, size_t drive_idx, char *stem,
                        size_t len) {
@@ -149,6 +190,9 @@ static int one_chart(struct expand *e, const char *kind, const struct render_arg
   if (!e->writing) {
     int rc = render_chart_check(e->rs, kind, &o, e->err);
     if (rc < 0) return not_measured(e, rc, 0, a);
+    e->chart_kind = kind;
+    rc = each_drive(e, drive, check_chart_drive, &o);
+    if (rc < 0) return rc;
     /* the chart's link, known before anything is drawn, so the template's
      * own links to charts/ are checked against it (render_expand) */
     char stem[96], url[300];
@@ -263,6 +307,11 @@ static int d_table(struct expand *e, const char *kind, const struct render_args 
   if (rc < 0) {
     render_buf_free(&tmp);
     return not_measured(e, rc, 0, a);
+  }
+  struct table_check tc = {.kind = kind, .a = a};
+  if ((rc = each_drive(e, a->drive, check_table_drive, &tc)) < 0) {
+    render_buf_free(&tmp);
+    return rc;
   }
   /* a table ends in a blank line; the template's own newline follows */
   if (tmp.len >= 1 && tmp.s[tmp.len - 1] == '\n') tmp.s[--tmp.len] = 0;
@@ -406,6 +455,23 @@ static int d_notice(struct expand *e, const char *pos, const struct render_args 
     json_decref(params);
   }
   render_buf_free(&names);
+  /* a short review is a trial: its fills and tails are small */
+  struct render_buf sn = {0};
+  for (size_t i = 0; i < e->rs->n; i++)
+    if (e->rs->v[i].short_review) {
+      if (sn.len) render_buf_puts(&sn, ", ");
+      render_buf_puts(&sn, e->rs->v[i].label);
+    }
+  if (sn.len) {
+    if (e->out->len && e->out->s[e->out->len - 1] != '\n') render_buf_puts(e->out, "\n>\n");
+    if (a->lang && !strcmp(a->lang, "ko"))
+      render_buf_printf(e->out, "> **짧은 리뷰:** %s은(는) `--short`로 측정한 시험 실행입니다. 채움 상태는 작은 영역의 비율이고, "
+                                "꼬리 지연의 높은 백분위수는 표본이 부족합니다.", sn.s);
+    else
+      render_buf_printf(e->out, "> **Short review:** %s %s a `--short` trial run: fill states are shares of a small region "
+                                "and the highest tail percentiles rest on too few I/Os.", sn.s, strchr(sn.s, ',') ? "are" : "is");
+  }
+  render_buf_free(&sn);
   return 0;
 }
 

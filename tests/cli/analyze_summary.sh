@@ -12,7 +12,9 @@ trap 'rm -rf "$D"' EXIT INT TERM
 "$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/run" --short --quiet >/dev/null 2>"$D/err" \
   || fail "review failed: $(cat "$D/err")"
 "$S" analyze "$D/run" >"$D/out" 2>"$D/err" || fail "analyze failed: $(cat "$D/err")"
-sed -n 3p "$D/out" | grep -q "^CDM " || fail "the CDM summary is not first: $(head -4 "$D/out")"
+# the label, the short-review banner and a blank line come before it
+sed -n 4p "$D/out" | grep -q "^CDM " || fail "the CDM summary is not first: $(head -5 "$D/out")"
+sed -n 2p "$D/out" | grep -q "^SHORT REVIEW" || fail "a short review does not say so: $(head -3 "$D/out")"
 grep -q "^RW-ratio sweep" "$D/out" || fail "no RW-ratio sweep table"
 grep -A2 "^RW-ratio sweep" "$D/out" | grep -q "QD1 MB/s.*QD1 IOPS.*QD4 IOPS" || fail "sweep table header: $(grep -A1 "^RW-ratio" "$D/out")"
 for p in 0 50 100; do grep -q "^ *$p  *[0-9.]*  *[0-9]*  *[0-9.]" "$D/out" || fail "sweep table has no row for $p% reads"; done

@@ -74,14 +74,44 @@ if t["params"]["threads"] != 3 or len(t["log_source"]["files"]) != 3: sys.exit("
 if t["fio"]["ops"]["read"]["clat_pct_source"] != "fio percentile list": sys.exit("plain json percentiles")
 PY
 
-# 2. group_reporting with two report entries: logs cannot be matched
+# 2. group_reporting with two report entries of numjobs=3 and 2: fio numbers
+# the clones of a job one after another (threads 1-3, then 4-5), so each
+# entry owns its numjobs logs
 printf '\n[sw]\nnew_group\nrw=write\nnumjobs=2\n' >>g.fio
 rm -f g_*.log
 runfio g.fio --output-format=json --output=g2.json
 imp g2.json --out g2.run
-grep -q "imported 2 tests .*0 with per-I/O logs" imp.out || fail "group x2: $(cat imp.out)"
+grep -q "imported 2 tests .*2 with per-I/O logs" imp.out || fail "group x2: $(cat imp.out)"
+grep -q "fio counted" imp.err && fail "group x2: logs matched to the wrong entries: $(cat imp.err)"
+SSDREV="$SSDREV" /usr/bin/python3 exact.py g2.run || exit 1
+/usr/bin/python3 - <<'PY' || exit 1
+import json, sys
+ts = json.load(open("g2.run/manifest.json"))["tests"]
+got = [(t["params"]["threads"], [f.rsplit(".", 2)[-2] for f in t["log_source"].get("files", [t["log_source"]["file"]])]) for t in ts]
+if got != [(3, ["1", "2", "3"]), (2, ["4", "5"])]: sys.exit("group x2: threads and logs %s" % got)
+PY
+
+# 2b. one group_reporting entry for several jobs (no numjobs): unmatched
+cat >h.fio <<'JOB'
+[global]
+filename=fio.dat
+size=4M
+ioengine=psync
+log_avg_msec=0
+write_lat_log=h
+group_reporting=1
+[a]
+rw=randread
+number_ios=200
+[b]
+new_group
+rw=randread
+number_ios=200
+JOB
+runfio h.fio --output-format=json --output=h.json
+imp h.json --out h.run
 grep -q "group_reporting merges" imp.err || fail "no group_reporting warning: $(cat imp.err)"
-grep -q '"mb_s"' g2.run/manifest.json || fail "summaries missing"
+grep -q '"mb_s"' h.run/manifest.json || fail "summaries missing"
 
 # 3. json+, randrw 30% read, log_prio=1 without offsets (5 columns)
 cat >m.fio <<'JOB'

@@ -18,8 +18,15 @@ grep -q "warning: templates/review.en.md:[0-9]*: not measured: run '[^']*' has n
   || fail "no warning naming template:line for the fill chart: $(cat "$T/err")"
 n=$(grep -c "review.en.md:79: not measured" "$T/err")
 [ "$n" -eq 1 ] || fail "the SLC table warning appears $n times, want once"
-grep -q '^\*Not measured: run .* has no SLC cache estimate (analysis fill.slc).\*$' "$T/out/review.md" \
-  || fail "no note for the SLC table in review.md"
+# the drive with a fill keeps its chart and its SLC row; the other is noted
+grep -q "](charts/fill.png)" "$T/out/review.md" && [ -s "$T/out/charts/fill.png" ] \
+  || fail "run 1's fill chart dropped because run 2 has no fill"
+grep -q '^| pm981 .* GiB |' "$T/out/review.md" || grep -q '^| PM981[^|]* | [0-9.]* GiB |' "$T/out/review.md" \
+  || fail "run 1's SLC row missing: $(grep -A4 'SLC cache, empty' "$T/out/review.md")"
+grep -q '| not measured | | | | |' "$T/out/review.md" || fail "no not-measured SLC row for run 2"
+grep -q "^\*Not measured: run '[^']*' has no tail-latency results (analysis tail).\*$" "$T/out/review.md" \
+  || fail "no note for run 2's tail table"
+grep -q '^| 99.99% | [0-9]' "$T/out/review.md" || fail "run 1's tail table dropped because run 2 has none"
 grep -q "caches are about 11 GiB and" "$T/out/review.md" || fail "run 1's value no longer rendered"
 grep -q "better speed after the cache (n/a MB/s against" "$T/out/review.md" || fail "a missing value is not n/a"
 grep -q "](charts/cdm-fob-d1.png)" "$T/out/review.md" && [ -s "$T/out/charts/cdm-fob-d1.png" ] \

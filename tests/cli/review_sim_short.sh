@@ -39,6 +39,28 @@ out=$("$S" review "$D/file.img" --create-size 64M --short --plan 2>"$D/err") || 
 echo "$out" | grep -q "0.1 GB" || fail "the plan is not sized by --create-size: $out"
 [ -e "$D/file.img" ] && fail "review --plan --create-size created the file"
 
+# a short review looks like a trial: it works in a 2 GiB region as if that
+# were the drive (75% is 75% of it) and every output says it is short
+out=$("$S" review "sim:$R/samples/models/pm981-256.model" --short --plan 2>"$D/err") || fail "--plan failed: $(cat "$D/err")"
+echo "$out" | grep -q "short mode works in the first 2.1 GB" || fail "plan does not say the region: $out"
+/usr/bin/python3 - "$M" <<'PY' || exit 1
+import json, sys
+m = json.load(open(sys.argv[1]))
+if m["short"]["region_bytes"] != 2 << 30: sys.exit("manifest short: %s" % m.get("short"))
+t = {x["name"]: x for x in m["tests"]}
+span = t["fill75.fill"]["params"]["span_bytes"]
+if abs(span / m["short"]["region_bytes"] - 0.75) > 0.001: sys.exit("the 75%% fill is %.4f of the region" % (span / m["short"]["region_bytes"]))
+if t["tail.read"]["params"]["span_bytes"] > m["short"]["region_bytes"]: sys.exit("tail reads beyond the written region")
+PY
+"$S" analyze "$D/run" >"$D/an" 2>&1 || fail "analyze: $(cat "$D/an")"
+sed -n 2p "$D/an" | grep -q "^SHORT REVIEW (--short)" || fail "analyze does not say short: $(head -3 "$D/an")"
+"$S" report -t "$R/templates/single.en.md" -o "$D/rep" --dpi 50 "$D/run" >"$D/rep.log" 2>&1 || fail "report: $(cat "$D/rep.log")"
+grep -q "Short review:.*--short. trial run" "$D/rep/review.md" || fail "report does not say short"
+grep -q '(.*µs)³' "$D/rep/review.md" || fail "tail percentiles beyond 5,000 I/Os not marked"
+pdftotext "$D/rep/review.pdf" - | grep -c "Short review (--short)" >"$D/n"
+pages=$(pdfinfo "$D/rep/review.pdf" | sed -n 's/^Pages: *//p')
+[ "$(cat "$D/n")" = "$pages" ] || fail "$(cat "$D/n") of $pages PDF pages say short"
+
 # resume: pretend the tail step was interrupted; only it reruns
 sed 's/"tail": "complete"/"tail": "interrupted"/' "$M" > "$M.x" && mv "$M.x" "$M"
 "$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/run" >/dev/null 2>"$D/err2" || fail "resume failed: $(cat "$D/err2")"

@@ -27,13 +27,13 @@ static int fuzz_fio_one(const uint8_t *data, size_t size) {
   struct import_opts o;
   import_opts_defaults(&o);
   o.out_dir = fuzz_path("out");
-  o.log_dir = fuzz_path("fiologs");
+  import_option_set(import_find("fio"), &o, "logs", fuzz_path("fiologs"), NULL);
   o.label = "fuzz";
   struct import_result res;
   struct ssdrev_err err = {{0}};
   const struct import_format *imp = import_find("fio");
   if (!imp) abort();
-  int rc = imp->import(in, &o, &res, &err);
+  int rc = import_file(imp, in, &o, &res, &err);
   fuzz_check_err(&err);
   if (rc) {
     if (!err.msg[0]) abort();

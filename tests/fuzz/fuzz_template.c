@@ -29,7 +29,7 @@ static void fuzz_template_init(void) {
   struct analyze_opts ao;
   analyze_opts_defaults(&ao);
   const char *dirs[1] = {o.out_dir};
-  if (!imp || imp->import(cdm, &o, &res, &err) || analyze_run(o.out_dir, &ao, NULL, &err) ||
+  if (!imp || import_file(imp, cdm, &o, &res, &err) || analyze_run(o.out_dir, &ao, NULL, &err) ||
       render_runs_load(&fuzz_template_rs, dirs, 1, &err)) {
     fprintf(stderr, "fuzz_template: cannot prepare the run from %s: %s\n", cdm, err.msg);
     abort();

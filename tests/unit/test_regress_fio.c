@@ -25,11 +25,11 @@ TEST("A fio job whose name contains '..' imports into an archive that opens") {
   struct import_opts o;
   import_opts_defaults(&o);
   o.out_dir = test_path("run-dotdot");
-  o.log_dir = test_tmpdir();
+  import_option_set(import_find("fio"), &o, "logs", test_tmpdir(), NULL);
   struct import_result res;
   const struct import_format *imp = import_find("fio");
   REQUIRE(imp != NULL);
-  int rc = imp->import(test_path("fio.json"), &o, &res, &err);
+  int rc = import_file(imp, test_path("fio.json"), &o, &res, &err);
   if (rc) fprintf(stderr, "    import: %s\n", err.msg);
   REQUIRE(rc == 0);
   CHECK(res.logs == 1);
@@ -75,9 +75,9 @@ TEST("fio sizes written as nan, inf or 1e30 never become garbage job parameters"
     struct import_opts o;
     import_opts_defaults(&o);
     o.out_dir = test_path(out);
-    o.no_logs = 1;
+    import_option_set(import_find("fio"), &o, "no-logs", "", NULL);
     struct import_result res;
-    if (import_find("fio")->import(test_path(name), &o, &res, &err)) continue; /* refused: fine */
+    if (import_file(import_find("fio"), test_path(name), &o, &res, &err)) continue; /* refused: fine */
     struct archive *run;
     REQUIRE(archive_open(&run, o.out_dir, &err) == 0);
     json_t *p = json_object_get(json_array_get(json_object_get(run->manifest, "tests"), 0), "params");

@@ -78,7 +78,7 @@ static int fio_import_with(const char *name, const char *clat, struct ssdrev_err
   o.out_dir = out;
   struct import_result res;
   err->msg[0] = 0;
-  return import_find("fio")->import(test_path(name), &o, &res, err);
+  return import_file(import_find("fio"), test_path(name), &o, &res, err);
 }
 
 TEST("fio json+ bins with a negative, a 2^64 or a non-numeric key are refused naming file, job and key") {

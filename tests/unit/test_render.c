@@ -234,14 +234,19 @@ TEST("Every chart kind draws a PNG of the asked size and an SVG") {
   render_runs_release(&rs);
 }
 
-TEST("A chart with missing data fails naming the run and writes no file") {
+TEST("A chart no run has the data of fails naming a run and writes no file; one run's data is drawn") {
   struct render_runs rs;
   REQUIRE(load(&rs) == 0);
   json_object_del(rs.v[1].analysis, "fill");
   struct ssdrev_err err = {{0}};
+  /* drive 2 has no fill: drive 1's trace is drawn, drive 2 named "not measured" */
+  const char *one = test_path("onefill.png");
+  CHECK(render_chart_file(&rs, "fill", NULL, one, &err) == 0);
+  CHECK(file_exists(one));
+  json_object_del(rs.v[0].analysis, "fill");
   const char *out = test_path("nofill.png");
   CHECK(render_chart_file(&rs, "fill", NULL, out, &err) == -ENOENT);
-  CHECK_CONTAINS(err.msg, "PM981a 256GB");
+  CHECK_CONTAINS(err.msg, "PM981 256GB");
   CHECK(!file_exists(out));
   CHECK(render_chart_file(&rs, "cdm", NULL, test_path("x.png"), &err) == -EINVAL); /* which drive? */
   CHECK(render_chart_file(&rs, "tail", NULL, test_path("x.jpg"), &err) == -EINVAL);

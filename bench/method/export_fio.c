@@ -1,0 +1,252 @@
+/* export_fio.c — the method as fio job files (`ssdrev method export --fio`):
+ * one file per step, written by the step kind's `fio` hook from the parsed
+ * method file, so the files can never drift from profiles/review.json. The
+ * jobs are shaped so that `ssdrev import fio` maps each back onto its step by
+ * its parameters alone (import/fio.c, docs/interop.md):
+ *   CDM cell     time_based, rw=read|write|randread|randwrite (mix: randrw
+ *                with the file's --state), bs, iodepth, numjobs of the cell
+ *   RW sweep     time_based, rw=randrw, rwmixread 0..100, iodepth per QD
+ *   tail         number_ios, 4 KiB random QD1: randread, randrw 70, randwrite
+ *   fill         sequential write, size=N% (prefill), size=100% (fill drive),
+ *                then an absolute size (the near-full rewrite)
+ * Every job logs each I/O (write_lat_log, log_avg_msec=0) and is stonewalled,
+ * so the jobs run one after another as the method's do. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "bench/method/review_int.h"
+
+/* A size as fio reads it: bytes, or k/m/g multiples when exact. */
+static void fio_size_str(uint64_t b, char *out, size_t len) {
+  if (b && b % 1073741824ull == 0) snprintf(out, len, "%" PRIu64 "g", b / (uint64_t)1073741824);
+  else if (b && b % 1048576ull == 0) snprintf(out, len, "%" PRIu64 "m", b / (uint64_t)1048576);
+  else if (b && b % 1024ull == 0) snprintf(out, len, "%" PRIu64 "k", b / (uint64_t)1024);
+  else snprintf(out, len, "%" PRIu64, b);
+}
+
+/* Seconds as fio's time options take them: whole seconds, else ms. */
+static void fio_time_str(double s, char *out, size_t len) {
+  if (s == floor(s)) snprintf(out, len, "%.0f", s);
+  else snprintf(out, len, "%.0fms", ceil(s * 1000));
+}
+
+/* The job's logging and ordering: every job a group of its own. */
+static void job_head(FILE *f, const char *name, const struct review_step *s) {
+  fprintf(f, "\n[%s]\nstonewall\nwrite_lat_log=%s\nlog_avg_msec=0\n", name, s->id);
+}
+
+static uint64_t region_bytes(const struct bench_fio_export_opts *x, const struct review_profile *p) {
+  uint64_t r = p->set.region_bytes;
+  /* a reduced target: the region is at most a quarter of it, so the 75%
+   * state's region (at 75%) still fits */
+  if (x->size_bytes && r > x->size_bytes / 4) r = bench_review_align_down(x->size_bytes / 4, 1048576);
+  return r ? r : 1048576;
+}
+
+static double measure_s(const struct bench_fio_export_opts *x, double method_s) {
+  return x->runtime_s > 0 ? x->runtime_s : method_s;
+}
+
+const char bench_review_fio_discard_sh[] = "if [ -b \"$SSDREV_TARGET\" ]; then blkdiscard \"$SSDREV_TARGET\"; fi";
+
+int bench_review_fio_cdm(FILE *f, const struct review_profile *p, const struct review_step *s,
+                         const struct bench_fio_export_opts *x) {
+  char region[32], t[32];
+  uint64_t r = region_bytes(x, p);
+  fio_size_str(r, region, sizeof region);
+  fio_time_str(measure_s(x, p->set.measure_s), t, sizeof t);
+  fprintf(f, "# step %s: CrystalDiskMark %s profile, state %s: import with FILE.json:%s\n", s->id,
+          s->cdm_profile, s->state, s->state);
+  /* the region, written once first: reads are of written data, as in
+   * CrystalDiskMark's test file */
+  fprintf(f, "\n[prepare]\nwrite_lat_log=%s\nlog_avg_msec=0\nrw=write\nbs=1m\niodepth=8\nsize=%s\n", s->id, region);
+  if (s->region_offset_pct > 0) fprintf(f, "offset=%g%%\n", s->region_offset_pct);
+  static const struct { unsigned mask; const char *op, *seq, *rnd; } ops[] = {
+      {REVIEW_OP_READ, "read", "read", "randread"},
+      {REVIEW_OP_WRITE, "write", "write", "randwrite"},
+      {REVIEW_OP_MIX, "mix", "rw", "randrw"}};
+  unsigned passes = x->passes ? x->passes : p->set.passes;
+  for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+    if (!(s->ops & ops[k].mask)) continue;
+    for (unsigned i = 0; i < s->ncells; i++) {
+      const struct review_cell *c = &s->cells[i];
+      for (unsigned pass = 1; pass <= passes; pass++) {
+        char name[96], bs[32];
+        snprintf(name, sizeof name, "%s.%s.p%u", c->name, ops[k].op, pass);
+        for (char *q = name; *q; q++)
+          if (*q == ' ') *q = '_';
+        job_head(f, name, s);
+        fio_size_str(c->block_bytes, bs, sizeof bs);
+        fprintf(f, "rw=%s\nbs=%s\niodepth=%u\nnumjobs=%u\n%ssize=%s\n",
+                c->pattern == BENCH_SEQ ? ops[k].seq : ops[k].rnd, bs, c->qd, c->threads,
+                c->threads > 1 ? "group_reporting\n" : "", region);
+        if (ops[k].mask == REVIEW_OP_MIX) fprintf(f, "rwmixread=%u\n", s->mix_read_pct);
+        if (s->region_offset_pct > 0) fprintf(f, "offset=%g%%\n", s->region_offset_pct);
+        fprintf(f, "time_based=1\nruntime=%s\n", t);
+        /* CrystalDiskMark's discarded preparing pass: the first pass ramps */
+        if (pass == 1) fprintf(f, "ramp_time=%s\n", t);
+      }
+    }
+  }
+  return 0;
+}
+
+int bench_review_fio_fill(FILE *f, const struct review_profile *p, const struct review_step *s,
+                          const struct bench_fio_export_opts *x) {
+  char bs[32];
+  fio_size_str(s->block_bytes, bs, sizeof bs);
+  int whole = s->kind == &bench_review_kind_fill_drive;
+  fprintf(f, "# step %s: %s\n", s->id,
+          whole ? "fill drive: the whole target sequentially (run.sh purges it first), then a rewrite"
+                : "prefill: a share of the target, sequentially");
+  job_head(f, whole ? "empty" : "fill", s);
+  fprintf(f, "rw=write\nbs=%s\niodepth=%u\nsize=%g%%\n", bs, s->qds[0], whole ? 100.0 : s->fill_pct);
+  if (!whole || !s->near_full_bytes) return 0;
+  uint64_t nf = s->near_full_bytes;
+  if (p->set.fill_max_bytes && nf > p->set.fill_max_bytes / 4) nf = p->set.fill_max_bytes / 4;
+  if (x->size_bytes && nf > x->size_bytes / 8) nf = x->size_bytes / 8;
+  nf = bench_review_align_down(nf, s->block_bytes);
+  if (!nf) return 0;
+  char nfs[32];
+  fio_size_str(nf, nfs, sizeof nfs);
+  /* the method idles near_full_idle_s before this rewrite; a job file has
+   * no such pause (docs/interop.md) */
+  job_head(f, "near_full", s);
+  fprintf(f, "rw=write\nbs=%s\niodepth=%u\nsize=%s\n", bs, s->qds[0], nfs);
+  return 0;
+}
+
+int bench_review_fio_sweep(FILE *f, const struct review_profile *p, const struct review_step *s,
+                           const struct bench_fio_export_opts *x) {
+  char bs[32], m[32], r[32];
+  fio_size_str(s->block_bytes, bs, sizeof bs);
+  double ms = p->set.sweep_measure_s >= 0 ? p->set.sweep_measure_s : s->measure_s;
+  double rs = p->set.sweep_ramp_s >= 0 ? p->set.sweep_ramp_s : s->ramp_s;
+  fio_time_str(measure_s(x, ms), m, sizeof m);
+  fio_time_str(x->runtime_s > 0 ? (rs > 0 ? x->runtime_s : 0) : rs, r, sizeof r);
+  fprintf(f, "# step %s: RW-ratio sweep\n", s->id);
+  for (unsigned qi = 0; qi < s->nqds; qi++)
+    for (unsigned rp = 0; rp <= 100; rp += s->read_pct_step) {
+      char name[64];
+      snprintf(name, sizeof name, "QD%u.R%u", s->qds[qi], rp);
+      job_head(f, name, s);
+      /* randrw even at 0% and 100%: a mixed job is how the import tells a
+       * sweep point from a CrystalDiskMark cell */
+      fprintf(f, "rw=randrw\nrwmixread=%u\nbs=%s\niodepth=%u\ntime_based=1\nruntime=%s\n", rp, bs, s->qds[qi], m);
+      if (strcmp(r, "0")) fprintf(f, "ramp_time=%s\n", r);
+    }
+  return 0;
+}
+
+int bench_review_fio_tail(FILE *f, const struct review_profile *p, const struct review_step *s,
+                          const struct bench_fio_export_opts *x) {
+  char bs[32];
+  fio_size_str(s->block_bytes, bs, sizeof bs);
+  uint64_t ios = x->ios ? x->ios : p->set.tail_ios && p->set.tail_ios < s->ios ? p->set.tail_ios : s->ios;
+  fprintf(f, "# step %s: QD%u tail latency, %" PRIu64 " I/Os per workload\n", s->id, s->qds[0], ios);
+  static const struct { unsigned mask; const char *name, *rw; int mix; } w[] = {
+      {REVIEW_OP_READ, "read", "randread", 0}, {REVIEW_OP_MIX, "mix70", "randrw", 70},
+      {REVIEW_OP_WRITE, "write", "randwrite", 0}};
+  for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
+    if (!(s->workloads & w[k].mask)) continue;
+    job_head(f, w[k].name, s);
+    fprintf(f, "rw=%s\nbs=%s\niodepth=%u\nnumber_ios=%" PRIu64 "\n", w[k].rw, bs, s->qds[0], ios);
+    if (w[k].mix) fprintf(f, "rwmixread=%d\n", w[k].mix);
+  }
+  return 0;
+}
+
+/* Writes TEXT (LEN bytes) to DIR/NAME atomically. */
+static int put_file(const char *dir, const char *name, const char *text, size_t len, struct ssdrev_err *err) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  return ssdrev_write_file_atomic(path, text, len, err);
+}
+
+int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary, size_t slen,
+                            struct ssdrev_err *err) {
+  if (!x->dir || !*x->dir) return ssdrev_fail(err, -EINVAL, "no output directory given");
+  struct review_profile p;
+  int rc = bench_review_profile_load(&p, x->profile_path, 0, x->passes, err);
+  if (rc) return rc;
+  rc = ssdrev_mkdirs(x->dir, err);
+  char *sh = NULL, *imp = NULL;
+  size_t shlen = 0, implen = 0;
+  FILE *run = rc ? NULL : open_memstream(&sh, &shlen);
+  FILE *cmd = run ? open_memstream(&imp, &implen) : NULL;
+  if (!rc && (!run || !cmd)) rc = ssdrev_fail(err, -ENOMEM, "out of memory exporting '%s'", x->profile_path);
+  if (!rc) {
+    fprintf(run, "#!/bin/sh\n# Runs the method '%s' (%s) with fio, one job file per step, in order.\n"
+                 "# Generated by `ssdrev method export --fio`; regenerate rather than edit.\n"
+                 "# DESTROYS the data on $SSDREV_TARGET. Then import the results with the\n"
+                 "# command printed at the end.\nset -e\ncd \"$(dirname \"$0\")\"\n"
+                 ": \"${SSDREV_TARGET:?set SSDREV_TARGET to the device or file to test}\"\n"
+                 "export SSDREV_TARGET\n",
+            p.name, x->profile_path);
+    fprintf(cmd, "ssdrev import fio");
+  }
+  unsigned files = 0;
+  for (unsigned i = 0; !rc && i < p.nsteps; i++) {
+    const struct review_step *s = &p.steps[i];
+    /* fio cannot discard a device: run.sh does, before the step's jobs */
+    const char *pre = s->kind->fio_pre_sh;
+    if (pre) fprintf(run, "# step %s\n%s\n", s->id, pre);
+    if (!s->kind->fio) continue;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+      rc = ssdrev_fail(err, -ENOMEM, "out of memory exporting step '%s'", s->id);
+      break;
+    }
+    char fname[96];
+    snprintf(fname, sizeof fname, "%02u-%s.fio", i + 1, s->id);
+    fprintf(f, "# %s: step %s of the method '%s' (%s), generated by ssdrev %s.\n", fname, s->id, p.name,
+            x->profile_path, SSDREV_VERSION);
+    fprintf(f, "[global]\nfilename=%s\nioengine=%s\ndirect=%d\n", x->filename ? x->filename : "${SSDREV_TARGET}",
+            x->ioengine ? x->ioengine : "libaio", x->buffered ? 0 : 1);
+    if (x->size_bytes) {
+      char sz[32];
+      fio_size_str(x->size_bytes, sz, sizeof sz);
+      fprintf(f, "filesize=%s\n", sz);
+    }
+    /* random data, as the method writes unless zero_buffers */
+    fprintf(f, "%s\n", p.set.zero_buffers ? "zero_buffers" : "refill_buffers");
+    s->kind->fio(f, &p, s, x);
+    if (fclose(f)) rc = ssdrev_fail(err, -ENOMEM, "out of memory exporting step '%s'", s->id);
+    if (!rc) rc = put_file(x->dir, fname, text, len, err);
+    free(text);
+    if (rc) break;
+    files++;
+    char stem[96];
+    snprintf(stem, sizeof stem, "%.*s", (int)(strlen(fname) - 4), fname);
+    fprintf(run, "fio --output-format=json+ --output=%s.json %s\n", stem, fname);
+    fprintf(cmd, " %s.json", stem);
+    /* a step measured in a fill state names it for the import */
+    if (s->state[0]) fprintf(cmd, ":%s", s->state);
+  }
+  if (run && cmd) {
+    fprintf(cmd, " --out RUN");
+    fflush(cmd);
+    fprintf(run, "echo 'done; import with:'\necho '  %s --label \"MY SSD\"'\n", imp ? imp : "");
+    if (fclose(run)) rc = rc ? rc : ssdrev_fail(err, -ENOMEM, "out of memory exporting '%s'", x->profile_path);
+    run = NULL;
+  }
+  if (run) fclose(run);
+  if (cmd) fclose(cmd);
+  if (!rc) {
+    rc = put_file(x->dir, "run.sh", sh, shlen, err);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/run.sh", x->dir);
+    if (!rc && chmod(path, 0755)) rc = ssdrev_fail(err, -errno, "cannot make '%s' executable", path);
+  }
+  if (!rc && summary) snprintf(summary, slen, "%u job files and run.sh in '%s'; import with: %s", files, x->dir, imp);
+  free(sh);
+  free(imp);
+  bench_review_profile_free(&p);
+  return rc;
+}

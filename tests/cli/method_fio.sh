@@ -1,0 +1,99 @@
+#!/bin/sh
+# The method as fio job files, end to end: `ssdrev method export --fio` at a
+# reduced size, real fio runs every file on a regular file (buffered), the
+# results import into one run whose tests are the method's (CDM cells at FOB
+# and 75%, fills, the RW sweep, the tail), and the shipped templates (single
+# and two-drive, English and Korean) render every section from it: the only
+# "Not measured" is the DUT summary, which fio does not know. Then the fio
+# drive beside a CrystalDiskMark drive (FOB + 75% files): what is missing is
+# only what CrystalDiskMark does not measure, and only for that drive.
+set -u
+d=$(mktemp -d /tmp/ssdrev-cli.XXXXXX); trap 'rm -rf "$d"' EXIT
+fail() { echo "FAIL method_fio: $*"; exit 1; }
+R=${SSDREV_ROOT:-.}
+command -v fio >/dev/null 2>&1 || { echo "skip: fio not installed"; exit 77; }
+"$SSDREV" method export --fio "$d/jobs" --profile "$R/profiles/review.json" --size 64M --runtime 100ms \
+  --ios 3000 --passes 2 --buffered --ioengine psync >"$d/exp.out" 2>&1 || fail "export: $(cat "$d/exp.out")"
+for f in 02-cdm_fob 03-fill75 04-cdm_75 05-fill_drive 06-rw_sweep 07-tail; do
+  [ -s "$d/jobs/$f.fio" ] || fail "no $f.fio"
+done
+grep -q 'filesize=64m' "$d/jobs/02-cdm_fob.fio" || fail "--size not applied"
+grep -q 'direct=0' "$d/jobs/02-cdm_fob.fio" || fail "--buffered not applied"
+grep -q '^\[RND4K_Q32T1.write.p2\]' "$d/jobs/04-cdm_75.fio" || fail "CDM cells or passes missing"
+grep -q '^offset=75%' "$d/jobs/04-cdm_75.fio" || fail "the 75% region is not at 75%"
+grep -q '^size=75%' "$d/jobs/03-fill75.fio" || fail "the prefill is not 75%"
+grep -q '^number_ios=3000' "$d/jobs/07-tail.fio" || fail "--ios not applied"
+grep -q '04-cdm_75.json:75%' "$d/exp.out" || fail "the import command lacks the 75% state: $(cat "$d/exp.out")"
+# the export is the method file's: change the method, the files change
+sed 's/"qds": \[1, 2, 4\]/"qds": [1, 8]/' "$R/profiles/review.json" >"$d/m2.json"
+"$SSDREV" method export --fio "$d/jobs2" --profile "$d/m2.json" --size 64M >/dev/null 2>&1 || fail "export of an edited method"
+grep -q '^\[QD8.R50\]' "$d/jobs2/06-rw_sweep.fio" || fail "an edited method's QDs are not exported"
+grep -q '^\[QD2' "$d/jobs2/06-rw_sweep.fio" && fail "a QD the method no longer has is exported"
+SSDREV_TARGET="$d/target.img" sh "$d/jobs/run.sh" >"$d/fio.out" 2>&1 || fail "run.sh: $(tail -5 "$d/fio.out")"
+cd "$d/jobs" || exit 1
+"$SSDREV" import fio 02-cdm_fob.json:FOB 03-fill75.json 04-cdm_75.json:75% 05-fill_drive.json 06-rw_sweep.json \
+  07-tail.json --out "$d/run" --label "fio drive" >"$d/imp.out" 2>"$d/imp.err" || fail "import: $(cat "$d/imp.err")"
+cd "$d" || exit 1
+/usr/bin/python3 - "$d/run" <<'PY' || exit 1
+import json, sys, collections
+m = json.load(open(sys.argv[1] + "/manifest.json"))
+k = collections.Counter(t["kind"] for t in m["tests"])
+want = {"cdm": 32, "rw_sweep": 33, "tail": 3, "prefill": 3, "fill_drive": 2}
+if dict(k) != want: sys.exit("kinds %s, want %s" % (dict(k), want))
+cells = {(t["state"], t["cell"], t["op"]) for t in m["tests"] if t["kind"] == "cdm"}
+if len(cells) != 16 or ("75%", "RND4K Q32T1", "write") not in cells: sys.exit("cells %s" % sorted(cells))
+if sorted(t["workload"] for t in m["tests"] if t["kind"] == "tail") != ["mix70", "read", "write"]: sys.exit("tail")
+if sorted(t["phase"] for t in m["tests"] if t["kind"] == "fill_drive") != ["empty", "near_full"]: sys.exit("fill")
+# the source's own clock: fio's JSON timestamp, not the import's
+for t in m["tests"]:
+    if t.get("time_source") != "imported" or t["start"] > t["end"]: sys.exit("times of %s" % t["name"])
+if not all(t.get("latency") == "lat" for t in m["tests"]): sys.exit("latency kind not recorded")
+PY
+"$SSDREV" analyze "$d/run" >"$d/an.out" 2>&1 || fail "analyze: $(cat "$d/an.out")"
+/usr/bin/python3 - "$d/run" <<'PY' || exit 1
+import json, sys
+a = json.load(open(sys.argv[1] + "/analysis.json"))
+if {r["state"] for r in a["cdm"]} != {"FOB", "75%"} or len(a["cdm"]) != 8: sys.exit("cdm %s" % a["cdm"])
+if not all(r["read"]["passes"] == 2 for r in a["cdm"]): sys.exit("passes not folded")
+if [g["qd"] for g in a["rw_sweep"]] != [1, 2, 4] or len(a["rw_sweep"][0]["points"]) != 11: sys.exit("sweep")
+if sorted(a["tail"]) != ["mix70", "read", "write"]: sys.exit("tail %s" % sorted(a["tail"]))
+if not a["fill"]["per_gib"]["gib"] if isinstance(a["fill"]["per_gib"], dict) else not a["fill"]["per_gib"]: sys.exit("fill trace")
+if a["jobs"]: sys.exit("jobs left unmapped: %s" % [j["test"] for j in a["jobs"]])
+PY
+for t in single.en review.en single.ko review.ko; do
+  [ -f "$R/templates/$t.md" ] || continue
+  case $t in review*) runs="$d/run $d/run" ;; *) runs="$d/run" ;; esac
+  # shellcheck disable=SC2086
+  "$SSDREV" report -t "$R/templates/$t.md" -o "$d/$t" $runs >"$d/$t.log" 2>&1 || fail "report $t: $(cat "$d/$t.log")"
+  grep -q '{{' "$d/$t/review.md" && fail "$t: a directive was left unexpanded"
+  # notes (a line of their own); an inline value of a figure the data has not
+  # (a 64 MiB fio fill shows no SLC cache) reads "n/a" / "(측정되지 않음)"
+  n=$(grep -c '^\*\(Not measured\|측정하지 않\|측정되지 않\)' "$d/$t/review.md")
+  # absent from fio's results: the DUT, the drive's temperature, and (not yet
+  # computed for imported fills) the fill's series over time
+  dut=$(grep -c '^\*Not measured.*\(DUT summary\|temperature samples\|fill series over time\)\|측정되지 않.*\(DUT\|temperature\|fill\)' "$d/$t/review.md")
+  [ "$n" = "$dut" ] || fail "$t: sections not filled: $(grep 'Not measured\|측정하지 않' "$d/$t/review.md")"
+  grep -q 'RND4K Q32T1' "$d/$t/review.md" || fail "$t: no CDM table"
+  grep -q '99.99' "$d/$t/review.md" || fail "$t: no tail table"
+  [ -s "$d/$t/charts/fill.png" ] || [ -n "$(ls "$d/$t/charts/" | grep '^fill')" ] || fail "$t: no fill chart"
+  pdftotext "$d/$t/review.pdf" - >/dev/null 2>&1 || fail "$t: PDF unreadable"
+done
+"$SSDREV" import cdm "$R/samples/cdm/pm981-fob-cdm8.txt:FOB" "$R/samples/cdm/pm981-75pct-cdm8-mix.txt:75%" \
+  --out "$d/cdm" --label "CDM drive" >"$d/cdm.out" 2>&1 || fail "cdm import: $(cat "$d/cdm.out")"
+for t in review.en review.ko; do
+  "$SSDREV" report -t "$R/templates/$t.md" -o "$d/mix-$t" "$d/run" "$d/cdm" >"$d/mix-$t.log" 2>&1 \
+    || fail "report $t, fio + cdm: $(cat "$d/mix-$t.log")"
+  md=$d/mix-$t/review.md
+  grep -q '{{' "$md" && fail "mix $t: a directive was left unexpanded"
+  grep 'Not measured\|측정하지 않' "$md" | grep -v "CDM drive\|DUT summary\|temperature samples\|fill series over time" >"$d/nm" && \
+    fail "mix $t: the fio drive's sections not filled: $(cat "$d/nm")"
+  grep -q "run 'CDM drive' has no .*fill\|run 'CDM drive' has no .*tail" "$md" || fail "mix $t: the CDM drive's missing data not noted"
+  # the fio drive keeps its fill chart, SLC row and tail table beside a drive without them
+  [ -s "$d/mix-$t/charts/fill.png" ] || fail "mix $t: the fio drive's fill chart dropped"
+  grep -q '^| 99.99% | (\{0,1\}[0-9]' "$md" || fail "mix $t: the fio drive's tail table dropped"
+  grep -q '^| fio drive | ' "$md" || fail "mix $t: the fio drive's SLC row dropped"
+  # the CDM drive's FOB table, values as its file gave them
+  grep -q '| RND4K Q1T1 | 47.617 | 166.021 | 11625.2 | 40532.5 | 85.82 | 24.55 |' "$md" \
+    || fail "mix $t: CDM drive's table: $(grep 'RND4K Q1T1' "$md")"
+done
+exit 0
