@@ -20,6 +20,9 @@ set -u
 S=${SSDREV:?SSDREV must point at the ssdrev binary}
 if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null 2>&1; then echo "skip: guard matrix: needs root and losetup"; exit 0; fi
 D=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
+# attach runs in a command substitution (a subshell), so the loop devices it
+# makes are listed in a file, not a variable: cleanup detaches them all
+LOOPLIST=$(mktemp /tmp/ssdrev-loops.XXXXXX)
 LOOPS="" MOUNTS="" SWAPS="" NSPID="" MDDEV="" DMN=""
 cleanup() {
   [ -n "$NSPID" ] && kill "$NSPID" 2>/dev/null && wait "$NSPID" 2>/dev/null
@@ -30,7 +33,16 @@ cleanup() {
   for m in $MOUNTS; do
     for i in 1 2 3 4 5 6 7 8 9 10; do umount "$m" 2>/dev/null && break; sleep 0.3; done
   done
-  for l in $LOOPS; do losetup -d "$l" 2>/dev/null; done # newest first
+  # newest first; only a device still backed by our files or our loops (a
+  # number detached earlier may since belong to someone else)
+  for l in $LOOPS $(tac "$LOOPLIST" 2>/dev/null); do
+    bf=$(losetup -n -O BACK-FILE "$l" 2>/dev/null)
+    case "$bf" in
+      "$D"/*) losetup -d "$l" 2>/dev/null ;;
+      /dev/loop*) grep -qx "$bf" "$LOOPLIST" && losetup -d "$l" 2>/dev/null ;;
+    esac
+  done
+  rm -f "$LOOPLIST"
   rm -rf "$D"
 }
 trap cleanup EXIT
@@ -44,6 +56,7 @@ attach() {
   f=$1; shift
   l=$(losetup -f --show "$@" "$f") || return 1
   LOOPS="$l $LOOPS"
+  echo "$l" >>"$LOOPLIST"
   echo "$l"
 }
 detach() {
