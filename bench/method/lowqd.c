@@ -114,7 +114,7 @@ const struct review_kind bench_review_kind_rw_sweep = {
 
 static const char *const tail_keys[] = {"block", "qd", "ios", "workloads", NULL};
 
-static const struct { unsigned mask; const char *name; unsigned read_pct; } workloads[] = {
+static const struct review_workload workloads[] = {
     {REVIEW_OP_READ, "read", 100}, {REVIEW_OP_MIX, "mix70", 70}, {REVIEW_OP_WRITE, "write", 0}};
 
 static int tail_parse(struct review_step *s, const json_t *obj, const struct review_profile *p,
@@ -129,20 +129,8 @@ static int tail_parse(struct review_step *s, const json_t *obj, const struct rev
   if (!rc) rc = bench_review_json_size(obj, "ios", &s->ios, where, err);
   if (rc) return rc;
   if (s->ios == 0) return ssdrev_fail(err, -EINVAL, "%s: 'ios' must be at least 1", where);
-  const json_t *w = json_object_get(obj, "workloads");
-  if (!w) return 0;
-  if (!json_is_array(w) || json_array_size(w) == 0)
-    return ssdrev_fail(err, -EINVAL, "%s: 'workloads' must be a non-empty array of \"read\", \"mix70\", \"write\"", where);
-  s->workloads = 0;
-  for (size_t i = 0; i < json_array_size(w); i++) {
-    const char *n = json_string_value(json_array_get(w, i));
-    unsigned m = 0;
-    for (size_t k = 0; n && k < sizeof workloads / sizeof workloads[0]; k++)
-      if (!strcmp(n, workloads[k].name)) m = workloads[k].mask;
-    if (!m) return ssdrev_fail(err, -EINVAL, "%s: workloads[%zu] must be \"read\", \"mix70\" or \"write\"", where, i);
-    s->workloads |= m;
-  }
-  return 0;
+  return bench_review_json_workloads(obj, workloads, sizeof workloads / sizeof workloads[0], &s->workloads, where,
+                                     err);
 }
 
 static uint64_t tail_ios(const struct review_profile *p, const struct review_step *s) {

@@ -343,3 +343,25 @@ void bench_review_format_duration(double s, char *buf, size_t len) {
   else
     snprintf(buf, len, "%.1fs", s);
 }
+
+int bench_review_json_workloads(const json_t *obj, const struct review_workload *tab, size_t n, unsigned *mask,
+                                const char *where, struct ssdrev_err *err) {
+  const json_t *w = json_object_get(obj, "workloads");
+  if (!w) return 0;
+  char names[128] = "";
+  for (size_t k = 0; k < n; k++)
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s\"%s\"", k ? ", " : "", tab[k].name);
+  if (!json_is_array(w) || json_array_size(w) == 0)
+    return ssdrev_fail(err, -EINVAL, "%s: 'workloads' must be a non-empty array of %s", where, names);
+  unsigned all = 0;
+  for (size_t i = 0; i < json_array_size(w); i++) {
+    const char *nm = json_string_value(json_array_get(w, i));
+    unsigned m = 0;
+    for (size_t k = 0; nm && k < n; k++)
+      if (!strcmp(nm, tab[k].name)) m = tab[k].mask;
+    if (!m) return ssdrev_fail(err, -EINVAL, "%s: workloads[%zu] must be one of %s", where, i, names);
+    all |= m;
+  }
+  *mask = all;
+  return 0;
+}

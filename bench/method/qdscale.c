@@ -7,7 +7,7 @@
 
 static const char *const qds_keys[] = {"block", "qds", "workloads", "measure_s", "ramp_s", NULL};
 
-static const struct { unsigned mask; const char *name; unsigned read_pct; } qds_workloads[] = {
+static const struct review_workload qds_workloads[] = {
     {REVIEW_OP_READ, "read", 100}, {REVIEW_OP_WRITE, "write", 0}};
 #define NQDS_WORKLOADS (sizeof qds_workloads / sizeof qds_workloads[0])
 
@@ -43,20 +43,7 @@ static int qds_parse(struct review_step *s, const json_t *obj, const struct revi
     }
     s->nqds = (unsigned)json_array_size(qds);
   }
-  const json_t *w = json_object_get(obj, "workloads");
-  if (!w) return 0;
-  if (!json_is_array(w) || json_array_size(w) == 0)
-    return ssdrev_fail(err, -EINVAL, "%s: 'workloads' must be a non-empty array of \"read\", \"write\"", where);
-  s->workloads = 0;
-  for (size_t i = 0; i < json_array_size(w); i++) {
-    const char *n = json_string_value(json_array_get(w, i));
-    unsigned m = 0;
-    for (size_t k = 0; n && k < NQDS_WORKLOADS; k++)
-      if (!strcmp(n, qds_workloads[k].name)) m = qds_workloads[k].mask;
-    if (!m) return ssdrev_fail(err, -EINVAL, "%s: workloads[%zu] must be \"read\" or \"write\"", where, i);
-    s->workloads |= m;
-  }
-  return 0;
+  return bench_review_json_workloads(obj, qds_workloads, NQDS_WORKLOADS, &s->workloads, where, err);
 }
 
 /* Short mode's sweep times apply here too: both are low-cost points of a curve. */

@@ -101,6 +101,17 @@ int bench_review_json_uint(const json_t *obj, const char *key, unsigned min, uns
                      unsigned *out, const char *where, struct ssdrev_err *err);
 int bench_review_json_num(const json_t *obj, const char *key, double min, double max, double *out,
                     const char *where, struct ssdrev_err *err);
+/* A workload a step may name in its "workloads" (tail: read, mix70, write). */
+struct review_workload {
+  unsigned mask;     /* enum review_op_mask */
+  const char *name;
+  unsigned read_pct;
+};
+/* OBJ's optional "workloads": a non-empty array of names of TAB's n rows,
+ * OR-ed into *mask (which is replaced; left as it is when the key is absent).
+ * Errors name `where`, the index and the names allowed. */
+int bench_review_json_workloads(const json_t *obj, const struct review_workload *tab, size_t n, unsigned *mask,
+                                const char *where, struct ssdrev_err *err);
 int bench_review_json_str(const json_t *obj, const char *key, char *out, size_t len,
                     const char *where, struct ssdrev_err *err);
 
