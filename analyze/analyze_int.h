@@ -80,4 +80,24 @@ const char *analyze_json_str(const json_t *o, const char *key);
  * of IOPS over it (docs/flags.md qd_plateau). */
 #define ANALYZE_QD_PLATEAU_GAIN 0.10
 
+/* Thermal step (analyze/thermal.c, docs/method.md "Thermal"): a drop is a
+ * fall of the median speed of the WINDOW_S after a time below (1 - DROP)
+ * x the median of the WINDOW_S before it; it is thermal throttling when
+ * the temperature there has risen at least HOT_SHARE of the way from the
+ * test's first sample to its peak and either its
+ * least-squares slope over the SLOPE_S after the drop is at most half the
+ * slope over the SLOPE_S before (which was at least MIN_RISE °C/s), or it
+ * is at the drive's warning threshold (within 1 °C). The throttled speed
+ * is the mean from SETTLE_S after the first throttle to the end. */
+#define ANALYZE_THERMAL_WINDOW_S 5.0
+#define ANALYZE_THERMAL_DROP 0.15
+#define ANALYZE_THERMAL_HOT_SHARE 0.5
+#define ANALYZE_THERMAL_SLOPE_S 10.0
+#define ANALYZE_THERMAL_MIN_RISE 0.02
+#define ANALYZE_THERMAL_SETTLE_S 5.0
+/* The thermal step's analysis of one test (manifest entry with its
+ * "samples") from its analyzed entry (the "series"); dut may be NULL (its
+ * warn_temp_c / temp_thresh_c is the threshold). New reference. */
+json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *dut);
+
 #endif

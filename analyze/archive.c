@@ -13,7 +13,8 @@
 #include "bench/bench.h"
 
 /* Manifest test keys that are not copied into the analysis entry. */
-static const char *const skip_keys[] = {"name", "params", "log", "result", "start", "end", "samples", "bw_trace", NULL};
+static const char *const skip_keys[] = {"name", "params", "log", "result", "start", "end", "samples", "bw_trace",
+                                        "sensor_samples", NULL};
 
 static int skipped(const char *k) {
   for (const char *const *s = skip_keys; *s; s++)
@@ -352,6 +353,11 @@ static void agg_sweep(struct aggs *g, const json_t *t, const json_t *e) { sweep_
 static void agg_fill(struct aggs *g, const json_t *t, const json_t *e) { fill_add(g->a, t, e); }
 static void agg_job(struct aggs *g, const json_t *t, const json_t *e) { job_add(g->jobs, t, e); }
 static void agg_qd(struct aggs *g, const json_t *t, const json_t *e) { qd_add(g->qds, t, e); }
+static void agg_thermal(struct aggs *g, const json_t *t, const json_t *e) {
+  json_t *th = json_object_get(g->a, "thermal");
+  if (!th) json_object_set_new(g->a, "thermal", th = json_array());
+  json_array_append_new(th, analyze_thermal(t, e, json_object_get(g->a, "dut")));
+}
 
 static const struct {
   const char *kind; /* a row of bench_test_kind_find's table */
@@ -359,6 +365,7 @@ static const struct {
 } aggregators[] = {
     {"cdm", agg_cdm}, {"tail", agg_tail}, {"rw_sweep", agg_sweep}, {"fill_drive", agg_fill}, {"job", agg_job},
     {"qd_scaling", agg_qd},
+    {"thermal", agg_thermal},
 };
 
 /* Temperature tests (one per review step) are joined into one series, each

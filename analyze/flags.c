@@ -183,6 +183,25 @@ static void rule_qd_plateau(const json_t *a, json_t *flags) {
   }
 }
 
+/* The thermal step found a throttling point (analyze/thermal.c's evidence rule). */
+static void rule_thermal_step(const json_t *a, json_t *flags) {
+  size_t i;
+  json_t *th;
+  json_array_foreach(json_object_get(a, "thermal"), i, th) {
+    if (!json_is_true(json_object_get(th, "throttled"))) continue;
+    const char *test = analyze_json_str(th, "test");
+    double ts = analyze_json_num(th, "time_to_throttle_s", 0), tc = analyze_json_num(th, "throttle_temp_c", 0),
+           b = analyze_json_num(th, "before_mb_s", 0), v = analyze_json_num(th, "throttled_mb_s", 0),
+           pct = analyze_json_num(th, "throttle_pct", 0);
+    add_flag(flags, "thermal_step_throttle", "warn",
+             json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f}", "test", test ? test : "?", "time_s", ts, "temp_c", tc,
+                       "before_mb_s", b, "throttled_mb_s", v, "throttle_pct", pct, "peak_c",
+                       analyze_json_num(th, "peak_temp_c", 0)),
+             "thermal step: the drive throttled after %.1f s of sustained writing at %.1f °C, from %.0f MB/s to %.0f "
+             "MB/s (-%.0f%%)", ts, tc, b, v, pct);
+  }
+}
+
 static int flags_cmp_dbl(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -234,6 +253,7 @@ static void rule_thermal(const json_t *a, json_t *flags) {
   json_object_foreach((json_t *)json_object_get(a, "tests"), name, t) {
     const char *kind = analyze_json_str(t, "kind");
     if (kind && !strcmp(kind, "fill_drive")) continue; /* its drop is the SLC cliff */
+    if (kind && !strcmp(kind, "thermal")) continue;    /* judged by its own evidence (thermal_step_throttle) */
     double d = series_drop(json_object_get(t, "series"));
     if (d < worst) worst = d, worst_name = name;
   }
@@ -304,6 +324,7 @@ static const struct rule rules[] = {
     {"rw_sweep_dip", rule_sweep_dip},       {"thermal_throttle", rule_thermal},
     {"link_bound", rule_link_bound},        {"io_errors", rule_io_errors},
     {"qd_plateau", rule_qd_plateau},
+    {"thermal_step_throttle", rule_thermal_step},
     {NULL, NULL},
 };
 

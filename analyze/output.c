@@ -30,7 +30,8 @@ static int is_sample_warning(const char *w) { return w && strstr(w, " rests on "
 /* Tests whose figures a summary table shows (CDM, fill, RW sweep, tail,
  * temperature): their statistics are detail, printed with --verbose. */
 static int summarized_kind(const char *kind) {
-  static const char *const kinds[] = {"cdm", "prefill", "fill_drive", "rw_sweep", "tail", "temperature", "qd_scaling"};
+  static const char *const kinds[] = {"cdm", "prefill", "fill_drive", "rw_sweep", "tail", "temperature", "qd_scaling",
+                                      "thermal"};
   for (size_t i = 0; kind && i < sizeof kinds / sizeof kinds[0]; i++)
     if (!strcmp(kind, kinds[i])) return 1;
   return 0;
@@ -127,6 +128,17 @@ static void print_summary(FILE *f, const json_t *a) {
         fprintf(f, " %.*s=%.2f", (int)(n > 3 && !strcmp(k + n - 3, "_us") ? n - 3 : n), k, json_number_value(e));
     }
     fprintf(f, "\n");
+  }
+  json_array_foreach(json_object_get(a, "thermal"), i, t) {
+    fprintf(f, "\nthermal %s: %.0f s, %.1f -> %.1f °C (peak), mean %.0f MB/s; ", analyze_json_str(t, "test"),
+            analyze_json_num(t, "duration_s", 0), analyze_json_num(t, "start_temp_c", 0),
+            analyze_json_num(t, "peak_temp_c", 0), analyze_json_num(t, "mean_mb_s", 0));
+    if (json_is_true(json_object_get(t, "throttled")))
+      fprintf(f, "throttled after %.1f s at %.1f °C, %.0f -> %.0f MB/s\n", analyze_json_num(t, "time_to_throttle_s", 0),
+              analyze_json_num(t, "throttle_temp_c", 0), analyze_json_num(t, "before_mb_s", 0),
+              analyze_json_num(t, "throttled_mb_s", 0));
+    else
+      fprintf(f, "no thermal throttling (%zu other drops)\n", json_array_size(json_object_get(t, "points")));
   }
   const json_t *flags = json_object_get(a, "flags");
   if (json_array_size(flags)) fprintf(f, "\nflags:\n");

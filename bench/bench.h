@@ -70,6 +70,20 @@ struct sim *bench_target_sim(struct bench_target *t);
 /* Temperature in °C if the device reports it, else -1: an NVMe namespace's
  * SMART composite temperature (admin passthrough), else hwmon. */
 double bench_target_temp_c(struct bench_target *t);
+/* Every temperature the device reports, for the thermal step: the
+ * composite (as bench_target_temp_c), NVMe SMART log temperature sensors
+ * 1-8 where present, and the log's thermal management counters (TMT1 /
+ * TMT2 transition counts and total seconds). A sim target reports its
+ * model's temperature and throttle counters the same way. Returns 0, or
+ * -ENODATA when the device reports no temperature. */
+#define BENCH_TEMP_SENSORS 8
+struct bench_temps {
+  double composite_c;
+  double sensor_c[BENCH_TEMP_SENSORS]; /* < 0: the sensor is absent */
+  int have_tmt;                        /* tmt_* are the device's counters */
+  uint32_t tmt_count[2], tmt_s[2];     /* transitions into TMT1 / TMT2, seconds spent there */
+};
+int bench_target_temps(struct bench_target *t, struct bench_temps *out);
 
 /* ==================================================== 5. engines and jobs */
 
@@ -238,6 +252,7 @@ struct bench_progress {
   double total_fraction; /* review: 0..1 of the whole plan (0 elsewhere) */
   double total_eta_s;    /* review: the whole plan's ETA; < 0 when unknown or not a review */
   int idle;              /* an idle gap before a test (no I/O; mb_s, iops are 0) */
+  double elapsed_s;      /* job runner: engine time since the job's first I/O, the log's time zero */
 };
 typedef void (*bench_progress_fn)(const struct bench_progress *p, void *arg);
 

@@ -62,7 +62,8 @@ static int model_list(int argc, char **argv) {
   return rc;
 }
 
-static json_t *model_json(const struct sim_model *m, const struct sim_derived *dv, const struct sim_measured *ms) {
+static json_t *model_json(const struct sim_model *m, const struct sim_derived *dv, const struct sim_measured *ms,
+                          const struct sim_thermal_measured *th) {
   json_t *o = json_pack(
       "{s:s, s:s, s:b, s:I, s:i, s:f, s:{s:i, s:i, s:i, s:i, s:f, s:i, s:i, s:I}, "
       "s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}, "
@@ -91,10 +92,22 @@ static json_t *model_json(const struct sim_model *m, const struct sim_derived *d
   json_object_set_new(json_object_get(o, "derived"), "empty_fill_cliff_bytes",
                       json_integer((json_int_t)ms->empty_fill_cliff_bytes));
   json_object_set_new(o, "dut", sim_model_dut(m));
+  if (m->throttle_light_c > 0) { /* only a throttling model has the object: older outputs stay as they were */
+    json_t *t = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "idle_c", m->temp_idle_c, "load_c", m->temp_load_c,
+                          "light_c", m->throttle_light_c, "light_mb_s", m->throttle_light_mb_s, "heavy_c",
+                          m->throttle_heavy_c, "heavy_mb_s", m->throttle_heavy_mb_s, "hyst_c", m->throttle_hyst_c);
+    json_object_set_new(t, "measured", json_pack("{s:b, s:f, s:i, s:f, s:f, s:f, s:f}", "throttled", th->throttled,
+                                                 "throttle_after_s", th->throttle_after_s, "level", (int)th->level,
+                                                 "before_mb_s", th->before_mb_s, "throttled_mb_s", th->throttled_mb_s,
+                                                 "temp_at_throttle_c", th->temp_at_throttle_c, "peak_temp_c",
+                                                 th->peak_temp_c));
+    json_object_set_new(o, "thermal", t);
+  }
   return o;
 }
 
-static void model_text(const struct sim_model *m, const struct sim_derived *dv, const struct sim_measured *ms) {
+static void model_text(const struct sim_model *m, const struct sim_derived *dv, const struct sim_measured *ms,
+                       const struct sim_thermal_measured *th) {
   printf("model      %s (%s), simulated\n", m->name, m->label);
   printf("capacity   %llu bytes (%.1f GB), LBA %u B, link %.0f MB/s\n", (unsigned long long)m->capacity_bytes,
          m->capacity_bytes / 1e9, m->lba_bytes, m->link_mb_s);
@@ -122,6 +135,20 @@ static void model_text(const struct sim_model *m, const struct sim_derived *dv, 
          dv->post_cache_mb_s);
   printf("  cliff of an empty-drive fill     %7.3f GiB\n", ms->empty_fill_cliff_bytes / 1073741824.0);
   printf("  (write speeds: the timing itself, 128 KiB QD32 on an empty drive, incl. the write buffer)\n");
+  if (m->throttle_light_c > 0) {
+    printf("\nthermal    %.0f °C idle, +%.0f °C at full NAND load; throttles at %.0f °C to %.0f MB/s", m->temp_idle_c,
+           m->temp_load_c, m->throttle_light_c, m->throttle_light_mb_s);
+    if (m->throttle_heavy_c > 0) printf(", at %.0f °C to %.0f MB/s", m->throttle_heavy_c, m->throttle_heavy_mb_s);
+    printf(" (hysteresis %.1f °C)\n", m->throttle_hyst_c);
+    if (th->throttled)
+      printf("  sustained write from idle: throttles after %.1f s at %.1f °C, %.0f MB/s before, %.0f MB/s "
+             "throttled (level %u), peak %.1f °C\n",
+             th->throttle_after_s, th->temp_at_throttle_c, th->before_mb_s, th->throttled_mb_s, th->level,
+             th->peak_temp_c);
+    else
+      printf("  sustained write from idle: no throttle within %.0f s (peak %.1f °C)\n", SIM_THERMAL_MEASURE_MAX_S,
+             th->peak_temp_c);
+  }
   if (m->dut_model[0]) printf("\nDUT        %s, firmware %s, NVMe %s, %s\n", m->dut_model,
                               m->dut_firmware[0] ? m->dut_firmware : "?",
                               m->dut_nvme_version[0] ? m->dut_nvme_version : "?",
@@ -147,11 +174,13 @@ static int model_show(int argc, char **argv) {
   sim_model_derive(&m, &dv);
   struct sim_measured ms;
   if (sim_model_measure(&m, &ms, &err)) return cli_error("model", "%s", err.msg);
+  struct sim_thermal_measured th;
+  if (sim_model_measure_thermal(&m, &th, &err)) return cli_error("model", "%s", err.msg);
   if (!as_json) {
-    model_text(&m, &dv, &ms);
+    model_text(&m, &dv, &ms, &th);
     return 0;
   }
-  json_t *o = model_json(&m, &dv, &ms);
+  json_t *o = model_json(&m, &dv, &ms, &th);
   if (!o) return cli_error("model", "cannot build JSON for '%s'", path);
   char *txt = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
   json_decref(o);

@@ -194,6 +194,29 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_F_QD_PLATEAU,
         "QD scaling {workload}: IOPS stops growing at QD{qd} ({iops:0} IOPS; up to QD{max_qd} at most {max_iops:0}, < +{gain_pct:0}%)",
         "QD 스케일링 {workload:op}: QD{qd}에서 IOPS 증가가 멈춥니다 ({iops:0} IOPS; QD{max_qd}까지 최대 {max_iops:0}, +{gain_pct:0}% 미만)"),
+
+    ROW(MSG_C_THERMAL, "Thermal: sustained write speed and temperature", "발열: 지속 쓰기 속도와 온도"),
+    ROW(MSG_C_THERMAL_TITLE, "Sustained sequential write and temperature — {label}", "지속 순차 쓰기와 온도 — {label}"),
+    ROW(MSG_C_THERMAL_WRITE_LEG, "Write MB/s (left axis)", "쓰기 속도 (MB/s, 왼쪽 축)"),
+    ROW(MSG_C_THERMAL_TEMP_LEG, "Temperature (°C, right axis)", "온도 (°C, 오른쪽 축)"),
+    ROW(MSG_C_THROTTLE, "throttle", "스로틀링"),
+    ROW(MSG_C_DROP, "drop", "속도 저하"),
+    ROW(MSG_T_TH_START_TEMP, "Start temperature", "시작 온도"),
+    ROW(MSG_T_TH_PEAK_TEMP, "Peak temperature", "최고 온도"),
+    ROW(MSG_T_TH_THROTTLED, "Thermal throttling", "발열 스로틀링"),
+    ROW(MSG_T_TH_TIME, "Time to throttle", "스로틀링까지 시간"),
+    ROW(MSG_T_TH_AT_TEMP, "Temperature at throttle", "스로틀링 시 온도"),
+    ROW(MSG_T_TH_BEFORE, "Speed before", "이전 속도"),
+    ROW(MSG_T_TH_AFTER, "Throttled speed", "스로틀링 속도"),
+    ROW(MSG_T_TH_MEAN, "Mean speed", "평균 속도"),
+    ROW(MSG_T_TH_DROPS, "Other drops (not thermal)", "그 밖의 속도 저하 (발열 아님)"),
+    ROW(MSG_T_TH_SMART, "Drive's throttle counters (TMT1/TMT2)", "드라이브 스로틀링 카운터 (TMT1/TMT2)"),
+    ROW(MSG_T_TH_DURATION, "Write time", "쓰기 시간"),
+    ROW(MSG_F_THERMAL_STEP_THROTTLE,
+        "thermal step: the drive throttled after {time_s:1} s of sustained writing at {temp_c:1} °C, from {before_mb_s:0} "
+        "MB/s to {throttled_mb_s:0} MB/s (-{throttle_pct:0}%)",
+        "발열 테스트: 지속 쓰기 {time_s:1}초 후 {temp_c:1} °C에서 스로틀링이 걸려 속도가 {before_mb_s:0}MB/s에서 "
+        "{throttled_mb_s:0}MB/s로 떨어졌습니다 (-{throttle_pct:0}%)"),
 };
 
 /* flag id (analysis.json flags[].id) -> its finding */
@@ -207,6 +230,7 @@ static const struct {
     {"thermal_throttle", MSG_F_THERMAL_THROTTLE}, {"thermal_near_warn", MSG_F_THERMAL_NEAR_WARN},
     {"link_bound", MSG_F_LINK_BOUND},             {"io_errors", MSG_F_IO_ERRORS},
     {"log_unreadable", MSG_F_LOG_UNREADABLE},     {"qd_plateau", MSG_F_QD_PLATEAU},
+    {"thermal_step_throttle", MSG_F_THERMAL_STEP_THROTTLE},
 };
 
 /* ------------------------------------------------------------ languages */

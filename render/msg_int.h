@@ -158,6 +158,25 @@ enum render_msg_id {
   MSG_F_IO_ERRORS,
   MSG_F_LOG_UNREADABLE,
   MSG_F_QD_PLATEAU,
+  /* ------------------------------------------------ thermal step (chart, table, flag) */
+  MSG_C_THERMAL,           /* default caption */
+  MSG_C_THERMAL_TITLE,     /* {label} */
+  MSG_C_THERMAL_WRITE_LEG,
+  MSG_C_THERMAL_TEMP_LEG,
+  MSG_C_THROTTLE,          /* a throttling point's mark */
+  MSG_C_DROP,              /* a drop that is not thermal */
+  MSG_T_TH_START_TEMP,
+  MSG_T_TH_PEAK_TEMP,
+  MSG_T_TH_THROTTLED,
+  MSG_T_TH_TIME,
+  MSG_T_TH_AT_TEMP,
+  MSG_T_TH_BEFORE,
+  MSG_T_TH_AFTER,
+  MSG_T_TH_MEAN,
+  MSG_T_TH_DROPS,          /* {n} drops not thermal */
+  MSG_T_TH_SMART,          /* the drive's own TMT counters */
+  MSG_T_TH_DURATION,
+  MSG_F_THERMAL_STEP_THROTTLE,
   MSG_COUNT
 };
 

@@ -265,4 +265,16 @@ int render_table(const struct render_runs *rs, const char *kind, const struct re
 /* The runs a drive= argument selects: one, or all for NULL / "all". */
 size_t render_select(const struct render_runs *rs, const char *drive, const struct render_run **sel, size_t max);
 
+/* The thermal chart kind (render/chart/thermal.c): the first thermal step
+ * analysis of ANALYSIS with a throughput series, or NULL; and its drawing
+ * (write MB/s in W_RGB on the left axis, temperature on the right, the
+ * throttling points marked) into a begun canvas. */
+const json_t *render_chart_thermal_of(const json_t *analysis);
+void render_chart_thermal_draw(struct render_canvas *c, const json_t *thermal, enum render_lang lang, const char *label,
+                               const double w_rgb[3]);
+/* The thermal table kind (render/doc/t_thermal.c), a column per selected
+ * run; B NULL only checks the data. */
+int render_table_thermal(const struct render_run *const *sel, size_t n, const struct render_args *a,
+                         struct render_buf *b, struct ssdrev_err *err);
+
 #endif

@@ -9,7 +9,7 @@
 #include "sim/sim_int.h"
 #include "log/ssdlog.h"
 
-#define SIM_STATE_MAGIC "SSDRSIM2" /* 2: adds the SLC residency map */
+#define SIM_STATE_MAGIC "SSDRSIM3" /* 2: adds the SLC residency map; 3: the throttle level and counters */
 #define SIM_THERMAL_STEP_NS 100000000ull /* temperature updated every 100 ms */
 #define SIM_THERMAL_TAU_S 30.0           /* heat-up / cool-down time constant */
 #define SIM_BAD_READ_RETRIES 8           /* an unreadable LBA costs a full retry ladder */
@@ -70,6 +70,7 @@ static void derive_constants(struct sim *s) {
   s->error_thresh = prob_thresh(m->error_rate);
   s->ch_ns_per_byte = 1000.0 / m->channel_mt_s;
   s->link_ns_per_byte = 1000.0 / m->link_mb_s;
+  s->link_ns_base = s->link_ns_per_byte;
   s->slc_unit_bytes = (uint64_t)m->page_bytes * m->planes;
   s->tlc_unit_bytes = s->slc_unit_bytes * m->bits_per_cell;
   s->slc_unit_xfer_ns = (uint64_t)(s->slc_unit_bytes * s->ch_ns_per_byte);
@@ -141,6 +142,32 @@ void sim_free(struct sim *s) {
 const struct sim_model *sim_get_model(const struct sim *s) { return &s->m; }
 uint64_t sim_now_ns(const struct sim *s) { return s->st.now_ns; }
 
+/* The host link's rate at a throttle level: the cap, unless the link is
+ * slower anyway. Level 0 restores the exact unthrottled constant, so a
+ * model without throttle keys times every command as before. */
+static void throttle_apply(struct sim *s) {
+  double cap = s->st.throttle_level == 2 ? s->m.throttle_heavy_mb_s
+               : s->st.throttle_level == 1 ? s->m.throttle_light_mb_s
+                                            : 0;
+  s->link_ns_per_byte = cap > 0 && cap < s->m.link_mb_s ? 1000.0 / cap : s->link_ns_base;
+}
+
+/* The throttle level the temperature asks for, with hysteresis: a level is
+ * entered at its threshold and left throttle_hyst_c below it. */
+static unsigned throttle_want(const struct sim *s) {
+  const struct sim_model *m = &s->m;
+  double t = s->st.temp_c, h = m->throttle_hyst_c;
+  unsigned lv = (unsigned)s->st.throttle_level;
+  if (m->throttle_heavy_c > 0 && (t >= m->throttle_heavy_c || (lv == 2 && t >= m->throttle_heavy_c - h))) return 2;
+  if (t >= m->throttle_light_c || (lv >= 1 && t >= m->throttle_light_c - h)) return 1;
+  return 0;
+}
+
+/* Heat input is the NAND work since the last step (the die time every
+ * sense, program, erase and GC copy took: proportional to the pages read
+ * and programmed), cooling is toward temp_idle_c: a first-order model whose
+ * equilibrium is temp_idle_c + temp_load_c x die utilisation. A throttled
+ * link lets the host send less, the dies work less, and the drive cools. */
 static void thermal_step(struct sim *s) {
   uint64_t dt = s->st.now_ns - s->st.thermal_at_ns;
   double util = (double)s->st.busy_ns_acc / ((double)dt * s->ndies);
@@ -149,6 +176,18 @@ static void thermal_step(struct sim *s) {
   s->st.temp_c += (target - s->st.temp_c) * (1 - exp(-(double)dt / 1e9 / SIM_THERMAL_TAU_S));
   s->st.busy_ns_acc = 0;
   s->st.thermal_at_ns = s->st.now_ns;
+  if (!(s->m.throttle_light_c > 0)) return;
+  /* the step just ended was spent at the level it began with */
+  if (s->st.throttle_level) s->st.tmt_ns[s->st.throttle_level - 1] += dt;
+  unsigned want = throttle_want(s);
+  if (want != s->st.throttle_level) {
+    if (want > s->st.throttle_level) {
+      s->st.tmt_count[want - 1]++;
+      if (!s->throttle_first_ns) s->throttle_first_ns = s->st.now_ns;
+    }
+    s->st.throttle_level = want;
+    throttle_apply(s);
+  }
 }
 
 void sim_advance(struct sim *s, uint64_t now_ns) {
@@ -163,6 +202,7 @@ static void truth_phase_start(struct sim *s) {
   s->tlc_seen = s->cliff_seen = 0;
   s->tlc_first_ns = s->tlc_first_mapped_bytes = s->tlc_first_host_bytes = 0;
   s->cliff_ns = s->cliff_host_bytes = 0;
+  s->throttle_first_ns = 0;
 }
 
 void sim_idle(struct sim *s, uint64_t idle_ns) {
@@ -475,6 +515,59 @@ int sim_model_measure(const struct sim_model *m, struct sim_measured *out, struc
   return 0;
 }
 
+int sim_model_measure_thermal(const struct sim_model *m, struct sim_thermal_measured *out, struct ssdrev_err *err) {
+  memset(out, 0, sizeof *out);
+  if (!(m->throttle_light_c > 0)) return 0;
+  struct sim_model x = *m;
+  x.error_rate = 0;
+  x.bad_lba_count = 0;
+  enum { QD = 32, BS = 128 * 1024 };
+  const uint64_t bin_ns = 100000000ull, max_ns = (uint64_t)(SIM_THERMAL_MEASURE_MAX_S * 1e9);
+  size_t nbins = (size_t)(max_ns / bin_ns) + 64;
+  uint64_t *bins = calloc(nbins, sizeof *bins); /* bytes completed per 100 ms */
+  if (!bins) return ssdrev_fail(err, -ENOMEM, "out of memory");
+  struct sim *s;
+  int rc = sim_new(&s, &x, 1, err);
+  if (rc) {
+    free(bins);
+    return rc;
+  }
+  uint64_t done[QD] = {0}, nblocks = x.capacity_bytes / BS, last = 0, thr_ns = 0, end_ns = max_ns;
+  out->peak_temp_c = s->st.temp_c;
+  for (uint64_t i = 0; last < end_ns; i++) {
+    uint64_t now = done[i % QD]; /* closed loop: I/O i follows I/O i - QD */
+    int32_t st;
+    uint64_t d = sim_io(s, now, SSDLOG_OP_WRITE, (i % nblocks) * BS, BS, &st); /* wraps at the end */
+    sim_advance(s, now);
+    done[i % QD] = d;
+    if (d > last) last = d;
+    if (d / bin_ns < nbins) bins[d / bin_ns] += BS;
+    if (s->st.temp_c > out->peak_temp_c) out->peak_temp_c = s->st.temp_c;
+    if (s->st.throttle_level > out->level) out->level = (unsigned)s->st.throttle_level;
+    if (!thr_ns && s->throttle_first_ns) {
+      thr_ns = s->throttle_first_ns;
+      out->temp_at_throttle_c = s->st.temp_c;
+      end_ns = thr_ns + (uint64_t)(SIM_THERMAL_MEASURE_AFTER_S * 1e9);
+      if (end_ns > max_ns) end_ns = max_ns;
+    }
+  }
+  sim_free(s);
+  if (thr_ns) {
+    out->throttled = 1;
+    out->throttle_after_s = (double)thr_ns / 1e9;
+    /* whole bins only: the 10 s before the throttle, and from 5 s after it
+     * (the write buffer drains at the old speed first) to the end */
+    uint64_t tb = thr_ns / bin_ns, b0 = tb > 100 ? tb - 100 : 0, a0 = tb + 50, a1 = end_ns / bin_ns;
+    uint64_t before = 0, after = 0;
+    for (uint64_t k = b0; k < tb; k++) before += bins[k];
+    for (uint64_t k = a0; k < a1 && k < nbins; k++) after += bins[k];
+    if (tb > b0) out->before_mb_s = (double)before / ((double)(tb - b0) * bin_ns / 1e9) / 1e6;
+    if (a1 > a0) out->throttled_mb_s = (double)after / ((double)(a1 - a0) * bin_ns / 1e9) / 1e6;
+  }
+  free(bins);
+  return 0;
+}
+
 void sim_get_truth(const struct sim *s, struct sim_truth *t) {
   memset(t, 0, sizeof *t);
   /* measured once per drive: the truth is what the timing does */
@@ -504,6 +597,9 @@ void sim_get_truth(const struct sim *s, struct sim_truth *t) {
   t->mapped_bytes = s->st.mapped_units * SIM_UNIT_BYTES;
   t->temp_c = s->st.temp_c;
   t->now_ns = s->st.now_ns;
+  t->throttle_level = (unsigned)s->st.throttle_level;
+  for (int i = 0; i < 2; i++) t->tmt_count[i] = s->st.tmt_count[i], t->tmt_ns[i] = s->st.tmt_ns[i];
+  t->throttle_first_ns = s->throttle_first_ns;
 }
 
 /* ------------------------------------------------------------ save / load */
@@ -575,6 +671,9 @@ static const char *state_problem(const struct sim *s, const struct sim_state *st
     return "a clock is out of range";
   if (!isfinite(st->temp_c) || fabs(st->temp_c) > 1000)
     return "temperature is not a number of degrees";
+  if (st->throttle_level > (s->m.throttle_heavy_c > 0 ? 2u : s->m.throttle_light_c > 0 ? 1u : 0u))
+    return "a throttle level the model does not have";
+  if (st->tmt_ns[0] >= SIM_MAX_CLOCK_NS || st->tmt_ns[1] >= SIM_MAX_CLOCK_NS) return "a throttle time is out of range";
   if (st->mapped_units > s->units) {
     snprintf(why, len, "%llu mapped units on a drive of %llu", (unsigned long long)st->mapped_units,
              (unsigned long long)s->units);
@@ -673,6 +772,7 @@ int sim_load_state(struct sim *s, const char *path, struct ssdrev_err *err) {
   memcpy(s->slc_map, map + want.map_words * sizeof *s->map, want.map_words * sizeof *s->slc_map);
   s->slc_map_dirty = 1;
   free(buf);
+  throttle_apply(s);
   sim_map_rebuild_regions(s);
   sim_slc_rebuild_sum(s);
   return 0;

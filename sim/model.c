@@ -68,6 +68,11 @@ static const struct model_key keys[] = {
     {"temp_load_c", K_DBL, F(temp_load_c), 0, 0, 0, 200},
     {"temp_warn_c", K_DBL, F(temp_warn_c), 0, 0, 0, 200},
     {"temp_crit_c", K_DBL, F(temp_crit_c), 0, 0, 0, 200},
+    {"throttle_light_c", K_DBL, F(throttle_light_c), 0, 0, 0, 200},
+    {"throttle_heavy_c", K_DBL, F(throttle_heavy_c), 0, 0, 0, 200},
+    {"throttle_light_mb_s", K_DBL, F(throttle_light_mb_s), 0, 0, 1, 1e5},
+    {"throttle_heavy_mb_s", K_DBL, F(throttle_heavy_mb_s), 0, 0, 1, 1e5},
+    {"throttle_hyst_c", K_DBL, F(throttle_hyst_c), 0, 0, 0, 50},
     STR("dut.model", dut_model),
     STR("dut.firmware", dut_firmware),
     STR("dut.link", dut_link),
@@ -89,6 +94,7 @@ static void model_defaults(struct sim_model *m) {
   m->gc_free_pct = 15;
   m->temp_idle_c = 35;
   m->temp_load_c = 20;
+  m->throttle_hyst_c = 2;
 }
 
 static char *trim(char *s) {
@@ -203,6 +209,16 @@ static int model_validate(struct sim_model *m, const char *file, struct ssdrev_e
    * len > start", which an empty range [start, start) still meets for a read
    * that straddles start (bad_lba_start = 100 alone failed reads at 0). */
   if (!m->bad_lba_count) m->bad_lba_start = 0;
+  if (m->throttle_light_c > 0 && !(m->throttle_light_mb_s > 0))
+    return ssdrev_fail(err, -EINVAL, "missing throttle_light_mb_s in %s: throttle_light_c needs the throttled speed", file);
+  if (m->throttle_heavy_c > 0 && (!(m->throttle_light_c > 0) || m->throttle_heavy_c <= m->throttle_light_c ||
+                                  !(m->throttle_heavy_mb_s > 0) || m->throttle_heavy_mb_s > m->throttle_light_mb_s))
+    return ssdrev_fail(err, -EINVAL,
+                       "bad throttle_heavy_c %g in %s: needs throttle_light_c below it and throttle_heavy_mb_s "
+                       "no faster than throttle_light_mb_s", m->throttle_heavy_c, file);
+  if (m->throttle_light_c > 0 && m->throttle_hyst_c >= m->throttle_light_c - m->temp_idle_c)
+    return ssdrev_fail(err, -EINVAL, "bad throttle_hyst_c %g in %s: the drive must cool below the light threshold's exit "
+                       "(throttle_light_c - throttle_hyst_c) above temp_idle_c", m->throttle_hyst_c, file);
   if (!m->label[0]) snprintf(m->label, sizeof m->label, "%s", m->name);
   json_t *dut = sim_model_dut(m);
   char *txt = dut ? json_dumps(dut, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;

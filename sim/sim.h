@@ -50,6 +50,12 @@ struct sim_model {
   double error_rate;          /* injected I/O error probability per command */
   uint64_t bad_lba_start, bad_lba_count; /* reads touching this range fail (-EIO) */
   double temp_idle_c, temp_load_c, temp_warn_c, temp_crit_c;
+  /* Thermal throttling (docs/sim-model.md "Temperature"), off when
+   * throttle_light_c is 0: at throttle_light_c (NVMe TMT1) the host link is
+   * capped at throttle_light_mb_s per direction, at throttle_heavy_c (TMT2,
+   * 0 = none) at throttle_heavy_mb_s; a level is left when the temperature
+   * falls throttle_hyst_c below its threshold. */
+  double throttle_light_c, throttle_heavy_c, throttle_light_mb_s, throttle_heavy_mb_s, throttle_hyst_c;
   /* DUT facts for reports (docs/archive.md "DUT summary"); "" = unknown. */
   char dut_model[96], dut_firmware[48], dut_link[32], dut_nvme_version[16];
   char dut_controller[64], dut_media[64];
@@ -88,6 +94,24 @@ struct sim_measured {
                                       leaves the cache (the cache shrinks as it fills) */
 };
 int sim_model_measure(const struct sim_model *m, struct sim_measured *out, struct ssdrev_err *err);
+/* Thermal throttling from the timing itself: a scratch drive of the model
+ * (no faults, empty, its own capacity), starting at temp_idle_c, written
+ * sequentially 128 KiB at QD32 in a closed loop (the thermal step's
+ * default) until SIM_THERMAL_MEASURE_AFTER_S after the first throttle or
+ * SIM_THERMAL_MEASURE_MAX_S in all. A model without throttle keys gives
+ * throttled = 0 (nothing else is computed). Fails only for lack of memory. */
+#define SIM_THERMAL_MEASURE_AFTER_S 60.0
+#define SIM_THERMAL_MEASURE_MAX_S 1800.0
+struct sim_thermal_measured {
+  int throttled;               /* 1 when the write reached throttle_light_c */
+  double throttle_after_s;     /* first throttle, seconds after the write began */
+  unsigned level;              /* the deepest level reached (1 light, 2 heavy) */
+  double before_mb_s;          /* write speed over the 10 s before the throttle */
+  double throttled_mb_s;       /* speed from 5 s after the throttle to the end */
+  double temp_at_throttle_c;   /* the temperature that triggered it */
+  double peak_temp_c;          /* the highest temperature of the write */
+};
+int sim_model_measure_thermal(const struct sim_model *m, struct sim_thermal_measured *out, struct ssdrev_err *err);
 
 struct sim; /* a simulated drive instance with its FTL state and virtual clock */
 /* Copies the model; the same model and seed give the same behaviour. */
@@ -124,6 +148,13 @@ struct sim_truth {
   uint64_t phase_host_bytes;
   uint64_t tlc_first_ns, tlc_first_mapped_bytes, tlc_first_host_bytes;
   uint64_t cliff_ns, cliff_host_bytes;
+  /* thermal throttling: the level now (0 none, 1 light, 2 heavy), the
+   * transitions into each level and the time spent in it since the drive
+   * was created (as an NVMe SMART log's TMT1/TMT2 counters), the first
+   * entry into any level of this phase (0: none) */
+  unsigned throttle_level;
+  uint64_t tmt_count[2], tmt_ns[2];
+  uint64_t throttle_first_ns;
 };
 void sim_get_truth(const struct sim *s, struct sim_truth *t);
 /* Saves / restores the drive state (for resuming a review). The state file

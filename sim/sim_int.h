@@ -56,6 +56,10 @@ struct sim_state {
   uint64_t busy_ns_acc;      /* die time used since the last thermal step */
   uint64_t thermal_at_ns;
   double temp_c;
+  /* thermal throttling (SSDRSIM3): the level (0, 1 light, 2 heavy) and
+   * the SMART-style counters of transitions into and time in each level */
+  uint64_t throttle_level;
+  uint64_t tmt_count[2], tmt_ns[2];
 };
 
 struct sim {
@@ -72,6 +76,7 @@ struct sim {
   uint64_t ack_ns, ack_jitter_ns, stall_thresh, stall_min_ns, stall_span_ns;
   uint64_t error_thresh;
   double ch_ns_per_byte, link_ns_per_byte;
+  double link_ns_base;       /* link_ns_per_byte when not throttled */
   uint64_t slc_unit_bytes, tlc_unit_bytes; /* one multi-plane program (SLC is also the read stripe) */
   uint64_t slc_unit_xfer_ns, tlc_unit_xfer_ns;
   uint64_t slc_max_bytes, slc_min_bytes, buf_cap_bytes;
@@ -101,6 +106,7 @@ struct sim {
   int tlc_seen, cliff_seen;
   uint64_t tlc_first_ns, tlc_first_mapped_bytes, tlc_first_host_bytes;
   uint64_t cliff_ns, cliff_host_bytes;
+  uint64_t throttle_first_ns; /* first throttle entry of this phase (0: none) */
   struct sim_measured *measured; /* sim_model_measure's answer, computed on the first sim_get_truth */
 };
 

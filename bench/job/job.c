@@ -236,7 +236,8 @@ static void report_progress(struct job_worker *w, uint64_t now, uint64_t *last_n
   uint64_t bytes = atomic_load_explicit(&sh->done_bytes, memory_order_relaxed);
   uint64_t ios = atomic_load_explicit(&sh->done_ios, memory_order_relaxed);
   double dt = (double)(now - *last_ns) / 1e9;
-  struct bench_progress p = {.phase = "measure", .fraction = -1, .eta_s = -1, .total_eta_s = -1};
+  struct bench_progress p = {.phase = "measure", .fraction = -1, .eta_s = -1, .total_eta_s = -1,
+                             .elapsed_s = (double)(now - sh->t0_ns) / 1e9};
   if (dt > 0) {
     p.mb_s = (double)(bytes - *last_bytes) / dt / 1e6;
     p.iops = (double)(ios - *last_ios) / dt;

@@ -5,6 +5,7 @@
 static const struct review_kind *const kinds[] = {
     &bench_review_kind_purge, &bench_review_kind_cdm, &bench_review_kind_prefill, &bench_review_kind_fill_drive,
     &bench_review_kind_rw_sweep, &bench_review_kind_tail, &bench_review_kind_qd_scaling,
+    &bench_review_kind_thermal,
 };
 
 const struct review_kind *bench_review_kind_find(const char *name) {
@@ -21,6 +22,7 @@ static const struct bench_test_kind test_kinds[] = {
     {"rw_sweep", 0, "qd read_pct"},
     {"tail", 0, "workload"},
     {"qd_scaling", 0, "workload qd"},
+    {"thermal", 0, "samples sensor_samples smart_thermal"},
     {"temperature", BENCH_TK_NO_LOG, "samples"},
     {"job", 0, ""},
 };

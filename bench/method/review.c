@@ -72,6 +72,7 @@ static void job_progress(const struct bench_progress *p, void *arg) {
   }
   c->temp_job_s += 0.25; /* the runner reports about every 250 ms of engine time */
   sample_temp(c, 0);
+  if (c->job_hook) c->job_hook(c, p);
   report(c, p->fraction >= 0 ? p->fraction : 0, p->mb_s, p->iops);
 }
 

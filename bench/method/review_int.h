@@ -71,6 +71,11 @@ struct review_step {
   double measure_s, ramp_s;
   uint64_t ios;               /* tail: I/Os per workload */
   unsigned workloads;         /* tail, qd_scaling: enum review_op_mask (MIX = 70/30) */
+  /* thermal */
+  double duration_s;          /* sustained write time (stops earlier at max_bytes) */
+  uint64_t max_bytes;         /* 0 = no byte limit */
+  double cool_s;              /* idle before the write, so it starts from a cool drive */
+  double sample_s;            /* temperature sampling interval */
 };
 
 struct review_profile {
@@ -145,6 +150,10 @@ struct review_ctx {
   double temp_engine_s;       /* engine time of finished jobs (sim clock) */
   double temp_job_s;          /* engine time of the running job so far */
   double temp_last_s;
+  /* a step kind's own look at each progress report of its jobs (NULL:
+   * none); the thermal step samples temperatures on the log's time axis */
+  void (*job_hook)(struct review_ctx *c, const struct bench_progress *p);
+  void *hook_arg;
 };
 
 /* A kind of step: parse its keys, estimate, describe and run it. */
@@ -179,7 +188,7 @@ extern const char bench_review_fio_discard_sh[];
 const struct review_kind *bench_review_kind_find(const char *name);
 extern const struct review_kind bench_review_kind_purge, bench_review_kind_cdm, bench_review_kind_prefill,
     bench_review_kind_fill_drive, bench_review_kind_rw_sweep, bench_review_kind_tail,
-    bench_review_kind_qd_scaling;
+    bench_review_kind_qd_scaling, bench_review_kind_thermal;
 
 /* Runs one job as a test entry of the run: logs to logs/NAME.ssdlog, adds
  * {step, kind, extra keys (stolen)} and the result, saves the manifest.

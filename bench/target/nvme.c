@@ -39,21 +39,49 @@ static int admin(int fd, struct nvme_admin_cmd *cmd) {
   return rc > 0 ? -EIO : 0; /* > 0: the controller's status code */
 }
 
-int bench_nvme_smart_temp_c(int fd, double *temp_c) {
-  unsigned char log[512];
-  memset(log, 0, sizeof log);
+static int smart_log(int fd, unsigned char log[512]) {
+  memset(log, 0, 512);
   struct nvme_admin_cmd cmd;
   memset(&cmd, 0, sizeof cmd);
   cmd.opcode = NVME_ADMIN_GET_LOG_PAGE;
   cmd.nsid = NVME_NSID_ALL;
   cmd.addr = (uint64_t)(uintptr_t)log;
-  cmd.data_len = sizeof log;
-  cmd.cdw10 = ((sizeof log / 4 - 1) << 16) | NVME_LOG_SMART; /* NUMDL (0's based dwords), LID */
-  int rc = admin(fd, &cmd);
+  cmd.data_len = 512;
+  cmd.cdw10 = ((512 / 4 - 1) << 16) | NVME_LOG_SMART; /* NUMDL (0's based dwords), LID */
+  return admin(fd, &cmd);
+}
+
+static unsigned le16(const unsigned char *p) { return p[0] | (unsigned)p[1] << 8; }
+static uint32_t le32(const unsigned char *p) {
+  return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+int bench_nvme_smart_temp_c(int fd, double *temp_c) {
+  unsigned char log[512];
+  int rc = smart_log(fd, log);
   if (rc) return rc;
-  unsigned kelvin = log[1] | (unsigned)log[2] << 8; /* bytes 2:1, composite temperature */
+  unsigned kelvin = le16(log + 1); /* bytes 2:1, composite temperature */
   if (!kelvin) return -ENODATA;
   *temp_c = (double)kelvin - 273; /* as nvme-cli and import/dut.c convert */
+  return 0;
+}
+
+int bench_nvme_smart_temps(int fd, struct bench_temps *out) {
+  unsigned char log[512];
+  int rc = smart_log(fd, log);
+  if (rc) return rc;
+  unsigned kelvin = le16(log + 1);
+  if (!kelvin) return -ENODATA;
+  out->composite_c = (double)kelvin - 273;
+  for (int i = 0; i < BENCH_TEMP_SENSORS; i++) {
+    unsigned k = le16(log + 200 + 2 * i); /* 0: the sensor is not implemented */
+    out->sensor_c[i] = k ? (double)k - 273 : -1;
+  }
+  out->have_tmt = 1;
+  for (int i = 0; i < 2; i++) {
+    out->tmt_count[i] = le32(log + 216 + 4 * i);
+    out->tmt_s[i] = le32(log + 224 + 4 * i);
+  }
   return 0;
 }
 

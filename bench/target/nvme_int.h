@@ -14,6 +14,9 @@
 int bench_nvme_is_namespace(int fd);
 /* Composite temperature from the SMART / Health log (LID 02h), in °C. */
 int bench_nvme_smart_temp_c(int fd, double *temp_c);
+/* The same log's composite, sensors 1-8 (bytes 200-215) and thermal
+ * management counters (bytes 216-231), NVMe base spec 1.3+. */
+int bench_nvme_smart_temps(int fd, struct bench_temps *out);
 /* The composite temperature's over-temperature threshold (Get Features
  * 04h): WCTEMP unless the host changed it, in °C. */
 int bench_nvme_temp_threshold_c(int fd, double *temp_c);

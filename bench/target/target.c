@@ -347,3 +347,27 @@ double bench_target_temp_c(struct bench_target *t) {
   if (t->nvme && bench_nvme_smart_temp_c(t->fd, &c) == 0) return c;
   return block_temp_c(t->fd);
 }
+
+int bench_target_temps(struct bench_target *t, struct bench_temps *out) {
+  memset(out, 0, sizeof *out);
+  out->composite_c = -1;
+  for (int i = 0; i < BENCH_TEMP_SENSORS; i++) out->sensor_c[i] = -1;
+  if (!t) return -ENODATA;
+  if (t->kind == BENCH_TARGET_SIM) {
+    /* the model's temperature and its throttle counters, as a SMART log has them */
+    struct sim_truth tr;
+    sim_get_truth(t->sim, &tr);
+    out->composite_c = tr.temp_c;
+    if (sim_get_model(t->sim)->throttle_light_c > 0) {
+      out->have_tmt = 1;
+      for (int i = 0; i < 2; i++) {
+        out->tmt_count[i] = (uint32_t)tr.tmt_count[i];
+        out->tmt_s[i] = (uint32_t)(tr.tmt_ns[i] / 1000000000ull);
+      }
+    }
+    return 0;
+  }
+  if (t->kind == BENCH_TARGET_BLOCK && t->nvme && bench_nvme_smart_temps(t->fd, out) == 0) return 0;
+  out->composite_c = bench_target_temp_c(t);
+  return out->composite_c < 0 ? -ENODATA : 0;
+}

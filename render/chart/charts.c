@@ -1056,6 +1056,20 @@ static void temp_draw(struct chart_ctx *x) {
   render_canvas_legend(cr, &p, leg, nw ? 2 : 1, 0);
 }
 
+/* ============================================ thermal step (chart/thermal.c) */
+
+static int thermal_check(struct chart_ctx *x) {
+  if (!render_chart_thermal_of(x->run[0]->analysis))
+    return ssdrev_fail(x->err, -ENOENT, "run '%s' has no thermal step (analysis thermal)", x->run[0]->label);
+  return 0;
+}
+
+static void thermal_draw(struct chart_ctx *x) {
+  double rgb[3];
+  colour(x, 0, rgb);
+  render_chart_thermal_draw(x->c, render_chart_thermal_of(x->run[0]->analysis), x->o->lang, x->run[0]->label, rgb);
+}
+
 /* =================================================================== table */
 
 static const struct chart_kind kinds[] = {
@@ -1076,6 +1090,8 @@ static const struct chart_kind kinds[] = {
      bars_draw, "state op"},
     {"temperature", "drive temperature and write MB/s over the review's time", 1, 3.2,
      temp_check, temp_draw, ""},
+    {"thermal", "thermal step: sustained write MB/s and temperature on one time axis, throttling marked", 1, 3.3,
+     thermal_check, thermal_draw, ""},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 

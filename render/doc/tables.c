@@ -672,6 +672,7 @@ static const struct table_kind tables[] = {
     {"cdm_compare", "drive state op", "read write mix", NULL, t_cdm_compare},
     {"flags", "drive lang", NULL, NULL, t_flags},
     {"qd_scaling", "drive lang", NULL, t_qd, NULL},
+    {"thermal", "drive lang", NULL, NULL, render_table_thermal},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 
@@ -681,7 +682,7 @@ int render_table_exists(const char *kind) {
   return 0;
 }
 
-const char *render_table_kind_list(void) { return "dut, cdm, tail, rw_sweep, jobs, slc, cdm_compare, flags, qd_scaling"; }
+const char *render_table_kind_list(void) { return "dut, cdm, tail, rw_sweep, jobs, slc, cdm_compare, flags, qd_scaling, thermal"; }
 
 /* 1 when WORD is one of the space-separated LIST. */
 static int word_in(const char *list, const char *word) {

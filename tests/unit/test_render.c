@@ -211,6 +211,12 @@ TEST("Every chart kind draws a PNG of the asked size and an SVG") {
                         json_loads("[{\"workload\": \"read\", \"plateau_qd\": 32, \"points\": [{\"qd\": 1, \"iops\": 12000,"
                                    " \"p99_us\": 114}, {\"qd\": 32, \"iops\": 97000, \"p99_us\": 1207},"
                                    " {\"qd\": 128, \"iops\": 99000, \"p99_us\": 4653}]}]", 0, NULL));
+  /* ... nor a thermal step */
+  for (size_t i = 0; i < rs.n; i++)
+    json_object_set_new(rs.v[i].analysis, "thermal",
+                        json_loads("[{\"t_s\": [0, 1, 2, 3], \"mb_s\": [1000, 1000, 700, 700], \"temp_t_s\": [0.25, 1.25, 2.25],"
+                                   " \"temp_c\": [60, 70, 71], \"warn_temp_c\": 70, \"points\": [{\"t_s\": 1.5,"
+                                   " \"thermal\": true}]}]", 0, NULL));
   for (const struct render_chart_kind_info *k = render_chart_kinds(); k->name; k++) {
     if (!strcmp(k->name, "hist")) continue; /* needs a raw log; see the CLI test */
     struct render_chart_opts o;

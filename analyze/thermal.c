@@ -1,0 +1,204 @@
+/* thermal.c — the thermal step's analysis (docs/method.md "Thermal"): the
+ * throughput series of the sustained write and the temperatures sampled on
+ * the same time axis, the throughput drops in the first, and which of them
+ * are thermal throttling by the evidence of the second. A drop is a
+ * throttling point when the drive is near its peak temperature there and
+ * its temperature stops rising at the drop (the heat input fell with the
+ * speed, or the firmware holds a threshold) or has reached its warning
+ * threshold. An SLC cache cliff keeps the NAND as busy as before, so the
+ * temperature keeps rising through it: it is reported as a drop, not as
+ * throttling. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze/analyze_int.h"
+
+/* Reads a JSON number array into a new double array; *n its length. */
+static double *nums(const json_t *arr, size_t *n) {
+  *n = json_array_size(arr);
+  double *v = calloc(*n ? *n : 1, sizeof *v);
+  if (!v) {
+    *n = 0;
+    return NULL;
+  }
+  for (size_t i = 0; i < *n; i++) v[i] = json_number_value(json_array_get(arr, i));
+  return v;
+}
+
+static int cmp_dbl(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Median of v[a..b) (b - a <= ANALYZE_THERMAL_WIN_MAX). */
+#define ANALYZE_THERMAL_WIN_MAX 64
+static double median(const double *v, size_t a, size_t b) {
+  double w[ANALYZE_THERMAL_WIN_MAX];
+  size_t n = 0;
+  for (size_t i = a; i < b && n < ANALYZE_THERMAL_WIN_MAX; i++) w[n++] = v[i];
+  if (!n) return 0;
+  qsort(w, n, sizeof *w, cmp_dbl);
+  return n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+}
+
+/* The temperature at time t, linear between samples (held at the ends). */
+static double temp_at(const double *ts, const double *c, size_t n, double t) {
+  if (!n) return NAN;
+  if (t <= ts[0]) return c[0];
+  for (size_t i = 1; i < n; i++)
+    if (t <= ts[i]) return ts[i] > ts[i - 1] ? c[i - 1] + (c[i] - c[i - 1]) * (t - ts[i - 1]) / (ts[i] - ts[i - 1]) : c[i];
+  return c[n - 1];
+}
+
+/* Least-squares slope (°C/s) of the samples in [t0, t1]; NAN under 3 samples. */
+static double temp_slope(const double *ts, const double *c, size_t n, double t0, double t1) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (ts[i] < t0 || ts[i] > t1) continue;
+    sx += ts[i], sy += c[i], sxx += ts[i] * ts[i], sxy += ts[i] * c[i];
+    k++;
+  }
+  if (k < 3) return NAN;
+  double d = (double)k * sxx - sx * sx;
+  return d > 0 ? ((double)k * sxy - sx * sy) / d : NAN;
+}
+
+/* The samples [[t, c], ...] of the test as two arrays. */
+static size_t samples_of(const json_t *test, double **ts, double **c) {
+  const json_t *s = json_object_get(test, "samples");
+  size_t n = json_array_size(s), k = 0;
+  *ts = calloc(n ? n : 1, sizeof **ts);
+  *c = calloc(n ? n : 1, sizeof **c);
+  if (!*ts || !*c) return 0;
+  for (size_t i = 0; i < n; i++) {
+    const json_t *r = json_array_get(s, i);
+    if (!json_is_number(json_array_get(r, 0)) || !json_is_number(json_array_get(r, 1))) continue;
+    (*ts)[k] = json_number_value(json_array_get(r, 0));
+    (*c)[k] = json_number_value(json_array_get(r, 1));
+    if (k && (*ts)[k] < (*ts)[k - 1]) continue; /* out of order: not a time series */
+    k++;
+  }
+  return k;
+}
+
+json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *dut) {
+  const json_t *ser = json_object_get(entry, "series");
+  size_t n = 0, nt = 0, nm = 0;
+  double *t = nums(json_object_get(ser, "t_s"), &nt), *v = nums(json_object_get(ser, "mb_s"), &nm);
+  n = nt < nm ? nt : nm;
+  double *ts = NULL, *c = NULL;
+  size_t ns = samples_of(test, &ts, &c);
+  double dt = analyze_json_num(ser, "interval_s", 1);
+  if (!(dt > 0)) dt = 1;
+  json_t *o = json_object();
+  json_object_set_new(o, "test", json_string(analyze_json_str(test, "name") ? analyze_json_str(test, "name") : ""));
+  json_object_set_new(o, "interval_s", json_real(dt));
+  json_t *jt = json_array(), *jm = json_array(), *jst = json_array(), *jsc = json_array();
+  for (size_t i = 0; i < n; i++) {
+    json_array_append_new(jt, analyze_json_real(t[i], 3));
+    json_array_append_new(jm, analyze_json_real(v[i], 1));
+  }
+  double peak = -INFINITY;
+  for (size_t i = 0; i < ns; i++) {
+    json_array_append_new(jst, analyze_json_real(ts[i], 3));
+    json_array_append_new(jsc, analyze_json_real(c[i], 2));
+    if (c[i] > peak) peak = c[i];
+  }
+  json_object_set_new(o, "t_s", jt);
+  json_object_set_new(o, "mb_s", jm);
+  json_object_set_new(o, "temp_t_s", jst);
+  json_object_set_new(o, "temp_c", jsc);
+  double warn = analyze_json_num(dut, "temp_thresh_c", analyze_json_num(dut, "warn_temp_c", 0));
+  if (warn > 0) json_object_set_new(o, "warn_temp_c", json_real(warn));
+  if (json_object_get(test, "smart_thermal")) json_object_set(o, "smart_thermal", json_object_get(test, "smart_thermal"));
+  if (ns) {
+    json_object_set_new(o, "peak_temp_c", analyze_json_real(peak, 2));
+    json_object_set_new(o, "start_temp_c", analyze_json_real(c[0], 2));
+  }
+  double sum = 0;
+  for (size_t i = 0; i < n; i++) sum += v[i];
+  if (n) json_object_set_new(o, "mean_mb_s", analyze_json_real(sum / (double)n, 1));
+  /* the write's own run time (its last bin is usually partial) */
+  double el = analyze_json_num(json_object_get(json_object_get(entry, "ops"), "all"), "elapsed_s", NAN);
+  json_object_set_new(o, "duration_s", analyze_json_real(isfinite(el) ? el : n ? t[n - 1] + dt : 0, 3));
+
+  /* Throughput drops: where the median of the W bins after a bin is below
+   * (1 - DROP) x the median of the W bins before it; of a run of such bins,
+   * the one with the largest difference is the drop. */
+  size_t w = (size_t)ceil(ANALYZE_THERMAL_WINDOW_S / dt);
+  if (w < 2) w = 2;
+  if (w > ANALYZE_THERMAL_WIN_MAX) w = ANALYZE_THERMAL_WIN_MAX;
+  json_t *points = json_array();
+  double first_t = NAN, first_c = NAN, first_before = NAN;
+  for (size_t k = w; k + w <= n;) {
+    double b = median(v, k - w, k), a = median(v, k, k + w);
+    if (!(b > 0 && a < (1 - ANALYZE_THERMAL_DROP) * b)) {
+      k++;
+      continue;
+    }
+    size_t best = k;
+    double bd = b - a;
+    size_t j = k + 1;
+    for (; j + w <= n; j++) {
+      double bj = median(v, j - w, j), aj = median(v, j, j + w);
+      if (!(bj > 0 && aj < (1 - ANALYZE_THERMAL_DROP) * bj)) break;
+      if (bj - aj > bd) bd = bj - aj, best = j;
+    }
+    double before = median(v, best - w, best), after = median(v, best, best + w);
+    /* the drop's time inside its bin: the first bin clearly below the old
+     * level is a mix of the two speeds, and its share of the old one is
+     * the part of the bin before the drop */
+    size_t kb = best;
+    for (size_t q = best >= w ? best - w : 0; q < best + w && q < n; q++)
+      if (v[q] < before - 0.1 * (before - after)) {
+        kb = q;
+        break;
+      }
+    double frac = (v[kb] - after) / (before - after);
+    double td = t[kb] + dt * (frac < 0 ? 0 : frac > 1 ? 1 : frac);
+    double cd = temp_at(ts, c, ns, td);
+    double win = ANALYZE_THERMAL_SLOPE_S;
+    double sb = temp_slope(ts, c, ns, td - win, td), sa = temp_slope(ts, c, ns, td, td + win);
+    int hot = ns && isfinite(cd) && cd - c[0] >= ANALYZE_THERMAL_HOT_SHARE * (peak - c[0]);
+    int plateau = isfinite(sb) && isfinite(sa) && sb >= ANALYZE_THERMAL_MIN_RISE && sa <= sb / 2;
+    int at_thr = warn > 0 && isfinite(cd) && cd >= warn - 1;
+    int thermal = hot && (plateau || at_thr);
+    const char *why = thermal ? (plateau && at_thr ? "plateau, threshold" : plateau ? "plateau" : "threshold")
+                      : !ns        ? "no temperature samples"
+                      : !hot       ? "far below the peak temperature"
+                                   : "temperature kept rising";
+    json_t *p = json_object();
+    json_object_set_new(p, "t_s", analyze_json_real(td, 3));
+    json_object_set_new(p, "before_mb_s", analyze_json_real(before, 1));
+    json_object_set_new(p, "after_mb_s", analyze_json_real(after, 1));
+    json_object_set_new(p, "temp_c", isfinite(cd) ? analyze_json_real(cd, 2) : json_null());
+    json_object_set_new(p, "slope_before_c_s", isfinite(sb) ? analyze_json_real(sb, 4) : json_null());
+    json_object_set_new(p, "slope_after_c_s", isfinite(sa) ? analyze_json_real(sa, 4) : json_null());
+    json_object_set_new(p, "thermal", json_boolean(thermal));
+    json_object_set_new(p, "evidence", json_string(why));
+    json_array_append_new(points, p);
+    if (thermal && isnan(first_t)) first_t = td, first_c = cd, first_before = before;
+    k = j + 1; /* past this run of candidates */
+  }
+  json_object_set_new(o, "points", points);
+  json_object_set_new(o, "throttled", json_boolean(!isnan(first_t)));
+  if (!isnan(first_t)) {
+    /* the sustained speed once throttled: the mean from SETTLE after the
+     * first throttle to the end (a drive that cycles in and out of its
+     * throttle gets the average of the cycles) */
+    double s2 = 0;
+    size_t k2 = 0;
+    for (size_t i = 0; i < n; i++)
+      if (t[i] >= first_t + ANALYZE_THERMAL_SETTLE_S) s2 += v[i], k2++;
+    json_object_set_new(o, "time_to_throttle_s", analyze_json_real(first_t, 3));
+    json_object_set_new(o, "throttle_temp_c", analyze_json_real(first_c, 2));
+    json_object_set_new(o, "before_mb_s", analyze_json_real(first_before, 1));
+    if (k2) {
+      json_object_set_new(o, "throttled_mb_s", analyze_json_real(s2 / (double)k2, 1));
+      json_object_set_new(o, "throttle_pct", analyze_json_real(100.0 * (1 - s2 / (double)k2 / first_before), 1));
+    }
+  }
+  free(t), free(v), free(ts), free(c);
+  return o;
+}

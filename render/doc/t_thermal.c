@@ -1,0 +1,92 @@
+/* t_thermal.c — the thermal table kind: per drive (a column each) the
+ * thermal step's write time, start and peak temperature, whether and when
+ * it throttled, at which temperature, the speed before and throttled, the
+ * mean, the drops the evidence rule did not call thermal, and the drive's
+ * own throttle counters where it reports them (analysis thermal[0],
+ * analyze/thermal.c). tables.c holds the table row. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include "render/render_int.h"
+#include "render/msg_int.h"
+
+static const json_t *th_of(const struct render_run *r) { return render_chart_thermal_of(r->analysis); }
+
+static double num(const json_t *o, const char *k) {
+  const json_t *v = json_object_get(o, k);
+  return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void cell_num(struct render_buf *b, double v, const char *fmt, enum render_lang l) {
+  if (isfinite(v)) render_buf_printf(b, fmt, v);
+  else render_buf_printf(b, " %s |", render_msg(l, MSG_NA));
+}
+
+int render_table_thermal(const struct render_run *const *sel, size_t n, const struct render_args *a,
+                         struct render_buf *b, struct ssdrev_err *err) {
+  size_t have = 0;
+  for (size_t i = 0; i < n; i++) have += th_of(sel[i]) != NULL;
+  if (!have) return ssdrev_fail(err, -ENOENT, "run '%s' has no thermal step (analysis thermal)", n ? sel[0]->label : "?");
+  if (!b) return 0;
+  enum render_lang l = RENDER_LANG_EN;
+  if (a->lang) render_lang_parse(a->lang, &l);
+  render_buf_puts(b, "| |");
+  for (size_t i = 0; i < n; i++) {
+    render_buf_puts(b, " ");
+    render_buf_md(b, sel[i]->label);
+    render_buf_puts(b, " |");
+  }
+  render_buf_puts(b, "\n| --- |");
+  for (size_t i = 0; i < n; i++) render_buf_puts(b, " ---: |");
+  render_buf_puts(b, "\n");
+  static const struct {
+    enum render_msg_id head;
+    const char *key, *fmt;
+  } rows[] = {
+      {MSG_T_TH_DURATION, "duration_s", " %.0f s |"},       {MSG_T_TH_START_TEMP, "start_temp_c", " %.1f °C |"},
+      {MSG_T_TH_PEAK_TEMP, "peak_temp_c", " %.1f °C |"},    {MSG_T_TH_THROTTLED, NULL, NULL},
+      {MSG_T_TH_TIME, "time_to_throttle_s", " **%.1f s** |"}, {MSG_T_TH_AT_TEMP, "throttle_temp_c", " %.1f °C |"},
+      {MSG_T_TH_BEFORE, "before_mb_s", " %.0f MB/s |"},     {MSG_T_TH_AFTER, "throttled_mb_s", " **%.0f MB/s** |"},
+      {MSG_T_TH_MEAN, "mean_mb_s", " %.0f MB/s |"},         {MSG_T_TH_DROPS, NULL, NULL},
+      {MSG_T_TH_SMART, NULL, NULL},
+  };
+  for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+    render_buf_printf(b, "| %s |", render_msg(l, rows[k].head));
+    for (size_t i = 0; i < n; i++) {
+      const json_t *th = th_of(sel[i]);
+      if (!th) {
+        render_buf_printf(b, " %s |", render_msg(l, MSG_T_NOT_MEASURED));
+        continue;
+      }
+      if (rows[k].key) {
+        cell_num(b, num(th, rows[k].key), rows[k].fmt, l);
+      } else if (rows[k].head == MSG_T_TH_THROTTLED) {
+        render_buf_printf(b, " %s |", render_msg(l, json_is_true(json_object_get(th, "throttled")) ? MSG_YES : MSG_NO));
+      } else if (rows[k].head == MSG_T_TH_DROPS) {
+        /* each as "time: before → after MB/s at °C" */
+        size_t j, m = 0;
+        const json_t *p;
+        render_buf_puts(b, " ");
+        json_array_foreach(json_object_get(th, "points"), j, p) {
+          if (json_is_true(json_object_get(p, "thermal"))) continue;
+          render_buf_printf(b, "%s%.1f s: %.0f → %.0f MB/s, %.1f °C", m++ ? "; " : "", num(p, "t_s"),
+                            num(p, "before_mb_s"), num(p, "after_mb_s"), num(p, "temp_c"));
+        }
+        render_buf_printf(b, "%s |", m ? "" : "—");
+      } else { /* the drive's own counters over the step: after - before */
+        const json_t *st = json_object_get(th, "smart_thermal");
+        const json_t *b0 = json_object_get(st, "before"), *b1 = json_object_get(st, "after");
+        if (!b0 || !b1) {
+          render_buf_printf(b, " %s |", render_msg(l, MSG_NA));
+          continue;
+        }
+        render_buf_printf(b, " +%.0f / +%.0f (%.0f s / %.0f s) |", num(b1, "tmt1_count") - num(b0, "tmt1_count"),
+                          num(b1, "tmt2_count") - num(b0, "tmt2_count"), num(b1, "tmt1_s") - num(b0, "tmt1_s"),
+                          num(b1, "tmt2_s") - num(b0, "tmt2_s"));
+      }
+    }
+    render_buf_puts(b, "\n");
+  }
+  render_buf_puts(b, "\n");
+  return 0;
+}

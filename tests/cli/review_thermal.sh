@@ -1,0 +1,87 @@
+#!/bin/sh
+# The thermal step (step kind thermal) on two shipped sim models, from a cool
+# fresh drive: --plan estimates the step; on the throttling hot-512 the
+# analysis' time to throttle and throttled speed agree with the simulator's
+# truth (`ssdrev model show`: the same write on a scratch drive of the model,
+# docs/method.md "Thermal": within 1.5 s and 3%), the SLC cliff before it is
+# found and not called throttling, and thermal_step_throttle fires; on the
+# PM981 (no throttle) the cliff is found, nothing is called throttling and no
+# thermal flag fires. The chart and table render in English and Korean, and
+# review-full --short renders its thermal section in both languages.
+set -u
+fail() { echo "review_thermal: $*" >&2; exit 1; }
+S=${SSDREV:?SSDREV must point at the ssdrev binary}
+R=${SSDREV_ROOT:-.}
+D=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
+trap 'rm -rf "$D"' EXIT INT TERM
+
+cat >"$D/m.json" <<'J'
+{"format": "ssdrev-method", "format_version": 1, "name": "thermal-test",
+ "steps": [
+  {"id": "purge", "kind": "purge"},
+  {"id": "heat", "kind": "thermal", "duration_s": 80, "cool_s": 2}
+ ]}
+J
+plan=$("$S" review "sim:$R/samples/models/hot-512.model" --profile "$D/m.json" --out "$D/hot" --plan) ||
+  fail "plan failed"
+echo "$plan" | grep -q "heat  *1m22s  thermal: 2s idle, then sequential 128 KiB QD32 write for 80s, temperature every 1s" ||
+  fail "plan does not estimate the step: $plan"
+for m in hot-512 pm981-256; do
+  "$S" review "sim:$R/samples/models/$m.model" --profile "$D/m.json" --out "$D/$m" --quiet 2>"$D/err" ||
+    fail "review on $m failed: $(cat "$D/err")"
+  "$S" analyze "$D/$m" --quiet 2>"$D/err" || fail "analyze on $m failed: $(cat "$D/err")"
+done
+"$S" model show "$R/samples/models/hot-512.model" >"$D/show" || fail "model show failed"
+python3 - "$D/hot-512/analysis.json" "$D/show" "$D/pm981-256/analysis.json" <<'P' || fail "analysis disagrees with the simulator's truth"
+import json, re, sys
+a = json.load(open(sys.argv[1]))
+show = open(sys.argv[2]).read()
+m = re.search(r'throttles after ([\d.]+) s at ([\d.]+) °C, (\d+) MB/s before, (\d+) MB/s throttled', show)
+t_truth, mb_truth = float(m.group(1)), float(m.group(4))
+th = a['thermal'][0]
+print('hot-512: throttle after %.2f s (truth %.2f), %.1f MB/s (truth %.0f), peak %.1f °C' %
+      (th['time_to_throttle_s'], t_truth, th['throttled_mb_s'], mb_truth, th['peak_temp_c']))
+assert th['throttled'] is True
+assert abs(th['time_to_throttle_s'] - t_truth) <= 1.5, th['time_to_throttle_s']
+assert abs(th['throttled_mb_s'] / mb_truth - 1) <= 0.03, th['throttled_mb_s']
+assert len(th['temp_c']) >= 75 and th['temp_t_s'][-1] >= 79, len(th['temp_c'])
+pts = th['points']
+assert len(pts) == 2 and pts[0]['thermal'] is False and pts[1]['thermal'] is True, pts
+assert pts[0]['t_s'] < 12, pts[0]  # the SLC cliff: 22 GiB at ~3.3 GB/s
+f = [x for x in a['flags'] if x['id'] == 'thermal_step_throttle']
+assert len(f) == 1 and abs(f[0]['numbers']['time_s'] - th['time_to_throttle_s']) < 1e-6, a['flags']
+assert th['smart_thermal']['after']['tmt1_count'] == 1, th['smart_thermal']
+b = json.load(open(sys.argv[3]))
+tb = b['thermal'][0]
+print('pm981-256: throttled %s, drops %s' % (tb['throttled'], [(p['t_s'], p['evidence']) for p in tb['points']]))
+assert tb['throttled'] is False
+assert len(tb['points']) >= 1 and not any(p['thermal'] for p in tb['points']), tb['points']
+assert 6 < tb['points'][0]['t_s'] < 10, tb['points']  # 11 GiB at ~1.5 GB/s
+assert not [x for x in b['flags'] if x['id'].startswith('thermal')], b['flags']
+assert 'smart_thermal' not in tb  # a model without throttle keys has no counters
+P
+for lang in en ko; do
+  printf '# T\n\n{{chart thermal}}\n\n{{table thermal lang=%s}}\n\n{{flags lang=%s}}\n' "$lang" "$lang" >"$D/t.$lang.md"
+  "$S" report --template "$D/t.$lang.md" --out "$D/rep.$lang" --format md --dpi 40 --strict "$D/hot-512" "$D/pm981-256" \
+    2>"$D/err" >/dev/null || fail "report ($lang) failed: $(cat "$D/err")"
+  [ "$(ls "$D/rep.$lang/charts/"*.png | wc -l)" -ge 2 ] || fail "not a thermal chart per drive ($lang)"
+done
+grep -q "| Time to throttle | \*\*[0-9.]* s\*\* | n/a |" "$D/rep.en/review.md" ||
+  fail "English table: $(cat "$D/rep.en/review.md")"
+grep -q "| 스로틀링까지 시간 | \*\*[0-9.]* s\*\* |" "$D/rep.ko/review.md" || fail "Korean table: $(cat "$D/rep.ko/review.md")"
+grep -q "발열 테스트: 지속 쓰기 [0-9.]*초 후" "$D/rep.ko/review.md" || fail "Korean flag text missing"
+
+# The shipped full method on the throttling model, short, rendered by its templates.
+"$S" review "sim:$R/samples/models/hot-512.model" --profile "$R/profiles/review-full.json" --out "$D/full" \
+  --short --quiet 2>"$D/err" || fail "review-full failed: $(cat "$D/err")"
+grep -q '"thermal": "complete"' "$D/full/manifest.json" || fail "review-full: thermal step not complete"
+for lang in en ko; do
+  "$S" report --template "$R/templates/full.$lang.md" --out "$D/full.$lang" --format md --dpi 30 "$D/full" \
+    >/dev/null 2>"$D/err" || fail "full.$lang.md failed: $(cat "$D/err")"
+  [ -s "$D/full.$lang/charts/thermal.png" ] || fail "full.$lang.md: no thermal chart"
+  grep "not measured" "$D/err" | grep -q "(analysis thermal)" && fail "full.$lang.md: thermal not measured"
+done
+grep -q "^## Thermal" "$D/full.en/review.md" || fail "no English thermal section"
+grep -q "^## 발열" "$D/full.ko/review.md" || fail "no Korean thermal section"
+grep -q "| Peak temperature | [0-9.]* °C |" "$D/full.en/review.md" || fail "no thermal table in review-full"
+echo "review_thermal: ok"
