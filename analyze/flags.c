@@ -235,6 +235,14 @@ static double series_drop(const json_t *ser) {
   return worst;
 }
 
+/* 1 when a thermal step's analysis found a throttle (rule_thermal_step). */
+static int thermal_step_throttled(const json_t *a) {
+  size_t i;
+  json_t *th;
+  json_array_foreach(json_object_get(a, "thermal"), i, th) if (json_is_true(json_object_get(th, "throttled"))) return 1;
+  return 0;
+}
+
 static void rule_thermal(const json_t *a, json_t *flags) {
   const json_t *temp = json_object_get(json_object_get(a, "temperature"), "c");
   double warn = analyze_json_num(json_object_get(a, "dut"), "warn_temp_c", 0), maxc = -1000;
@@ -263,7 +271,7 @@ static void rule_thermal(const json_t *a, json_t *flags) {
                        analyze_json_round(worst, 3)),
              "throughput fell to %.2fx of its median in %s while the drive reached %.0f C (warning %.0f C)", worst,
              worst_name, maxc, warn);
-  else
+  else if (!thermal_step_throttled(a)) /* else the thermal step found the drop: its flag says more */
     add_flag(flags, "thermal_near_warn", "info",
              json_pack("{s:f, s:f, s:f}", "max_c", maxc, "warn_c", warn, "margin_c", THERMAL_MARGIN_C),
              "the drive reached %.0f C, within %.0f C of its warning temperature %.0f C, without a throughput drop",

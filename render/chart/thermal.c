@@ -41,7 +41,9 @@ static void th_mark(cairo_t *cr, const struct render_plot *p, double t, const ch
   cairo_line_to(cr, px, p->y1);
   cairo_stroke(cr);
   cairo_restore(cr);
-  render_canvas_text(cr, px + 2, p->y0 + 9, label, 7, thermal, RC_LEFT);
+  /* throttles labelled at the top, other drops at the bottom: a cliff a
+   * few seconds before a throttle would otherwise print over it */
+  render_canvas_text(cr, px + 2, thermal ? p->y0 + 9 : p->y1 - 4, label, 7, thermal, RC_LEFT);
 }
 
 const json_t *render_chart_thermal_of(const json_t *analysis) {

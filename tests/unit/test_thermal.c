@@ -5,6 +5,7 @@
  * the two series, an SLC cliff not called one. */
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 #include "sim/sim_int.h"
 #include "analyze/analyze_int.h"
 #include "testlib.h"
@@ -287,4 +288,31 @@ TEST("A drop without temperature evidence is no throttle: no samples, or a tempe
   CHECK(json_is_true(json_object_get(o, "throttled")));
   CHECK_STR(analyze_json_str(json_array_get(json_object_get(o, "points"), 0), "evidence"), "threshold");
   json_decref(o), json_decref(test), json_decref(entry), json_decref(dut);
+}
+
+TEST("A throttle the thermal step found replaces the review-wide 'near the warning temperature, no drop' note") {
+  const char *base = "{\"dut\": {\"warn_temp_c\": 81}, \"temperature\": {\"t_s\": [0], \"c\": [80]},"
+                     " \"tests\": {\"steady\": {\"kind\": \"job\", \"series\": {\"mb_s\": [1,1,1,1,1,1,1,1,1,1,1,1]}}},"
+                     " \"thermal\": [{\"test\": \"thermal.write\", \"throttled\": %s, \"time_to_throttle_s\": 40}]}";
+  char text[512];
+  snprintf(text, sizeof text, base, "false");
+  json_t *a = json_loads(text, 0, NULL);
+  REQUIRE(a != NULL);
+  json_t *f = analyze_flags(a);
+  int near = 0, step = 0;
+  size_t i;
+  json_t *x;
+  json_array_foreach(f, i, x) near += !strcmp(analyze_json_str(x, "id"), "thermal_near_warn"),
+      step += !strcmp(analyze_json_str(x, "id"), "thermal_step_throttle");
+  CHECK(near == 1 && step == 0);
+  json_decref(f), json_decref(a);
+  snprintf(text, sizeof text, base, "true");
+  a = json_loads(text, 0, NULL);
+  REQUIRE(a != NULL);
+  f = analyze_flags(a);
+  near = step = 0;
+  json_array_foreach(f, i, x) near += !strcmp(analyze_json_str(x, "id"), "thermal_near_warn"),
+      step += !strcmp(analyze_json_str(x, "id"), "thermal_step_throttle");
+  CHECK(near == 0 && step == 1);
+  json_decref(f), json_decref(a);
 }
