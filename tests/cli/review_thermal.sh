@@ -6,7 +6,8 @@
 # docs/method.md "Thermal": within 1.5 s and 3%), the SLC cliff before it is
 # found and not called throttling, and thermal_step_throttle fires; on the
 # PM981 (no throttle) the cliff is found, nothing is called throttling and no
-# thermal flag fires. The chart and table render in English and Korean, and
+# thermal flag fires; a variant that cycles in and out of its throttle still
+# matches the truth. The chart and table render in English and Korean, and
 # review-full --short renders its thermal section in both languages.
 set -u
 fail() { echo "review_thermal: $*" >&2; exit 1; }
@@ -59,6 +60,24 @@ assert len(tb['points']) >= 1 and not any(p['thermal'] for p in tb['points']), t
 assert 6 < tb['points'][0]['t_s'] < 10, tb['points']  # 11 GiB at ~1.5 GB/s
 assert not [x for x in b['flags'] if x['id'].startswith('thermal')], b['flags']
 assert 'smart_thermal' not in tb  # a model without throttle keys has no counters
+P
+# A drive that cycles in and out of its throttle (the cap cools it below
+# the exit): the first throttle and the mean throttled speed still match.
+sed -e 's/^throttle_light_mb_s = .*/throttle_light_mb_s = 500/' -e 's/^name = .*/name = hot-saw/' \
+  "$R/samples/models/hot-512.model" >"$D/saw.model" || fail "cannot write the model"
+sed -e 's/"duration_s": 80/"duration_s": 96/' "$D/m.json" >"$D/saw.json"
+"$S" review "sim:$D/saw.model" --profile "$D/saw.json" --out "$D/saw" --quiet 2>"$D/err" || fail "review on saw failed: $(cat "$D/err")"
+"$S" analyze "$D/saw" --quiet 2>"$D/err" || fail "analyze on saw failed: $(cat "$D/err")"
+"$S" model show "$D/saw.model" >"$D/show.saw" || fail "model show failed"
+python3 - "$D/saw/analysis.json" "$D/show.saw" <<'P' || fail "cycling throttle disagrees with the simulator's truth"
+import json, re, sys
+th = json.load(open(sys.argv[1]))['thermal'][0]
+m = re.search(r'throttles after ([\d.]+) s at ([\d.]+) °C, (\d+) MB/s before, (\d+) MB/s throttled', open(sys.argv[2]).read())
+t_truth, mb_truth = float(m.group(1)), float(m.group(4))
+print('hot-saw: throttle after %.2f s (truth %.2f), %.1f MB/s (truth %.0f)' % (th['time_to_throttle_s'], t_truth, th['throttled_mb_s'], mb_truth))
+assert th['throttled'] is True and mb_truth < 740  # it does cycle: the mean is above the 500 MB/s cap
+assert abs(th['time_to_throttle_s'] - t_truth) <= 1.5, th['time_to_throttle_s']
+assert abs(th['throttled_mb_s'] / mb_truth - 1) <= 0.03, th['throttled_mb_s']
 P
 for lang in en ko; do
   printf '# T\n\n{{chart thermal}}\n\n{{table thermal lang=%s}}\n\n{{flags lang=%s}}\n' "$lang" "$lang" >"$D/t.$lang.md"
