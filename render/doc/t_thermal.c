@@ -12,9 +12,12 @@
 
 static const json_t *th_of(const struct render_run *r) { return render_chart_thermal_of(r->analysis); }
 
+/* o[k] when it is a number a table can print (an analysis.json from
+ * anywhere may hold 1e308), else NAN. */
 static double num(const json_t *o, const char *k) {
   const json_t *v = json_object_get(o, k);
-  return json_is_number(v) ? json_number_value(v) : NAN;
+  double d = json_is_number(v) ? json_number_value(v) : NAN;
+  return fabs(d) < 1e12 ? d : NAN;
 }
 
 static void cell_num(struct render_buf *b, double v, const char *fmt, enum render_lang l) {
@@ -68,15 +71,21 @@ int render_table_thermal(const struct render_run *const *sel, size_t n, const st
         const json_t *p;
         render_buf_puts(b, " ");
         json_array_foreach(json_object_get(th, "points"), j, p) {
-          if (json_is_true(json_object_get(p, "thermal"))) continue;
-          render_buf_printf(b, "%s%.1f s: %.0f → %.0f MB/s, %.1f °C", m++ ? "; " : "", num(p, "t_s"),
-                            num(p, "before_mb_s"), num(p, "after_mb_s"), num(p, "temp_c"));
+          if (json_is_true(json_object_get(p, "thermal")) || !isfinite(num(p, "t_s")) ||
+              !isfinite(num(p, "before_mb_s")) || !isfinite(num(p, "after_mb_s")))
+            continue;
+          render_buf_printf(b, "%s%.1f s: %.0f → %.0f MB/s", m++ ? "; " : "", num(p, "t_s"), num(p, "before_mb_s"),
+                            num(p, "after_mb_s"));
+          if (isfinite(num(p, "temp_c"))) render_buf_printf(b, ", %.1f °C", num(p, "temp_c"));
         }
         render_buf_printf(b, "%s |", m ? "" : "—");
       } else { /* the drive's own counters over the step: after - before */
         const json_t *st = json_object_get(th, "smart_thermal");
         const json_t *b0 = json_object_get(st, "before"), *b1 = json_object_get(st, "after");
-        if (!b0 || !b1) {
+        static const char *const ck[] = {"tmt1_count", "tmt2_count", "tmt1_s", "tmt2_s"};
+        int ok = b0 && b1;
+        for (int q = 0; ok && q < 4; q++) ok = isfinite(num(b0, ck[q])) && isfinite(num(b1, ck[q]));
+        if (!ok) {
           render_buf_printf(b, " %s |", render_msg(l, MSG_NA));
           continue;
         }
