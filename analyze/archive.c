@@ -352,6 +352,9 @@ static void agg_sweep(struct aggs *g, const json_t *t, const json_t *e) { sweep_
 static void agg_fill(struct aggs *g, const json_t *t, const json_t *e) { fill_add(g->a, t, e); }
 static void agg_job(struct aggs *g, const json_t *t, const json_t *e) { job_add(g->jobs, t, e); }
 static void agg_qd(struct aggs *g, const json_t *t, const json_t *e) { qd_add(g->qds, t, e); }
+static void agg_write_volume(struct aggs *g, const json_t *t, const json_t *e) { analyze_write_volume_add(g->a, t, e); }
+static void agg_steady(struct aggs *g, const json_t *t, const json_t *e) { analyze_steady_add(g->a, t, e); }
+static void agg_consistency(struct aggs *g, const json_t *t, const json_t *e) { analyze_consistency_add(g->a, t, e); }
 
 static const struct {
   const char *kind; /* a row of bench_test_kind_find's table */
@@ -359,6 +362,8 @@ static const struct {
 } aggregators[] = {
     {"cdm", agg_cdm}, {"tail", agg_tail}, {"rw_sweep", agg_sweep}, {"fill_drive", agg_fill}, {"job", agg_job},
     {"qd_scaling", agg_qd},
+    {"*", agg_write_volume}, /* every test, in run order (analyze/steady.c) */
+    {"steady_state", agg_steady}, {"consistency", agg_consistency},
 };
 
 /* Temperature tests (one per review step) are joined into one series, each
@@ -445,6 +450,7 @@ static json_t *test_entry(const struct archive *run, const json_t *test, const s
      * near-full cache of 0.25 GiB is seen */
     want |= ANALYZE_WANT_FILL;
   }
+  if (tk && (tk->flags & BENCH_TK_FINE_SERIES)) want |= ANALYZE_WANT_SERIES_FINE | ANALYZE_WANT_SERIES_EXACT;
   json_t *res = NULL;
   struct ssdrev_err e = {{0}};
   char path[PATH_MAX];
@@ -577,7 +583,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
     }
     int usable = !killed && !json_object_get(entry, "error") && !(status && !strcmp(status, "failed"));
     for (size_t k = 0; usable && k < sizeof aggregators / sizeof aggregators[0]; k++)
-      if (!strcmp(aggregators[k].kind, kind)) aggregators[k].add(&g, t, entry);
+      if (!strcmp(aggregators[k].kind, kind) || !strcmp(aggregators[k].kind, "*")) aggregators[k].add(&g, t, entry);
     json_object_set_new(tests, name, entry);
   }
   free(tv);

@@ -304,6 +304,8 @@ static const struct rule rules[] = {
     {"rw_sweep_dip", rule_sweep_dip},       {"thermal_throttle", rule_thermal},
     {"link_bound", rule_link_bound},        {"io_errors", rule_io_errors},
     {"qd_plateau", rule_qd_plateau},
+    {"not_steady", analyze_flag_not_steady}, {"pre_steady", analyze_flag_pre_steady},
+    {"consistency_drops", analyze_flag_consistency},
     {NULL, NULL},
 };
 

@@ -88,6 +88,13 @@ struct sim_measured {
                                       leaves the cache (the cache shrinks as it fills) */
 };
 int sim_model_measure(const struct sim_model *m, struct sim_measured *out, struct ssdrev_err *err);
+/* The GC-bound steady state of random writes by the timing itself
+ * (sim/steady.c): a scratch drive of the model (no faults) is filled with
+ * one sequential 128 KiB QD32 pass, then written with BLOCK-sized random
+ * writes at QD in a closed loop, twice its capacity; *iops is the rate of
+ * the second capacity. Fails only for lack of memory. */
+int sim_model_measure_rand_write(const struct sim_model *m, uint32_t block, unsigned qd, double *iops,
+                                 struct ssdrev_err *err);
 
 struct sim; /* a simulated drive instance with its FTL state and virtual clock */
 /* Copies the model; the same model and seed give the same behaviour. */
@@ -124,6 +131,8 @@ struct sim_truth {
   uint64_t phase_host_bytes;
   uint64_t tlc_first_ns, tlc_first_mapped_bytes, tlc_first_host_bytes;
   uint64_t cliff_ns, cliff_host_bytes;
+  /* this phase: the first GC step (when it began; host bytes then; 0s: none) */
+  uint64_t gc_first_ns, gc_first_host_bytes;
 };
 void sim_get_truth(const struct sim *s, struct sim_truth *t);
 /* Saves / restores the drive state (for resuming a review). The state file
