@@ -103,6 +103,9 @@ static void steady_judge(json_t *ss) {
   double need = analyze_json_num(r0, "before_bytes", 0) + (at ? 0 : analyze_json_num(r0, "write_bytes", 0));
   json_object_set_new(ss, "needed_gib", analyze_json_real(need / GIB, 3));
   json_object_set_new(ss, "needed_reached", json_boolean(at > 0));
+  /* steady from the step's first round: the drive may have been steady
+   * long before it, so the step tells nothing about earlier tests */
+  json_object_set_new(ss, "needed_known", json_boolean(!at || w.first > 0));
 }
 
 /* The matrix' points: mean IOPS over the rounds of the window per mix and block. */
@@ -196,10 +199,13 @@ void analyze_flag_not_steady(const json_t *a, json_t *flags) {
 /* One flag per filled-state section (CDM state other than FOB, the tails)
  * whose first test came after less random-write volume since the last fill
  * than the steady-state step needed to reach steady state (or than it wrote
- * in all, when it never did). */
+ * in all, when it never did). Nothing when the step was steady from its
+ * first round: it saw no convergence to measure the volume by. */
 void analyze_flag_pre_steady(const json_t *a, json_t *flags) {
   const json_t *ss = json_object_get(a, "steady_state");
-  if (!json_array_size(json_object_get(ss, "rounds")) || !json_object_get(ss, "needed_gib")) return;
+  if (!json_array_size(json_object_get(ss, "rounds")) || !json_object_get(ss, "needed_gib") ||
+      !json_is_true(json_object_get(ss, "needed_known")))
+    return;
   double need = analyze_json_num(ss, "needed_gib", 0);
   int reached = json_is_true(json_object_get(ss, "needed_reached"));
   json_t *seen = json_object();

@@ -224,6 +224,24 @@ TEST("Steady state from a purged drive: reached, window mean within -5%..+15% of
   json_decref(a);
 }
 
+TEST("pre_steady judges each section by its first test, and says nothing when the drive was steady from the first round") {
+  json_t *a = json_pack("{s:{s:[{s:i}], s:b, s:f, s:b, s:b}, s:{s:{s:{s:s, s:I}, s:{s:s, s:I}, s:{s:s, s:I}}}}",
+                        "steady_state", "rounds", "round", 1, "steady", 1, "needed_gib", 2.0, "needed_reached", 1,
+                        "needed_known", 1, "write_volume", "tests", "cdm_75.a", "section", "cdm 75%", "before_bytes",
+                        (json_int_t)0, "cdm_75.b", "section", "cdm 75%", "before_bytes", (json_int_t)(3ll << 30),
+                        "tail.write", "section", "tail", "before_bytes", (json_int_t)(3ll << 30));
+  json_t *flags = json_array();
+  analyze_flag_pre_steady(a, flags);
+  REQUIRE(json_array_size(flags) == 1); /* cdm 75% (its first test had 0 GiB); the tail had 3 > 2 */
+  CHECK_STR(json_string_value(json_object_get(json_object_get(json_array_get(flags, 0), "numbers"), "section")), "cdm 75%");
+  json_object_set_new(json_object_get(a, "steady_state"), "needed_known", json_false());
+  json_array_clear(flags);
+  analyze_flag_pre_steady(a, flags);
+  CHECK(json_array_size(flags) == 0);
+  json_decref(a);
+  json_decref(flags);
+}
+
 TEST("not_steady fires at the round limit, consistency_drops above 1% of seconds below half the mean, and neither just inside") {
   json_t *a = json_pack("{s:{s:[{s:i},{s:i}], s:b, s:{s:f, s:f}}}", "steady_state", "rounds", "round", 1, "round", 2,
                         "steady", 0, "window", "range_pct", 30.0, "excursion_pct", 12.0);
