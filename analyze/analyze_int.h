@@ -102,5 +102,7 @@ json_t *analyze_consistency_of(const json_t *entry);
 void analyze_flag_not_steady(const json_t *a, json_t *flags);
 void analyze_flag_pre_steady(const json_t *a, json_t *flags);
 void analyze_flag_consistency(const json_t *a, json_t *flags);
+/* The summary lines of both analyses (`ssdrev analyze`, analyze/output.c). */
+void analyze_print_steady(FILE *f, const json_t *a);
 
 #endif

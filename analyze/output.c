@@ -30,7 +30,8 @@ static int is_sample_warning(const char *w) { return w && strstr(w, " rests on "
 /* Tests whose figures a summary table shows (CDM, fill, RW sweep, tail,
  * temperature): their statistics are detail, printed with --verbose. */
 static int summarized_kind(const char *kind) {
-  static const char *const kinds[] = {"cdm", "prefill", "fill_drive", "rw_sweep", "tail", "temperature", "qd_scaling"};
+  static const char *const kinds[] = {"cdm", "prefill", "fill_drive", "rw_sweep", "tail", "temperature", "qd_scaling",
+                                      "steady_state", "consistency"};
   for (size_t i = 0; kind && i < sizeof kinds / sizeof kinds[0]; i++)
     if (!strcmp(kind, kinds[i])) return 1;
   return 0;
@@ -128,6 +129,7 @@ static void print_summary(FILE *f, const json_t *a) {
     }
     fprintf(f, "\n");
   }
+  analyze_print_steady(f, a);
   const json_t *flags = json_object_get(a, "flags");
   if (json_array_size(flags)) fprintf(f, "\nflags:\n");
   json_array_foreach(flags, i, e) {

@@ -5,6 +5,7 @@
  * step stopped on), and the flags not_steady and pre_steady (docs/flags.md). */
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/analyze_int.h"
@@ -156,6 +157,8 @@ void analyze_steady_add(json_t *a, const json_t *t, const json_t *e) {
                    "range_pct", BENCH_PTS_RANGE_PCT, "excursion_pct", BENCH_PTS_SLOPE_PCT, "rounds", "matrix_points");
     json_object_set_new(a, "steady_state", ss);
   }
+  double win = analyze_json_num(t, "window", 0); /* the step's window (older runs: the PTS's 5) */
+  if (win >= 2 && win <= 100) json_object_set_new(ss, "window_rounds", json_integer((json_int_t)win));
   const json_t *p = json_object_get(t, "params");
   double iops = analyze_json_num(st, "iops", 0);
   int round = (int)analyze_json_num(t, "round", 0);
@@ -225,4 +228,35 @@ void analyze_flag_pre_steady(const json_t *a, json_t *flags) {
                      sec, had, reached ? "took" : "was not reached after", need);
   }
   json_decref(seen);
+}
+
+/* -------------------------------------------------------------- summary */
+
+void analyze_print_steady(FILE *f, const json_t *a) {
+  const json_t *ss = json_object_get(a, "steady_state"), *w = json_object_get(ss, "window");
+  size_t n = json_array_size(json_object_get(ss, "rounds"));
+  if (n && w) {
+    if (json_is_true(json_object_get(ss, "steady")))
+      fprintf(f, "\nSteady state (SNIA PTS): reached at round %.0f (window %.0f-%.0f: %.0f IOPS, range %.1f%%, excursion %.1f%%)\n",
+              analyze_json_num(ss, "steady_round", 0), analyze_json_num(w, "first_round", 0),
+              analyze_json_num(w, "last_round", 0), analyze_json_num(w, "mean_iops", 0),
+              analyze_json_num(w, "range_pct", 0), analyze_json_num(w, "excursion_pct", 0));
+    else
+      fprintf(f, "\nSteady state (SNIA PTS): not reached in %zu rounds (last window %.0f IOPS, range %.1f%%, excursion %.1f%%)\n",
+              n, analyze_json_num(w, "mean_iops", 0), analyze_json_num(w, "range_pct", 0),
+              analyze_json_num(w, "excursion_pct", 0));
+  }
+  size_t i;
+  const json_t *c;
+  json_array_foreach(json_object_get(a, "consistency"), i, c) {
+    const json_t *st = json_object_get(c, "steady");
+    if (!st) continue;
+    double on = analyze_json_num(json_object_get(c, "burst"), "onset_s", NAN);
+    fprintf(f, "\nConsistency (%s): %.0f IOPS from %.0f s, 1%% low %.0f, stddev/mean %.2f%%, p99.9 %.0f µs mean; ",
+            analyze_json_str(c, "test") ? analyze_json_str(c, "test") : "?", analyze_json_num(st, "mean_iops", 0),
+            analyze_json_num(st, "from_s", 0), analyze_json_num(st, "p1_iops", 0), analyze_json_num(st, "cov_pct", 0),
+            analyze_json_num(st, "p99_9_us_mean", 0));
+    if (isfinite(on)) fprintf(f, "GC onset %.0f s\n", on);
+    else fprintf(f, "no burst\n");
+  }
 }

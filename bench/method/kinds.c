@@ -23,7 +23,7 @@ static const struct bench_test_kind test_kinds[] = {
     {"tail", 0, "workload"},
     {"qd_scaling", 0, "workload qd"},
     {"temperature", BENCH_TK_NO_LOG, "samples"},
-    {"steady_state", 0, "round tracking read_pct"},
+    {"steady_state", 0, "round tracking read_pct window"},
     {"consistency", BENCH_TK_FINE_SERIES, ""},
     {"job", 0, ""},
 };

@@ -100,7 +100,9 @@ static int ss_job(struct review_ctx *c, const struct review_step *s, unsigned ro
   job.threads = s->threads;
   job.span_bytes = bench_review_align_down(c->cap_bytes, block);
   job.measure_ns = (uint64_t)(s->round_s * 1e9);
-  json_t *extra = json_pack("{s:i, s:i, s:b}", "round", (int)round, "read_pct", (int)read_pct, "tracking", tracking);
+  /* the window goes with each round: the analysis judges by the step's rule */
+  json_t *extra = json_pack("{s:i, s:i, s:b, s:i}", "round", (int)round, "read_pct", (int)read_pct, "tracking", tracking,
+                            "window", (int)s->window);
   int rc = bench_review_run_job(c, name, "steady_state", extra, &job, s->round_s, &res, err);
   if (!rc && iops) *iops = res.iops;
   return rc;

@@ -34,7 +34,10 @@ echo "$plan" | grep -q "cons  *23s  performance consistency: purge + 1x sequenti
   fail "plan does not estimate the consistency step: $plan"
 "$S" review "sim:$D/small.model" --profile "$D/m.json" --out "$D/run" --quiet --seed 3 2>"$D/err" ||
   fail "review failed: $(cat "$D/err")"
-"$S" analyze "$D/run" --quiet 2>"$D/err" || fail "analyze failed: $(cat "$D/err")"
+"$S" analyze "$D/run" >"$D/sum" 2>"$D/err" || fail "analyze failed: $(cat "$D/err")"
+grep -q "^Steady state (SNIA PTS): not reached in 5 rounds (last window [0-9]* IOPS" "$D/sum" || fail "no steady-state summary: $(cat "$D/sum")"
+grep -q "^Consistency (cons.write): [0-9]* IOPS from [0-9]* s, 1% low [0-9]*" "$D/sum" || fail "no consistency summary"
+grep -q "of 7 tests are summarized above" "$D/sum" || fail "the steps' tests are not summarized: $(cat "$D/sum")"
 python3 - "$D/run/analysis.json" <<'P' || fail "analysis wrong"
 import json, sys
 a = json.load(open(sys.argv[1]))
@@ -72,6 +75,32 @@ print('steady state at round %d: %.0f IOPS, consistency %.0f (%.3f)' % (ss['stea
 assert 0.95 <= r <= 1.15, r
 assert 'not_steady' not in [f['id'] for f in a['flags']]
 P
+# the PTS IOPS matrix: 7 mixes x 8 blocks per round, the 4 KiB write point tracked
+cat >"$D/m3.json" <<'J'
+{"format": "ssdrev-method", "format_version": 1, "name": "ss-matrix",
+ "steps": [{"id": "mx", "kind": "steady_state", "round_s": 0.02, "rounds_max": 2, "window": 2, "matrix": true}]}
+J
+"$S" review "sim:$D/small.model" --profile "$D/m3.json" --out "$D/run3" --plan | grep -q "up to 2 rounds of the IOPS matrix (7 mixes x 8 blocks, 0.02s each)" ||
+  fail "matrix plan wrong"
+"$S" review "sim:$D/small.model" --profile "$D/m3.json" --out "$D/run3" --quiet --seed 3 2>"$D/err" ||
+  fail "matrix review failed: $(cat "$D/err")"
+"$S" analyze "$D/run3" --quiet 2>"$D/err" || fail "analyze 3 failed: $(cat "$D/err")"
+python3 - "$D/run3/analysis.json" <<'P' || fail "matrix analysis wrong"
+import json, sys
+a = json.load(open(sys.argv[1]))
+ss = a['steady_state']
+assert len(ss['rounds']) == 2 and all(r['test'].endswith('.R0.4K') for r in ss['rounds']), ss['rounds']
+m = ss['matrix']
+assert len(m) == 56, len(m)
+cells = {(c['read_pct'], c['block_bytes']) for c in m}
+assert (65, 512) in cells and (0, 1048576) in cells
+w4 = [c for c in m if c['read_pct'] == 0 and c['block_bytes'] == 4096][0]
+assert abs(w4['iops'] - ss['window']['mean_iops']) <= 0.1 + 1e-6 * w4['iops'], (w4, ss['window'])
+P
+printf '{{table steady_state lang=ko}}\n' >"$D/tm.md"
+"$S" report --template "$D/tm.md" --out "$D/repm" --format md --strict "$D/run3" >/dev/null 2>"$D/err" || fail "matrix table: $(cat "$D/err")"
+grep -q "IOPS 매트릭스 (측정 구간 평균)" "$D/repm/review.md" && grep -q "| 4 KiB | [0-9]" "$D/repm/review.md" ||
+  fail "no matrix table: $(cat "$D/repm/review.md")"
 # bad keys name the step
 printf '%s' '{"format": "ssdrev-method", "format_version": 1, "name": "x", "steps": [{"id": "s", "kind": "steady_state", "window": 9, "rounds_max": 5}]}' >"$D/bad.json"
 "$S" review "sim:$D/small.model" --profile "$D/bad.json" --out "$D/bad" --plan >/dev/null 2>"$D/err" && fail "window > rounds_max accepted"
