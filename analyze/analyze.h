@@ -33,6 +33,7 @@ struct analyze_opts {
                                     analyzes tests in parallel (0 = online CPUs, max 16) */
   double slc_min_seg_gib;        /* SLC change points: minimum segment (0 = three segmentation points) */
   double fill_step_gib;          /* SLC trace resolution (0 = 1/256 GiB) */
+  double fine_interval_s;        /* the fine series' interval (0 = 0.1 s; ANALYZE_WANT_SERIES_FINE) */
 };
 void analyze_opts_defaults(struct analyze_opts *o);
 /* Parses "50,90,99.9" into o->pcts; fails naming the bad item. */
@@ -100,6 +101,8 @@ int analyze_log_percentiles(const char *path, int op, const struct analyze_opts 
 enum analyze_log_want {
   ANALYZE_WANT_SERIES = 1u << 0, /* per-interval series */
   ANALYZE_WANT_FILL = 1u << 1,   /* per-GiB-of-offset trace + SLC estimate */
+  ANALYZE_WANT_SERIES_FINE = 1u << 2, /* a second series ("series_fine") at fine_interval_s */
+  ANALYZE_WANT_SERIES_EXACT = 1u << 3, /* the series' per-interval p50 / p99 exact, and p99.9 */
 };
 
 /* The latency histogram of each test ("hist"): log-spaced bins,

@@ -27,6 +27,8 @@ struct bin_acc {
   unsigned __int128 lat_sum_ns; /* exact: a u64 sum wraps with latencies near 2^64 / ios */
   uint64_t first_submit_ns, last_done_ns;
   uint32_t hist[BINS_HIST_N];
+  uint64_t *lat;                /* exact bins: every latency of the bin (kept across bins) */
+  size_t nlat, caplat;
 };
 
 /* One closed bin. */
@@ -34,6 +36,7 @@ struct bin_out {
   uint64_t key;
   uint64_t ios, bytes;
   double lat_mean_ns, p50_ns, p99_ns;
+  double p999_ns;         /* exact bins only (else 0) */
   uint64_t first_submit_ns, last_done_ns;
 };
 
@@ -51,6 +54,8 @@ struct analyze_bins {
   size_t nout, capout;
   uint64_t late;          /* records counted in a later bin than their key */
   int enomem;
+  int exact;              /* set before the first add: p50, p99 and p99.9 of each bin are exact
+                             (nearest rank over its latencies, kept while the bin is open) */
 };
 
 /* Zeroes b: dense bins (every key from the first to the last is emitted,
@@ -99,5 +104,24 @@ const char *analyze_json_str(const json_t *o, const char *key);
  * "samples") from its analyzed entry (the "series"); dut may be NULL (its
  * warn_temp_c / temp_thresh_c is the threshold). New reference. */
 json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *dut);
+/* Steady state and consistency (analyze/steady.c, analyze/consistency.c;
+ * docs/method.md, docs/flags.md). */
+#define ANALYZE_CONS_BURST_RATIO 1.2   /* a burst: the first tenth's peak 20% above the steady level */
+#define ANALYZE_CONS_DROP_RATIO 0.5    /* a drop: a second below half the steady mean */
+#define ANALYZE_CONS_DROP_SHARE_PCT 1.0 /* consistency_drops: more than 1% of the steady seconds drop */
+/* A flag as flags.c makes them: {id, severity, message, numbers (stolen)}. */
+void analyze_flag_add(json_t *flags, const char *id, const char *severity, json_t *numbers, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Aggregators (analyze/archive.c's table) and flag rules (analyze/flags.c's). */
+void analyze_write_volume_add(json_t *a, const json_t *test, const json_t *entry);
+void analyze_steady_add(json_t *a, const json_t *test, const json_t *entry);
+void analyze_consistency_add(json_t *a, const json_t *test, const json_t *entry);
+/* The consistency analysis of one test's entry (its series and series_fine): new object, or NULL. */
+json_t *analyze_consistency_of(const json_t *entry);
+void analyze_flag_not_steady(const json_t *a, json_t *flags);
+void analyze_flag_pre_steady(const json_t *a, json_t *flags);
+void analyze_flag_consistency(const json_t *a, json_t *flags);
+/* The summary lines of both analyses (`ssdrev analyze`, analyze/output.c). */
+void analyze_print_steady(FILE *f, const json_t *a);
 
 #endif

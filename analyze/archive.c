@@ -358,6 +358,9 @@ static void agg_thermal(struct aggs *g, const json_t *t, const json_t *e) {
   if (!th) json_object_set_new(g->a, "thermal", th = json_array());
   json_array_append_new(th, analyze_thermal(t, e, json_object_get(g->a, "dut")));
 }
+static void agg_write_volume(struct aggs *g, const json_t *t, const json_t *e) { analyze_write_volume_add(g->a, t, e); }
+static void agg_steady(struct aggs *g, const json_t *t, const json_t *e) { analyze_steady_add(g->a, t, e); }
+static void agg_consistency(struct aggs *g, const json_t *t, const json_t *e) { analyze_consistency_add(g->a, t, e); }
 
 static const struct {
   const char *kind; /* a row of bench_test_kind_find's table */
@@ -366,6 +369,8 @@ static const struct {
     {"cdm", agg_cdm}, {"tail", agg_tail}, {"rw_sweep", agg_sweep}, {"fill_drive", agg_fill}, {"job", agg_job},
     {"qd_scaling", agg_qd},
     {"thermal", agg_thermal},
+    {"*", agg_write_volume}, /* every test, in run order (analyze/steady.c) */
+    {"steady_state", agg_steady}, {"consistency", agg_consistency},
 };
 
 /* Temperature tests (one per review step) are joined into one series, each
@@ -452,6 +457,7 @@ static json_t *test_entry(const struct archive *run, const json_t *test, const s
      * near-full cache of 0.25 GiB is seen */
     want |= ANALYZE_WANT_FILL;
   }
+  if (tk && (tk->flags & BENCH_TK_FINE_SERIES)) want |= ANALYZE_WANT_SERIES_FINE | ANALYZE_WANT_SERIES_EXACT;
   json_t *res = NULL;
   struct ssdrev_err e = {{0}};
   char path[PATH_MAX];
@@ -584,7 +590,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
     }
     int usable = !killed && !json_object_get(entry, "error") && !(status && !strcmp(status, "failed"));
     for (size_t k = 0; usable && k < sizeof aggregators / sizeof aggregators[0]; k++)
-      if (!strcmp(aggregators[k].kind, kind)) aggregators[k].add(&g, t, entry);
+      if (!strcmp(aggregators[k].kind, kind) || !strcmp(aggregators[k].kind, "*")) aggregators[k].add(&g, t, entry);
     json_object_set_new(tests, name, entry);
   }
   free(tv);

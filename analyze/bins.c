@@ -29,8 +29,52 @@ static double hist_pct(const uint32_t *h, uint64_t n, double p) {
   return 0;
 }
 
+/* The k-th smallest (0-based) of v[0..n), k < n; v is reordered so that
+ * v[0..k) <= v[k] <= v[k+1..n) (quickselect, median of three). */
+static uint64_t select_k(uint64_t *v, size_t n, size_t k) {
+  size_t lo = 0, hi = n - 1;
+  while (hi > lo) {
+    size_t mid = lo + (hi - lo) / 2;
+    uint64_t a = v[lo], b = v[mid], c = v[hi];
+    uint64_t piv = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+    size_t i = lo, j = hi;
+    while (i <= j) { /* Hoare partition around piv */
+      while (v[i] < piv) i++;
+      while (v[j] > piv) j--;
+      if (i <= j) {
+        uint64_t t = v[i];
+        v[i] = v[j], v[j] = t;
+        i++;
+        if (j == 0) break;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return v[k];
+  }
+  return v[k];
+}
+
+/* Exact p50, p99, p99.9 of an open bin's latencies (ascending ranks, so each
+ * selection searches only above the one before). */
+static void exact_pcts(uint64_t *v, size_t n, double out[3]) {
+  static const double p[3] = {50, 99, 99.9};
+  size_t base = 0;
+  for (int i = 0; i < 3; i++) {
+    size_t k = (size_t)analyze_pct_rank(p[i], n) - 1;
+    out[i] = (double)(k >= base ? (select_k(v + base, n - base, k - base), v[k]) : v[k]);
+    base = k;
+  }
+}
+
 void analyze_bins_init(struct analyze_bins *b) { memset(b, 0, sizeof *b); }
 void analyze_bins_release(struct analyze_bins *b) {
+  for (unsigned i = 0; i < BINS_WINDOW; i++) {
+    free(b->win[i].lat);
+    b->win[i].lat = NULL;
+    b->win[i].nlat = b->win[i].caplat = 0;
+  }
   free(b->out);
   b->out = NULL;
   b->nout = b->capout = 0;
@@ -60,8 +104,14 @@ static void push_out(struct analyze_bins *b, uint64_t key, const struct bin_acc 
   o->ios = a->ios;
   o->bytes = a->bytes;
   o->lat_mean_ns = (double)((long double)a->lat_sum_ns / (long double)a->ios);
-  o->p50_ns = hist_pct(a->hist, a->ios, 50);
-  o->p99_ns = hist_pct(a->hist, a->ios, 99);
+  if (b->exact && a->nlat == a->ios) {
+    double e[3];
+    exact_pcts(a->lat, a->nlat, e);
+    o->p50_ns = e[0], o->p99_ns = e[1], o->p999_ns = e[2];
+  } else {
+    o->p50_ns = hist_pct(a->hist, a->ios, 50);
+    o->p99_ns = hist_pct(a->hist, a->ios, 99);
+  }
   o->first_submit_ns = a->first_submit_ns;
   o->last_done_ns = a->last_done_ns;
 }
@@ -70,7 +120,10 @@ static void close_one(struct analyze_bins *b) {
   struct bin_acc *a = &b->win[b->base % BINS_WINDOW];
   if (a->ios) b->open--;
   if (!b->sparse || a->ios) push_out(b, b->base, a); /* sparse: an empty stretch costs nothing */
+  uint64_t *lat = a->lat; /* the buffer serves the slot's next bin */
+  size_t cap = a->caplat;
   memset(a, 0, sizeof *a);
+  a->lat = lat, a->caplat = cap;
   b->base++;
 }
 
@@ -115,6 +168,18 @@ void analyze_bins_add(struct analyze_bins *b, uint64_t key, uint64_t lat_ns, uin
   a->bytes += bytes;
   a->lat_sum_ns += lat_ns;
   a->hist[hist_idx(lat_ns)]++;
+  if (b->exact) {
+    if (a->nlat == a->caplat) {
+      size_t cap = a->caplat ? a->caplat * 2 : 4096;
+      uint64_t *l = realloc(a->lat, cap * sizeof *l);
+      if (!l) {
+        b->enomem = 1;
+        return;
+      }
+      a->lat = l, a->caplat = cap;
+    }
+    a->lat[a->nlat++] = lat_ns;
+  }
 }
 
 int analyze_bins_finish(struct analyze_bins *b) {

@@ -333,6 +333,8 @@ static const struct rule rules[] = {
     {"link_bound", rule_link_bound},        {"io_errors", rule_io_errors},
     {"qd_plateau", rule_qd_plateau},
     {"thermal_step_throttle", rule_thermal_step},
+    {"not_steady", analyze_flag_not_steady}, {"pre_steady", analyze_flag_pre_steady},
+    {"consistency_drops", analyze_flag_consistency},
     {NULL, NULL},
 };
 

@@ -61,7 +61,7 @@ struct op_acc {
 #define SERIES_GAP_MAX 1000u
 
 /* Which bins a pass feeds. */
-enum { FEED_SERIES = 1, FEED_GIB = 2, FEED_FINE = 4 };
+enum { FEED_SERIES = 1, FEED_GIB = 2, FEED_FINE = 4, FEED_SFINE = 8 };
 
 /* The latency histogram's bin of lat_ns: bin b >= 1 holds latencies with
  * floor(20 * log10(lat_us)) = b, bin 0 those up to 1 µs, the last bin
@@ -131,9 +131,10 @@ struct log_ctx {
   uint64_t rec_no;        /* records read by pass 1 (0-based index of the next one) */
   uint64_t max_done_ns;   /* completion times beyond this are impossible (0 = unknown) */
   uint64_t interval_ns, gib_step_bytes, fine_step_bytes; /* units of the three bins */
+  uint64_t sfine_ns;      /* unit of the fine time series (WANT_SERIES_FINE) */
   int binned;             /* some record reached the bins: the key spans below are set */
   uint64_t done_lo, done_hi, off_lo, off_hi; /* span of the binned keys' values */
-  struct analyze_bins *series, *gib, *fine;
+  struct analyze_bins *series, *gib, *fine, *sfine;
   uint64_t lat_buf[NOPS][SSDLOG_CHUNK_MAX_RECORDS];
 };
 
@@ -144,6 +145,8 @@ static void ctx_free(struct log_ctx *c) {
   if (c->series) analyze_bins_release(c->series);
   if (c->gib) analyze_bins_release(c->gib);
   if (c->fine) analyze_bins_release(c->fine);
+  if (c->sfine) analyze_bins_release(c->sfine);
+  free(c->sfine);
   free(c->series);
   free(c->gib);
   free(c->fine);
@@ -182,6 +185,7 @@ static int check_record(struct log_ctx *c, const struct ssdlog_chunk *k, size_t 
 static void feed_bins(struct log_ctx *c, unsigned mask, const struct ssdlog_chunk *k, size_t i) {
   uint64_t sub = k->submit_ns[i], lat = k->lat_ns[i], done = sub + lat, len = k->len_bytes[i];
   if ((mask & FEED_SERIES) && c->series) analyze_bins_add(c->series, done / c->interval_ns, lat, len, sub, done);
+  if ((mask & FEED_SFINE) && c->sfine) analyze_bins_add(c->sfine, done / c->sfine_ns, lat, len, sub, done);
   if (c->gib) {
     uint64_t off = k->offset_bytes[i];
     if (mask & FEED_GIB) analyze_bins_add(c->gib, off / c->gib_step_bytes, lat, len, sub, done);
@@ -231,7 +235,7 @@ static int pass1_chunk(struct log_ctx *c, const struct ssdlog_chunk *k, struct s
     if (done > c->done_hi) c->done_hi = done;
     if (off > c->off_hi) c->off_hi = off;
     c->binned = 1;
-    feed_bins(c, FEED_SERIES | FEED_GIB | FEED_FINE, k, i);
+    feed_bins(c, FEED_SERIES | FEED_GIB | FEED_FINE | FEED_SFINE, k, i);
   }
   for (unsigned op = 0; op < NOPS; op++)
     if (nb[op]) analyze_pct_add(c->op[op].pct, c->lat_buf[op], nb[op]);
@@ -373,7 +377,7 @@ static json_t *stats_json(const struct op_acc *a, const struct analyze_pct *pct,
 static json_t *series_json(const struct analyze_bins *b, uint64_t ins, double requested_s, uint64_t first_submit,
                            uint64_t last_done) {
   json_t *o = json_object(), *t = json_array(), *mb = json_array(), *io = json_array(),
-         *lm = json_array(), *p50 = json_array(), *p99 = json_array();
+         *lm = json_array(), *p50 = json_array(), *p99 = json_array(), *p999 = b->exact ? json_array() : NULL;
   double interval_s = (double)ins / 1e9;
   for (size_t i = 0; i < b->nout; i++) {
     const struct bin_out *x = &b->out[i];
@@ -388,6 +392,7 @@ static json_t *series_json(const struct analyze_bins *b, uint64_t ins, double re
     json_array_append_new(lm, analyze_json_real(x->lat_mean_ns / 1e3, 3));
     json_array_append_new(p50, analyze_json_real(x->p50_ns / 1e3, 3));
     json_array_append_new(p99, analyze_json_real(x->p99_ns / 1e3, 3));
+    if (p999) json_array_append_new(p999, analyze_json_real(x->p999_ns / 1e3, 3));
   }
   json_object_set_new(o, "interval_s", json_real(interval_s));
   if (requested_s > 0) json_object_set_new(o, "interval_requested_s", json_real(requested_s));
@@ -397,7 +402,9 @@ static json_t *series_json(const struct analyze_bins *b, uint64_t ins, double re
   json_object_set_new(o, "lat_mean_us", lm);
   json_object_set_new(o, "p50_us", p50);
   json_object_set_new(o, "p99_us", p99);
-  json_object_set_new(o, "p_note", json_string("interval percentiles from a log-linear histogram, within 1.6%"));
+  if (p999) json_object_set_new(o, "p99_9_us", p999);
+  json_object_set_new(o, "p_note", json_string(b->exact ? "interval percentiles exact (nearest rank, as numpy's inverted_cdf)"
+                                                        : "interval percentiles from a log-linear histogram, within 1.6%"));
   return o;
 }
 
@@ -587,12 +594,13 @@ static uint64_t widen_unit(uint64_t unit, uint64_t lo, uint64_t hi, int pow2) {
 }
 
 static void bins_reset(struct analyze_bins *b) {
-  int sparse = b->sparse;
+  int sparse = b->sparse, exact = b->exact;
   uint64_t gap = b->gap_max;
   analyze_bins_release(b);
   analyze_bins_init(b);
   b->sparse = sparse;
   b->gap_max = gap;
+  b->exact = exact;
 }
 
 /* Bins that overflowed (more than BINS_MAX bins) get a wider unit and one
@@ -615,6 +623,11 @@ static int rebin_overflowed(struct ssdlog_reader *r, struct log_ctx *c, unsigned
     bins_reset(c->fine);
     mask |= FEED_FINE;
   }
+  if (c->sfine && c->sfine->overflow) {
+    c->sfine_ns = widen_unit(c->sfine_ns, c->done_lo, c->done_hi, 0);
+    bins_reset(c->sfine);
+    mask |= FEED_SFINE;
+  }
   *widened = mask;
   if (!mask) return 0;
   int rc = ssdlog_rewind(r, err);
@@ -622,8 +635,8 @@ static int rebin_overflowed(struct ssdlog_reader *r, struct log_ctx *c, unsigned
   int need[NOPS] = {(int)mask};
   rc = read_all(r, cols, c, 3, need, 0, err);
   if (rc < 0) return rc;
-  struct analyze_bins *all[] = {c->series, c->gib, c->fine};
-  for (unsigned i = 0; i < 3; i++) {
+  struct analyze_bins *all[] = {c->series, c->gib, c->fine, c->sfine};
+  for (unsigned i = 0; i < 4; i++) {
     if (!all[i] || !(mask & (1u << i))) continue;
     rc = analyze_bins_finish(all[i]);
     if (rc) return rc;
@@ -675,6 +688,10 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
   c->fine_step_bytes = step < 9e18 ? (uint64_t)step : (uint64_t)9e18;
   if (!c->fine_step_bytes) c->fine_step_bytes = 1;
   if (!rc && (want & ANALYZE_WANT_SERIES) && !(c->series = calloc(1, sizeof *c->series))) rc = -ENOMEM;
+  if (!rc && (want & ANALYZE_WANT_SERIES_FINE) && !(c->sfine = calloc(1, sizeof *c->sfine))) rc = -ENOMEM;
+  double fins = (o->fine_interval_s > 0 ? o->fine_interval_s : 0.1) * 1e9;
+  c->sfine_ns = fins < 9e18 ? (uint64_t)fins : (uint64_t)9e18;
+  if (c->sfine_ns == 0) c->sfine_ns = 1;
   if (!rc && (want & ANALYZE_WANT_FILL) &&
       (!(c->gib = calloc(1, sizeof *c->gib)) || !(c->fine = calloc(1, sizeof *c->fine))))
     rc = -ENOMEM;
@@ -686,6 +703,9 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
    * nothing to plot, so it costs nothing */
   if (c->gib) c->gib->sparse = c->fine->sparse = 1;
   if (c->series) c->series->gap_max = SERIES_GAP_MAX;
+  if (c->sfine) c->sfine->gap_max = SERIES_GAP_MAX;
+  if (c->series) c->series->exact = !!(want & ANALYZE_WANT_SERIES_EXACT);
+  if (c->sfine) c->sfine->exact = !!(want & ANALYZE_WANT_SERIES_EXACT);
   struct ssdlog_reader *r = NULL;
   rc = ssdlog_open(&r, path, o->salvage ? SSDLOG_SALVAGE : 0, err);
   if (rc) {
@@ -702,6 +722,7 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
   if (rc >= 0 && c->series) rc = analyze_bins_finish(c->series);
   if (rc >= 0 && c->gib) rc = analyze_bins_finish(c->gib);
   if (rc >= 0 && c->fine) rc = analyze_bins_finish(c->fine);
+  if (rc >= 0 && c->sfine) rc = analyze_bins_finish(c->sfine);
   if (rc >= 0) rc = rebin_overflowed(r, c, cols, &widened, err);
   if (rc < 0) {
     if (rc == -ENOMEM) ssdrev_fail(err, rc, "out of memory analyzing '%s'", path);
@@ -749,6 +770,11 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
                                                    "would need more than %u intervals",
                                                    req_s, (double)c->interval_ns / 1e9,
                                                    (double)(c->done_hi - c->done_lo) / 1e9, BINS_MAX));
+    if (c->sfine) {
+      double fq = o->fine_interval_s > 0 ? o->fine_interval_s : 0.1;
+      json_object_set_new(res, "series_fine", series_json(c->sfine, c->sfine_ns, (widened & FEED_SFINE) ? fq : 0,
+                                                          c->first_submit, c->last_done));
+    }
     if (c->series->late)
       json_array_append_new(warnings, json_sprintf("%llu records completed out of order by more than %u intervals",
                                                    (unsigned long long)c->series->late, BINS_WINDOW));

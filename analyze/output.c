@@ -31,7 +31,7 @@ static int is_sample_warning(const char *w) { return w && strstr(w, " rests on "
  * temperature): their statistics are detail, printed with --verbose. */
 static int summarized_kind(const char *kind) {
   static const char *const kinds[] = {"cdm", "prefill", "fill_drive", "rw_sweep", "tail", "temperature", "qd_scaling",
-                                      "thermal"};
+                                      "thermal", "steady_state", "consistency"};
   for (size_t i = 0; kind && i < sizeof kinds / sizeof kinds[0]; i++)
     if (!strcmp(kind, kinds[i])) return 1;
   return 0;
@@ -140,6 +140,7 @@ static void print_summary(FILE *f, const json_t *a) {
     else
       fprintf(f, "no thermal throttling (%zu other drops)\n", json_array_size(json_object_get(t, "points")));
   }
+  analyze_print_steady(f, a);
   const json_t *flags = json_object_get(a, "flags");
   if (json_array_size(flags)) fprintf(f, "\nflags:\n");
   json_array_foreach(flags, i, e) {

@@ -353,6 +353,7 @@ int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
 enum bench_test_kind_flags {
   BENCH_TK_FILL_TRACE = 1u << 0, /* a fill: analyze the per-GiB trace and SLC cache */
   BENCH_TK_NO_LOG = 1u << 1,     /* no I/O log (temperature samples) */
+  BENCH_TK_FINE_SERIES = 1u << 2, /* also a 100 ms series; exact per-interval percentiles with p99.9 */
 };
 struct bench_test_kind {
   const char *name;   /* "cdm", "prefill", "fill_drive", "rw_sweep", "tail", "temperature", "job" */
@@ -388,5 +389,27 @@ int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary
  * with what was collected (caller decrefs both). */
 json_t *bench_dut_collect(const char *dev, int include_serial, json_t **raw,
                           struct ssdrev_err *err);
+
+/* ---- the SNIA PTS steady-state rule (bench/method/pts.c; docs/method.md
+ * "Steady state"), shared by the steady_state step (which stops on it) and
+ * its analysis (which judges the logs by it). */
+#define BENCH_PTS_RANGE_PCT 20.0 /* max - min of the window within 20% of its mean */
+#define BENCH_PTS_SLOPE_PCT 10.0 /* the best-fit line's excursion within 10% of it */
+struct bench_pts_window {
+  size_t first, last;      /* 0-based rounds of the window */
+  double mean, min, max;
+  double range_pct;        /* (max - min) / mean, % */
+  double slope, intercept; /* least-squares line y = intercept + slope * round (1-based) */
+  double excursion_pct;    /* |slope| * (rounds - 1) / mean, %: the line's rise across the window */
+  int steady;              /* both within their limits */
+};
+/* Judges the window of the `window` values of y ending at index `last`.
+ * Returns 0, or -EINVAL when the window does not fit (last + 1 < window,
+ * window < 2) or a value is not finite. */
+int bench_pts_judge(const double *y, size_t last, unsigned window, struct bench_pts_window *w);
+/* The first window of y[0..n) that is steady: returns its last index + 1
+ * (the round at which steady state was reached) and fills *w, or 0 when no
+ * window is (then *w is the last window, when one fits). */
+size_t bench_pts_first_steady(const double *y, size_t n, unsigned window, struct bench_pts_window *w);
 
 #endif

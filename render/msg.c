@@ -217,6 +217,64 @@ static const struct msg_row rows[MSG_COUNT] = {
         "MB/s to {throttled_mb_s:0} MB/s (-{throttle_pct:0}%)",
         "발열 테스트: 지속 쓰기 {time_s:1}초 후 {temp_c:1} °C에서 스로틀링이 걸려 속도가 {before_mb_s:0}MB/s에서 "
         "{throttled_mb_s:0}MB/s로 떨어졌습니다 (-{throttle_pct:0}%)"),
+    ROW(MSG_C_SS_TITLE, "Steady state (SNIA PTS): IOPS per round", "정상 상태 (SNIA PTS): 라운드별 IOPS"),
+    ROW(MSG_C_ROUND_AX, "Round", "라운드"),
+    ROW(MSG_C_SS_IOPS, "4 KiB random write IOPS", "4 KiB 랜덤 쓰기 IOPS"),
+    ROW(MSG_C_SS_MEAN, "window mean", "측정 구간 평균"),
+    ROW(MSG_C_SS_BAND10, "mean ±10%", "평균 ±10%"),
+    ROW(MSG_C_SS_BAND20, "mean ±20%", "평균 ±20%"),
+    ROW(MSG_C_SS_FIT, "best-fit line", "최소제곱 직선"),
+    ROW(MSG_C_CONS_TITLE, "Performance consistency: 4 KiB random write", "성능 일관성: 4 KiB 랜덤 쓰기"),
+    ROW(MSG_C_CONS_LOG_TITLE, "Performance consistency: 4 KiB random write (log scale)",
+        "성능 일관성: 4 KiB 랜덤 쓰기 (로그 눈금)"),
+    ROW(MSG_C_CONS_PER_S, "per second", "1초 단위"),
+    ROW(MSG_C_CONS_PER_FINE, "per 100 ms", "100 ms 단위"),
+    ROW(MSG_C_CONS_LAT_TITLE, "Performance consistency: p99.9 latency per second", "성능 일관성: 초별 p99.9 지연시간"),
+    ROW(MSG_C_P999_AX, "p99.9 latency [µs]", "p99.9 지연시간 [µs]"),
+    ROW(MSG_C_CONS_STEADY, "steady region", "정상 구간"),
+    ROW(MSG_T_ROUND, "Round", "라운드"),
+    ROW(MSG_T_SS_IOPS, "4 KiB random write IOPS", "4 KiB 랜덤 쓰기 IOPS"),
+    ROW(MSG_T_IN_WINDOW, "In window", "측정 구간"),
+    ROW(MSG_T_SS_REACHED,
+        "Steady state reached at round {round} (window rounds {first}-{last}): mean {mean:0} IOPS, range {range_pct:1}% "
+        "(limit 20%), best-fit excursion {excursion_pct:1}% (limit 10%).",
+        "{round}라운드에서 정상 상태에 도달했습니다 (측정 구간 {first}-{last}라운드): 평균 {mean:0} IOPS, 범위 {range_pct:1}% "
+        "(한도 20%), 최소제곱 직선 변화폭 {excursion_pct:1}% (한도 10%)."),
+    ROW(MSG_T_SS_NOT_REACHED,
+        "Steady state not reached in {rounds} rounds: the last window's range is {range_pct:1}% (limit 20%), its "
+        "best-fit excursion {excursion_pct:1}% (limit 10%).",
+        "{rounds}라운드 안에 정상 상태에 도달하지 못했습니다: 마지막 구간의 범위 {range_pct:1}% (한도 20%), 최소제곱 직선 "
+        "변화폭 {excursion_pct:1}% (한도 10%)."),
+    ROW(MSG_T_SS_MATRIX, "IOPS matrix (mean over the measurement window)", "IOPS 매트릭스 (측정 구간 평균)"),
+    ROW(MSG_T_READ_PCT, "Read %", "읽기 %"),
+    ROW(MSG_T_BLOCK, "Block", "블록"),
+    ROW(MSG_T_CONS_WHAT, "Steady region", "정상 구간"),
+    ROW(MSG_T_CONS_VALUE, "Value", "값"),
+    ROW(MSG_T_CONS_REGION, "Seconds", "구간 [s]"),
+    ROW(MSG_T_CONS_MEAN, "Mean IOPS", "평균 IOPS"),
+    ROW(MSG_T_CONS_MIN, "Lowest second, IOPS", "가장 낮은 1초 IOPS"),
+    ROW(MSG_T_CONS_P1, "1% low (per second), IOPS", "하위 1% (1초 단위) IOPS"),
+    ROW(MSG_T_CONS_FINE_MIN, "Lowest 100 ms, IOPS", "가장 낮은 100 ms IOPS"),
+    ROW(MSG_T_CONS_COV, "Stddev / mean", "표준편차 / 평균"),
+    ROW(MSG_T_CONS_BELOW, "Seconds below half the mean", "평균의 절반 미만인 초"),
+    ROW(MSG_T_CONS_P999, "p99.9 latency per second, mean / max [µs]", "초별 p99.9 지연시간, 평균 / 최대 [µs]"),
+    ROW(MSG_T_CONS_ONSET, "Fresh-drive burst ends (GC onset)", "초기 고속 구간 종료 (GC 시작)"),
+    ROW(MSG_T_CONS_NO_BURST, "no burst: GC-bound from the start", "고속 구간 없음: 처음부터 GC 속도"),
+    ROW(MSG_F_NOT_STEADY,
+        "steady state (SNIA PTS) not reached in {rounds} rounds: the last window's range is {range_pct:1}% (limit "
+        "{range_limit_pct:0}%) and its best-fit excursion {excursion_pct:1}% (limit {excursion_limit_pct:0}%) of its mean",
+        "{rounds}라운드 안에 정상 상태(SNIA PTS)에 도달하지 못했습니다: 마지막 구간의 범위가 평균의 {range_pct:1}% (한도 "
+        "{range_limit_pct:0}%), 최소제곱 직선 변화폭이 {excursion_pct:1}% (한도 {excursion_limit_pct:0}%)입니다"),
+    ROW(MSG_F_PRE_STEADY,
+        "{section} was measured before the drive was steady: {had_gib:2} GiB of random writes since the last fill, "
+        "where the steady-state step needed {needed_gib:2} GiB",
+        "{section} 결과는 정상 상태 이전에 측정되었습니다: 마지막 채우기 이후 랜덤 쓰기 {had_gib:2}GiB, 정상 상태 단계는 "
+        "{needed_gib:2}GiB가 필요했습니다"),
+    ROW(MSG_F_CONSISTENCY_DROPS,
+        "{test}: in the steady region {below_pct:1}% of the seconds fall below {drop_pct:0}% of the mean {mean_iops:0} "
+        "IOPS (more than {share_pct:0}%)",
+        "{test}: 정상 구간에서 {below_pct:1}%의 초가 평균 {mean_iops:0} IOPS의 {drop_pct:0}% 아래로 떨어집니다 "
+        "({share_pct:0}% 초과)"),
 };
 
 /* flag id (analysis.json flags[].id) -> its finding */
@@ -231,6 +289,8 @@ static const struct {
     {"link_bound", MSG_F_LINK_BOUND},             {"io_errors", MSG_F_IO_ERRORS},
     {"log_unreadable", MSG_F_LOG_UNREADABLE},     {"qd_plateau", MSG_F_QD_PLATEAU},
     {"thermal_step_throttle", MSG_F_THERMAL_STEP_THROTTLE},
+    {"not_steady", MSG_F_NOT_STEADY},             {"pre_steady", MSG_F_PRE_STEADY},
+    {"consistency_drops", MSG_F_CONSISTENCY_DROPS},
 };
 
 /* ------------------------------------------------------------ languages */

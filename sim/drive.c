@@ -203,6 +203,7 @@ static void truth_phase_start(struct sim *s) {
   s->tlc_first_ns = s->tlc_first_mapped_bytes = s->tlc_first_host_bytes = 0;
   s->cliff_ns = s->cliff_host_bytes = 0;
   s->throttle_first_ns = 0;
+  s->gc_first_ns = s->gc_first_host_bytes = 0;
 }
 
 void sim_idle(struct sim *s, uint64_t idle_ns) {
@@ -363,6 +364,7 @@ static void program_unit(struct sim *s, int slc) {
     d->copy_until = start + copies;
     d->erase_until = start + g;
     s->st.busy_ns_acc += g;
+    if (!s->gc_first_ns) s->gc_first_ns = start, s->gc_first_host_bytes = s->phase_host_bytes;
     start += g;
   }
   uint64_t xe = fluid_take(&s->chan[ch], start, slc ? s->slc_unit_xfer_ns : s->tlc_unit_xfer_ns);
@@ -594,6 +596,8 @@ void sim_get_truth(const struct sim *s, struct sim_truth *t) {
   t->tlc_first_host_bytes = s->tlc_first_host_bytes;
   t->cliff_ns = s->cliff_ns;
   t->cliff_host_bytes = s->cliff_host_bytes;
+  t->gc_first_ns = s->gc_first_ns;
+  t->gc_first_host_bytes = s->gc_first_host_bytes;
   t->mapped_bytes = s->st.mapped_units * SIM_UNIT_BYTES;
   t->temp_c = s->st.temp_c;
   t->now_ns = s->st.now_ns;

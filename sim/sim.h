@@ -112,6 +112,13 @@ struct sim_thermal_measured {
   double peak_temp_c;          /* the highest temperature of the write */
 };
 int sim_model_measure_thermal(const struct sim_model *m, struct sim_thermal_measured *out, struct ssdrev_err *err);
+/* The GC-bound steady state of random writes by the timing itself
+ * (sim/steady.c): a scratch drive of the model (no faults) is filled with
+ * one sequential 128 KiB QD32 pass, then written with BLOCK-sized random
+ * writes at QD in a closed loop, twice its capacity; *iops is the rate of
+ * the second capacity. Fails only for lack of memory. */
+int sim_model_measure_rand_write(const struct sim_model *m, uint32_t block, unsigned qd, double *iops,
+                                 struct ssdrev_err *err);
 
 struct sim; /* a simulated drive instance with its FTL state and virtual clock */
 /* Copies the model; the same model and seed give the same behaviour. */
@@ -155,6 +162,8 @@ struct sim_truth {
   unsigned throttle_level;
   uint64_t tmt_count[2], tmt_ns[2];
   uint64_t throttle_first_ns;
+  /* this phase: the first GC step (when it began; host bytes then; 0s: none) */
+  uint64_t gc_first_ns, gc_first_host_bytes;
 };
 void sim_get_truth(const struct sim *s, struct sim_truth *t);
 /* Saves / restores the drive state (for resuming a review). The state file

@@ -104,6 +104,7 @@ struct sim {
    * that waited for the full buffer (where the host sees the cliff) */
   uint64_t phase_host_bytes;
   int tlc_seen, cliff_seen;
+  uint64_t gc_first_ns, gc_first_host_bytes; /* truth: this phase's first GC step (0s: none) */
   uint64_t tlc_first_ns, tlc_first_mapped_bytes, tlc_first_host_bytes;
   uint64_t cliff_ns, cliff_host_bytes;
   uint64_t throttle_first_ns; /* first throttle entry of this phase (0: none) */

@@ -6,6 +6,7 @@ static const struct review_kind *const kinds[] = {
     &bench_review_kind_purge, &bench_review_kind_cdm, &bench_review_kind_prefill, &bench_review_kind_fill_drive,
     &bench_review_kind_rw_sweep, &bench_review_kind_tail, &bench_review_kind_qd_scaling,
     &bench_review_kind_thermal,
+    &bench_review_kind_steady_state, &bench_review_kind_consistency,
 };
 
 const struct review_kind *bench_review_kind_find(const char *name) {
@@ -24,6 +25,8 @@ static const struct bench_test_kind test_kinds[] = {
     {"qd_scaling", 0, "workload qd"},
     {"thermal", 0, "samples sensor_samples smart_thermal"},
     {"temperature", BENCH_TK_NO_LOG, "samples"},
+    {"steady_state", 0, "round tracking read_pct window"},
+    {"consistency", BENCH_TK_FINE_SERIES, ""},
     {"job", 0, ""},
 };
 

@@ -72,11 +72,31 @@ struct review_step {
   uint64_t ios;               /* tail: I/Os per workload */
   unsigned workloads;         /* tail, qd_scaling: enum review_op_mask (MIX = 70/30) */
   /* thermal */
-  double duration_s;          /* sustained write time (stops earlier at max_bytes) */
+  double duration_s;          /* thermal, consistency: the sustained write time (thermal stops earlier at max_bytes) */
   uint64_t max_bytes;         /* 0 = no byte limit */
   double cool_s;              /* idle before the write, so it starts from a cool drive */
   double sample_s;            /* temperature sampling interval */
+  /* steady_state, consistency (bench/method/steady.c, consistency.c) */
+  unsigned qd, threads;       /* per thread; threads (a sim folds them into one queue) */
+  int prepare;                /* enum review_prepare: what the step does to the drive first */
+  double round_s;             /* steady_state: time of one round (of each matrix point) */
+  unsigned rounds_max, window; /* steady_state: round limit; rounds in the PTS window */
+  int matrix;                 /* steady_state: each round is the PTS IOPS matrix */
 };
+
+struct review_ctx;
+struct review_profile;
+/* What steady_state / consistency do before their writes: nothing, a purge,
+ * a purge and one sequential 128 KiB pass (AnandTech), or a purge and two
+ * passes (the PTS workload-independent preconditioning). */
+enum review_prepare { REVIEW_PREP_NONE, REVIEW_PREP_PURGE, REVIEW_PREP_FILL, REVIEW_PREP_PTS };
+/* Parses OBJ's "prepare" into s->prepare (left as it is when absent). */
+int bench_review_json_prepare(const json_t *obj, struct review_step *s, const char *where, struct ssdrev_err *err);
+/* Runs s->prepare: a purge, then 0, 1 or 2 sequential passes as tests
+ * STEP.prepare1, STEP.prepare2 of kind "prefill" (purpose "prepare"). */
+int bench_review_prepare(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err);
+double bench_review_prepare_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap);
+const char *bench_review_prepare_text(int prepare);
 
 struct review_profile {
   json_t *json;               /* the method file, verbatim (owned) */
@@ -188,7 +208,8 @@ extern const char bench_review_fio_discard_sh[];
 const struct review_kind *bench_review_kind_find(const char *name);
 extern const struct review_kind bench_review_kind_purge, bench_review_kind_cdm, bench_review_kind_prefill,
     bench_review_kind_fill_drive, bench_review_kind_rw_sweep, bench_review_kind_tail,
-    bench_review_kind_qd_scaling, bench_review_kind_thermal;
+    bench_review_kind_qd_scaling, bench_review_kind_thermal, bench_review_kind_steady_state,
+    bench_review_kind_consistency;
 
 /* Runs one job as a test entry of the run: logs to logs/NAME.ssdlog, adds
  * {step, kind, extra keys (stolen)} and the result, saves the manifest.

@@ -171,6 +171,17 @@ static int has_hangul(const char *s) {
   return 0;
 }
 
+/* NanumGothic, the Hangul face, has no micro sign U+00B5 (KS X 1001 has only
+ * the Greek mu, U+03BC): in a Hangul string "µs" is drawn with the Greek mu,
+ * which looks the same, instead of a missing-glyph box. Same byte length;
+ * BUF holds the copy (S itself when nothing changes or BUF is too small). */
+static const char *hangul_glyphs(const char *s, char *buf, size_t len) {
+  if (!strstr(s, "\xC2\xB5") || !has_hangul(s) || strlen(s) >= len) return s;
+  memcpy(buf, s, strlen(s) + 1);
+  for (char *p = buf; (p = strstr(p, "\xC2\xB5")) != NULL; p += 2) p[0] = '\xCE', p[1] = '\xBC';
+  return buf;
+}
+
 static void set_font(cairo_t *cr, const char *s, double size_pt, int bold) {
   cairo_select_font_face(cr, has_hangul(s) ? "NanumGothic" : "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
@@ -179,6 +190,8 @@ static void set_font(cairo_t *cr, const char *s, double size_pt, int bold) {
 
 double render_canvas_text_width(cairo_t *cr, const char *s, double size_pt, int bold) {
   cairo_text_extents_t te;
+  char buf[512];
+  s = hangul_glyphs(s, buf, sizeof buf);
   set_font(cr, s, size_pt, bold);
   cairo_text_extents(cr, s, &te);
   return te.x_advance;
@@ -225,8 +238,9 @@ double render_canvas_text(cairo_t *cr, double x, double y, const char *s, double
     return w;
   }
   double x0 = align == RC_CENTER ? x - w / 2 : align == RC_RIGHT ? x - w : x;
+  char buf[512];
   cairo_move_to(cr, x0, y);
-  cairo_show_text(cr, s);
+  cairo_show_text(cr, hangul_glyphs(s, buf, sizeof buf));
   return w;
 }
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "render/render_int.h"
+#include "render/chart/chart_int.h"
 
-#define MAX_SEL 16
 #define MAX_PTS 4096
 /* Log-spaced latency bins: HIST_PER_DECADE per decade from 1 µs to 100 ms. */
 #define HIST_PER_DECADE ANALYZE_HIST_PER_DECADE
@@ -19,15 +19,6 @@ struct chart_scratch {
   double hist[MAX_SEL][HIST_BINS]; /* hist_check fills, hist_draw reads */
 };
 
-struct chart_ctx {
-  const struct render_run *run[MAX_SEL]; /* selected runs */
-  size_t idx[MAX_SEL];                   /* their index in the set = palette colour */
-  size_t n;
-  const struct render_chart_opts *o;
-  struct render_canvas *c;
-  struct ssdrev_err *err;
-  struct chart_scratch *s; /* calloc'd by chart_prepare; the caller frees */
-};
 
 struct chart_kind {
   const char *name;
@@ -40,12 +31,9 @@ struct chart_kind {
   const char *args; /* the options it uses of state, op, workload, test; any other is an error */
 };
 
-static void colour(const struct chart_ctx *x, size_t i, double rgb[3]) { render_palette(x->idx[i], rgb); }
 
 static const char *state_of(const struct chart_ctx *x) { return x->o->state ? x->o->state : "FOB"; }
 
-/* Message ID in the chart's language. */
-#define M(id) render_msg(x->o->lang, id)
 
 /* ===================================================== CrystalDiskMark panel */
 
@@ -1092,6 +1080,14 @@ static const struct chart_kind kinds[] = {
      temp_check, temp_draw, ""},
     {"thermal", "thermal step: sustained write MB/s and temperature on one time axis, throttling marked", 1, 3.3,
      thermal_check, thermal_draw, ""},
+    {"steady_state", "SNIA PTS convergence: IOPS per round, the window's mean, +-10% / +-20% bands, best-fit line", 1, 3.4,
+     render_chart_steady_check, render_chart_steady_draw, ""},
+    {"consistency", "IOPS per second and per 100 ms of a sustained random write (dots, linear y)", 1, 3.4,
+     render_chart_cons_check, render_chart_cons_draw, ""},
+    {"consistency_log", "the consistency scatter on a log IOPS axis", 1, 3.4, render_chart_cons_check,
+     render_chart_cons_log_draw, ""},
+    {"consistency_latency", "p99.9 latency per second of the sustained random write (log)", 1, 3.2,
+     render_chart_cons_check, render_chart_cons_lat_draw, ""},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 

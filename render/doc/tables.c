@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "render/render_int.h"
+#include "render/doc/t_steady_int.h"
 
 #define MAX_RUNS 16
 
@@ -673,6 +674,8 @@ static const struct table_kind tables[] = {
     {"flags", "drive lang", NULL, NULL, t_flags},
     {"qd_scaling", "drive lang", NULL, t_qd, NULL},
     {"thermal", "drive lang", NULL, NULL, render_table_thermal},
+    {"steady_state", "drive lang", NULL, render_table_steady, NULL},
+    {"consistency", "drive lang", NULL, render_table_consistency, NULL},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 
@@ -682,7 +685,7 @@ int render_table_exists(const char *kind) {
   return 0;
 }
 
-const char *render_table_kind_list(void) { return "dut, cdm, tail, rw_sweep, jobs, slc, cdm_compare, flags, qd_scaling, thermal"; }
+const char *render_table_kind_list(void) { return "dut, cdm, tail, rw_sweep, jobs, slc, cdm_compare, flags, qd_scaling, thermal, steady_state, consistency"; }
 
 /* 1 when WORD is one of the space-separated LIST. */
 static int word_in(const char *list, const char *word) {

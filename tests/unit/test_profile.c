@@ -56,13 +56,13 @@ TEST("The reference method loads with its seven steps in the review's order") {
   bench_review_profile_free(&p);
 }
 
-TEST("The full method extends the reference one: its seven steps, then QD scaling and the thermal step, with the reference settings") {
+TEST("The full method extends the reference one: its seven steps, then QD scaling, steady state, consistency and the thermal step, with the reference settings") {
   struct review_profile p;
   struct ssdrev_err err = {{0}};
   int rc = bench_review_profile_load(&p, repo("profiles/review-full.json"), 1, 0, &err);
   if (rc) fprintf(stderr, "    %s\n", err.msg);
   REQUIRE(rc == 0);
-  CHECK_EQ_U64(p.nsteps, 9);
+  CHECK_EQ_U64(p.nsteps, 11);
   CHECK_STR(p.steps[0].id, "purge");
   CHECK_STR(p.steps[6].id, "tail");
   CHECK_STR(p.steps[7].kind->name, "qd_scaling");
@@ -70,13 +70,20 @@ TEST("The full method extends the reference one: its seven steps, then QD scalin
   CHECK_EQ_U64(p.steps[7].qds[7], 128);
   CHECK_STR(p.name, "review-full");
   CHECK_NEAR(p.set.sweep_measure_s, 0.05, 1e-12); /* the reference method's short block */
-  CHECK(json_object_get(p.json, "extends") == NULL && json_array_size(json_object_get(p.json, "steps")) == 9);
-  CHECK_STR(p.steps[8].kind->name, "thermal"); /* last: the drive cools first, whatever ran before */
-  CHECK_NEAR(p.steps[8].duration_s, 600, 1e-9);
+  CHECK(json_object_get(p.json, "extends") == NULL && json_array_size(json_object_get(p.json, "steps")) == 11);
+  CHECK_STR(p.steps[10].kind->name, "thermal"); /* last: the drive cools first, whatever ran before */
+  CHECK_NEAR(p.steps[10].duration_s, 600, 1e-9);
   /* short mode: 30 s of writing, no cooling idle */
-  CHECK_NEAR(p.steps[8].kind->estimate_s(&p, &p.steps[8], 1ull << 30), 30, 1e-9);
+  CHECK_NEAR(p.steps[10].kind->estimate_s(&p, &p.steps[10], 1ull << 30), 30, 1e-9);
   /* 2 workloads x 8 QDs x 0.05 s in short mode */
   CHECK_NEAR(p.steps[7].kind->estimate_s(&p, &p.steps[7], 1ull << 30), 0.8, 1e-9);
+  /* the new steps last, with their short blocks: 25 rounds x 0.5 s; a purge (2 s),
+   * one 1 GiB pass at the plan's 1000 MB/s and 10 s */
+  CHECK_STR(p.steps[8].kind->name, "steady_state");
+  CHECK_EQ_U64(p.steps[8].rounds_max, 25);
+  CHECK_NEAR(p.steps[8].kind->estimate_s(&p, &p.steps[8], 1ull << 30), 12.5, 1e-9);
+  CHECK_STR(p.steps[9].kind->name, "consistency");
+  CHECK_NEAR(p.steps[9].kind->estimate_s(&p, &p.steps[9], 1ull << 30), 2 + 1.073741824 + 10, 1e-9);
   bench_review_profile_free(&p);
 }
 

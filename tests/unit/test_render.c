@@ -217,6 +217,17 @@ TEST("Every chart kind draws a PNG of the asked size and an SVG") {
                         json_loads("[{\"t_s\": [0, 1, 2, 3], \"mb_s\": [1000, 1000, 700, 700], \"temp_t_s\": [0.25, 1.25, 2.25],"
                                    " \"temp_c\": [60, 70, 71], \"warn_temp_c\": 70, \"points\": [{\"t_s\": 1.5,"
                                    " \"thermal\": true}]}]", 0, NULL));
+  /* ... and steady-state rounds and a consistency test */
+  for (size_t i = 0; i < rs.n; i++) {
+    json_object_set_new(rs.v[i].analysis, "steady_state",
+                        json_loads("{\"steady\": true, \"rounds\": [{\"round\": 1, \"iops\": 150000}, {\"round\": 2, \"iops\": 101000},"
+                                   " {\"round\": 3, \"iops\": 100000}], \"window\": {\"first_round\": 2, \"last_round\": 3,"
+                                   " \"mean_iops\": 100500, \"slope_iops_per_round\": -1000, \"intercept\": 103000}}", 0, NULL));
+    json_object_set_new(rs.v[i].analysis, "consistency",
+                        json_loads("[{\"per_s\": {\"t_s\": [0, 1, 2], \"iops\": [200000, 90000, 88000], \"p99_9_us\": [900, 4000, 3800]},"
+                                   " \"per_fine\": {\"t_s\": [0, 0.1, 0.2], \"iops\": [210000, 190000, 95000]},"
+                                   " \"steady\": {\"from_s\": 1, \"to_s\": 3}}]", 0, NULL));
+  }
   for (const struct render_chart_kind_info *k = render_chart_kinds(); k->name; k++) {
     if (!strcmp(k->name, "hist")) continue; /* needs a raw log; see the CLI test */
     struct render_chart_opts o;
