@@ -133,6 +133,7 @@ struct log_ctx {
   uint64_t interval_ns, gib_step_bytes, fine_step_bytes; /* units of the three bins */
   int binned;             /* some record reached the bins: the key spans below are set */
   uint64_t done_lo, done_hi, off_lo, off_hi; /* span of the binned keys' values */
+  int narrowed; /* a short fill's series got a finer interval (narrow_unit) */
   struct analyze_bins *series, *gib, *fine;
   uint64_t lat_buf[NOPS][SSDLOG_CHUNK_MAX_RECORDS];
 };
@@ -586,6 +587,25 @@ static uint64_t widen_unit(uint64_t unit, uint64_t lo, uint64_t hi, int pow2) {
   return need;
 }
 
+/* A fill shorter than FILL_SERIES_MIN_POINTS intervals (a small file, a
+ * short region, a fast drive) would draw its speed over time as one or two
+ * points: its series gets the 1, 2 or 5 x 10^k ns interval that makes at
+ * least that many, never finer than FILL_SERIES_MIN_NS (1 ms, the clock of
+ * an imported fio log). 0 when the unit stays. */
+#define FILL_SERIES_MIN_POINTS 50
+#define FILL_SERIES_MIN_NS 1000000ull
+static uint64_t narrow_unit(uint64_t unit, uint64_t lo, uint64_t hi) {
+  uint64_t span = hi - lo, want = span / FILL_SERIES_MIN_POINTS;
+  if (span / unit >= FILL_SERIES_MIN_POINTS || want < FILL_SERIES_MIN_NS) want = FILL_SERIES_MIN_NS;
+  uint64_t best = 0;
+  for (uint64_t dec = 1; dec <= UINT64_MAX / 10 && dec <= want; dec *= 10) {
+    static const uint64_t mult[] = {1, 2, 5};
+    for (unsigned i = 0; i < 3; i++)
+      if (dec * mult[i] <= want) best = dec * mult[i];
+  }
+  return best >= FILL_SERIES_MIN_NS && best < unit && span / unit < FILL_SERIES_MIN_POINTS ? best : 0;
+}
+
 static void bins_reset(struct analyze_bins *b) {
   int sparse = b->sparse;
   uint64_t gap = b->gap_max;
@@ -600,10 +620,16 @@ static void bins_reset(struct analyze_bins *b) {
 static int rebin_overflowed(struct ssdlog_reader *r, struct log_ctx *c, unsigned cols, unsigned *widened,
                             struct ssdrev_err *err) {
   unsigned mask = 0;
+  uint64_t fine = c->series && c->gib && c->binned ? narrow_unit(c->interval_ns, c->done_lo, c->done_hi) : 0;
   if (c->series && c->series->overflow) {
     c->interval_ns = widen_unit(c->interval_ns, c->done_lo, c->done_hi, 0);
     bins_reset(c->series);
     mask |= FEED_SERIES;
+  } else if (fine) {
+    c->interval_ns = fine;
+    bins_reset(c->series);
+    mask |= FEED_SERIES;
+    c->narrowed = 1;
   }
   if (c->gib && c->gib->overflow) {
     c->gib_step_bytes = widen_unit(c->gib_step_bytes, c->off_lo, c->off_hi, 1);
@@ -742,9 +768,9 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
   if (c->series) {
     double req_s = o->interval_s > 0 ? o->interval_s : 1.0;
     json_object_set_new(res, "series", series_json(c->series, c->interval_ns,
-                                                   (widened & FEED_SERIES) ? req_s : 0, c->first_submit,
+                                                   (widened & FEED_SERIES) || c->narrowed ? req_s : 0, c->first_submit,
                                                    c->last_done));
-    if (widened & FEED_SERIES)
+    if ((widened & FEED_SERIES) && !c->narrowed)
       json_array_append_new(warnings, json_sprintf("series interval widened from %g s to %g s: the data's %.9g s "
                                                    "would need more than %u intervals",
                                                    req_s, (double)c->interval_ns / 1e9,

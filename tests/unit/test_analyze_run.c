@@ -325,3 +325,29 @@ TEST("A run whose log is missing still analyzes, with the error in its entry") {
   CHECK(analyze_run(test_path("no-such-run"), NULL, NULL, &e) < 0);
   CHECK_CONTAINS(e.msg, "no-such-run");
 }
+
+TEST("A fill shorter than 50 s gets a finer series, never below 1 ms; a longer one keeps 1 s") {
+  static const struct {
+    size_t n;
+    uint64_t spacing_ns;
+    double interval_s;
+    size_t min_points;
+  } c[] = {{2000, 10000, 0.001, 19}, {20000, 500000, 0.1, 49}, {100000, 1000000, 1, 99}};
+  for (unsigned k = 0; k < 3; k++) {
+    char nm[64];
+    snprintf(nm, sizeof nm, "shortfill%u.ssdlog", k);
+    const char *p = test_path(nm);
+    REQUIRE(write_log(p, c[k].n, 131072, c[k].spacing_ns, 8000, 0, 0, 0) == 0);
+    json_t *res = NULL;
+    struct ssdrev_err e = {{0}};
+    REQUIRE(analyze_log(p, NULL, ANALYZE_WANT_SERIES | ANALYZE_WANT_FILL, &res, &e) == 0);
+    const json_t *s = json_object_get(res, "series");
+    CHECK_NEAR(num(s, "interval_s"), c[k].interval_s, 1e-9);
+    CHECK(json_array_size(json_object_get(s, "t_s")) >= c[k].min_points);
+    /* the rate of an inner point is the log's: 128 KiB per spacing */
+    CHECK_NEAR(json_number_value(json_array_get(json_object_get(s, "mb_s"), 5)), 131072.0 / c[k].spacing_ns * 1e3,
+               131072.0 / c[k].spacing_ns * 1e3 * 0.01);
+    if (c[k].interval_s < 1) CHECK_NEAR(num(s, "interval_requested_s"), 1, 1e-9);
+    json_decref(res);
+  }
+}
