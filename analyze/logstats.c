@@ -443,7 +443,9 @@ static int fill_json(struct log_ctx *c, json_t *res, struct ssdrev_err *err) {
   json_object_set_new(pg, "mb_s", darr(m, k, 2));
   json_object_set_new(pg, "lat_mean_us", darr(lm, k, 2));
   json_object_set_new(pg, "lat_p99_us", darr(lp, k, 2));
-  if (c->gib_step_bytes != (1ull << 30)) /* widened: more than BINS_MAX GiB steps */
+  /* widened (more than BINS_MAX GiB steps) or narrowed (a fill of less
+   * than FILL_GIB_MIN_POINTS GiB) */
+  if (c->gib_step_bytes != (1ull << 30))
     json_object_set_new(pg, "step_gib", analyze_json_real((double)c->gib_step_bytes / GIB, 6));
   json_object_set_new(fill, "per_gib", pg);
   k = trace_points(c->fine, c->first_submit, g, m, NULL, NULL);
@@ -606,6 +608,20 @@ static uint64_t narrow_unit(uint64_t unit, uint64_t lo, uint64_t hi) {
   return best >= FILL_SERIES_MIN_NS && best < unit && span / unit < FILL_SERIES_MIN_POINTS ? best : 0;
 }
 
+/* The same for the per-GiB trace of a fill smaller than FILL_GIB_MIN_POINTS
+ * GiB (a short region, a small file): the power-of-two step that gives at
+ * least that many points, never finer than the fine trace's step. 0 when
+ * the step stays. */
+#define FILL_GIB_MIN_POINTS 16
+static uint64_t narrow_step(uint64_t step, uint64_t floor_step, uint64_t lo, uint64_t hi) {
+  uint64_t span = hi - lo;
+  if (span / step >= FILL_GIB_MIN_POINTS) return 0;
+  uint64_t u = step;
+  while (u > floor_step && span / u < FILL_GIB_MIN_POINTS) u >>= 1;
+  if (u < floor_step) u = floor_step;
+  return u < step ? u : 0;
+}
+
 static void bins_reset(struct analyze_bins *b) {
   int sparse = b->sparse;
   uint64_t gap = b->gap_max;
@@ -631,8 +647,13 @@ static int rebin_overflowed(struct ssdlog_reader *r, struct log_ctx *c, unsigned
     mask |= FEED_SERIES;
     c->narrowed = 1;
   }
+  uint64_t gstep = c->gib && c->binned ? narrow_step(c->gib_step_bytes, c->fine_step_bytes, c->off_lo, c->off_hi) : 0;
   if (c->gib && c->gib->overflow) {
     c->gib_step_bytes = widen_unit(c->gib_step_bytes, c->off_lo, c->off_hi, 1);
+    bins_reset(c->gib);
+    mask |= FEED_GIB;
+  } else if (gstep) {
+    c->gib_step_bytes = gstep;
     bins_reset(c->gib);
     mask |= FEED_GIB;
   }
@@ -793,7 +814,7 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
     json_object_set_new(json_object_get(res, "fill"), "why_no_trace", json_string(why));
     json_object_del(json_object_get(res, "fill"), "slc");
   }
-  if (widened & (FEED_GIB | FEED_FINE))
+  if ((widened & FEED_FINE) || ((widened & FEED_GIB) && c->gib_step_bytes > (1ull << 30)))
     json_array_append_new(warnings, json_sprintf("fill trace steps widened to %g GiB (per-GiB points) and %g GiB "
                                                  "(trace): the offsets span more than %u steps",
                                                  (double)c->gib_step_bytes / GIB, (double)c->fine_step_bytes / GIB,
