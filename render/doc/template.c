@@ -37,6 +37,8 @@ struct expand {
   char errs[sizeof ((struct ssdrev_err *)0)->msg];
   size_t errs_len;
   const char *chart_kind;  /* the chart kind being checked (each_drive) */
+  char last_why[sizeof ((struct ssdrev_err *)0)->msg]; /* the last note's reason */
+  size_t last_note_end;    /* out->len after it */
 };
 
 /* The checking pass reports up to this many errors at once. */
@@ -92,7 +94,13 @@ static int not_measured(struct expand *e, int rc, int inline_value, const struct
     render_buf_puts(e->out, render_msg(lang, MSG_NA_INLINE));
     return 0;
   }
-  /* the reason in the review's language (the CLI's warning stays English) */
+  /* a second note with the same reason right after the first (a section's
+   * table and chart both missing) says nothing new */
+  int blank = e->out->len >= e->last_note_end;
+  for (size_t k = e->last_note_end; blank && k < e->out->len; k++) blank = e->out->s[k] == '\n' || e->out->s[k] == ' ';
+  if (blank && e->last_why[0] && !strcmp(e->last_why, why)) return 0;
+  snprintf(e->last_why, sizeof e->last_why, "%s", why);
+  /* the reason in the review's language */
   struct render_buf r = {0}, esc = {0};
   render_msg_put_reason(&r, lang, why);
   render_buf_md(&esc, r.s ? r.s : ""); /* the reason is text (it may quote a label), not Markdown */
@@ -100,6 +108,7 @@ static int not_measured(struct expand *e, int rc, int inline_value, const struct
   render_buf_puts(e->out, "*");
   render_msg_put(e->out, lang, MSG_NOT_MEASURED, params);
   render_buf_puts(e->out, "*");
+  e->last_note_end = e->out->len;
   json_decref(params);
   render_buf_free(&r);
   render_buf_free(&esc);
