@@ -303,6 +303,8 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, const char *
       snprintf(l->text, sizeof l->text, "%s (SLC %.2f GiB)", x->run[i]->label, render_data_num(slc, "max_gib", 0));
     else if (slc)
       snprintf(l->text, sizeof l->text, "%s (%s)", x->run[i]->label, M(MSG_T_NO_CACHE));
+    if (!fill_has(x->run[i], ykey)) /* drawn beside a run that has it: say so */
+      snprintf(l->text, sizeof l->text, "%s (%s)", x->run[i]->label, M(MSG_T_NOT_MEASURED));
     colour(x, i, l->rgb);
     l->shape = -1;
   }

@@ -815,12 +815,18 @@ int render_table(const struct render_runs *rs, const char *kind, const struct re
     struct ssdrev_err e2 = {{0}};
     int rc = t->per_run(sel[i], a, NULL, n, &e2);
     if (rc == -ENOENT) {
-      render_buf_puts(out, a->lang && !strcmp(a->lang, "ko") ? "*측정하지 않음: " : "*Not measured: ");
-      for (const char *c = e2.msg; *c; c++) {
-        if (strchr("\\`*_[]<>#|", *c)) render_buf_putn(out, "\\", 1); /* the reason is text, not Markdown */
-        render_buf_putn(out, c, 1);
-      }
-      render_buf_puts(out, ".*\n\n");
+      /* the drive's note as the template's notes: the reason in the page's
+       * language (render_msg_put_reason), as text, not Markdown */
+      struct render_buf r = {0}, esc = {0};
+      render_msg_put_reason(&r, lang_arg(a), e2.msg);
+      render_buf_md(&esc, r.s ? r.s : "");
+      json_t *params = json_pack("{s:s}", "why", esc.s ? esc.s : "");
+      render_buf_puts(out, "*");
+      render_msg_put(out, lang_arg(a), MSG_NOT_MEASURED, params);
+      render_buf_puts(out, "*\n\n");
+      json_decref(params);
+      render_buf_free(&r);
+      render_buf_free(&esc);
       continue;
     }
     if ((rc = t->per_run(sel[i], a, out, n, err)) < 0) return rc;

@@ -34,7 +34,16 @@ SSDREV_TARGET="$d/target.img" sh "$d/jobs/run.sh" >"$d/fio.out" 2>&1 || fail "ru
 cd "$d/jobs" || exit 1
 "$SSDREV" import fio 02-cdm_fob.json:FOB 03-fill75.json 04-cdm_75.json:75% 05-fill_drive.json 06-rw_sweep.json \
   07-tail.json --out "$d/run" --label "fio drive" >"$d/imp.out" 2>"$d/imp.err" || fail "import: $(cat "$d/imp.err")"
+# fio names no drive; --model / --firmware give the DUT table its model and
+# firmware, and one note names the fields still missing
+"$SSDREV" import fio 07-tail.json --out "$d/named" --model "TEST MODEL 64M" --firmware FW1 >/dev/null 2>&1 \
+  || fail "import with --model"
 cd "$d" || exit 1
+printf '# x\n\n{{dut}}\n' >"$d/dut.md"
+"$SSDREV" report -t "$d/dut.md" -o "$d/dut" --format md "$d/named" >/dev/null 2>&1 || fail "dut report"
+grep -q '^| TEST MODEL 64M \[named\] |' "$d/dut/review.md" && grep -q '^| Firmware | FW1 |' "$d/dut/review.md" \
+  && grep -q '^\*Not in the source data: Link, NVMe Version, LBA Size' "$d/dut/review.md" \
+  || fail "the DUT table of a named fio import: $(cat "$d/dut/review.md")"
 /usr/bin/python3 - "$d/run" <<'PY' || exit 1
 import json, sys, collections
 m = json.load(open(sys.argv[1] + "/manifest.json"))
@@ -87,7 +96,7 @@ for t in single.en review.en single.ko review.ko; do
   done
   ls "$d/$t/charts/" | grep -q '^cdm-75' || fail "$t: no 75% CrystalDiskMark panel"
   ls "$d/$t/charts/" | grep -q '^rw_ratio' || fail "$t: no RW-ratio chart"
-  case $t in *.ko) grep -q 'Not measured\|not measured\|| n/a |' "$d/$t/review.md" && fail "$t: English notes in a Korean page" ;; esac
+  case $t in *.ko) grep -q "Not measured\|not measured\|| n/a |\|' has no " "$d/$t/review.md" && fail "$t: English notes in a Korean page" ;; esac
   pdftotext "$d/$t/review.pdf" - >/dev/null 2>&1 || fail "$t: PDF unreadable"
 done
 "$SSDREV" import cdm "$R/samples/cdm/pm981-fob-cdm8.txt:FOB" "$R/samples/cdm/pm981-75pct-cdm8-mix.txt:75%" \
@@ -105,7 +114,7 @@ for t in review.en review.ko; do
   for c in fill fill_time fill_latency; do
     [ -s "$d/mix-$t/charts/$c.png" ] || fail "mix $t: the fio drive's $c chart dropped"
   done
-  case $t in *.ko) grep -q 'Not measured\|not measured\|| n/a |' "$md" && fail "mix $t: English notes in a Korean page" ;; esac
+  case $t in *.ko) grep -q "Not measured\|not measured\|| n/a |\|' has no " "$md" && fail "mix $t: English notes in a Korean page" ;; esac
   grep -q '^| 99.99% | (\{0,1\}[0-9]' "$md" || fail "mix $t: the fio drive's tail table dropped"
   grep -q '^| fio drive | ' "$md" || fail "mix $t: the fio drive's SLC row dropped"
   # the CDM drive's FOB table, values as its file gave them

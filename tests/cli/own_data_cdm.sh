@@ -48,7 +48,7 @@ check() { # check TEMPLATE OUTDIR LABEL... : one page's sections
   done
   grep -q "^\*$dutnote .*Firmware" "$md" || fail "$t: the DUT fields not in the file are not named: $(grep -A4 'DUT' "$md")"
   grep -q '| n/a |\|| 없음 |' "$md" && fail "$t: a cell says n/a: $(grep '| n/a |\|| 없음 |' "$md")"
-  case $t in *.ko) grep -q 'Not measured\|not measured\|Not in the source' "$md" && fail "$t: English notes in a Korean page" ;; esac
+  case $t in *.ko) grep -q "Not measured\|not measured\|Not in the source\|' has no " "$md" && fail "$t: English notes in a Korean page" ;; esac
   pdftotext "$o/review.pdf" "$T/p.txt" 2>/dev/null || fail "$t: PDF unreadable"
   [ -s "$o/review.html" ] || fail "$t: no HTML"
 }
