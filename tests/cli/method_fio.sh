@@ -41,9 +41,9 @@ cd "$d/jobs" || exit 1
 cd "$d" || exit 1
 printf '# x\n\n{{dut}}\n' >"$d/dut.md"
 "$SSDREV" report -t "$d/dut.md" -o "$d/dut" --format md "$d/named" >/dev/null 2>&1 || fail "dut report"
-grep -q '^| TEST MODEL 64M \[named\] |' "$d/dut/review.md" && grep -q '^| Firmware | FW1 |' "$d/dut/review.md" \
-  && grep -q '^\*Not in the source data: Link, NVMe Version, LBA Size' "$d/dut/review.md" \
-  || fail "the DUT table of a named fio import: $(cat "$d/dut/review.md")"
+for want in '^| TEST MODEL 64M \[named\] |' '^| Firmware | FW1 |' '^\*Not in the source data: Link, NVMe Version, LBA Size'; do
+  grep -q "$want" "$d/dut/review.md" || fail "the DUT table of a named fio import: $(cat "$d/dut/review.md")"
+done
 /usr/bin/python3 - "$d/run" <<'PY' || exit 1
 import json, sys, collections
 m = json.load(open(sys.argv[1] + "/manifest.json"))
@@ -94,8 +94,9 @@ for t in single.en review.en single.ko review.ko; do
   for c in fill fill_time fill_latency tail; do
     [ -s "$d/$t/charts/$c.png" ] || fail "$t: no $c chart"
   done
-  ls "$d/$t/charts/" | grep -q '^cdm-75' || fail "$t: no 75% CrystalDiskMark panel"
-  ls "$d/$t/charts/" | grep -q '^rw_ratio' || fail "$t: no RW-ratio chart"
+  for c in "$d/$t/charts/cdm-75"*.png "$d/$t/charts/rw_ratio"*.png; do
+    [ -s "$c" ] || fail "$t: no 75% CrystalDiskMark panel or RW-ratio chart ($c)"
+  done
   case $t in *.ko) grep -q "Not measured\|not measured\|| n/a |\|' has no " "$d/$t/review.md" && fail "$t: English notes in a Korean page" ;; esac
   pdftotext "$d/$t/review.pdf" - >/dev/null 2>&1 || fail "$t: PDF unreadable"
 done

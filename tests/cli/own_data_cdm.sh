@@ -41,7 +41,7 @@ check() { # check TEMPLATE OUTDIR LABEL... : one page's sections
   grep -q "$nm" "$md" || fail "$t: no note for the fill/sweep/tail sections CrystalDiskMark does not measure"
   for l in "$@"; do
     for st in "$capfob" "$cap75"; do
-      grep -q "^\*CrystalDiskMark.* — $l, $st[* ]" "$md" || fail "$t: no CrystalDiskMark table of $l at $st"
+      grep -q "^\*CrystalDiskMark.* — $l, ${st}[* ]" "$md" || fail "$t: no CrystalDiskMark table of $l at $st"
     done
     # the DUT table: what the file gives, and one note for the rest
     grep -q "\[$l\] |" "$md" || fail "$t: no DUT table of $l"
@@ -75,7 +75,7 @@ for t in review.en review.ko; do
   check "$t" "$T/two-$t" "PM981 CDM8" "SATA CDM6"
 done
 # the CLI's warnings: English by default, Korean with SSDREV_LANG=ko or a Korean locale
-SSDREV_LANG= LC_ALL= LC_MESSAGES= LANG=C "$SSDREV" report -t "$R/templates/single.en.md" -o "$T/w1" --format md "$T/cdm8" \
+SSDREV_LANG="" LC_ALL="" LC_MESSAGES="" LANG=C "$SSDREV" report -t "$R/templates/single.en.md" -o "$T/w1" --format md "$T/cdm8" \
   >"$T/w1.log" 2>&1 || fail "report: $(cat "$T/w1.log")"
 grep -q "^ssdrev report: warning: .*single.en.md:[0-9]*: not measured: run 'PM981 CDM8' has no tail-latency results" "$T/w1.log" \
   || fail "English warning: $(cat "$T/w1.log")"
@@ -85,7 +85,7 @@ grep -q "^ssdrev report: 경고: .*single.en.md:[0-9]*: 측정되지 않음: 'PM
   || fail "Korean warning: $(cat "$T/w2.log")"
 sed 's#    47.617 MB/s \[  11625.2 IOPS\] <    85.82 us>#     0.000 MB/s [      0.0 IOPS] <     0.00 us>#' \
   "$S/pm981-fob-cdm8.txt" >"$T/zero.txt"
-SSDREV_LANG= LC_ALL= LC_MESSAGES= LANG=ko_KR.UTF-8 "$SSDREV" import cdm "$T/zero.txt" --out "$T/zero" >"$T/w3.log" 2>&1 \
+SSDREV_LANG="" LC_ALL="" LC_MESSAGES="" LANG=ko_KR.UTF-8 "$SSDREV" import cdm "$T/zero.txt" --out "$T/zero" >"$T/w3.log" 2>&1 \
   || fail "import: $(cat "$T/w3.log")"
 grep -q "^ssdrev import: 경고: '.*zero.txt': RND4K Q1T1 read 셀이 0 MB/s(실행되지 않음)여서 건너뜁니다" "$T/w3.log" \
   || fail "Korean import warning: $(cat "$T/w3.log")"
