@@ -342,6 +342,11 @@ static const struct msg_row rows[MSG_COUNT] = {
         "'{input}' 작업 {job}: 로그 {log}에는 I/O가 {n}개이지만 fio는 {m}개로 셌습니다 (fio {ver})"),
     ROW(MSG_W_FIO_NO_LOG, "'{input}' job {job}: no latency log {log} found (see --logs)",
         "'{input}' 작업 {job}: 지연시간 로그 {log}를 찾지 못했습니다 (--logs 참고)"),
+    ROW(MSG_W_AN_SUMMARIZED, "{n} of {m} tests are summarized above (their statistics: --verbose)",
+        "테스트 {m}개 중 {n}개는 위 표에 요약되어 있습니다 (각 테스트의 통계: --verbose)"),
+    ROW(MSG_W_AN_FEW, "{n} percentiles in {m} tests rest on fewer than 10 samples, marked (!) (listed with --verbose)",
+        "테스트 {m}개의 백분위수 {n}개는 표본이 10개 미만이라 (!)로 표시했습니다 (목록: --verbose)"),
+    ROW(MSG_W_AN_REST, "{what} rests on {k} samples (< {min})", "{what}: 표본 {k}개에 근거한 값입니다 (< {min})"),
 };
 
 /* flag id (analysis.json flags[].id) -> its finding */
@@ -579,7 +584,8 @@ void render_msg_put_reason(struct render_buf *b, enum render_lang lang, const ch
  * missing-data reason, put in the language too. */
 static const enum render_msg_id cli_forms[] = {
     MSG_W_NOT_MEASURED, MSG_W_SKIPPING,   MSG_W_REANALYZED,    MSG_W_CDM_TWICE,
-    MSG_W_CDM_ZERO,     MSG_W_FIO_SHORT_LOG, MSG_W_FIO_NO_LOG,
+    MSG_W_CDM_ZERO,     MSG_W_FIO_SHORT_LOG, MSG_W_FIO_NO_LOG, MSG_W_AN_SUMMARIZED,
+    MSG_W_AN_FEW,       MSG_W_AN_REST,
 };
 
 void render_msg_cli(enum render_lang lang, const char *text, char *out, size_t len) {
@@ -607,5 +613,20 @@ void render_msg_cli(enum render_lang lang, const char *text, char *out, size_t l
     if (!done) render_msg_put_reason(&b, lang, text);
   }
   snprintf(out, len, "%s", b.s && !b.oom ? b.s : text);
+  render_buf_free(&b);
+}
+
+void render_flag_text(enum render_lang lang, const json_t *flag, char *out, size_t len) {
+  if (!len) return;
+  const char *sev = json_string_value(json_object_get(flag, "severity")),
+             *id = json_string_value(json_object_get(flag, "id")),
+             *msg = json_string_value(json_object_get(flag, "message"));
+  int sid = render_msg_severity(sev ? sev : "info"), fid = render_msg_flag(id);
+  const json_t *nums = json_object_get(flag, "numbers");
+  struct render_buf b = {0};
+  if (fid >= 0 && render_msg_params_ok(lang, (enum render_msg_id)fid, nums))
+    render_msg_put(&b, lang, (enum render_msg_id)fid, nums);
+  snprintf(out, len, "[%s] %s: %s", sid >= 0 ? render_msg(lang, (enum render_msg_id)sid) : sev ? sev : "info",
+           id ? id : "?", b.s && !b.oom ? b.s : msg ? msg : "");
   render_buf_free(&b);
 }

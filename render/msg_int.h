@@ -244,6 +244,9 @@ enum render_msg_id {
   MSG_W_CDM_ZERO,      /* {input} {cell} */
   MSG_W_FIO_SHORT_LOG, /* {input} {job} {log} {n} {m} {ver} */
   MSG_W_FIO_NO_LOG,    /* {input} {job} {log} */
+  MSG_W_AN_SUMMARIZED, /* analyze's closing notes: {n} {m} */
+  MSG_W_AN_FEW,        /* {n} {m} (the plural form; the singular ones stay English) */
+  MSG_W_AN_REST,       /* a test's warning: {what} {k} {min} */
   MSG_COUNT
 };
 

@@ -29,6 +29,10 @@ enum render_lang render_template_lang(const char *name, const char *text);
  * MSG_W_* rows) is put in LANG; any other text stays as it is (README,
  * "Languages of messages"). OUT gets at most LEN - 1 bytes and a NUL. */
 void render_msg_cli(enum render_lang lang, const char *text, char *out, size_t len);
+/* A flag of analysis.json (flags[]) in LANG: "[SEVERITY] ID: FINDING", the
+ * finding from its id and numbers (its English "message" when the
+ * catalogue has no form for it). OUT as for render_msg_cli. */
+void render_flag_text(enum render_lang lang, const json_t *flag, char *out, size_t len);
 
 /* ============================================================== the runs */
 

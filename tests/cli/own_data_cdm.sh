@@ -89,6 +89,12 @@ SSDREV_LANG="" LC_ALL="" LC_MESSAGES="" LANG=ko_KR.UTF-8 "$SSDREV" import cdm "$
   || fail "import: $(cat "$T/w3.log")"
 grep -q "^ssdrev import: 경고: '.*zero.txt': RND4K Q1T1 read 셀이 0 MB/s(실행되지 않음)여서 건너뜁니다" "$T/w3.log" \
   || fail "Korean import warning: $(cat "$T/w3.log")"
+# analyze: its flag findings and notes follow the language too, the table stays as it is
+SSDREV_LANG=ko "$SSDREV" analyze "$T/cdm8" >"$T/a-ko.out" 2>&1 || fail "analyze: $(cat "$T/a-ko.out")"
+grep -q '^  \[경고\] rnd_read_plateau: RND4K Q32T1 읽기가 542MB/s로' "$T/a-ko.out" || fail "analyze in Korean: $(cat "$T/a-ko.out")"
+grep -q '^CDM (max MB/s' "$T/a-ko.out" || fail "analyze's table changed in Korean"
+SSDREV_LANG=en "$SSDREV" analyze "$T/cdm8" >"$T/a-en.out" 2>&1 || fail "analyze: $(cat "$T/a-en.out")"
+grep -q '^  \[warn\] rnd_read_plateau: RND4K Q32T1 read 542 MB/s' "$T/a-en.out" || fail "analyze in English: $(cat "$T/a-en.out")"
 # an error naming a file stays English
 SSDREV_LANG=ko "$SSDREV" import cdm "$T/nope.txt" --out "$T/nope" >"$T/w4.log" 2>&1 && fail "missing file imported"
 grep -q "error: .*nope.txt" "$T/w4.log" || fail "error: $(cat "$T/w4.log")"
