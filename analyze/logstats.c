@@ -134,6 +134,7 @@ struct log_ctx {
   uint64_t sfine_ns;      /* unit of the fine time series (WANT_SERIES_FINE) */
   int binned;             /* some record reached the bins: the key spans below are set */
   uint64_t done_lo, done_hi, off_lo, off_hi; /* span of the binned keys' values */
+  int narrowed; /* a short fill's series got a finer interval (narrow_unit) */
   struct analyze_bins *series, *gib, *fine, *sfine;
   uint64_t lat_buf[NOPS][SSDLOG_CHUNK_MAX_RECORDS];
 };
@@ -449,7 +450,9 @@ static int fill_json(struct log_ctx *c, json_t *res, struct ssdrev_err *err) {
   json_object_set_new(pg, "mb_s", darr(m, k, 2));
   json_object_set_new(pg, "lat_mean_us", darr(lm, k, 2));
   json_object_set_new(pg, "lat_p99_us", darr(lp, k, 2));
-  if (c->gib_step_bytes != (1ull << 30)) /* widened: more than BINS_MAX GiB steps */
+  /* widened (more than BINS_MAX GiB steps) or narrowed (a fill of less
+   * than FILL_GIB_MIN_POINTS GiB) */
+  if (c->gib_step_bytes != (1ull << 30))
     json_object_set_new(pg, "step_gib", analyze_json_real((double)c->gib_step_bytes / GIB, 6));
   json_object_set_new(fill, "per_gib", pg);
   k = trace_points(c->fine, c->first_submit, g, m, NULL, NULL);
@@ -593,6 +596,39 @@ static uint64_t widen_unit(uint64_t unit, uint64_t lo, uint64_t hi, int pow2) {
   return need;
 }
 
+/* A fill shorter than FILL_SERIES_MIN_POINTS intervals (a small file, a
+ * short region, a fast drive) would draw its speed over time as one or two
+ * points: its series gets the 1, 2 or 5 x 10^k ns interval that makes at
+ * least that many, never finer than FILL_SERIES_MIN_NS (1 ms, the clock of
+ * an imported fio log). 0 when the unit stays. */
+#define FILL_SERIES_MIN_POINTS 50
+#define FILL_SERIES_MIN_NS 1000000ull
+static uint64_t narrow_unit(uint64_t unit, uint64_t lo, uint64_t hi) {
+  uint64_t span = hi - lo, want = span / FILL_SERIES_MIN_POINTS;
+  if (span / unit >= FILL_SERIES_MIN_POINTS || want < FILL_SERIES_MIN_NS) want = FILL_SERIES_MIN_NS;
+  uint64_t best = 0;
+  for (uint64_t dec = 1; dec <= UINT64_MAX / 10 && dec <= want; dec *= 10) {
+    static const uint64_t mult[] = {1, 2, 5};
+    for (unsigned i = 0; i < 3; i++)
+      if (dec * mult[i] <= want) best = dec * mult[i];
+  }
+  return best >= FILL_SERIES_MIN_NS && best < unit && span / unit < FILL_SERIES_MIN_POINTS ? best : 0;
+}
+
+/* The same for the per-GiB trace of a fill smaller than FILL_GIB_MIN_POINTS
+ * GiB (a short region, a small file): the power-of-two step that gives at
+ * least that many points, never finer than the fine trace's step. 0 when
+ * the step stays. */
+#define FILL_GIB_MIN_POINTS 16
+static uint64_t narrow_step(uint64_t step, uint64_t floor_step, uint64_t lo, uint64_t hi) {
+  uint64_t span = hi - lo;
+  if (span / step >= FILL_GIB_MIN_POINTS) return 0;
+  uint64_t u = step;
+  while (u > floor_step && span / u < FILL_GIB_MIN_POINTS) u >>= 1;
+  if (u < floor_step) u = floor_step;
+  return u < step ? u : 0;
+}
+
 static void bins_reset(struct analyze_bins *b) {
   int sparse = b->sparse, exact = b->exact;
   uint64_t gap = b->gap_max;
@@ -608,13 +644,24 @@ static void bins_reset(struct analyze_bins *b) {
 static int rebin_overflowed(struct ssdlog_reader *r, struct log_ctx *c, unsigned cols, unsigned *widened,
                             struct ssdrev_err *err) {
   unsigned mask = 0;
+  uint64_t fine = c->series && c->gib && c->binned ? narrow_unit(c->interval_ns, c->done_lo, c->done_hi) : 0;
   if (c->series && c->series->overflow) {
     c->interval_ns = widen_unit(c->interval_ns, c->done_lo, c->done_hi, 0);
     bins_reset(c->series);
     mask |= FEED_SERIES;
+  } else if (fine) {
+    c->interval_ns = fine;
+    bins_reset(c->series);
+    mask |= FEED_SERIES;
+    c->narrowed = 1;
   }
+  uint64_t gstep = c->gib && c->binned ? narrow_step(c->gib_step_bytes, c->fine_step_bytes, c->off_lo, c->off_hi) : 0;
   if (c->gib && c->gib->overflow) {
     c->gib_step_bytes = widen_unit(c->gib_step_bytes, c->off_lo, c->off_hi, 1);
+    bins_reset(c->gib);
+    mask |= FEED_GIB;
+  } else if (gstep) {
+    c->gib_step_bytes = gstep;
     bins_reset(c->gib);
     mask |= FEED_GIB;
   }
@@ -763,9 +810,9 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
   if (c->series) {
     double req_s = o->interval_s > 0 ? o->interval_s : 1.0;
     json_object_set_new(res, "series", series_json(c->series, c->interval_ns,
-                                                   (widened & FEED_SERIES) ? req_s : 0, c->first_submit,
+                                                   (widened & FEED_SERIES) || c->narrowed ? req_s : 0, c->first_submit,
                                                    c->last_done));
-    if (widened & FEED_SERIES)
+    if ((widened & FEED_SERIES) && !c->narrowed)
       json_array_append_new(warnings, json_sprintf("series interval widened from %g s to %g s: the data's %.9g s "
                                                    "would need more than %u intervals",
                                                    req_s, (double)c->interval_ns / 1e9,
@@ -793,7 +840,7 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
     json_object_set_new(json_object_get(res, "fill"), "why_no_trace", json_string(why));
     json_object_del(json_object_get(res, "fill"), "slc");
   }
-  if (widened & (FEED_GIB | FEED_FINE))
+  if ((widened & FEED_FINE) || ((widened & FEED_GIB) && c->gib_step_bytes > (1ull << 30)))
     json_array_append_new(warnings, json_sprintf("fill trace steps widened to %g GiB (per-GiB points) and %g GiB "
                                                  "(trace): the offsets span more than %u steps",
                                                  (double)c->gib_step_bytes / GIB, (double)c->fine_step_bytes / GIB,

@@ -80,6 +80,14 @@ struct render_runs;
 /* Says on stderr which runs render_runs_load analyzed (and so rewrote
  * RUN/analysis.json) because their analysis was missing or stale. */
 void cli_note_reanalyzed(const char *cmd, const struct render_runs *rs);
+/* 1 when the CLI's warnings and notes are Korean: SSDREV_LANG=ko, else
+ * (SSDREV_LANG unset or empty) the first set of LC_ALL, LC_MESSAGES, LANG
+ * starting with "ko" (README, "Languages of messages"). */
+int cli_msg_ko(void);
+/* Prints PREFIX, then KIND ("warning", "note"; NULL: none) and ": ", then the
+ * message FMT in the CLI's language (render_msg_cli: a text the catalogue
+ * has no form for stays English), and a newline, to stderr. */
+void cli_warn(const char *prefix, const char *kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 int cmd_log(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -2,9 +2,13 @@
  * (printed as tables, JSON or CSV), or a bare log. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "analyze/analyze.h"
 #include "cli/cli.h"
+#include "render/render.h"
 #include "log/ssdlog.h"
 
 static void usage(FILE *f) {
@@ -123,6 +127,44 @@ static int pct_only(const char *cmd, const char *log, const struct analyze_opts 
   return 0;
 }
 
+/* The table with its warnings, notes and flag findings in Korean (README,
+ * "Languages of messages"): the lines analyze_print_table writes, each
+ * "  warning: ..." and closing note through render_msg_cli, each flag line
+ * (the K-th after "flags:") from the K-th flag; the rest as printed. */
+static void print_table_ko(const json_t *a, unsigned flags) {
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *m = open_memstream(&buf, &n);
+  if (!m) {
+    analyze_print_table(stdout, a, flags);
+    return;
+  }
+  analyze_print_table(m, a, flags);
+  fclose(m);
+  const json_t *fl = json_object_get(a, "flags");
+  size_t nflag = SIZE_MAX;
+  char out[8192], word[64];
+  render_msg_cli(RENDER_LANG_KO, "warning", word, sizeof word);
+  for (char *line = buf, *eol; line && *line; line = eol ? eol + 1 : NULL) {
+    eol = strchr(line, '\n');
+    if (eol) *eol = 0;
+    if (!strncmp(line, "  warning: ", 11)) {
+      render_msg_cli(RENDER_LANG_KO, line + 11, out, sizeof out);
+      printf("  %s: %s\n", word, out);
+    } else if (!strcmp(line, "flags:")) {
+      nflag = 0;
+      puts(line);
+    } else if (nflag < json_array_size(fl) && !strncmp(line, "  [", 3)) {
+      render_flag_text(RENDER_LANG_KO, json_array_get(fl, nflag++), out, sizeof out);
+      printf("  %s\n", out);
+    } else {
+      render_msg_cli(RENDER_LANG_KO, line, out, sizeof out);
+      puts(out);
+    }
+  }
+  free(buf);
+}
+
 int cmd_analyze(int argc, char **argv) {
   const char *cmd = "analyze";
   struct analyze_opts o;
@@ -200,6 +242,8 @@ int cmd_analyze(int argc, char **argv) {
     if (json) {
       json_dumpf(a, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
       fputc('\n', stdout);
+    } else if (cli_msg_ko()) {
+      print_table_ko(a, verbose ? ANALYZE_TABLE_VERBOSE : 0);
     } else {
       analyze_print_table(stdout, a, verbose ? ANALYZE_TABLE_VERBOSE : 0);
     }

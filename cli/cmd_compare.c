@@ -25,7 +25,8 @@ static void usage(FILE *f) {
           "                      compare.csv: one row per run and figure, groups.csv,\n"
           "                      runs.csv, compare.xlsx)\n"
           "  --format LIST       md,csv,pdf,charts,xlsx (default md,csv: charts come with md/pdf)\n"
-          "  --lang en|ko        the report's language (default en)\n"
+          "  --lang en|ko        the report's language (default: SSDREV_LANG, else the\n"
+          "                      locale: LANG=ko_KR.UTF-8 is Korean; else en)\n"
           "  --where FILTER      keep runs matching FILTER (repeatable, all must hold):\n"
           "                      model=GLOB, firmware=GLOB, state=GLOB, label=GLOB,\n"
           "                      source=GLOB (FIELD!=GLOB excludes), simulated=yes|no,\n"
@@ -49,12 +50,12 @@ static void usage(FILE *f) {
 
 static void on_skip(const char *path, const char *reason, void *arg) {
   (*(size_t *)arg)++; /* counts folder-level and run-level skips alike */
-  fprintf(stderr, "skipping '%s': %s\n", path, reason);
+  cli_warn(NULL, NULL, "skipping '%s': %s", path, reason);
 }
 
 static void on_warn(const char *path, const char *what, void *arg) {
   (void)arg;
-  fprintf(stderr, "warning: '%s': %s\n", path, what);
+  cli_warn(NULL, "warning", "'%s': %s", path, what);
 }
 
 int cmd_compare(int argc, char **argv) {
@@ -66,6 +67,7 @@ int cmd_compare(int argc, char **argv) {
   struct render_cmp_opts o;
   render_cmp_opts_defaults(&o);
   o.warn = on_warn;
+  o.lang_ko = cli_msg_ko(); /* the CLI's language unless --lang says otherwise */
   static const struct option longopts[] = {
       {"out", required_argument, NULL, 'o'},  {"format", required_argument, NULL, 'f'},
       {"jobs", required_argument, NULL, 'j'}, {"baseline", required_argument, NULL, 'b'},
@@ -135,7 +137,7 @@ int cmd_compare(int argc, char **argv) {
   cairo_debug_reset_static_data();
   void *fcfini = dlsym(RTLD_DEFAULT, "FcFini");
   if (fcfini) ((void (*)(void))fcfini)();
-  if (res.index_warning[0]) fprintf(stderr, "warning: %s\n", res.index_warning);
+  if (res.index_warning[0]) cli_warn(NULL, "warning", "%s", res.index_warning);
   if (rc) return cli_error(cmd, "%s", err.msg);
   printf("compared %zu run%s in %zu group%s (%zu figures, %zu charts) into '%s'", res.runs_ok,
          res.runs_ok == 1 ? "" : "s", res.groups, res.groups == 1 ? "" : "s", res.metrics, res.charts, o.out_dir);

@@ -137,7 +137,7 @@ int cmd_import(int argc, char **argv) {
     size_t i;
     json_t *w;
     json_array_foreach(json_object_get(run->manifest, "import_warnings"), i, w) {
-      fprintf(stderr, "ssdrev import: warning: %s\n", json_string_value(w));
+      cli_warn("ssdrev import: ", "warning", "%s", json_string_value(w) ? json_string_value(w) : "");
     }
     archive_free(run);
   }

@@ -29,7 +29,7 @@ static void usage(FILE *f) {
 
 static void warn_missing(void *ctx, const char *msg) {
   (void)ctx;
-  fprintf(stderr, "ssdrev report: warning: %s\n", msg);
+  cli_warn("ssdrev report: ", "warning", "%s", msg);
 }
 
 int cmd_report(int argc, char **argv) {

@@ -171,6 +171,14 @@ static int fio_size(const json_t *opts, const char *key, uint64_t dflt, double m
   double v = strtod(s, &end);
   if (end == s) return 0;
   double mult = 1;
+  if (*end == '%') {
+    /* size=N% / offset=N%: a share of the file (fio), known from filesize;
+     * without it unknown (0), never N bytes (a "size=100%" fill used to
+     * wrap its rebuilt offsets every 100 bytes) */
+    uint64_t file = 0;
+    if (strcmp(key, "filesize") && fio_size(opts, "filesize", 0, 0, max, &file, why)) return -1;
+    mult = (double)file / 100.0;
+  }
   switch (*end) {
   case 'k': case 'K': mult = 1024.0; break;
   case 'm': case 'M': mult = 1048576.0; break;

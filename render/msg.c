@@ -275,6 +275,158 @@ static const struct msg_row rows[MSG_COUNT] = {
         "IOPS (more than {share_pct:0}%)",
         "{test}: 정상 구간에서 {below_pct:1}%의 초가 평균 {mean_iops:0} IOPS의 {drop_pct:0}% 아래로 떨어집니다 "
         "({share_pct:0}% 초과)"),
+    ROW(MSG_MISS_FILL_TIME, "run '{run}' has no fill series over time (analysis fill.per_sec)",
+        "'{run}'에 Fill Drive 시간별 쓰기 속도가 없습니다 (analysis fill.per_sec)"),
+    ROW(MSG_MISS_TEMP, "run '{run}' has no temperature samples (analysis temperature)",
+        "'{run}'에 온도 기록이 없습니다 (analysis temperature)"),
+    ROW(MSG_MISS_QD, "run '{run}' has no queue-depth scaling (analysis qd_scaling)",
+        "'{run}'에 QD 스케일링 결과가 없습니다 (analysis qd_scaling)"),
+    ROW(MSG_MISS_CDM_OP, "run '{run}' has no CrystalDiskMark {arg:op} results",
+        "'{run}'에 CrystalDiskMark {arg:op} 결과가 없습니다"),
+    SAME(MSG_T_CAPACITY, "Capacity"),
+    ROW(MSG_T_HOST_OS, "Test OS", "테스트 OS"),
+    ROW(MSG_T_NOT_IN_SOURCE, "Not in the source data: {fields}.", "원본 데이터에 없는 항목: {fields}."),
+    ROW(MSG_T_CDM_NO_LAT, "(The file gives no latencies: CrystalDiskMark 6 and older write none.)",
+        "(원본 파일에 지연시간이 없습니다: CrystalDiskMark 6 이하는 기록하지 않습니다.)"),
+    /* product terms: CrystalDiskMark's own names in both languages */
+    SAME(MSG_C_PROF_DEFAULT, "Default"),
+    SAME(MSG_C_PROF_NVME, "NVMe SSD"),
+    SAME(MSG_C_PROF_PEAK, "Peak Performance"),
+    SAME(MSG_C_PROF_REAL, "Real World Performance"),
+    SAME(MSG_C_PROF_DEMO, "Demo"),
+
+    /* the batch compare report (render/compare/): printf formats, the same
+     * conversions in both forms */
+    ROW(MSG_CM_TITLE, "Batch comparison",
+        "일괄 비교"),
+    ROW(MSG_CM_INTRO, "%s runs in %s groups. Each figure is the group's median; the spread (n, min, median, max) is shown for groups of several runs.",
+        "실행 %s개, 그룹 %s개. 각 수치는 그룹의 중앙값이며, 실행이 여러 개인 그룹은 분포(n, 최소, 중앙값, 최대)를 함께 보입니다."),
+    ROW(MSG_CM_BASELINE_IS, "Ratios (x) are against the baseline group **%s**",
+        "비율(x)은 기준 그룹 **%s** 대비입니다"),
+    ROW(MSG_CM_BASELINE_RULE_GIVEN, " (chosen with --baseline).",
+        " (--baseline으로 지정)."),
+    ROW(MSG_CM_BASELINE_RULE_AUTO, " (the group with a known model and the most headline figures, then the most runs).",
+        " (모델이 알려진 그룹 중 주요 수치가 가장 많고, 다음으로 실행이 가장 많은 그룹)."),
+    ROW(MSG_CM_FILTERS, "Filters: %s.",
+        "필터: %s."),
+    ROW(MSG_CM_NO_FILTERS, "No filters.",
+        "필터 없음."),
+    ROW(MSG_CM_GROUPS, "Groups",
+        "그룹"),
+    ROW(MSG_CM_RUNS, "Runs",
+        "실행"),
+    ROW(MSG_CM_RUNS_ELIDED, "%s runs: the list is in runs.csv.",
+        "실행 %s개: 목록은 runs.csv에 있습니다."),
+    ROW(MSG_CM_COL_GROUP, "Group",
+        "그룹"),
+    ROW(MSG_CM_COL_MODEL, "Model",
+        "모델"),
+    ROW(MSG_CM_COL_FIRMWARE, "Firmware",
+        "펌웨어"),
+    ROW(MSG_CM_COL_STATE, "State",
+        "상태"),
+    ROW(MSG_CM_COL_RUNS, "Runs",
+        "실행 수"),
+    ROW(MSG_CM_COL_LABEL, "Run",
+        "실행"),
+    ROW(MSG_CM_COL_SOURCE, "Source",
+        "출처"),
+    ROW(MSG_CM_COL_DATE, "Date",
+        "날짜"),
+    ROW(MSG_CM_COL_SIMULATED, "Simulated",
+        "시뮬레이션"),
+    ROW(MSG_CM_COL_RANK, "#",
+        "#"),
+    SAME(MSG_CM_COL_N, "n"),
+    ROW(MSG_CM_COL_MIN, "Min",
+        "최소"),
+    ROW(MSG_CM_COL_MEDIAN, "Median",
+        "중앙값"),
+    ROW(MSG_CM_COL_MAX, "Max",
+        "최대"),
+    ROW(MSG_CM_COL_RATIO, "vs baseline",
+        "기준 대비"),
+    ROW(MSG_CM_YES, "yes",
+        "예"),
+    ROW(MSG_CM_NO, "no",
+        "아니요"),
+    ROW(MSG_CM_BASELINE_MARK, " (baseline)",
+        " (기준)"),
+    ROW(MSG_CM_UNKNOWN_MODEL, "%s (model unknown)",
+        "%s (모델 미상)"),
+    ROW(MSG_CM_UNKNOWN_FIRMWARE, "firmware unknown",
+        "펌웨어 미상"),
+    SAME(MSG_CM_FAM_CDM, "CrystalDiskMark"),
+    ROW(MSG_CM_FAM_SLC, "SLC cache",
+        "SLC캐시"),
+    ROW(MSG_CM_FAM_RW, "Read/write ratio sweep",
+        "읽기/쓰기 비율 스윕"),
+    ROW(MSG_CM_FAM_TAIL, "Tail latency",
+        "Tail Latency (꼬리 지연시간)"),
+    ROW(MSG_CM_FAM_TESTS, "Tests",
+        "개별 테스트"),
+    ROW(MSG_CM_READ, "read",
+        "읽기"),
+    ROW(MSG_CM_WRITE, "write",
+        "쓰기"),
+    ROW(MSG_CM_MIX, "mix",
+        "혼합"),
+    ROW(MSG_CM_SLC_MAX, "SLC cache size (largest)",
+        "SLC캐시 크기 (최대)"),
+    ROW(MSG_CM_SLC_MIN, "SLC cache size (smallest)",
+        "SLC캐시 크기 (최소)"),
+    ROW(MSG_CM_SLC_CACHE, "Write speed in the SLC cache",
+        "SLC캐시 내 쓰기 속도"),
+    ROW(MSG_CM_SLC_POST, "Write speed after the SLC cache",
+        "SLC캐시 소진 후 쓰기 속도"),
+    ROW(MSG_CM_RW_POINT, "4K random %s, %s%% read",
+        "4K 랜덤 %s, 읽기 %s%%"),
+    ROW(MSG_CM_TAIL_W_READ, "read",
+        "읽기"),
+    ROW(MSG_CM_TAIL_W_MIX, "70/30 mix",
+        "70/30 혼합"),
+    ROW(MSG_CM_TAIL_W_WRITE, "write",
+        "쓰기"),
+    ROW(MSG_CM_MEAN, "mean",
+        "평균"),
+    ROW(MSG_CM_MAXLAT, "max",
+        "최대"),
+    ROW(MSG_CM_OTHER_FIGS, "The other %s figures (IOPS, latencies, all sweep points, every percentile) are in compare.csv, groups.csv and compare.xlsx.",
+        "나머지 수치 %s개(IOPS, 지연시간, 모든 스윕 지점, 모든 백분위)는 compare.csv, groups.csv, compare.xlsx에 있습니다."),
+    ROW(MSG_CM_CHART_TOP, "the best %s of %s groups",
+        "그룹 %2$s개 중 상위 %1$s개"),
+    ROW(MSG_CM_HIGHER_BETTER, "higher is better",
+        "높을수록 좋음"),
+    ROW(MSG_CM_LOWER_BETTER, "lower is better",
+        "낮을수록 좋음"),
+    ROW(MSG_CM_SIMULATED_NOTE, "Groups marked (sim) are simulated drives, not measurements of hardware.",
+        "(sim) 표시 그룹은 실제 하드웨어 측정이 아닌 시뮬레이션 드라이브입니다."),
+    ROW(MSG_CM_SPREAD_NOTE, "Bars are group medians, ranked best first; whiskers span min to max.",
+        "막대는 그룹 중앙값(좋은 순), 수염은 최소~최대 범위입니다."),
+    ROW(MSG_CM_NO_BASELINE_VALUE, "-",
+        "-"),
+    SAME(MSG_CM_SHEET_RUNS, "Runs"),
+    SAME(MSG_CM_SHEET_GROUPS, "Groups"),
+
+    ROW(MSG_W_WARNING, "warning", "경고"),
+    ROW(MSG_W_NOTE, "note", "참고"),
+    ROW(MSG_W_NOT_MEASURED, "{where}: not measured: {why}", "{where}: 측정되지 않음: {why}"),
+    ROW(MSG_W_SKIPPING, "skipping '{path}': {why}", "'{path}' 건너뜀: {why}"),
+    ROW(MSG_W_REANALYZED, "analyzed '{dir}' first (its analysis.json was missing or stale) and wrote '{out}'",
+        "'{dir}'의 analysis.json이 없거나 오래되어 먼저 분석했고 '{out}'에 썼습니다"),
+    ROW(MSG_W_CDM_TWICE, "'{input}': cell {cell} appears twice; the second is ignored",
+        "'{input}': {cell} 셀이 두 번 나옵니다. 두 번째는 무시합니다"),
+    ROW(MSG_W_CDM_ZERO, "'{input}': cell {cell} is 0 MB/s (not run); skipped",
+        "'{input}': {cell} 셀이 0 MB/s(실행되지 않음)여서 건너뜁니다"),
+    ROW(MSG_W_FIO_SHORT_LOG, "'{input}' job {job}: log {log} holds {n} I/Os, fio counted {m} (fio {ver})",
+        "'{input}' 작업 {job}: 로그 {log}에는 I/O가 {n}개이지만 fio는 {m}개로 셌습니다 (fio {ver})"),
+    ROW(MSG_W_FIO_NO_LOG, "'{input}' job {job}: no latency log {log} found (see --logs)",
+        "'{input}' 작업 {job}: 지연시간 로그 {log}를 찾지 못했습니다 (--logs 참고)"),
+    ROW(MSG_W_AN_SUMMARIZED, "{n} of {m} tests are summarized above (their statistics: --verbose)",
+        "테스트 {m}개 중 {n}개는 위 표에 요약되어 있습니다 (각 테스트의 통계: --verbose)"),
+    ROW(MSG_W_AN_FEW, "{n} percentiles in {m} tests rest on fewer than 10 samples, marked (!) (listed with --verbose)",
+        "테스트 {m}개의 백분위수 {n}개는 표본이 10개 미만이라 (!)로 표시했습니다 (목록: --verbose)"),
+    ROW(MSG_W_AN_REST, "{what} rests on {k} samples (< {min})", "{what}: 표본 {k}개에 근거한 값입니다 (< {min})"),
 };
 
 /* flag id (analysis.json flags[].id) -> its finding */
@@ -488,8 +640,18 @@ static int match_form(enum render_msg_id id, const char *text, json_t *params) {
   return *t == 0;
 }
 
+/* The missing-data reasons, most specific first where two forms overlap
+ * (MSG_MISS_CDM_OP's {arg} would swallow MSG_MISS_CDM's text). */
+static const enum render_msg_id reasons[] = {
+    MSG_MISS_CDM,       MSG_MISS_FILL,   MSG_MISS_FILL_LAT, MSG_MISS_SWEEP, MSG_MISS_TAIL,
+    MSG_MISS_TEST,      MSG_MISS_TAIL_TEST, MSG_MISS_SERIES, MSG_MISS_HIST_LOG, MSG_MISS_DUT,
+    MSG_MISS_SLC,       MSG_MISS_VALUE,  MSG_MISS_FILL_TIME, MSG_MISS_TEMP, MSG_MISS_QD,
+    MSG_MISS_CDM_OP,
+};
+
 void render_msg_put_reason(struct render_buf *b, enum render_lang lang, const char *en_text) {
-  for (int id = MSG_MISS_CDM; id <= MSG_MISS_VALUE; id++) {
+  for (size_t k = 0; k < sizeof reasons / sizeof reasons[0]; k++) {
+    enum render_msg_id id = reasons[k];
     json_t *params = json_object();
     if (match_form((enum render_msg_id)id, en_text, params)) {
       render_msg_put(b, lang, (enum render_msg_id)id, params);
@@ -499,4 +661,55 @@ void render_msg_put_reason(struct render_buf *b, enum render_lang lang, const ch
     json_decref(params);
   }
   render_buf_puts(b, en_text);
+}
+
+/* The CLI's message forms with a sentence inside: {why} is itself a
+ * missing-data reason, put in the language too. */
+static const enum render_msg_id cli_forms[] = {
+    MSG_W_NOT_MEASURED, MSG_W_SKIPPING,   MSG_W_REANALYZED,    MSG_W_CDM_TWICE,
+    MSG_W_CDM_ZERO,     MSG_W_FIO_SHORT_LOG, MSG_W_FIO_NO_LOG, MSG_W_AN_SUMMARIZED,
+    MSG_W_AN_FEW,       MSG_W_AN_REST,
+};
+
+void render_msg_cli(enum render_lang lang, const char *text, char *out, size_t len) {
+  if (!len) return;
+  struct render_buf b = {0};
+  if (!strcmp(text, "warning")) render_buf_puts(&b, render_msg(lang, MSG_W_WARNING));
+  else if (!strcmp(text, "note")) render_buf_puts(&b, render_msg(lang, MSG_W_NOTE));
+  else {
+    int done = 0;
+    for (size_t k = 0; !done && k < sizeof cli_forms / sizeof cli_forms[0]; k++) {
+      json_t *params = json_object();
+      if (match_form(cli_forms[k], text, params)) {
+        const char *why = json_string_value(json_object_get(params, "why"));
+        if (why) {
+          struct render_buf r = {0};
+          render_msg_put_reason(&r, lang, why);
+          if (r.s && !r.oom) json_object_set_new(params, "why", json_string(r.s));
+          render_buf_free(&r);
+        }
+        render_msg_put(&b, lang, cli_forms[k], params);
+        done = 1;
+      }
+      json_decref(params);
+    }
+    if (!done) render_msg_put_reason(&b, lang, text);
+  }
+  snprintf(out, len, "%s", b.s && !b.oom ? b.s : text);
+  render_buf_free(&b);
+}
+
+void render_flag_text(enum render_lang lang, const json_t *flag, char *out, size_t len) {
+  if (!len) return;
+  const char *sev = json_string_value(json_object_get(flag, "severity")),
+             *id = json_string_value(json_object_get(flag, "id")),
+             *msg = json_string_value(json_object_get(flag, "message"));
+  int sid = render_msg_severity(sev ? sev : "info"), fid = render_msg_flag(id);
+  const json_t *nums = json_object_get(flag, "numbers");
+  struct render_buf b = {0};
+  if (fid >= 0 && render_msg_params_ok(lang, (enum render_msg_id)fid, nums))
+    render_msg_put(&b, lang, (enum render_msg_id)fid, nums);
+  snprintf(out, len, "[%s] %s: %s", sid >= 0 ? render_msg(lang, (enum render_msg_id)sid) : sev ? sev : "info",
+           id ? id : "?", b.s && !b.oom ? b.s : msg ? msg : "");
+  render_buf_free(&b);
 }

@@ -215,6 +215,95 @@ enum render_msg_id {
   MSG_F_PRE_STEADY,
   MSG_F_CONSISTENCY_DROPS,
   MSG_C_CONS_LOG_TITLE,
+  /* ------------------------------------------------ more missing-data
+   * reasons (render_msg_put_reason knows them too) */
+  MSG_MISS_FILL_TIME, /* {run} */
+  MSG_MISS_TEMP,      /* {run} */
+  MSG_MISS_QD,        /* {run} */
+  MSG_MISS_CDM_OP,    /* {run} {arg} = the op (the directive names the state) */
+  /* ------------------------------------------------ the DUT table */
+  MSG_T_CAPACITY,
+  MSG_T_HOST_OS,       /* the OS a CrystalDiskMark file names */
+  MSG_T_NOT_IN_SOURCE, /* {fields}: the DUT fields the source did not give */
+  MSG_T_CDM_NO_LAT,    /* after a CrystalDiskMark caption: the file has no latencies */
+  MSG_C_PROF_DEFAULT,  /* CrystalDiskMark's profile names, as it writes them */
+  MSG_C_PROF_NVME,
+  MSG_C_PROF_PEAK,
+  MSG_C_PROF_REAL,
+  MSG_C_PROF_DEMO,
+  /* ------------------------------------------------ the batch compare report
+   * (render/compare/strings.c: render_cmp_msg, in the order of its enum) */
+  MSG_CM_TITLE,
+  MSG_CM_INTRO,
+  MSG_CM_BASELINE_IS,
+  MSG_CM_BASELINE_RULE_GIVEN,
+  MSG_CM_BASELINE_RULE_AUTO,
+  MSG_CM_FILTERS,
+  MSG_CM_NO_FILTERS,
+  MSG_CM_GROUPS,
+  MSG_CM_RUNS,
+  MSG_CM_RUNS_ELIDED,
+  MSG_CM_COL_GROUP,
+  MSG_CM_COL_MODEL,
+  MSG_CM_COL_FIRMWARE,
+  MSG_CM_COL_STATE,
+  MSG_CM_COL_RUNS,
+  MSG_CM_COL_LABEL,
+  MSG_CM_COL_SOURCE,
+  MSG_CM_COL_DATE,
+  MSG_CM_COL_SIMULATED,
+  MSG_CM_COL_RANK,
+  MSG_CM_COL_N,
+  MSG_CM_COL_MIN,
+  MSG_CM_COL_MEDIAN,
+  MSG_CM_COL_MAX,
+  MSG_CM_COL_RATIO,
+  MSG_CM_YES,
+  MSG_CM_NO,
+  MSG_CM_BASELINE_MARK,
+  MSG_CM_UNKNOWN_MODEL,
+  MSG_CM_UNKNOWN_FIRMWARE,
+  MSG_CM_FAM_CDM,
+  MSG_CM_FAM_SLC,
+  MSG_CM_FAM_RW,
+  MSG_CM_FAM_TAIL,
+  MSG_CM_FAM_TESTS,
+  MSG_CM_READ,
+  MSG_CM_WRITE,
+  MSG_CM_MIX,
+  MSG_CM_SLC_MAX,
+  MSG_CM_SLC_MIN,
+  MSG_CM_SLC_CACHE,
+  MSG_CM_SLC_POST,
+  MSG_CM_RW_POINT,
+  MSG_CM_TAIL_W_READ,
+  MSG_CM_TAIL_W_MIX,
+  MSG_CM_TAIL_W_WRITE,
+  MSG_CM_MEAN,
+  MSG_CM_MAXLAT,
+  MSG_CM_OTHER_FIGS,
+  MSG_CM_CHART_TOP,
+  MSG_CM_HIGHER_BETTER,
+  MSG_CM_LOWER_BETTER,
+  MSG_CM_SIMULATED_NOTE,
+  MSG_CM_SPREAD_NOTE,
+  MSG_CM_NO_BASELINE_VALUE,
+  MSG_CM_SHEET_RUNS,
+  MSG_CM_SHEET_GROUPS,
+  /* ------------------------------------------------ the CLI's messages
+   * (render_msg_cli; the English forms are exactly what is printed) */
+  MSG_W_WARNING,
+  MSG_W_NOTE,
+  MSG_W_NOT_MEASURED,  /* {where} {why} */
+  MSG_W_SKIPPING,      /* {path} {why} */
+  MSG_W_REANALYZED,    /* {dir} {out} */
+  MSG_W_CDM_TWICE,     /* {input} {cell} */
+  MSG_W_CDM_ZERO,      /* {input} {cell} */
+  MSG_W_FIO_SHORT_LOG, /* {input} {job} {log} {n} {m} {ver} */
+  MSG_W_FIO_NO_LOG,    /* {input} {job} {log} */
+  MSG_W_AN_SUMMARIZED, /* analyze's closing notes: {n} {m} */
+  MSG_W_AN_FEW,        /* {n} {m} (the plural form; the singular ones stay English) */
+  MSG_W_AN_REST,       /* a test's warning: {what} {k} {min} */
   MSG_COUNT
 };
 

@@ -22,6 +22,17 @@ const char *render_lang_code(enum render_lang lang); /* "en", "ko" */
  * (outside fenced code), else a ".ko." / ".en." in the file NAME
  * (templates/review.ko.md), else English. */
 enum render_lang render_template_lang(const char *name, const char *text);
+/* A message the CLI prints (a warning or note, English as a library call
+ * or the CLI wrote it) in LANG: a form the message catalogue knows (the
+ * words "warning" and "note", "T:LINE: not measured: REASON", a missing-data
+ * reason, "skipping 'X': REASON", the import warnings of render/msg.c's
+ * MSG_W_* rows) is put in LANG; any other text stays as it is (README,
+ * "Languages of messages"). OUT gets at most LEN - 1 bytes and a NUL. */
+void render_msg_cli(enum render_lang lang, const char *text, char *out, size_t len);
+/* A flag of analysis.json (flags[]) in LANG: "[SEVERITY] ID: FINDING", the
+ * finding from its id and numbers (its English "message" when the
+ * catalogue has no form for it). OUT as for render_msg_cli. */
+void render_flag_text(enum render_lang lang, const json_t *flag, char *out, size_t len);
 
 /* ============================================================== the runs */
 

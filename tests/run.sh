@@ -17,6 +17,9 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 # fontconfig's parser keeps memory until FcFini: not ours (tests/lsan.supp)
 export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS=print_stacktrace=1
+# the CLI's messages are English whatever the machine's locale (README,
+# "Languages of messages"); a test of Korean messages sets SSDREV_LANG=ko
+export SSDREV_LANG=en
 pass=0; fail=0; skip=0; failed_names=""
 # SKIP_RE matches a skip line of a CLI script; its reason is what follows.
 SKIP_RE='^skip: '

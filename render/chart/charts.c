@@ -62,9 +62,12 @@ static void cdm_box(cairo_t *cr, double bx, double by, double bw, double bh, con
     else snprintf(big, sizeof big, "%.2f", render_data_num(m, "mb_s", 0));
     if (ti) snprintf(iops, sizeof iops, "%s", ti);
     else snprintf(iops, sizeof iops, "%.1f", render_data_num(m, "iops", 0));
+    double lv = render_data_num(m, "lat_us", -1);
     if (tl) snprintf(lat, sizeof lat, "%s", tl);
-    else snprintf(lat, sizeof lat, "%.2f", render_data_num(m, "lat_us", 0));
-    snprintf(small, sizeof small, "%s IOPS   %s µs", iops, lat);
+    else snprintf(lat, sizeof lat, "%.2f", lv);
+    /* a file without latencies (CrystalDiskMark 6): IOPS alone, no "-1 µs" */
+    if (tl || lv >= 0) snprintf(small, sizeof small, "%s IOPS   %s µs", iops, lat);
+    else snprintf(small, sizeof small, "%s IOPS", iops);
   } else {
     snprintf(big, sizeof big, "-");
     small[0] = 0;
@@ -90,7 +93,15 @@ static void cdm_draw(struct chart_ctx *x) {
   snprintf(title, sizeof title, "%s — %s", x->run[0]->label, state_of(x));
   cairo_set_source_rgb(cr, 1, 1, 1);
   render_canvas_text(cr, 10, 17.5, title, 12, 1, RC_LEFT);
+  /* the profile as CrystalDiskMark names it (its Profile line, its menu) */
   const char *prof = render_data_str(cells[0], "profile", "default");
+  static const struct {
+    const char *id;
+    enum render_msg_id name;
+  } profs[] = {{"default", MSG_C_PROF_DEFAULT}, {"nvme", MSG_C_PROF_NVME}, {"peak", MSG_C_PROF_PEAK},
+               {"real", MSG_C_PROF_REAL},       {"demo", MSG_C_PROF_DEMO}};
+  for (size_t k = 0; k < sizeof profs / sizeof profs[0]; k++)
+    if (!strcmp(prof, profs[k].id)) prof = M(profs[k].name);
   struct render_buf sub = {0};
   json_t *params = json_pack("{s:s}", "profile", prof);
   render_msg_put(&sub, x->o->lang, MSG_C_CDM_SUB, params);
@@ -280,6 +291,8 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, const char *
       snprintf(l->text, sizeof l->text, "%s (SLC %.2f GiB)", x->run[i]->label, render_data_num(slc, "max_gib", 0));
     else if (slc)
       snprintf(l->text, sizeof l->text, "%s (%s)", x->run[i]->label, M(MSG_T_NO_CACHE));
+    if (!fill_has(x->run[i], ykey)) /* drawn beside a run that has it: say so */
+      snprintf(l->text, sizeof l->text, "%s (%s)", x->run[i]->label, M(MSG_T_NOT_MEASURED));
     colour(x, i, l->rgb);
     l->shape = -1;
   }
@@ -368,13 +381,16 @@ static void fill_lat_draw(struct chart_ctx *x) {
   fill_draw_common(x, "lat_mean_us", "lat_p99_us", 1, M(MSG_C_FILL_LAT_AX), M(MSG_C_FILL_LAT));
 }
 
-/* Write speed over time, as reviews show it beside speed over GiB. */
+/* Write speed over time, as reviews show it beside speed over GiB; drawn
+ * when any run has it (see fill_has), the others named in the legend. */
+static int fill_time_has(const struct render_run *r) {
+  return json_array_size(json_object_get(json_object_get(fill_of(r), "per_sec"), "t_s")) >= 2;
+}
+
 static int fill_time_check(struct chart_ctx *x) {
   for (size_t i = 0; i < x->n; i++)
-    if (json_array_size(json_object_get(json_object_get(fill_of(x->run[i]), "per_sec"), "t_s")) < 2)
-      return ssdrev_fail(x->err, -ENOENT, "run '%s' has no fill series over time (analysis fill.per_sec)",
-                         x->run[i]->label);
-  return 0;
+    if (fill_time_has(x->run[i])) return 0;
+  return render_msg_fail(x->err, -ENOENT, MSG_MISS_FILL_TIME, x->run[0]->label, NULL);
 }
 
 static void fill_time_draw(struct chart_ctx *x) {
@@ -382,7 +398,7 @@ static void fill_time_draw(struct chart_ctx *x) {
   size_t np[MAX_SEL];
   double xmax = 0, ymax = 0;
   for (size_t i = 0; i < x->n; i++) {
-    np[i] = load_xy(json_object_get(fill_of(x->run[i]), "per_sec"), "t_s", "mb_s", xs[i], ys[i]);
+    np[i] = fill_time_has(x->run[i]) ? load_xy(json_object_get(fill_of(x->run[i]), "per_sec"), "t_s", "mb_s", xs[i], ys[i]) : 0;
     for (size_t k = 0; k < np[i]; k++) {
       if (xs[i][k] > xmax) xmax = xs[i][k];
       if (isfinite(ys[i][k]) && ys[i][k] > ymax) ymax = ys[i][k];
@@ -400,8 +416,9 @@ static void fill_time_draw(struct chart_ctx *x) {
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3];
     colour(x, i, rgb);
-    render_canvas_polyline(cr, &p, xs[i], ys[i], np[i], rgb, 1.1, 0);
-    snprintf(leg[i].text, sizeof leg[i].text, "%s", x->run[i]->label);
+    if (np[i]) render_canvas_polyline(cr, &p, xs[i], ys[i], np[i], rgb, 1.1, 0);
+    if (np[i]) snprintf(leg[i].text, sizeof leg[i].text, "%s", x->run[i]->label);
+    else snprintf(leg[i].text, sizeof leg[i].text, "%s (%s)", x->run[i]->label, M(MSG_T_NOT_MEASURED));
     memcpy(leg[i].rgb, rgb, sizeof rgb);
     leg[i].shape = -1;
   }
@@ -487,8 +504,7 @@ static void rw_draw(struct chart_ctx *x) {
 static int qd_check(struct chart_ctx *x) {
   for (size_t i = 0; i < x->n; i++)
     if (!json_array_size(json_object_get(x->run[i]->analysis, "qd_scaling")))
-      return ssdrev_fail(x->err, -ENOENT, "run '%s' has no queue-depth scaling (analysis qd_scaling)",
-                         x->run[i]->label);
+      return render_msg_fail(x->err, -ENOENT, MSG_MISS_QD, x->run[i]->label, NULL);
   return 0;
 }
 
@@ -583,7 +599,7 @@ static int tail_check(struct chart_ctx *x) {
     for (size_t w = 0; w < 3; w++)
       if (render_data_tail_curve(x->run[i], render_data_workloads[w].id, p, l, 2) > 0) return 0;
   }
-  return ssdrev_fail(x->err, -ENOENT, "run '%s' has no tail-latency results (analysis tail)", x->run[0]->label);
+  return render_msg_fail(x->err, -ENOENT, MSG_MISS_TAIL, x->run[0]->label, NULL);
 }
 
 static void tail_draw(struct chart_ctx *x) {
@@ -618,7 +634,7 @@ static void tail_draw(struct chart_ctx *x) {
     double rgb[3];
     colour(x, i, rgb);
     if (!np[i][0] && !np[i][1] && !np[i][2]) {
-      snprintf(leg[nl].text, sizeof leg[nl].text, "%s (not measured)", x->run[i]->label);
+      snprintf(leg[nl].text, sizeof leg[nl].text, "%s (%s)", x->run[i]->label, M(MSG_T_NOT_MEASURED));
       memcpy(leg[nl].rgb, rgb, sizeof rgb);
       leg[nl++].shape = -1;
       continue;
@@ -833,9 +849,20 @@ static int bars_check(struct chart_ctx *x) {
 }
 
 static void bars_draw(struct chart_ctx *x) {
+  /* every drive's cells, the first drive's order first (a CrystalDiskMark
+   * 6 drive's SEQ128K beside a CDM 8 drive's SEQ1M) */
   json_t *cells[16];
   size_t nc = 0;
-  for (size_t i = 0; i < x->n && !nc; i++) nc = render_data_cdm_cells(x->run[i], state_of(x), cells, 16);
+  for (size_t i = 0; i < x->n; i++) {
+    json_t *ci[16];
+    size_t m = render_data_cdm_cells(x->run[i], state_of(x), ci, 16);
+    for (size_t j = 0; j < m; j++) {
+      int seen = 0;
+      for (size_t k = 0; k < nc; k++)
+        seen |= !strcmp(render_data_str(cells[k], "cell", ""), render_data_str(ci[j], "cell", ""));
+      if (!seen && nc < 16) cells[nc++] = ci[j];
+    }
+  }
   double ymax = 0;
   for (size_t i = 0; i < x->n; i++) {
     json_t *ci[16];
@@ -879,7 +906,7 @@ static void bars_draw(struct chart_ctx *x) {
         cairo_save(cr);
         cairo_translate(cr, bx + bw * 0.46, p.y1 - 3);
         cairo_rotate(cr, -M_PI / 2);
-        render_canvas_text(cr, 0, 2, "not measured", bw > 40 ? 7 : 5.5, 0, RC_LEFT);
+        render_canvas_text(cr, 0, 2, M(MSG_T_NOT_MEASURED), bw > 40 ? 7 : 5.5, 0, RC_LEFT);
         cairo_restore(cr);
         continue;
       }
@@ -897,7 +924,8 @@ static void bars_draw(struct chart_ctx *x) {
   for (size_t i = 0; i < x->n; i++) {
     json_t *ci[16];
     int absent = !render_data_cdm_cells(x->run[i], state_of(x), ci, 16);
-    snprintf(leg[i].text, sizeof leg[i].text, "%s%s", x->run[i]->label, absent ? " (not measured)" : "");
+    if (absent) snprintf(leg[i].text, sizeof leg[i].text, "%s (%s)", x->run[i]->label, M(MSG_T_NOT_MEASURED));
+    else snprintf(leg[i].text, sizeof leg[i].text, "%s", x->run[i]->label);
     colour(x, i, leg[i].rgb);
     leg[i].dashed = 0;
     leg[i].shape = 1;
@@ -924,8 +952,7 @@ static int is_write_test(const json_t *t) {
 static int temp_check(struct chart_ctx *x) {
   json_t *tp = json_object_get(x->run[0]->analysis, "temperature");
   if (!json_array_size(json_object_get(tp, "c")) || !json_array_size(json_object_get(tp, "t_s")))
-    return ssdrev_fail(x->err, -ENOENT, "run '%s' has no temperature samples (analysis temperature)",
-                       x->run[0]->label);
+    return render_msg_fail(x->err, -ENOENT, MSG_MISS_TEMP, x->run[0]->label, NULL);
   return 0;
 }
 

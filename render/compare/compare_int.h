@@ -90,8 +90,8 @@ extern const size_t render_cmp_nfamilies;
 
 /* ---------------------------------------------------------- strings */
 
-/* Every generated string of the compare report, English and Korean (one
- * table in strings.c, to move into the message catalogue as a whole). */
+/* Every generated string of the compare report: its rows in the message
+ * catalogue (render/msg.c, MSG_CM_* in this order). */
 enum render_cmp_msg {
   CM_TITLE, CM_INTRO, CM_BASELINE_IS, CM_BASELINE_RULE_GIVEN, CM_BASELINE_RULE_AUTO, CM_FILTERS,
   CM_NO_FILTERS, CM_GROUPS, CM_RUNS, CM_RUNS_ELIDED, CM_COL_GROUP, CM_COL_MODEL, CM_COL_FIRMWARE,

@@ -1,10 +1,11 @@
-/* strings.c — every string the batch compare report generates, English and
- * Korean, in one table (so it can move into the message catalogue whole),
- * plus the number formats and figure titles built from them. */
+/* strings.c — the batch compare report's strings (rows of the message
+ * catalogue, render/msg.c), the number formats and the figure titles built
+ * from them. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "render/compare/compare_int.h"
+#include "render/msg_int.h"
 
 const struct cmp_family render_cmp_families[] = {
     {"cdm", "CrystalDiskMark"}, {"slc", "SLC cache"}, {"rw_sweep", "RW sweep"},
@@ -12,80 +13,13 @@ const struct cmp_family render_cmp_families[] = {
 };
 const size_t render_cmp_nfamilies = sizeof render_cmp_families / sizeof render_cmp_families[0];
 
-/* [id] = {English, Korean}; printf formats keep the same conversions in both. */
-static const char *const msgs[CM_COUNT_][2] = {
-    [CM_TITLE] = {"Batch comparison", "일괄 비교"},
-    [CM_INTRO] = {"%s runs in %s groups. Each figure is the group's median; the spread (n, min, median, max) "
-                  "is shown for groups of several runs.",
-                  "실행 %s개, 그룹 %s개. 각 수치는 그룹의 중앙값이며, 실행이 여러 개인 그룹은 분포(n, 최소, 중앙값, "
-                  "최대)를 함께 보입니다."},
-    [CM_BASELINE_IS] = {"Ratios (x) are against the baseline group **%s**", "비율(x)은 기준 그룹 **%s** 대비입니다"},
-    [CM_BASELINE_RULE_GIVEN] = {" (chosen with --baseline).", " (--baseline으로 지정)."},
-    [CM_BASELINE_RULE_AUTO] = {" (the group with a known model and the most headline figures, then the most runs).",
-                               " (모델이 알려진 그룹 중 주요 수치가 가장 많고, 다음으로 실행이 가장 많은 그룹)."},
-    [CM_FILTERS] = {"Filters: %s.", "필터: %s."},
-    [CM_NO_FILTERS] = {"No filters.", "필터 없음."},
-    [CM_GROUPS] = {"Groups", "그룹"},
-    [CM_RUNS] = {"Runs", "실행"},
-    [CM_RUNS_ELIDED] = {"%s runs: the list is in runs.csv.", "실행 %s개: 목록은 runs.csv에 있습니다."},
-    [CM_COL_GROUP] = {"Group", "그룹"},
-    [CM_COL_MODEL] = {"Model", "모델"},
-    [CM_COL_FIRMWARE] = {"Firmware", "펌웨어"},
-    [CM_COL_STATE] = {"State", "상태"},
-    [CM_COL_RUNS] = {"Runs", "실행 수"},
-    [CM_COL_LABEL] = {"Run", "실행"},
-    [CM_COL_SOURCE] = {"Source", "출처"},
-    [CM_COL_DATE] = {"Date", "날짜"},
-    [CM_COL_SIMULATED] = {"Simulated", "시뮬레이션"},
-    [CM_COL_RANK] = {"#", "#"},
-    [CM_COL_N] = {"n", "n"},
-    [CM_COL_MIN] = {"Min", "최소"},
-    [CM_COL_MEDIAN] = {"Median", "중앙값"},
-    [CM_COL_MAX] = {"Max", "최대"},
-    [CM_COL_RATIO] = {"vs baseline", "기준 대비"},
-    [CM_YES] = {"yes", "예"},
-    [CM_NO] = {"no", "아니요"},
-    [CM_BASELINE_MARK] = {" (baseline)", " (기준)"},
-    [CM_UNKNOWN_MODEL] = {"%s (model unknown)", "%s (모델 미상)"},
-    [CM_UNKNOWN_FIRMWARE] = {"firmware unknown", "펌웨어 미상"},
-    [CM_FAM_CDM] = {"CrystalDiskMark", "CrystalDiskMark"},
-    [CM_FAM_SLC] = {"SLC cache", "SLC 캐시"},
-    [CM_FAM_RW] = {"Read/write ratio sweep", "읽기/쓰기 비율 스윕"},
-    [CM_FAM_TAIL] = {"Tail latency", "꼬리 지연"},
-    [CM_FAM_TESTS] = {"Tests", "개별 테스트"},
-    [CM_READ] = {"read", "읽기"},
-    [CM_WRITE] = {"write", "쓰기"},
-    [CM_MIX] = {"mix", "혼합"},
-    [CM_SLC_MAX] = {"SLC cache size (largest)", "SLC 캐시 크기 (최대)"},
-    [CM_SLC_MIN] = {"SLC cache size (smallest)", "SLC 캐시 크기 (최소)"},
-    [CM_SLC_CACHE] = {"Write speed in the SLC cache", "SLC 캐시 내 쓰기 속도"},
-    [CM_SLC_POST] = {"Write speed after the SLC cache", "SLC 캐시 소진 후 쓰기 속도"},
-    [CM_RW_POINT] = {"4K random %s, %s%% read", "4K 랜덤 %s, 읽기 %s%%"},
-    [CM_TAIL_W_READ] = {"read", "읽기"},
-    [CM_TAIL_W_MIX] = {"70/30 mix", "70/30 혼합"},
-    [CM_TAIL_W_WRITE] = {"write", "쓰기"},
-    [CM_MEAN] = {"mean", "평균"},
-    [CM_MAXLAT] = {"max", "최대"},
-    [CM_OTHER_FIGS] = {"The other %s figures (IOPS, latencies, all sweep points, every percentile) are in "
-                       "compare.csv, groups.csv and compare.xlsx.",
-                       "나머지 수치 %s개(IOPS, 지연, 모든 스윕 지점, 모든 백분위)는 compare.csv, groups.csv, "
-                       "compare.xlsx에 있습니다."},
-    [CM_CHART_TOP] = {"the best %s of %s groups", "그룹 %2$s개 중 상위 %1$s개"},
-    [CM_HIGHER_BETTER] = {"higher is better", "높을수록 좋음"},
-    [CM_LOWER_BETTER] = {"lower is better", "낮을수록 좋음"},
-    [CM_SIMULATED_NOTE] = {"Groups marked (sim) are simulated drives, not measurements of hardware.",
-                           "(sim) 표시 그룹은 실제 하드웨어 측정이 아닌 시뮬레이션 드라이브입니다."},
-    [CM_SPREAD_NOTE] = {"Bars are group medians, ranked best first; whiskers span min to max.",
-                        "막대는 그룹 중앙값(좋은 순), 수염은 최소~최대 범위입니다."},
-    [CM_NO_BASELINE_VALUE] = {"-", "-"},
-    [CM_SHEET_RUNS] = {"Runs", "Runs"},
-    [CM_SHEET_GROUPS] = {"Groups", "Groups"},
-};
+/* The compare report's strings are rows of the one message catalogue
+ * (render/msg.c), MSG_CM_* in the order of enum render_cmp_msg. */
+_Static_assert(MSG_CM_SHEET_GROUPS - MSG_CM_TITLE + 1 == CM_COUNT_, "render_cmp_msg and MSG_CM_* differ");
 
 const char *render_cmp_msg(enum render_cmp_msg id, int ko) {
   if ((unsigned)id >= CM_COUNT_) return "";
-  const char *s = msgs[id][ko ? 1 : 0];
-  return s ? s : msgs[id][0];
+  return render_msg(ko ? RENDER_LANG_KO : RENDER_LANG_EN, (enum render_msg_id)(MSG_CM_TITLE + (int)id));
 }
 
 const char *render_cmp_unit_shown(const char *unit) {

@@ -69,48 +69,79 @@ static void put_thousands(struct render_buf *b, double v) {
 
 /* ------------------------------------------------------------ DUT summary */
 
-static void put_field(struct render_buf *b, const struct render_args *a, const json_t *dut, const char *key,
-                      const char *fmt_num, const char *suffix) {
+/* One DUT field: its value as text into B, or 0 when the source gave none. */
+static int put_field(struct render_buf *b, const json_t *dut, const char *key, const char *fmt_num,
+                     const char *prefix, const char *suffix) {
   json_t *v = json_object_get(dut, key);
-  if (json_is_string(v)) render_buf_md(b, json_string_value(v));
-  else if (json_is_number(v)) render_buf_printf(b, fmt_num, json_number_value(v));
-  else {
-    render_buf_puts(b, M(MSG_NA)); /* unknown: said so, never invented */
-    return;
-  }
+  if (!json_is_string(v) && !json_is_number(v)) return 0;
+  if (!b) return 1;
+  if (json_is_string(v)) render_buf_puts(b, prefix), render_buf_md(b, json_string_value(v));
+  else if (!strcmp(key, "capacity_bytes")) render_buf_printf(b, "%.0f GB", json_number_value(v) / 1e9);
+  else render_buf_printf(b, fmt_num, json_number_value(v));
   render_buf_puts(b, suffix);
+  return 1;
 }
 
+/* The DUT table: the fields the source gave, two per row; the fields it
+ * did not give (a CrystalDiskMark file names no model, firmware or link:
+ * only the capacity in its Test line) in one note under the table, never a
+ * row of "n/a". */
 static int t_dut(const struct render_run *r, const struct render_args *a, struct render_buf *b, size_t nsel,
                  struct ssdrev_err *err) {
   (void)nsel;
   json_t *dut = json_object_get(r->analysis, "dut");
   if (!dut && r->manifest) dut = json_object_get(r->manifest, "dut");
-  if (!json_is_object(dut)) return render_msg_fail(err, -ENOENT, MSG_MISS_DUT, r->label, NULL);
+  /* an import whose file names nothing of the drive (a CrystalDiskMark 7
+   * file has no capacity) still has its table: every field "not in the
+   * source", with the host facts it gives */
+  json_t *src = json_object_get(r->analysis, "source");
+  if (!json_is_object(dut) && !json_is_string(json_object_get(src, "os")))
+    return render_msg_fail(err, -ENOENT, MSG_MISS_DUT, r->label, NULL);
   if (!b) return 0;
+  json_t *none = json_object();
+  if (!json_is_object(dut)) dut = none;
+  /* the host OS a CrystalDiskMark file names (source.os) */
+  json_t *os = json_pack("{s:O?}", "os", json_object_get(src, "os"));
+  static const struct {
+    enum render_msg_id name;
+    const char *key, *fmt, *prefix, *suffix;
+    int host; /* from the source's host facts, not the DUT */
+  } fields[] = {
+      {MSG_T_LINK, "link", "%g", "", "", 0},
+      {MSG_T_NVME_VERSION, "nvme_version", "%g", "NVMe ", "", 0},
+      {MSG_T_FIRMWARE, "firmware", "%g", "", "", 0},
+      {MSG_T_LBA_SIZE, "lba_bytes", "%.0f", "", "B", 0},
+      {MSG_T_CONTROLLER, "controller", "%g", "", "", 0},
+      {MSG_T_WARN_TEMP, "warn_temp_c", "%.0f", "", " °C", 0},
+      {MSG_T_STORAGE_MEDIA, "media", "%g", "", "", 0},
+      {MSG_T_CRIT_TEMP, "crit_temp_c", "%.0f", "", " °C", 0},
+      {MSG_T_CAPACITY, "capacity_bytes", "%g", "", "", 0},
+      {MSG_T_HOST_OS, "os", "%g", "", "", 1},
+  };
   render_buf_puts(b, "| ");
   render_buf_md(b, render_data_str(dut, "model", M(MSG_T_UNKNOWN_MODEL)));
   render_buf_puts(b, " [");
   render_buf_md(b, r->label);
   render_buf_puts(b, "] | | | |\n| --- | --- | --- | --- |\n");
-  render_buf_printf(b, "| %s | ", M(MSG_T_LINK));
-  put_field(b, a, dut, "link", "%g", "");
-  render_buf_printf(b, " | %s | ", M(MSG_T_NVME_VERSION));
-  if (json_is_string(json_object_get(dut, "nvme_version"))) render_buf_puts(b, "NVMe ");
-  put_field(b, a, dut, "nvme_version", "%g", "");
-  render_buf_printf(b, " |\n| %s | ", M(MSG_T_FIRMWARE));
-  put_field(b, a, dut, "firmware", "%g", "");
-  render_buf_printf(b, " | %s | ", M(MSG_T_LBA_SIZE));
-  put_field(b, a, dut, "lba_bytes", "%.0f", "B");
-  render_buf_printf(b, " |\n| %s | ", M(MSG_T_CONTROLLER));
-  put_field(b, a, dut, "controller", "%g", "");
-  render_buf_printf(b, " | %s | ", M(MSG_T_WARN_TEMP));
-  put_field(b, a, dut, "warn_temp_c", "%.0f", " °C");
-  render_buf_printf(b, " |\n| %s | ", M(MSG_T_STORAGE_MEDIA));
-  put_field(b, a, dut, "media", "%g", "");
-  render_buf_printf(b, " | %s | ", M(MSG_T_CRIT_TEMP));
-  put_field(b, a, dut, "crit_temp_c", "%.0f", " °C");
-  render_buf_puts(b, " |\n");
+  size_t col = 0;
+  json_t *absent = json_array();
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+    const json_t *o = fields[i].host ? os : dut;
+    if (!put_field(NULL, o, fields[i].key, fields[i].fmt, "", "")) {
+      /* a host fact is no DUT field: its absence is not worth a note */
+      if (!fields[i].host) json_array_append_new(absent, json_string(M(fields[i].name)));
+      continue;
+    }
+    render_buf_printf(b, "%s%s | ", col ? " " : "| ", M(fields[i].name));
+    put_field(b, o, fields[i].key, fields[i].fmt, fields[i].prefix, fields[i].suffix);
+    render_buf_puts(b, " |");
+    if (++col == 2) {
+      render_buf_puts(b, "\n");
+      col = 0;
+    }
+  }
+  if (col) render_buf_puts(b, " | |\n");
+  json_decref(os);
   /* SMART / Health log at the start of the review (import/dut.c health) */
   json_t *h = json_object_get(dut, "health");
   if (json_object_size(h)) {
@@ -129,7 +160,7 @@ static int t_dut(const struct render_run *r, const struct render_args *a, struct
         {"unsafe_shutdowns", MSG_T_UNSAFE_SHUTDOWNS, 0},
     };
     render_buf_printf(b, "| **%s** | | | |\n", M(MSG_T_SMART_HEAD));
-    size_t col = 0;
+    col = 0;
     for (size_t i = 0; i < sizeof hf / sizeof hf[0]; i++) {
       json_t *v = json_object_get(h, hf[i].key);
       if (!json_is_number(v)) continue; /* unknown: left out, never invented */
@@ -162,13 +193,30 @@ static int t_dut(const struct render_run *r, const struct render_args *a, struct
       if (isfinite(w)) render_buf_printf(b, w < 1 ? "%.4fW" : "%.2fW", w);
       else render_buf_puts(b, M(MSG_NA));
       render_buf_puts(b, " | ");
-      put_field(b, a, p, "entry_lat_us", "%.0f", "µs");
+      if (!put_field(b, p, "entry_lat_us", "%.0f", "", "µs")) render_buf_puts(b, M(MSG_NA));
       render_buf_puts(b, " | ");
-      put_field(b, a, p, "exit_lat_us", "%.0f", "µs");
+      if (!put_field(b, p, "exit_lat_us", "%.0f", "", "µs")) render_buf_puts(b, M(MSG_NA));
       render_buf_puts(b, " |\n");
     }
   }
   render_buf_puts(b, "\n");
+  if (json_array_size(absent)) {
+    struct render_buf names = {0};
+    size_t i;
+    json_t *v;
+    json_array_foreach(absent, i, v) {
+      if (i) render_buf_puts(&names, M(MSG_LIST_SEP));
+      render_buf_puts(&names, json_string_value(v));
+    }
+    json_t *params = json_pack("{s:s}", "fields", names.s && !names.oom ? names.s : "");
+    render_buf_puts(b, "*");
+    render_msg_put(b, lang_arg(a), MSG_T_NOT_IN_SOURCE, params);
+    render_buf_puts(b, "*\n\n");
+    json_decref(params);
+    render_buf_free(&names);
+  }
+  json_decref(absent);
+  json_decref(none);
   return 0;
 }
 
@@ -176,7 +224,8 @@ static int t_dut(const struct render_run *r, const struct render_args *a, struct
 
 /* One CrystalDiskMark value: as its file wrote it (an import), else measured
  * with the panel's decimals. */
-static void cdm_value(struct render_buf *b, const json_t *m, const char *key, const char *fmt) {
+static void cdm_value(struct render_buf *b, const struct render_args *a, const json_t *m, const char *key,
+                      const char *fmt) {
   const char *text = json_string_value(json_object_get(json_object_get(m, "text"), key));
   double v = render_data_num(m, key, NAN);
   if (text) render_buf_printf(b, " %s |", text);
@@ -184,7 +233,7 @@ static void cdm_value(struct render_buf *b, const json_t *m, const char *key, co
     render_buf_puts(b, " ");
     render_buf_printf(b, fmt, v);
     render_buf_puts(b, " |");
-  } else render_buf_puts(b, " n/a |");
+  } else render_buf_printf(b, " %s |", M(MSG_NA));
 }
 
 static int cdm_has_op(json_t *const *cells, size_t n, const char *op) {
@@ -194,17 +243,23 @@ static int cdm_has_op(json_t *const *cells, size_t n, const char *op) {
 }
 
 /* The cells' table of one op (CrystalDiskMark's own panel: MB/s, IOPS, µs). */
-static void cdm_op_table(struct render_buf *b, json_t *const *cells, size_t n, const char *op, const char *title) {
-  render_buf_printf(b, "| Test | %s [MB/s] | %s [IOPS] | %s [µs] |\n| --- | ---: | ---: | ---: |\n", title, title, title);
+static void cdm_op_table(struct render_buf *b, const struct render_args *a, json_t *const *cells, size_t n,
+                         const char *op) {
+  /* the op's name as a column title: "Mix" in English, "혼합" in Korean */
+  char title[64];
+  snprintf(title, sizeof title, "%s", M(!strcmp(op, "mix") ? MSG_MIX : !strcmp(op, "read") ? MSG_READ : MSG_WRITE));
+  if (title[0] >= 'a' && title[0] <= 'z') title[0] = (char)(title[0] - 'a' + 'A');
+  render_buf_printf(b, "| %s | %s [MB/s] | %s [IOPS] | %s [µs] |\n| --- | ---: | ---: | ---: |\n", M(MSG_T_TEST), title,
+                    title, title);
   for (size_t i = 0; i < n; i++) {
     const json_t *m = json_object_get(cells[i], op);
     if (!json_is_object(m)) continue;
     render_buf_puts(b, "| ");
     render_buf_md(b, render_data_str(cells[i], "cell", "?"));
     render_buf_puts(b, " |");
-    cdm_value(b, m, "mb_s", "%.2f");
-    cdm_value(b, m, "iops", "%.1f");
-    cdm_value(b, m, "lat_us", "%.2f");
+    cdm_value(b, a, m, "mb_s", "%.2f");
+    cdm_value(b, a, m, "iops", "%.1f");
+    cdm_value(b, a, m, "lat_us", "%.2f");
     render_buf_puts(b, "\n");
   }
   render_buf_puts(b, "\n");
@@ -216,29 +271,34 @@ static int t_cdm(const struct render_run *r, const struct render_args *a, struct
   size_t n = render_data_cdm_cells(r, state_arg(a), cells, 32);
   if (!n) return render_msg_fail(err, -ENOENT, MSG_MISS_CDM, r->label, state_arg(a));
   if (a->op && !cdm_has_op(cells, n, a->op))
-    return ssdrev_fail(err, -ENOENT, "run '%s' has no CrystalDiskMark %s results in state '%s'", r->label, a->op,
-                       state_arg(a));
+    return render_msg_fail(err, -ENOENT, MSG_MISS_CDM_OP, r->label, a->op);
   if (!b) return 0;
   (void)nsel; /* every table is captioned below, one drive or several */
   if (a->op) {
-    cdm_op_table(b, cells, n, a->op, !strcmp(a->op, "mix") ? "Mix" : !strcmp(a->op, "read") ? "Read" : "Write");
+    cdm_op_table(b, a, cells, n, a->op);
     return 0;
   }
   static const enum render_msg_id h[] = {MSG_T_TEST,      MSG_T_READ_MB_S, MSG_T_WRITE_MB_S, MSG_T_READ_IOPS,
                                          MSG_T_WRITE_IOPS, MSG_T_READ_US,   MSG_T_WRITE_US};
-  head_row(b, a, h, 7, "lrrrrrr");
+  /* a file without latencies (CrystalDiskMark 6) gets no latency columns
+   * of "n/a", and a line saying why */
+  int lat = 0;
+  for (size_t i = 0; i < n; i++)
+    lat |= render_data_num(json_object_get(cells[i], "read"), "lat_us", -1) >= 0 ||
+           render_data_num(json_object_get(cells[i], "write"), "lat_us", -1) >= 0;
+  head_row(b, a, h, lat ? 7 : 5, "lrrrrrr");
   for (size_t i = 0; i < n; i++) {
     json_t *rd = json_object_get(cells[i], "read"), *wr = json_object_get(cells[i], "write");
     render_buf_puts(b, "| ");
     render_buf_md(b, render_data_str(cells[i], "cell", "?"));
     render_buf_puts(b, " |");
     /* as the CrystalDiskMark file wrote them (cdm_value), never recomputed */
-    cdm_value(b, rd, "mb_s", "%.2f");
-    cdm_value(b, wr, "mb_s", "%.2f");
-    cdm_value(b, rd, "iops", "%.1f");
-    cdm_value(b, wr, "iops", "%.1f");
-    cdm_value(b, rd, "lat_us", "%.2f");
-    cdm_value(b, wr, "lat_us", "%.2f");
+    cdm_value(b, a, rd, "mb_s", "%.2f");
+    cdm_value(b, a, wr, "mb_s", "%.2f");
+    cdm_value(b, a, rd, "iops", "%.1f");
+    cdm_value(b, a, wr, "iops", "%.1f");
+    if (lat) cdm_value(b, a, rd, "lat_us", "%.2f");
+    if (lat) cdm_value(b, a, wr, "lat_us", "%.2f");
     render_buf_puts(b, "\n");
   }
   /* the caption says whose table and which state: under the FOB and the
@@ -248,11 +308,12 @@ static int t_cdm(const struct render_run *r, const struct render_args *a, struct
   json_t *cp = json_pack("{s:s}", "label", lab.s ? lab.s : "");
   render_buf_puts(b, "\n*");
   render_msg_put(b, lang_arg(a), strcmp(state_arg(a), "75%") ? MSG_T_CDM_CAPTION_FOB : MSG_T_CDM_CAPTION_75, cp);
+  if (!lat) render_buf_printf(b, " %s", M(MSG_T_CDM_NO_LAT));
   render_buf_puts(b, "*\n\n");
   json_decref(cp);
   render_buf_free(&lab);
   /* CrystalDiskMark's third panel, when the run has it */
-  if (cdm_has_op(cells, n, "mix")) cdm_op_table(b, cells, n, "mix", "Mix");
+  if (cdm_has_op(cells, n, "mix")) cdm_op_table(b, a, cells, n, "mix");
   return 0;
 }
 
@@ -464,7 +525,7 @@ static int t_qd(const struct render_run *r, const struct render_args *a, struct 
                 struct ssdrev_err *err) {
   json_t *qs = json_object_get(r->analysis, "qd_scaling");
   if (!json_array_size(qs))
-    return ssdrev_fail(err, -ENOENT, "run '%s' has no queue-depth scaling (analysis qd_scaling)", r->label);
+    return render_msg_fail(err, -ENOENT, MSG_MISS_QD, r->label, NULL);
   if (!b) return 0;
   int ko = a->lang && !strcmp(a->lang, "ko");
   drive_caption(b, r->label, nsel);
@@ -515,7 +576,7 @@ static int t_slc(const struct render_run *const *sel, size_t n, const struct ren
   size_t have = 0;
   for (size_t i = 0; i < n; i++)
     have += json_is_object(json_object_get(json_object_get(sel[i]->analysis, "fill"), "slc"));
-  if (!have) return ssdrev_fail(err, -ENOENT, "run '%s' has no SLC cache estimate (analysis fill.slc)", sel[0]->label);
+  if (!have) return render_msg_fail(err, -ENOENT, MSG_MISS_SLC, sel[0]->label, NULL);
   if (!b) return 0;
   static const enum render_msg_id h[] = {MSG_T_DRIVE,    MSG_T_SLC_EMPTY,   MSG_T_SLC_FULL,
                                          MSG_T_IN_CACHE, MSG_T_AFTER_CACHE, MSG_T_CONFIDENCE};
@@ -563,12 +624,20 @@ static int t_slc(const struct render_run *const *sel, size_t n, const struct ren
 static int t_cdm_compare(const struct render_run *const *sel, size_t n, const struct render_args *a, struct render_buf *b,
                          struct ssdrev_err *err) {
   const char *op = a->op ? a->op : "read";
+  /* the rows: every drive's cells, the first drive's order first (a
+   * CrystalDiskMark 6 drive's SEQ128K beside a CDM 8 drive's SEQ1M) */
   json_t *cells[32];
-  size_t nc = render_data_cdm_cells(sel[0], state_arg(a), cells, 32);
+  size_t nc = 0;
   for (size_t i = 0; i < n; i++) {
     json_t *c2[32];
-    if (!render_data_cdm_cells(sel[i], state_arg(a), c2, 32))
-      return render_msg_fail(err, -ENOENT, MSG_MISS_CDM, sel[i]->label, state_arg(a));
+    size_t m = render_data_cdm_cells(sel[i], state_arg(a), c2, 32);
+    if (!m) return render_msg_fail(err, -ENOENT, MSG_MISS_CDM, sel[i]->label, state_arg(a));
+    for (size_t j = 0; j < m; j++) {
+      int seen = 0;
+      for (size_t k = 0; k < nc; k++)
+        seen |= !strcmp(render_data_str(cells[k], "cell", ""), render_data_str(c2[j], "cell", ""));
+      if (!seen && nc < 32) cells[nc++] = c2[j];
+    }
   }
   if (!b) return 0;
   json_t *params = json_pack("{s:s, s:s}", "state", state_arg(a), "op", op);
@@ -592,11 +661,12 @@ static int t_cdm_compare(const struct render_run *const *sel, size_t n, const st
     for (size_t i = 0; i < n; i++) {
       json_t *c2[32];
       size_t m = render_data_cdm_cells(sel[i], state_arg(a), c2, 32);
-      double v = NAN;
+      const json_t *v = NULL;
       for (size_t j = 0; j < m; j++)
-        if (!strcmp(render_data_str(c2[j], "cell", ""), cell)) v = render_data_num(json_object_get(c2[j], op), "mb_s", NAN);
-      if (isfinite(v)) render_buf_printf(b, " %.2f |", v);
-      else render_buf_printf(b, " %s |", M(MSG_NA));
+        if (!strcmp(render_data_str(c2[j], "cell", ""), cell)) v = json_object_get(c2[j], op);
+      /* as the file wrote it; a cell the drive's profile has not: said so */
+      if (json_is_object(v)) cdm_value(b, a, v, "mb_s", "%.2f");
+      else render_buf_printf(b, " %s |", M(MSG_T_NOT_MEASURED));
     }
     render_buf_puts(b, "\n");
   }
@@ -749,12 +819,18 @@ int render_table(const struct render_runs *rs, const char *kind, const struct re
     struct ssdrev_err e2 = {{0}};
     int rc = t->per_run(sel[i], a, NULL, n, &e2);
     if (rc == -ENOENT) {
-      render_buf_puts(out, a->lang && !strcmp(a->lang, "ko") ? "*측정하지 않음: " : "*Not measured: ");
-      for (const char *c = e2.msg; *c; c++) {
-        if (strchr("\\`*_[]<>#|", *c)) render_buf_putn(out, "\\", 1); /* the reason is text, not Markdown */
-        render_buf_putn(out, c, 1);
-      }
-      render_buf_puts(out, ".*\n\n");
+      /* the drive's note as the template's notes: the reason in the page's
+       * language (render_msg_put_reason), as text, not Markdown */
+      struct render_buf r = {0}, esc = {0};
+      render_msg_put_reason(&r, lang_arg(a), e2.msg);
+      render_buf_md(&esc, r.s ? r.s : "");
+      json_t *params = json_pack("{s:s}", "why", esc.s ? esc.s : "");
+      render_buf_puts(out, "*");
+      render_msg_put(out, lang_arg(a), MSG_NOT_MEASURED, params);
+      render_buf_puts(out, "*\n\n");
+      json_decref(params);
+      render_buf_free(&r);
+      render_buf_free(&esc);
       continue;
     }
     if ((rc = t->per_run(sel[i], a, out, n, err)) < 0) return rc;

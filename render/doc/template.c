@@ -37,6 +37,9 @@ struct expand {
   char errs[sizeof ((struct ssdrev_err *)0)->msg];
   size_t errs_len;
   const char *chart_kind;  /* the chart kind being checked (each_drive) */
+  char last_why[sizeof ((struct ssdrev_err *)0)->msg]; /* the last note's reason */
+  size_t last_note_end;    /* out->len after it */
+  int drop_unit;           /* an inline value was missing: its unit after the directive goes too */
 };
 
 /* The checking pass reports up to this many errors at once. */
@@ -90,9 +93,16 @@ static int not_measured(struct expand *e, int rc, int inline_value, const struct
   enum render_lang lang = lang_of(e, a);
   if (inline_value) {
     render_buf_puts(e->out, render_msg(lang, MSG_NA_INLINE));
+    e->drop_unit = 1; /* "about n/a GiB" reads "about n/a" */
     return 0;
   }
-  /* the reason in the review's language (the CLI's warning stays English) */
+  /* a second note with the same reason right after the first (a section's
+   * table and chart both missing) says nothing new */
+  int blank = e->out->len >= e->last_note_end;
+  for (size_t k = e->last_note_end; blank && k < e->out->len; k++) blank = e->out->s[k] == '\n' || e->out->s[k] == ' ';
+  if (blank && e->last_why[0] && !strcmp(e->last_why, why)) return 0;
+  snprintf(e->last_why, sizeof e->last_why, "%s", why);
+  /* the reason in the review's language */
   struct render_buf r = {0}, esc = {0};
   render_msg_put_reason(&r, lang, why);
   render_buf_md(&esc, r.s ? r.s : ""); /* the reason is text (it may quote a label), not Markdown */
@@ -100,6 +110,7 @@ static int not_measured(struct expand *e, int rc, int inline_value, const struct
   render_buf_puts(e->out, "*");
   render_msg_put(e->out, lang, MSG_NOT_MEASURED, params);
   render_buf_puts(e->out, "*");
+  e->last_note_end = e->out->len;
   json_decref(params);
   render_buf_free(&r);
   render_buf_free(&esc);
@@ -638,6 +649,23 @@ static int report_errors(struct expand *e) {
                      e->nerrs >= TEMPLATE_MAX_ERRORS ? " or more" : "", e->tname, e->errs, more);
 }
 
+/* After a missing inline value: the unit the template wrote after it (" GiB",
+ * "MB/s", ...), so a sentence never reads "n/a GiB"; C itself when none. */
+static const char *skip_unit(const char *c, const char *end) {
+  static const char *const units[] = {"GiB", "GB", "MiB", "MB/s", "µs", "us", "ms", "IOPS", "°C", "%", NULL};
+  const char *u0 = c < end && *c == ' ' ? c + 1 : c;
+  for (const char *const *u = units; *u; u++) {
+    size_t n = strlen(*u);
+    if ((size_t)(end - u0) >= n && !memcmp(u0, *u, n)) {
+      const char *after = u0 + n;
+      /* a whole unit, not the start of a word ("GBs", "usually") */
+      if (after < end && (isalnum((unsigned char)*after) || *after == '_')) continue;
+      return after;
+    }
+  }
+  return c;
+}
+
 static int walk(struct expand *e, const char *text) {
   const char *p = text;
   e->line = 1;
@@ -668,9 +696,11 @@ static int walk(struct expand *e, const char *text) {
             if (rc < 0) return rc;
             break; /* the rest of the line is the unclosed directive */
           }
+          e->drop_unit = 0;
           int rc = run_directive(e, c + 2, (size_t)(close - c - 2));
           if (rc < 0 && (rc = note_error(e, rc)) < 0) return rc;
           c = close + 2;
+          if (e->drop_unit) c = skip_unit(c, end);
         } else {
           if (e->writing) render_buf_putn(e->out, c, 1);
           c++;

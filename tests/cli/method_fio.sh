@@ -3,8 +3,9 @@
 # reduced size, real fio runs every file on a regular file (buffered), the
 # results import into one run whose tests are the method's (CDM cells at FOB
 # and 75%, fills, the RW sweep, the tail), and the shipped templates (single
-# and two-drive, English and Korean) render every section from it: the only
-# "Not measured" is the DUT summary, which fio does not know. Then the fio
+# and two-drive, English and Korean) render every section from it, the fill's
+# speed over GiB and over time included: the only "Not measured" notes are the
+# DUT summary and the temperature, which fio does not record. Then the fio
 # drive beside a CrystalDiskMark drive (FOB + 75% files): what is missing is
 # only what CrystalDiskMark does not measure, and only for that drive.
 set -u
@@ -33,7 +34,16 @@ SSDREV_TARGET="$d/target.img" sh "$d/jobs/run.sh" >"$d/fio.out" 2>&1 || fail "ru
 cd "$d/jobs" || exit 1
 "$SSDREV" import fio 02-cdm_fob.json:FOB 03-fill75.json 04-cdm_75.json:75% 05-fill_drive.json 06-rw_sweep.json \
   07-tail.json --out "$d/run" --label "fio drive" >"$d/imp.out" 2>"$d/imp.err" || fail "import: $(cat "$d/imp.err")"
+# fio names no drive; --model / --firmware give the DUT table its model and
+# firmware, and one note names the fields still missing
+"$SSDREV" import fio 07-tail.json --out "$d/named" --model "TEST MODEL 64M" --firmware FW1 >/dev/null 2>&1 \
+  || fail "import with --model"
 cd "$d" || exit 1
+printf '# x\n\n{{dut}}\n' >"$d/dut.md"
+"$SSDREV" report -t "$d/dut.md" -o "$d/dut" --format md "$d/named" >/dev/null 2>&1 || fail "dut report"
+for want in '^| TEST MODEL 64M \[named\] |' '^| Firmware | FW1 |' '^\*Not in the source data: Link, NVMe Version, LBA Size'; do
+  grep -q "$want" "$d/dut/review.md" || fail "the DUT table of a named fio import: $(cat "$d/dut/review.md")"
+done
 /usr/bin/python3 - "$d/run" <<'PY' || exit 1
 import json, sys, collections
 m = json.load(open(sys.argv[1] + "/manifest.json"))
@@ -57,7 +67,11 @@ if {r["state"] for r in a["cdm"]} != {"FOB", "75%"} or len(a["cdm"]) != 8: sys.e
 if not all(r["read"]["passes"] == 2 for r in a["cdm"]): sys.exit("passes not folded")
 if [g["qd"] for g in a["rw_sweep"]] != [1, 2, 4] or len(a["rw_sweep"][0]["points"]) != 11: sys.exit("sweep")
 if sorted(a["tail"]) != ["mix70", "read", "write"]: sys.exit("tail %s" % sorted(a["tail"]))
-if not a["fill"]["per_gib"]["gib"] if isinstance(a["fill"]["per_gib"], dict) else not a["fill"]["per_gib"]: sys.exit("fill trace")
+# a 64 MiB fill: 16 per-GiB points of 4 MiB (size=100% is the whole file,
+# not 100 bytes), its speed over time at 1 ms (it lasts milliseconds)
+f = a["fill"]
+if len(f["per_gib"]["gib"]) != 16 or len(f["trace"]["gib"]) != 16: sys.exit("fill trace %s" % f["per_gib"])
+if len(f["per_sec"]["t_s"]) < 2 or f["per_sec"]["mb_s"][1] <= 0: sys.exit("fill per_sec %s" % f["per_sec"])
 if a["jobs"]: sys.exit("jobs left unmapped: %s" % [j["test"] for j in a["jobs"]])
 PY
 for t in single.en review.en single.ko review.ko; do
@@ -69,13 +83,21 @@ for t in single.en review.en single.ko review.ko; do
   # notes (a line of their own); an inline value of a figure the data has not
   # (a 64 MiB fio fill shows no SLC cache) reads "n/a" / "(측정되지 않음)"
   n=$(grep -c '^\*\(Not measured\|측정하지 않\|측정되지 않\)' "$d/$t/review.md")
-  # absent from fio's results: the DUT, the drive's temperature, and (not yet
-  # computed for imported fills) the fill's series over time
-  dut=$(grep -c '^\*Not measured.*\(DUT summary\|temperature samples\|fill series over time\)\|측정되지 않.*\(DUT\|temperature\|fill\)' "$d/$t/review.md")
+  # absent from fio's results, and only these: the DUT (fio's output names
+  # no drive: no model, firmware or link; --model / --dut-json give them)
+  # and the drive's temperature (fio samples none). The fill's speed over
+  # time is there: a 64 MiB fill lasts milliseconds, its series is at 1 ms.
+  dut=$(grep -c '^\*Not measured.*\(DUT summary\|temperature samples\)\|측정되지 않.*\(DUT 정보\|온도 기록\)' "$d/$t/review.md")
   [ "$n" = "$dut" ] || fail "$t: sections not filled: $(grep 'Not measured\|측정하지 않' "$d/$t/review.md")"
   grep -q 'RND4K Q32T1' "$d/$t/review.md" || fail "$t: no CDM table"
   grep -q '99.99' "$d/$t/review.md" || fail "$t: no tail table"
-  [ -s "$d/$t/charts/fill.png" ] || [ -n "$(ls "$d/$t/charts/" | grep '^fill')" ] || fail "$t: no fill chart"
+  for c in fill fill_time fill_latency tail; do
+    [ -s "$d/$t/charts/$c.png" ] || fail "$t: no $c chart"
+  done
+  for c in "$d/$t/charts/cdm-75"*.png "$d/$t/charts/rw_ratio"*.png; do
+    [ -s "$c" ] || fail "$t: no 75% CrystalDiskMark panel or RW-ratio chart ($c)"
+  done
+  case $t in *.ko) grep -q "Not measured\|not measured\|| n/a |\|' has no " "$d/$t/review.md" && fail "$t: English notes in a Korean page" ;; esac
   pdftotext "$d/$t/review.pdf" - >/dev/null 2>&1 || fail "$t: PDF unreadable"
 done
 "$SSDREV" import cdm "$R/samples/cdm/pm981-fob-cdm8.txt:FOB" "$R/samples/cdm/pm981-75pct-cdm8-mix.txt:75%" \
@@ -85,11 +107,15 @@ for t in review.en review.ko; do
     || fail "report $t, fio + cdm: $(cat "$d/mix-$t.log")"
   md=$d/mix-$t/review.md
   grep -q '{{' "$md" && fail "mix $t: a directive was left unexpanded"
-  grep 'Not measured\|측정하지 않' "$md" | grep -v "CDM drive\|DUT summary\|temperature samples\|fill series over time" >"$d/nm" && \
+  grep 'Not measured\|측정하지 않\|측정되지 않음:' "$md" | grep -v "CDM drive\|DUT summary\|DUT 정보\|temperature samples\|온도 기록" >"$d/nm" && \
     fail "mix $t: the fio drive's sections not filled: $(cat "$d/nm")"
-  grep -q "run 'CDM drive' has no .*fill\|run 'CDM drive' has no .*tail" "$md" || fail "mix $t: the CDM drive's missing data not noted"
+  grep -q "run 'CDM drive' has no .*fill\|run 'CDM drive' has no .*tail\|'CDM drive'에 \(Fill Drive\|Tail Latency\)" "$md" \
+    || fail "mix $t: the CDM drive's missing data not noted"
   # the fio drive keeps its fill chart, SLC row and tail table beside a drive without them
-  [ -s "$d/mix-$t/charts/fill.png" ] || fail "mix $t: the fio drive's fill chart dropped"
+  for c in fill fill_time fill_latency; do
+    [ -s "$d/mix-$t/charts/$c.png" ] || fail "mix $t: the fio drive's $c chart dropped"
+  done
+  case $t in *.ko) grep -q "Not measured\|not measured\|| n/a |\|' has no " "$md" && fail "mix $t: English notes in a Korean page" ;; esac
   grep -q '^| 99.99% | (\{0,1\}[0-9]' "$md" || fail "mix $t: the fio drive's tail table dropped"
   grep -q '^| fio drive | ' "$md" || fail "mix $t: the fio drive's SLC row dropped"
   # the CDM drive's FOB table, values as its file gave them

@@ -32,7 +32,7 @@ browse "$T/alone/review.html" "$T/alone.pdf"
 pdftotext "$T/alone.pdf" "$T/alone.txt" 2>/dev/null || fail "pdftotext"
 # the charts' own text: every chart drew in the browser, from the page alone
 # (the template is Korean, so is the charts' text: render/msg.c)
-n=$(grep -c "^CrystalDiskMark 방식, 프로필 default" "$T/alone.txt")
+n=$(grep -c "^CrystalDiskMark 방식, 프로필 Default" "$T/alone.txt")
 [ "$n" -eq 4 ] || fail "$n of 4 CrystalDiskMark panels in the printed page"
 for s in "PM981 256GB — FOB" "PM981a 256GB — 75%" "CrystalDiskMark 읽기 비교, FOB" \
          "Fill Drive: 순차 쓰기, 128 KiB" "Fill Drive: 기록량에 따른 평균 지연시간" \

@@ -32,8 +32,18 @@ for f in two one; do
   done
 done
 # a value the short run lacks (its fill cannot reach the SLC cliff) says so in Korean
-grep -qF "약 (측정되지 않음)GiB" "$T/one/review.md" || fail "one: a missing value is not '(측정되지 않음)'"
-grep -qF "**75% 채움**" "$T/one/review.md" || fail "one: the 75% table is not labelled"
+# (and its unit goes with it: never "(측정되지 않음)GiB")
+grep -qF "약 (측정되지 않음)로" "$T/one/review.md" || fail "one: a missing value is not '(측정되지 않음)': $(grep '약 (' "$T/one/review.md")"
+grep -qF "(측정되지 않음)GiB" "$T/one/review.md" && fail "one: a missing value keeps its unit"
+grep -qF "*CrystalDiskMark 방식 결과 — PM981 256GB, 75% 채움*" "$T/one/review.md" || fail "one: the 75% table is not labelled"
+# single.ko.md has single.en.md's structure: the same directives in the same
+# order (each table under its chart), only the prose and captions translated
+for t in single; do
+  for l in en ko; do
+    grep -o '{{[a-z_]*\( [a-z_]*\)\{0,1\}' "$R/templates/$t.$l.md" | grep -v '{{lang' >"$T/dirs.$t.$l"
+  done
+  cmp -s "$T/dirs.$t.en" "$T/dirs.$t.ko" || fail "$t.ko.md's directives differ from $t.en.md's: $(diff "$T/dirs.$t.en" "$T/dirs.$t.ko")"
+done
 # the reference writes the tail table's header in English (render/msg.c)
 grep -qF "| Percentile | RND Read | RND Read 70% | RND Write |" "$T/one/review.md" || fail "tail table header"
 

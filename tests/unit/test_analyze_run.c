@@ -325,3 +325,49 @@ TEST("A run whose log is missing still analyzes, with the error in its entry") {
   CHECK(analyze_run(test_path("no-such-run"), NULL, NULL, &e) < 0);
   CHECK_CONTAINS(e.msg, "no-such-run");
 }
+
+TEST("A fill shorter than 50 s gets a finer series, never below 1 ms; a longer one keeps 1 s") {
+  static const struct {
+    size_t n;
+    uint64_t spacing_ns;
+    double interval_s;
+    size_t min_points;
+  } c[] = {{2000, 10000, 0.001, 19}, {20000, 500000, 0.1, 49}, {100000, 1000000, 1, 99}};
+  for (unsigned k = 0; k < 3; k++) {
+    char nm[64];
+    snprintf(nm, sizeof nm, "shortfill%u.ssdlog", k);
+    const char *p = test_path(nm);
+    REQUIRE(write_log(p, c[k].n, 131072, c[k].spacing_ns, 8000, 0, 0, 0) == 0);
+    json_t *res = NULL;
+    struct ssdrev_err e = {{0}};
+    REQUIRE(analyze_log(p, NULL, ANALYZE_WANT_SERIES | ANALYZE_WANT_FILL, &res, &e) == 0);
+    const json_t *s = json_object_get(res, "series");
+    CHECK_NEAR(num(s, "interval_s"), c[k].interval_s, 1e-9);
+    CHECK(json_array_size(json_object_get(s, "t_s")) >= c[k].min_points);
+    /* the rate of an inner point is the log's: 128 KiB per spacing */
+    CHECK_NEAR(json_number_value(json_array_get(json_object_get(s, "mb_s"), 5)), 131072.0 / c[k].spacing_ns * 1e3,
+               131072.0 / c[k].spacing_ns * 1e3 * 0.01);
+    if (c[k].interval_s < 1) CHECK_NEAR(num(s, "interval_requested_s"), 1, 1e-9);
+    json_decref(res);
+  }
+}
+
+TEST("A fill of less than 16 GiB gets per-GiB points at a finer power-of-two step, never below the trace's") {
+  const char *p = test_path("smallfill.ssdlog");
+  /* 512 x 128 KiB = 64 MiB: 16 points of 4 MiB (the trace's 1/256 GiB) */
+  REQUIRE(write_log(p, 512, 131072, 40000, 8000, 0, 0, 0) == 0);
+  json_t *res = NULL;
+  struct ssdrev_err e = {{0}};
+  REQUIRE(analyze_log(p, NULL, ANALYZE_WANT_SERIES | ANALYZE_WANT_FILL, &res, &e) == 0);
+  const json_t *pg = json_object_get(json_object_get(res, "fill"), "per_gib");
+  CHECK_EQ_U64(json_array_size(json_object_get(pg, "gib")), 16);
+  CHECK_NEAR(num(pg, "step_gib"), 1.0 / 256, 1e-6);
+  CHECK_NEAR(json_number_value(json_array_get(json_object_get(pg, "gib"), 15)), 1.0 / 16, 1e-4);
+  /* 128 KiB per 40 us */
+  CHECK_NEAR(json_number_value(json_array_get(json_object_get(pg, "mb_s"), 3)), 3276.8, 3276.8 * 0.02);
+  /* narrowed, not widened: no warning */
+  size_t i;
+  json_t *w;
+  json_array_foreach(json_object_get(res, "warnings"), i, w) CHECK(!strstr(json_string_value(w), "widened"));
+  json_decref(res);
+}

@@ -200,3 +200,24 @@ TEST("A value is chosen by state and cell, not by its place in the list") {
         -EINVAL);
   render_runs_release(&rs);
 }
+
+TEST("The CLI's warnings are put in the language, reasons inside them too; other texts and English stay as they are") {
+  char out[1024];
+  render_msg_cli(RENDER_LANG_KO, "t.md:9: not measured: run 'PM981' has no tail-latency results (analysis tail)", out,
+                 sizeof out);
+  CHECK_STR(out, "t.md:9: 측정되지 않음: 'PM981'에 Tail Latency 결과가 없습니다 (analysis tail)");
+  render_msg_cli(RENDER_LANG_KO, "warning", out, sizeof out);
+  CHECK_STR(out, "경고");
+  render_msg_cli(RENDER_LANG_KO, "'a.txt': cell RND4K Q1T1 read is 0 MB/s (not run); skipped", out, sizeof out);
+  CHECK_STR(out, "'a.txt': RND4K Q1T1 read 셀이 0 MB/s(실행되지 않음)여서 건너뜁니다");
+  render_msg_cli(RENDER_LANG_KO, "skipping 'runs/x': no manifest.json", out, sizeof out);
+  CHECK_STR(out, "'runs/x' 건너뜀: no manifest.json");
+  /* a text the catalogue has no form for, and English, are the text itself */
+  render_msg_cli(RENDER_LANG_KO, "something else entirely", out, sizeof out);
+  CHECK_STR(out, "something else entirely");
+  render_msg_cli(RENDER_LANG_EN, "t.md:9: not measured: run 'PM981' has no tail-latency results (analysis tail)", out,
+                 sizeof out);
+  CHECK_STR(out, "t.md:9: not measured: run 'PM981' has no tail-latency results (analysis tail)");
+  /* the compare report's strings are catalogue rows */
+  CHECK_STR(render_msg(RENDER_LANG_KO, MSG_CM_TITLE), "일괄 비교");
+}
