@@ -303,6 +303,31 @@ static int run_fio(struct review_ctx *c, const char *dir, const char *name, doub
   return st;
 }
 
+/* Free huge pages (HugePages_Free x Hugepagesize), in bytes; 0 when none. */
+static uint64_t huge_free_bytes(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  if (!f) return 0;
+  char line[256];
+  unsigned long long pages = 0, kib = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (!strncmp(line, "HugePages_Free:", 15)) pages = strtoull(line + 15, NULL, 10);
+    else if (!strncmp(line, "Hugepagesize:", 13)) kib = strtoull(line + 13, NULL, 10);
+  }
+  fclose(f);
+  return (uint64_t)pages * kib * 1024;
+}
+
+/* Whether the job's I/O buffers go into huge pages (fio's iomem=mmaphuge),
+ * as ssdrev's own are (transparent huge pages): in 4 KiB pages a 1 MiB
+ * buffer is 256 segments, and a disk taking 254 per request gets it split in
+ * two (docs/performance.md). Only when the system has enough free (reserved)
+ * huge pages for every thread's buffers: fio fails otherwise. */
+static int use_huge(const struct bench_job *job) {
+  uint64_t per = (uint64_t)(job->qd ? job->qd : 1) * job->block_bytes;
+  uint64_t need = (job->threads ? job->threads : 1) * ((per + (2u << 20) - 1) / (2u << 20) + 1) * (2u << 20);
+  return huge_free_bytes() >= need;
+}
+
 static int fio_run_job(struct review_ctx *c, const struct bench_job *job, const struct bench_record_opts *o,
                        struct bench_job_result *res, struct ssdrev_err *err) {
   memset(res, 0, sizeof *res);
@@ -332,6 +357,10 @@ static int fio_run_job(struct review_ctx *c, const struct bench_job *job, const 
   fprintf(f, "[global]\nfilename=%s\nioengine=io_uring\ndirect=1\nallow_file_create=0\n",
           c->o->target_spec);
   bench_review_fio_job(f, job->name, job, c->cap_bytes, job->name);
+  if (use_huge(job)) {
+    fprintf(f, "iomem=mmaphuge\n");
+    json_object_set_new(params, "fio_iomem", json_string("mmaphuge"));
+  }
   fclose(f);
   char path[PATH_MAX + 400], jf[300], js[300];
   snprintf(jf, sizeof jf, "%s.fio", job->name);

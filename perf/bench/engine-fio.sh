@@ -13,6 +13,11 @@
 #        FILE_GB=2          its size
 #        PASSES=2           measured CDM passes per cell
 #        REGION=512MiB      the CDM test region
+#        HUGE=1             reserve 64 more huge pages for the run (vm.nr_hugepages,
+#                           restored after; root): the fio engine then puts fio's
+#                           buffers in huge pages (iomem=mmaphuge) as ssdrev's
+#                           own are, so 1 MiB requests are not split by a disk of
+#                           254 segments; HUGE=0 compares fio in 4 KiB pages
 set -eu
 SSDREV=${1:-build/ssdrev}
 ROUNDS=${2:-3}
@@ -21,10 +26,20 @@ DISK_DIR=${DISK_DIR:-/var/tmp}
 FILE_GB=${FILE_GB:-2}
 PASSES=${PASSES:-2}
 REGION=${REGION:-512MiB}
+HUGE=${HUGE:-1}
 command -v fio >/dev/null 2>&1 || { echo "engine-fio: fio is not installed (apt-get install fio)" >&2; exit 1; }
 W=$(mktemp -d /tmp/ssdrev-engine-fio.XXXXXX)
 T="$DISK_DIR/ssdrev-engine-fio.$$.img"
-trap 'rm -rf "$W"; rm -f "$T" "$T.ssdrev-created"' EXIT INT TERM
+HUGE_OLD=
+cleanup() {
+  rm -rf "$W"; rm -f "$T" "$T.ssdrev-created"
+  if [ -n "$HUGE_OLD" ]; then echo "$HUGE_OLD" > /proc/sys/vm/nr_hugepages; fi
+}
+trap cleanup EXIT INT TERM
+if [ "$HUGE" = 1 ]; then
+  HUGE_OLD=$(cat /proc/sys/vm/nr_hugepages)
+  echo $((HUGE_OLD + 64)) > /proc/sys/vm/nr_hugepages
+fi
 cat > "$W/m.json" <<JSON
 {"format": "ssdrev-method", "format_version": 1, "name": "engine-fio",
  "description": "CrystalDiskMark Default cells, reads and writes, for the engine cross-check",
@@ -33,7 +48,7 @@ cat > "$W/m.json" <<JSON
            {"id": "cdm", "kind": "cdm", "cells": ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"]}]}
 JSON
 echo "engine-fio: $ROUNDS rounds, $PASSES passes of ${MEASURE}s per cell, region $REGION, target $T (${FILE_GB} GiB)"
-echo "fio: $(fio --version); load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "fio: $(fio --version); huge pages free: $(awk '/HugePages_Free/ {print $2}' /proc/meminfo) (HUGE=$HUGE); load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
   if [ $((r % 2)) = 1 ]; then order="uring fio"; else order="fio uring"; fi
