@@ -104,6 +104,26 @@ grep -q '"tail": "complete"' "$D/fio/manifest.json" || fail "tail not complete a
 "$S" review "$D/t.img" --out "$D/fio" --engine uring --quiet 2>"$D/r2.err" && fail "a fio run resumed with --engine uring"
 grep -q 'made with --engine fio' "$D/r2.err" || fail "engine mismatch message: $(cat "$D/r2.err")"
 
+# SIGINT during a fio job: fio is stopped, the test and step are
+# "interrupted", exit 130; the same command resumes and completes
+cat > "$D/long.json" <<'JSON'
+{"format": "ssdrev-method", "format_version": 1, "name": "fio-int",
+ "settings": {"passes": 1, "measure_s": 1.5, "interval_s": 0, "region_bytes": "8MiB"},
+ "steps": [{"id": "purge", "kind": "purge"}, {"id": "cdm", "kind": "cdm", "cells": ["RND4K Q1T1"], "ops": ["read"]}]}
+JSON
+"$S" review "$D/i.img" --create-size 16M --profile "$D/long.json" --out "$D/int" --engine fio --quiet 2>"$D/int.err" &
+R=$!
+i=0
+while [ $i -lt 200 ] && ! ls "$D/int/fio/cdm/"*.p0.fio >/dev/null 2>&1; do sleep 0.05; i=$((i + 1)); done
+sleep 0.3
+kill -INT $R
+wait $R; rc=$?
+[ $rc = 130 ] || fail "interrupted fio review: exit $rc, want 130: $(cat "$D/int.err")"
+grep -q '"cdm": "interrupted"' "$D/int/manifest.json" || fail "step not marked interrupted"
+PATH="$D/bin:$PATH" "$S" review "$D/i.img" --out "$D/int" --engine fio --quiet 2>"$D/int2.err" \
+  || fail "resume after the interrupt: $(cat "$D/int2.err")"
+grep -q '"cdm": "complete"' "$D/int/manifest.json" || fail "the interrupted step did not complete on resume"
+
 # what fio cannot do fails first, naming why
 mkdir "$D/nofio"
 ln -s "$(command -v sh)" "$D/nofio/sh"
