@@ -340,12 +340,68 @@ struct bench_review_opts {
   uint64_t seed;
   unsigned passes;             /* 0 = the profile's */
   uint64_t create_bytes;       /* file target: create it with this size if absent */
+  const char *engine;          /* --engine: "fio", or one of ssdrev's engines ("io_uring" or
+                                * "uring", "psync", "sim"); NULL = the target's default, or
+                                * on a resume the archive's own */
+  const char *fio_client;      /* --engine fio on a load host: fio's --client=ARG
+                                * ("ip:127.0.0.2,8765"); NULL = fio runs here */
+  uint64_t remote_bytes;       /* > 0: the target is on the load host (fio_client) and is
+                                * NOT opened here, so NOT checked by the guard
+                                * (--remote-unchecked); this is its size */
 };
 int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progress,
                      void *arg, struct ssdrev_err *err);
 /* The plan: steps with estimated duration, as text lines into buf. */
 int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
                       struct ssdrev_err *err);
+
+/* A campaign: the review on many load hosts at once through fio's
+ * client/server mode (bench/method/campaign.c, docs/interop.md). HOSTS has
+ * one 'ADDRESS[:PORT] DEVICE-OR-FILE [SIZE]' per line (# comments, blank
+ * lines; SIZE only, and then required, for a host that is not loopback);
+ * each host runs `fio --server` (port 8765 by default), this machine runs
+ * one `fio --client` per host and test. */
+struct bench_campaign_host {
+  char address[256];
+  unsigned port;
+  char target[4096];         /* absolute path on the host */
+  unsigned line;             /* in HOSTS */
+  int loopback;              /* 127.0.0.0/8: the target is on this machine */
+  uint64_t size_bytes;       /* the third field (a host that is not loopback): the target's size */
+  char fio_client[300];      /* fio's --client=ARG: "ip:127.0.0.2,8765" */
+  char run_name[300];        /* the run's directory in the campaign: "127.0.0.2_8765-t.img" */
+};
+/* Reads HOSTS; errors name PATH:LINE. *hosts is malloc'd (free it). */
+int bench_campaign_hosts_load(const char *path, struct bench_campaign_host **hosts, size_t *n,
+                              struct ssdrev_err *err);
+/* Refuses (naming PATH:LINE) a host that is not a loopback address unless
+ * remote_unchecked, and then one without its target's size. */
+int bench_campaign_hosts_check(const struct bench_campaign_host *hosts, size_t n, const char *path,
+                               int remote_unchecked, struct ssdrev_err *err);
+struct bench_campaign_opts {
+  const char *hosts_path;
+  const char *dir;                  /* the campaign directory (made) */
+  struct bench_review_opts review;  /* every host's review; target, run_dir, engine and
+                                     * fio_client are set per host */
+  int remote_unchecked;             /* run on hosts that are not loopback addresses, whose
+                                     * targets the guard cannot check (their size from HOSTS) */
+};
+struct bench_campaign_result {
+  unsigned complete, failed, interrupted;
+};
+/* Progress of host I (phase "complete", "failed: why" or "interrupted" once
+ * it ended, with fraction 1). */
+typedef void (*bench_campaign_progress_fn)(unsigned i, const struct bench_campaign_host *h,
+                                           const struct bench_progress *p, void *arg);
+/* Runs the review on every host at once, one child process each, into
+ * DIR/RUN_NAME; a host that fails does not stop the others. Writes
+ * DIR/campaign.json and each run's manifest "campaign" (how it ended).
+ * Refuses (before anything starts) a host that is not a loopback address
+ * unless remote_unchecked: the destructive-write guard needs the target on
+ * this machine, and such a host's target is written unchecked. Returns 0
+ * when the campaign ran (res says how each host ended). */
+int bench_campaign_run(const struct bench_campaign_opts *o, bench_campaign_progress_fn progress, void *arg,
+                       struct bench_campaign_result *res, struct ssdrev_err *err);
 
 /* The kinds of test a run archive holds (a manifest test's "kind"), what
  * the analysis needs of each, one table for the method's runner, the

@@ -37,6 +37,18 @@ static const char usage_text[] =
     "  --seed S             seed of offsets and data (default 1)\n"
     "  --plan               print the plan with estimated durations and exit\n"
     "                       (it writes nothing, not even a --create-size file)\n"
+    "  --engine NAME        how the jobs run: ssdrev's own engine (default:\n"
+    "                       io_uring, else psync; the sim for sim:), 'uring' or\n"
+    "                       'psync' to choose it, or 'fio' (every job as a fio job,\n"
+    "                       imported into the same archive; job files and fio's\n"
+    "                       output kept in RUN_DIR/fio/)\n"
+    "  --hosts FILE         with --engine fio: run on every load host of FILE at\n"
+    "                       once through fio client/server ('ADDRESS[:PORT] TARGET'\n"
+    "                       per line); --out is then the campaign directory,\n"
+    "                       one run archive per host and target\n"
+    "  --remote-unchecked   with --hosts: also hosts that are not loopback\n"
+    "                       addresses ('ADDRESS[:PORT] TARGET SIZE'), whose targets\n"
+    "                       the guard CANNOT check from here: written unchecked\n"
     "DUT:\n"
     "  --label TEXT         drive label for reports, e.g. \"PM981 256GB\"\n"
     "  --dut-json DIR|PFX   nvme-cli / smartctl JSON of a run made elsewhere:\n"
@@ -57,7 +69,8 @@ static const char usage_text[] =
 
 enum {
   OPT_OUT = 256, OPT_PROFILE, OPT_STEP, OPT_SHORT, OPT_PASSES, OPT_LABEL, OPT_DUTJSON,
-  OPT_DESTRUCTIVE, OPT_FORCE, OPT_SEED, OPT_QUIET, OPT_PLAN, OPT_SERIAL, OPT_CREATE,
+  OPT_DESTRUCTIVE, OPT_FORCE, OPT_SEED, OPT_QUIET, OPT_PLAN, OPT_SERIAL, OPT_CREATE, OPT_ENGINE, OPT_HOSTS,
+  OPT_REMOTE,
 };
 
 static const struct option long_opts[] = {
@@ -75,12 +88,17 @@ static const struct option long_opts[] = {
     {"plan", no_argument, NULL, OPT_PLAN},
     {"include-serial", no_argument, NULL, OPT_SERIAL},
     {"create-size", required_argument, NULL, OPT_CREATE},
+    {"engine", required_argument, NULL, OPT_ENGINE},
+    {"hosts", required_argument, NULL, OPT_HOSTS},
+    {"remote-unchecked", no_argument, NULL, OPT_REMOTE},
     {NULL, 0, NULL, 0},
 };
 
 struct review_args {
   struct bench_review_opts o;
   int plan_only;
+  const char *hosts;
+  int remote_unchecked;
   char profile_buf[4200];
   char target_buf[4200];
 };
@@ -121,13 +139,25 @@ static int parse_args(int argc, char **argv, struct review_args *a) {
       if (cli_parse_size(optarg, &a->o.create_bytes) || !a->o.create_bytes)
         return cli_usage_error(cmd, "--create-size '%s': expected a size above 0", optarg);
       break;
+    case OPT_ENGINE: a->o.engine = optarg; break;
+    case OPT_HOSTS: a->hosts = optarg; break;
+    case OPT_REMOTE: a->remote_unchecked = 1; break;
     case ':': return cli_usage_error(cmd, "option '%s' needs a value", opt);
     default: return cli_usage_error(cmd, "unknown option '%s'", opt);
     }
   }
-  if (optind >= argc) return cli_usage_error(cmd, "no TARGET given");
-  if (optind + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
-  a->o.target_spec = cli_resolve_target(argv[optind], a->target_buf, sizeof a->target_buf);
+  if (a->hosts) {
+    /* the targets are the hosts file's */
+    if (optind < argc) return cli_usage_error(cmd, "--hosts: the targets are the hosts file's; unexpected argument '%s'", argv[optind]);
+    if (!a->o.engine || strcmp(a->o.engine, "fio"))
+      return cli_usage_error(cmd, "--hosts needs --engine fio (the hosts run fio --server)");
+    if (a->o.only_step) return cli_usage_error(cmd, "--hosts: --step is not supported in a campaign");
+  } else {
+    if (a->remote_unchecked) return cli_usage_error(cmd, "--remote-unchecked is for --hosts");
+    if (optind >= argc) return cli_usage_error(cmd, "no TARGET given");
+    if (optind + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
+    a->o.target_spec = cli_resolve_target(argv[optind], a->target_buf, sizeof a->target_buf);
+  }
   if (!a->o.run_dir && !a->plan_only) return cli_usage_error(cmd, "--out RUN_DIR is required");
   int rc = cli_resolve_profile(cmd, profile ? profile : "review", a->profile_buf, sizeof a->profile_buf);
   if (rc) return rc;
@@ -260,6 +290,100 @@ static void print_summary(const char *dir) {
   archive_free(run);
 }
 
+/* ----------------------------------------------------------------- campaign */
+
+struct campaign_view {
+  int tty;
+  size_t n;
+  char (*line)[400]; /* per host: its short state for the one status line */
+};
+
+static void on_host_progress(unsigned i, const struct bench_campaign_host *h, const struct bench_progress *p,
+                             void *arg) {
+  struct campaign_view *v = arg;
+  if (i >= v->n) return;
+  if (p->fraction >= 1.0) {
+    /* a step or the host ended: one line each, named by the host */
+    if (v->tty) cli_term_control("\r\033[K");
+    fprintf(stderr, "%s:%u %s: %s\n", h->address, h->port, h->target, p->phase);
+    fflush(stderr);
+    const char *sp = strchr(p->phase, ' ');
+    if (!strncmp(p->phase, "failed", 6) || !strcmp(p->phase, "complete") || !strcmp(p->phase, "interrupted"))
+      snprintf(v->line[i], sizeof v->line[i], "%s %.20s", h->address, p->phase);
+    else if (sp) snprintf(v->line[i], sizeof v->line[i], "%s %.*s", h->address, (int)(sp - p->phase), p->phase);
+    return;
+  }
+  const char *close = p->phase && p->phase[0] == '[' ? strchr(p->phase, ']') : NULL;
+  snprintf(v->line[i], sizeof v->line[i], "%s %.*s %3.0f%%", h->address, close ? (int)(close - p->phase + 1) : 0,
+           p->phase, p->total_fraction * 100);
+  if (!v->tty) return;
+  char all[1024];
+  size_t used = 0;
+  for (size_t k = 0; k < v->n && used < sizeof all; k++) {
+    int w = snprintf(all + used, sizeof all - used, "%s%s", k ? " | " : "", v->line[k][0] ? v->line[k] : "...");
+    if (w > 0) used += (size_t)w;
+  }
+  struct winsize ws;
+  unsigned cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+  if (cols > 1 && cols < sizeof all && strlen(all) >= cols) all[cols - 1] = 0;
+  cli_term_control("\r\033[K");
+  fprintf(stderr, "%s", all);
+  fflush(stderr);
+}
+
+static int run_campaign(const char *cmd, struct review_args *a) {
+  struct ssdrev_err err = {{0}};
+  struct bench_campaign_host *hosts;
+  size_t n;
+  if (bench_campaign_hosts_load(a->hosts, &hosts, &n, &err)) return cli_usage_error(cmd, "%s", err.msg);
+  if (bench_campaign_hosts_check(hosts, n, a->hosts, a->remote_unchecked, &err)) {
+    free(hosts);
+    return cli_error(cmd, "%s", err.msg);
+  }
+  if (!a->o.quiet || a->plan_only) {
+    /* the plan of every host's review */
+    for (size_t i = 0; i < n; i++) {
+      static char plan[16384];
+      struct bench_review_opts o = a->o;
+      char run_dir[8400];
+      snprintf(run_dir, sizeof run_dir, "%s/%s", a->o.run_dir ? a->o.run_dir : ".", hosts[i].run_name);
+      o.target_spec = hosts[i].target;
+      o.fio_client = hosts[i].fio_client;
+      o.run_dir = a->o.run_dir ? run_dir : NULL;
+      if (!hosts[i].loopback) {
+        o.remote_bytes = hosts[i].size_bytes; /* not opened here */
+        o.create_bytes = 0;
+      }
+      if (bench_review_plan(&o, plan, sizeof plan, &err)) {
+        free(hosts);
+        return cli_error(cmd, "%s:%u: %s", a->hosts, hosts[i].line, err.msg);
+      }
+      printf("host %s:%u (%s:%u):\n", hosts[i].address, hosts[i].port, a->hosts, hosts[i].line);
+      fputs(plan, stdout);
+    }
+    fflush(stdout);
+  }
+  if (a->plan_only) {
+    free(hosts);
+    return 0;
+  }
+  struct campaign_view v = {.tty = isatty(STDERR_FILENO), .n = n, .line = calloc(n, sizeof *v.line)};
+  free(hosts);
+  if (!v.line) return cli_error(cmd, "out of memory");
+  cli_install_signal_handlers();
+  struct bench_campaign_opts co = {.hosts_path = a->hosts, .dir = a->o.run_dir, .review = a->o,
+                                   .remote_unchecked = a->remote_unchecked};
+  struct bench_campaign_result res;
+  int rc = bench_campaign_run(&co, a->o.quiet ? NULL : on_host_progress, &v, &res, &err);
+  if (v.tty && !a->o.quiet) cli_term_control("\r\033[K");
+  free(v.line);
+  if (rc) return cli_error(cmd, "%s", err.msg);
+  printf("campaign %s: %u complete, %u failed, %u interrupted (%s/campaign.json); next: ssdrev compare %s\n",
+         a->o.run_dir, res.complete, res.failed, res.interrupted, a->o.run_dir, a->o.run_dir);
+  if (res.interrupted || bench_stop_requested) return 130;
+  return res.failed ? 1 : 0;
+}
+
 int cmd_review(int argc, char **argv) {
   const char *cmd = argv[0];
   if (cli_wants_help(argc, argv)) {
@@ -270,6 +394,7 @@ int cmd_review(int argc, char **argv) {
   memset(&a, 0, sizeof a);
   int rc = parse_args(argc, argv, &a);
   if (rc) return rc;
+  if (a.hosts) return run_campaign(cmd, &a);
   struct ssdrev_err err = {{0}};
   if (!a.o.quiet || a.plan_only) {
     static char plan[16384];

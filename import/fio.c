@@ -601,7 +601,7 @@ static json_t *bw_trace_read(const char *path, double interval_ms, struct ssdrev
 static int import_job_log(struct archive *run, json_t *test, const char *name, char **log_paths,
                           unsigned npaths, const char *lat_kind, int bw, const json_t *opts,
                           const struct import_opts *o, uint64_t start_unix_ns, uint64_t fio_ios,
-                          const char *input, struct import_result *res, struct ssdrev_err *err) {
+                          uint64_t ramp_ns, const char *input, struct import_result *res, struct ssdrev_err *err) {
   char rel[600];
   archive_log_rel(rel, sizeof rel, name);
   char *params = json_dumps(json_object_get(test, "params"), JSON_COMPACT);
@@ -617,6 +617,7 @@ static int import_job_log(struct archive *run, json_t *test, const char *name, c
    * the prio) of a 6-column log for an offset */
   if (fmt.has_offset < 0) fmt.has_offset = opt(opts, "log_offset") && strcmp(opt(opts, "log_offset"), "0") != 0;
   fmt.bw_log = bw;
+  fmt.ramp_ns = ramp_ns;
   /* no offsets: a sequential job's positions follow from its pattern, so
    * its fill trace can still be drawn (docs/interop.md) */
   const json_t *pr = json_object_get(test, "params");
@@ -768,8 +769,12 @@ static void fio_map(json_t *test, const json_t *opts, const char *state, struct 
   if (strcmp(kind, "cdm") && state) json_object_set_new(test, "state", json_string(state));
 }
 
-int import_fio_add(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
-                   struct import_result *res, struct ssdrev_err *err) {
+/* AS (NULL for `ssdrev import fio`): the one job of the input is that test
+ * of the method, named and keyed as ssdrev's own engine would (the review's
+ * fio engine); the run's target and source are the review's, left alone. */
+static int fio_add(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
+                   const struct import_fio_test *as, json_t **test_out, struct import_result *res,
+                   struct ssdrev_err *err) {
   const char *input = in->path;
   /* --logs names where the logs are: a directory that is not there is an
    * error, not a summary-only import that looks like success */
@@ -807,15 +812,17 @@ int import_fio_add(struct archive *run, const struct import_input *in, int multi
   if (!fname) fname = opt(gopts, "filename");
   json_t *target = json_object_get(run->manifest, "target");
   const char *spec = json_string_value(json_object_get(target, "spec"));
-  if (fname && (!spec || !strcmp(spec, "fio"))) {
+  if (!as && fname && (!spec || !strcmp(spec, "fio"))) {
     char sp[600];
     snprintf(sp, sizeof sp, "fio:%s", fname);
     json_object_set_new(target, "spec", json_string(sp));
   }
   unsigned logs_missing = 0; /* jobs that wrote a latency log not found */
-  json_t *src = json_object_get(run->manifest, "source");
-  json_object_set(src, "fio_version", json_object_get(root, "fio version"));
-  json_object_set_new(src, "client_server", json_boolean(client_mode));
+  json_t *src = as ? NULL : json_object_get(run->manifest, "source");
+  if (src) {
+    json_object_set(src, "fio_version", json_object_get(root, "fio version"));
+    json_object_set_new(src, "client_server", json_boolean(client_mode));
+  }
   json_t *hosts = json_object(); /* hostname -> fio threads seen */
   json_t *used_logs = json_object(); /* log paths already imported */
   json_int_t ts_raw = json_integer_value(json_object_get(root, "timestamp_ms"));
@@ -843,6 +850,13 @@ int import_fio_add(struct archive *run, const struct import_input *in, int multi
     const char *h = client_mode ? json_string_value(json_object_get(job, "hostname")) : NULL;
     const char *hk = h ? h : "";
     json_object_set_new(entries, hk, json_integer(json_integer_value(json_object_get(entries, hk)) + 1));
+    if (as && json_integer_value(json_object_get(entries, hk)) > 1) {
+      json_decref(entries);
+      json_decref(hosts);
+      json_decref(used_logs);
+      json_decref(root);
+      return ssdrev_fail(err, -EINVAL, "'%s' holds more than one fio job; test '%s' is one", input, as->name);
+    }
     json_int_t rt = json_integer_value(json_object_get(job, "job_runtime"));
     if (!client_mode && rt > 0 && rt <= FIO_MAX_MS) later_ms += (uint64_t)rt;
   }
@@ -871,6 +885,7 @@ int import_fio_add(struct archive *run, const struct import_input *in, int multi
     if (host) snprintf(raw, sizeof raw, "%sfio.%s.%s.%lld", stem, host, jobname, (long long)thread_no);
     else snprintf(raw, sizeof raw, "%sfio.%s.%lld", stem, jobname, (long long)thread_no);
     import_safe_name(name, sizeof name, raw);
+    if (as) snprintf(name, sizeof name, "%s", as->name);
     struct fio_why why;
     json_t *params = fio_counts_ok(job, &why) ? fio_params(opts, &why) : NULL;
     if (!params) {
@@ -885,15 +900,23 @@ int import_fio_add(struct archive *run, const struct import_input *in, int multi
       json_decref(opts);
       break;
     }
+    /* the parameters ssdrev ran the job with, not fio's reading of them */
+    if (as && as->params) json_object_update(params, (json_t *)as->params);
     json_t *test = archive_add_test(run, name, params, NULL);
-    json_object_set_new(test, "step", json_string("fio"));
-    if (host_grouped && numjobs > 1) json_object_set_new(json_object_get(test, "params"), "threads", json_integer((json_int_t)numjobs));
-    fio_map(test, opts, in->state, &map);
+    json_object_set_new(test, "step", json_string(as ? as->step : "fio"));
+    if (!as && host_grouped && numjobs > 1)
+      json_object_set_new(json_object_get(test, "params"), "threads", json_integer((json_int_t)numjobs));
+    if (as) {
+      json_object_set_new(test, "kind", json_string(as->kind));
+      if (as->extra) json_object_update(test, (json_t *)as->extra);
+    } else {
+      fio_map(test, opts, in->state, &map);
+    }
     uint64_t fio_ios;
     fio_summarize(test, job, opts, &fio_ios);
     /* a sequential pure write of 8 GiB or more is a fill: analyzed for its
      * SLC cache like a review's fill_drive step (docs/interop.md) */
-    if (!strcmp(json_string_value(json_object_get(params, "pattern")), "seq") &&
+    if (!as && !strcmp(json_string_value(json_object_get(params, "pattern")), "seq") &&
         json_integer_value(json_object_get(params, "read_pct")) == 0 &&
         json_number_value(json_object_get(json_object_get(job, "write"), "io_bytes")) >= 8.0 * 1073741824.0) {
       json_object_set_new(test, "kind", json_string("fill_drive"));
@@ -945,10 +968,10 @@ int import_fio_add(struct archive *run, const struct import_input *in, int multi
         if (!paths[k]) rc = ssdrev_fail(err, -ENOMEM, "out of memory importing '%s'", input);
         else json_object_set_new(used_logs, paths[k], json_true());
       }
-      if (!rc && host_grouped) json_object_set_new(json_object_get(test, "params"), "threads", json_integer(npaths));
+      if (!rc && host_grouped && !as) json_object_set_new(json_object_get(test, "params"), "threads", json_integer(npaths));
       if (!rc)
         rc = import_job_log(run, test, name, paths, npaths, first_kind, 0, opts, o, start_unix_ns, fio_ios,
-                            input, res, err);
+                            as ? as->ramp_ns : 0, input, res, err);
       for (unsigned k = 0; k < npaths; k++) free(paths[k]);
     }
     /* no per-I/O latency log: a bandwidth log is the fill trace (per I/O
@@ -959,7 +982,7 @@ int import_fio_add(struct archive *run, const struct import_input *in, int multi
                     opt(opts, "write_bw_log"), (long long)thread_no, host ? "." : "", host ? host : "");
       } else if (!avg || !strcmp(avg, "0")) {
         char *one = strdup(log_path);
-        rc = one ? import_job_log(run, test, name, &one, 1, "bw", 1, opts, o, start_unix_ns, fio_ios, input, res, err)
+        rc = one ? import_job_log(run, test, name, &one, 1, "bw", 1, opts, o, start_unix_ns, fio_ios, 0, input, res, err)
                  : ssdrev_fail(err, -ENOMEM, "out of memory importing '%s'", input);
         free(one);
       } else {
@@ -971,12 +994,15 @@ int import_fio_add(struct archive *run, const struct import_input *in, int multi
       }
     }
     json_decref(opts);
+    if (!rc && as && !json_object_get(test, "log"))
+      rc = ssdrev_fail(err, -ENOENT, "test '%s': fio wrote no per-I/O latency log beside '%s'", as->name, input);
     if (rc) break;
     const json_t *jerr = json_object_get(job, "error");
     archive_end_test(test, json_integer_value(jerr) ? "failed" : "complete");
     import_test_times(test, start_unix_ns, start_unix_ns + runtime_ms * 1000000ull);
     res->tests++;
     added++;
+    if (test_out) *test_out = test;
   }
   json_t *hl = json_array();
   const char *hk;
@@ -984,7 +1010,8 @@ int import_fio_add(struct archive *run, const struct import_input *in, int multi
   json_object_foreach(hosts, hk, hv) {
     if (*hk) json_array_append_new(hl, json_string(hk));
   }
-  json_object_set_new(src, "hosts", hl);
+  if (src) json_object_set_new(src, "hosts", hl);
+  else json_decref(hl);
   json_decref(hosts);
   json_decref(used_logs);
   json_decref(entries);
@@ -994,7 +1021,22 @@ int import_fio_add(struct archive *run, const struct import_input *in, int multi
     rc = ssdrev_fail(err, -ENOENT, "--logs '%s': none of the %u latency logs '%s' wrote is there "
                      "(give the directory holding PREFIX_lat.N.log, or --no-logs for the summary only)",
                      log_dir, logs_missing, input);
-  if (!rc) json_object_set_new(json_object_get(run->manifest, "steps"), "fio", json_string("complete"));
+  if (!rc && !as) json_object_set_new(json_object_get(run->manifest, "steps"), "fio", json_string("complete"));
   json_decref(root);
   return rc;
+}
+
+int import_fio_add(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
+                   struct import_result *res, struct ssdrev_err *err) {
+  return fio_add(run, in, multi, o, NULL, NULL, res, err);
+}
+
+int import_fio_test(struct archive *run, const char *json_path, const struct import_fio_test *t, json_t **test,
+                    struct ssdrev_err *err) {
+  struct import_opts o;
+  import_opts_defaults(&o);
+  struct import_input in = {.path = json_path, .state = NULL};
+  struct import_result res = {0};
+  if (test) *test = NULL;
+  return fio_add(run, &in, 0, &o, t, test, &res, err);
 }

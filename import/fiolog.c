@@ -156,6 +156,7 @@ static void fiolog_record(int c, void *arg) {
     s->st->rebuilt++;
   }
   r->len_bytes = (uint32_t)bs;
+  if (s->fmt->ramp_ns && r->submit_ns < s->fmt->ramp_ns) r->flags |= SSDLOG_REC_RAMP;
   r->queue_id = s->fmt->queue_id;
   r->op = ddir == 3 ? SSDLOG_OP_FLUSH : (uint8_t)ddir; /* fio's DDIR_SYNC is 3 */
   s->st->lines++;

@@ -109,6 +109,11 @@ struct import_fio_log_fmt {
   /* A write_bw_log of log_avg_msec=0: value is the I/O's KiB/s, so its
    * latency is bs / value (1 KiB/s = 1024 B/s) instead of value ns. */
   int bw_log;
+  /* > 0: records submitted before this time (ns since the job's start) are
+   * flagged SSDLOG_REC_RAMP: logged, not measured (the review's fio engine
+   * runs ramp and measurement as one job, so the ramp is in the log as the
+   * native engine keeps it) */
+  uint64_t ramp_ns;
 };
 struct import_fio_log_stats {
   uint64_t lines;         /* records converted */
@@ -138,6 +143,25 @@ json_t *import_fio_json_load(const char *path, struct ssdrev_err *err);
  * prints it. Returns [{"p":..,"lat_ns":..,"bucketed":true}, ...] or NULL
  * when bins is not a non-empty object. */
 json_t *import_fio_bins_percentiles(const json_t *bins, const double *pcts, unsigned npcts);
+
+/* One fio run of a job the review's fio engine generated
+ * (bench/method/fio_engine.c): the method's test it is, so the import gives
+ * it the name, kind and keys ssdrev's own engine gives that test, instead of
+ * mapping the job by its parameters. */
+struct import_fio_test {
+  const char *name;     /* test name, e.g. "cdm_fob.SEQ1M_Q8T1.read.p1" */
+  const char *step;     /* the step's id */
+  const char *kind;     /* test kind: "cdm", "prefill", "rw_sweep", ... */
+  const json_t *extra;  /* keys merged into the test entry (borrowed) */
+  const json_t *params; /* the job's parameters as ssdrev records them; they
+                         * replace what fio's options give (borrowed) */
+  uint64_t ramp_ns;     /* I/Os submitted before: flagged ramp (0: none) */
+};
+/* Imports the fio JSON at JSON_PATH (one job, its latency log beside it) as
+ * test T of the open run; *test (may be NULL) is the new entry. Fails naming
+ * the file when it holds not exactly one job or the log is missing. */
+int import_fio_test(struct archive *run, const char *json_path, const struct import_fio_test *t,
+                    json_t **test, struct ssdrev_err *err);
 
 /* ---- CrystalDiskMark text (import/cdm.c) */
 

@@ -48,7 +48,7 @@ json_t *bench_review_build_dut(struct review_ctx *c, struct ssdrev_err *err) {
     }
     for (int i = 0; i < 3; i++) free(t[i]);
     if (rc) goto fail;
-  } else {
+  } else if (c->t) { /* none for a load host's target (--remote-unchecked) */
     json_t *raw = NULL;
     dut = bench_target_dut(c->t, o->include_serial, &raw, err);
     if (!dut) {

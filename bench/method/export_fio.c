@@ -250,3 +250,51 @@ int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary
   bench_review_profile_free(&p);
   return rc;
 }
+
+/* ------------------------------------------- one job, as the engine runs it */
+
+void bench_review_fio_job(FILE *f, const char *name, const struct bench_job *job, uint64_t cap_bytes,
+                          const char *log_prefix) {
+  static const char *const rw[2][3] = {{"write", "read", "rw"}, {"randwrite", "randread", "randrw"}};
+  int mix = job->read_pct > 0 && job->read_pct < 100;
+  char bs[32], off[32], size[32];
+  uint64_t span = job->span_bytes ? job->span_bytes
+                  : cap_bytes > job->offset_bytes ? cap_bytes - job->offset_bytes : 0;
+  unsigned threads = job->threads ? job->threads : 1;
+  /* a sequential job splits its span between its threads, as the native
+   * runner does: clone k starts k spans/threads in */
+  uint64_t per = job->pattern == BENCH_SEQ && threads > 1
+                     ? bench_review_align_down(span / threads, job->block_bytes ? job->block_bytes : 1)
+                     : span;
+  fio_size_str(job->block_bytes, bs, sizeof bs);
+  fio_size_str(job->offset_bytes, off, sizeof off);
+  fio_size_str(per, size, sizeof size);
+  fprintf(f, "\n[%s]\nrw=%s\n", name, rw[job->pattern == BENCH_RAND][mix ? 2 : job->read_pct == 100]);
+  if (mix) fprintf(f, "rwmixread=%u\n", job->read_pct);
+  fprintf(f, "bs=%s\niodepth=%u\noffset=%s\nsize=%s\n", bs, job->qd ? job->qd : 1, off, size);
+  if (threads > 1) {
+    fprintf(f, "numjobs=%u\ngroup_reporting=1\n", threads);
+    if (per != span) {
+      char inc[32];
+      fio_size_str(per, inc, sizeof inc);
+      fprintf(f, "offset_increment=%s\n", inc);
+    }
+  }
+  if (job->pattern == BENCH_RAND) fprintf(f, "norandommap=1\n"); /* offsets drawn independently, as ssdrev's */
+  if (job->measure_ns) {
+    /* the ramp is the run's start: its I/Os are logged and flagged on
+     * import (fio's ramp_time would log none of them) */
+    uint64_t ms = (job->ramp_ns + job->measure_ns + 999999) / 1000000;
+    fprintf(f, "time_based=1\nruntime=%" PRIu64 "ms\n", ms ? ms : 1);
+  } else {
+    if (job->size_bytes && job->size_bytes != span) {
+      char io[32];
+      fio_size_str(job->size_bytes, io, sizeof io);
+      fprintf(f, "io_size=%s\n", io);
+    }
+    if (job->max_ios) fprintf(f, "number_ios=%" PRIu64 "\n", job->max_ios);
+  }
+  if (job->zero_buffers) fprintf(f, "zero_buffers=1\n");
+  if (job->wait == BENCH_WAIT_IOPOLL) fprintf(f, "hipri=1\n");
+  fprintf(f, "randseed=%" PRIu64 "\nwrite_lat_log=%s\nlog_avg_msec=0\nlog_offset=1\n", job->seed, log_prefix);
+}

@@ -113,7 +113,7 @@ int bench_review_run_job(struct review_ctx *c, const char *test_name, const char
   struct bench_record_opts ro = {.kind = kind, .extra = extra, .progress = job_progress, .progress_arg = c};
   struct bench_job named = *job;
   snprintf(named.name, sizeof named.name, "%s", test_name);
-  int rc = bench_record_job(c->run, c->t, &named, &ro, res, err);
+  int rc = c->runner->run_job(c, &named, &ro, res, err);
   if (rc < 0) return rc;
   if (res->interrupted) return ssdrev_fail(err, -EINTR, "interrupted during test '%s'", test_name);
   c->step_done_s += est_s;
@@ -125,11 +125,15 @@ int bench_review_run_job(struct review_ctx *c, const char *test_name, const char
 int bench_review_purge(struct review_ctx *c, enum bench_purge how, struct ssdrev_err *err) {
   snprintf(c->phase, sizeof c->phase, "[%u/%u] %s: purge", c->step_no, c->nsteps_run, c->step->id);
   report(c, 0, 0, 0);
-  int rc = bench_target_purge_as(c->t, how, err);
+  const char *used = NULL;
+  int rc = c->t ? bench_target_purge_as(c->t, how, err)
+         : c->runner->purge_remote ? c->runner->purge_remote(c, how, &used, err)
+         : ssdrev_fail(err, -ENOTSUP, "step '%s': --engine %s cannot purge a target on another host", c->step->id,
+                       c->runner->name);
   if (rc) return rc;
   /* Say which purge ran: a discard and a format leave a drive in different
    * states (docs/archive.md target.purge). */
-  const char *used = bench_target_purge_method(c->t);
+  if (c->t) used = bench_target_purge_method(c->t);
   json_t *target = json_object_get(c->run->manifest, "target");
   if (used && json_is_object(target)) json_object_set_new(target, "purge", json_string(used));
   snprintf(c->phase, sizeof c->phase, "[%u/%u] %s: purge (%s)", c->step_no, c->nsteps_run, c->step->id, used ? used : "?");
@@ -156,6 +160,7 @@ static void drop_step_tests(struct archive *run, const char *step_id) {
 static int run_step(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err) {
   json_t *steps = json_object_get(c->run->manifest, "steps");
   drop_step_tests(c->run, s->id);
+  if (c->runner->drop_step) c->runner->drop_step(c, s->id);
   json_object_set_new(steps, s->id, json_string("running"));
   int rc = archive_save(c->run, err);
   if (rc) return rc;
@@ -164,7 +169,7 @@ static int run_step(struct review_ctx *c, const struct review_step *s, struct ss
   c->step_done_s = 0;
   c->step_wall0_ns = ssdrev_clock_ns();
   c->temp_samples = NULL;
-  if (s->temperature && bench_target_temp_c(c->t) >= 0) {
+  if (s->temperature && c->t && bench_target_temp_c(c->t) >= 0) {
     c->temp_samples = json_array();
     c->temp_wall0_ns = ssdrev_clock_ns();
     c->temp_engine_s = c->temp_job_s = c->temp_last_s = 0;
@@ -237,12 +242,17 @@ static uint64_t method_cap(const struct review_profile *p, uint64_t target_bytes
 
 static json_t *method_json(const struct review_ctx *c) {
   const struct review_settings *s = &c->prof->set;
-  return json_pack("{s:s, s:s, s:b, s:i, s:s, s:I, s:f, s:f, s:I, s:b}", "name", c->prof->name,
+  json_t *m = json_pack("{s:s, s:s, s:b, s:i, s:s, s:I, s:f, s:f, s:I, s:b}", "name", c->prof->name,
                    "profile_path", c->o->profile_path ? c->o->profile_path : "", "short",
                    c->prof->short_mode, "passes", (int)s->passes, "passes_as",
                    passes_as(s->passes), "seed", (json_int_t)c->o->seed, "measure_s", s->measure_s,
                    "interval_s", s->interval_s, "region_bytes", (json_int_t)s->region_bytes,
                    "include_serial", c->o->include_serial);
+  /* how the jobs ran: a resume runs the rest the same way */
+  json_object_set_new(m, "engine", json_string(c->bench_engine[0] ? c->bench_engine : c->runner->name));
+  if (c->fio_version[0]) json_object_set_new(m, "fio_version", json_string(c->fio_version));
+  if (c->o->fio_client) json_object_set_new(m, "fio_client", json_string(c->o->fio_client));
+  return m;
 }
 
 static int open_target(const struct bench_review_opts *o, int write, struct bench_target **t,
@@ -254,6 +264,16 @@ static int open_target(const struct bench_review_opts *o, int write, struct benc
   to.force = o->force;
   to.seed = o->seed;
   return bench_target_open(t, o->target_spec, &to, err);
+}
+
+/* The name a run records for --engine NAME: the runner's, or the native
+ * runner's engine ("uring" is "io_uring"). */
+static int engine_canon(const char *name, char *out, size_t len, struct ssdrev_err *err) {
+  char eng[32];
+  const struct review_runner *r = bench_review_runner_find(name, eng, sizeof eng, err);
+  if (!r) return -EINVAL;
+  snprintf(out, len, "%s", eng[0] ? eng : r->name);
+  return 0;
 }
 
 /* Resuming: the archive's own method and options win over the command line,
@@ -273,6 +293,15 @@ static int resume_profile(struct review_ctx *c, struct bench_review_opts *eff,
   eff->short_mode = json_is_true(json_object_get(method, "short"));
   eff->passes = (unsigned)json_integer_value(json_object_get(method, "passes"));
   eff->seed = (uint64_t)json_integer_value(json_object_get(method, "seed"));
+  /* the engine the run began with (archives before --engine: the native one) */
+  const char *eng = json_string_value(json_object_get(method, "engine"));
+  if (!eng) eng = "native";
+  char want[32], had[32];
+  if (c->o->engine && (engine_canon(c->o->engine, want, sizeof want, err) ||
+                       engine_canon(eng, had, sizeof had, err) || strcmp(want, had)))
+    return ssdrev_fail(err, -EINVAL, "run '%s' was made with --engine %s, not --engine %s (resume it with its own)",
+                       c->o->run_dir, eng, c->o->engine);
+  eff->engine = json_string_value(json_object_get(method, "engine"));
   char src[600];
   snprintf(src, sizeof src, "%s/manifest.json: profile", c->o->run_dir);
   return bench_review_profile_from_json(c->prof, prof, src, eff->short_mode, eff->passes, err);
@@ -282,13 +311,28 @@ static int fill_new_manifest(struct review_ctx *c, struct ssdrev_err *err) {
   json_t *m = c->run->manifest;
   json_t *dut = bench_review_build_dut(c, err);
   if (!dut) return -EINVAL;
-  bench_record_target(c->run, c->t, dut, c->o->label);
+  if (c->t) {
+    bench_record_target(c->run, c->t, dut, c->o->label);
+  } else {
+    /* a load host's target, never opened here: what is known of it, and that
+     * the guard did not check it */
+    json_t *tg = json_object_get(m, "target");
+    json_object_set_new(tg, "kind", json_string("remote"));
+    json_object_set_new(tg, "size_bytes", json_integer((json_int_t)c->o->remote_bytes));
+    json_object_set_new(tg, "lba_bytes", json_integer(c->lba_bytes));
+    json_object_set_new(tg, "host", json_string(c->o->fio_client));
+    json_object_set_new(tg, "guard", json_string("unchecked (--remote-unchecked)"));
+    json_object_set_new(m, "simulated", json_false());
+    if (c->o->label && *c->o->label) json_object_set_new(m, "label", json_string(c->o->label));
+    json_object_set_new(m, "dut", dut);
+  }
   json_object_set(m, "profile", c->prof->json);
   json_object_set_new(m, "method", method_json(c));
   if (c->prof->short_mode) {
     /* said in the manifest, so every later output can say it too */
     json_object_set_new(m, "short", json_pack("{s:I, s:I}", "region_bytes", (json_int_t)c->cap_bytes,
-                                              "target_bytes", (json_int_t)bench_target_size_bytes(c->t)));
+                                              "target_bytes", (json_int_t)(c->t ? bench_target_size_bytes(c->t)
+                                                                                        : c->o->remote_bytes)));
   }
   return archive_save(c->run, err);
 }
@@ -344,10 +388,38 @@ int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progre
     rc = ssdrev_fail(err, -EINVAL, "--step: method '%s' has no step '%s'", prof.source, o->only_step);
     goto out;
   }
-  if ((rc = open_target(&eff, 1, &c.t, err))) goto out;
-  c.cap_bytes = method_cap(&prof, bench_target_size_bytes(c.t));
-  c.lba_bytes = bench_target_lba_bytes(c.t);
-  c.is_sim = bench_target_get_kind(c.t) == BENCH_TARGET_SIM;
+  if (!(c.runner = bench_review_runner_find(eff.engine, c.bench_engine, sizeof c.bench_engine, err))) {
+    rc = -EINVAL;
+    goto out;
+  }
+  if (eff.fio_client && !(c.runner->flags & REVIEW_RUNNER_CLIENT)) {
+    rc = ssdrev_fail(err, -EINVAL, "--engine %s cannot run on a load host ('%s'): only --engine fio can",
+                     c.runner->name, eff.fio_client);
+    goto out;
+  }
+  /* the guard first: a refused target is refused whatever the engine, and
+   * no engine (fio neither) is started on it */
+  if (eff.remote_bytes) {
+    /* --remote-unchecked: the target is on the load host; nothing here
+     * opens it, so the guard cannot check it (the caller asked for that) */
+    if (!eff.fio_client) {
+      rc = ssdrev_fail(err, -EINVAL, "review: a target of a given size (unchecked) needs a load host");
+      goto out;
+    }
+    c.cap_bytes = method_cap(&prof, eff.remote_bytes);
+    c.lba_bytes = 4096; /* unknown there: every offset is a multiple of 4 KiB */
+  } else {
+    if ((rc = open_target(&eff, 1, &c.t, err))) goto out;
+    c.cap_bytes = method_cap(&prof, bench_target_size_bytes(c.t));
+    c.lba_bytes = bench_target_lba_bytes(c.t);
+    c.is_sim = bench_target_get_kind(c.t) == BENCH_TARGET_SIM;
+  }
+  if (c.is_sim && !(c.runner->flags & REVIEW_RUNNER_SIM)) {
+    rc = ssdrev_fail(err, -ENOTSUP, "--engine %s cannot drive '%s': a simulated drive runs on ssdrev's own engine only",
+                     c.runner->name, o->target_spec);
+    goto out;
+  }
+  if ((rc = c.runner->check(&c, err))) goto out;
   if (!resume) {
     if (o->dut_json_dir && (rc = check_dut_json(o, err))) goto out;
     if ((rc = archive_create(&c.run, o->run_dir, o->target_spec, err))) goto out;
@@ -384,7 +456,7 @@ int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progre
       rc = ssdrev_fail(err, -errno, "cannot remove '%s': %s", archive_path(c.run, "sim-state.bin"), strerror(errno));
   }
 out:
-  bench_target_close(c.t);
+  if (c.t) bench_target_close(c.t);
   archive_free(c.run);
   bench_review_profile_free(&prof);
   return rc;
@@ -422,7 +494,9 @@ int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
   /* --create-size names the size of a file still to be made: never make it
    * here, only size the plan by it */
   eff.create_bytes = 0;
-  if (open_target(&eff, 0, &t, &terr) == 0) {
+  if (o->remote_bytes) {
+    cap = o->remote_bytes; /* on the load host: not opened here */
+  } else if (open_target(&eff, 0, &t, &terr) == 0) {
     cap = bench_target_size_bytes(t);
     bench_target_close(t);
   } else if (!cap) {
@@ -442,6 +516,9 @@ int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
   OUT("method '%s' (%s) on %s, %.1f GB; CDM passes %u (%s)%s\n", prof.name, prof.source,
       o->target_spec, (double)target_cap / 1e9, prof.set.passes, passes_as(prof.set.passes),
       prof.short_mode ? "; short mode" : "");
+  if (o->engine)
+    OUT("engine: %s%s\n", o->engine, o->remote_bytes ? " on a load host, target UNCHECKED (--remote-unchecked)"
+                                      : o->fio_client ? " on a load host" : "");
   if (cap != target_cap)
     OUT("short mode works in the first %.1f GB as if it were the drive: fill states are shares of it\n",
         (double)cap / 1e9);

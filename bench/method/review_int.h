@@ -44,6 +44,7 @@ struct review_settings {
 };
 
 struct review_kind;
+struct review_runner;
 
 /* One step of a method, parsed. Only the fields of its kind are used. */
 struct review_step {
@@ -145,10 +146,13 @@ struct review_ctx {
   const struct bench_review_opts *o;
   struct review_profile *prof;
   struct archive *run;
-  struct bench_target *t;
+  struct bench_target *t;     /* NULL: the target is on a load host, unchecked here (o->remote_bytes) */
   uint64_t cap_bytes;
   uint32_t lba_bytes;
   int is_sim;
+  const struct review_runner *runner; /* how the jobs run: ssdrev's engines or fio */
+  char bench_engine[32];      /* native runner: the engine asked for ("" = the target's default) */
+  char fio_version[32];       /* fio runner: "fio-3.33" */
   bench_progress_fn progress;
   void *progress_arg;
   /* progress of the step running now */
@@ -210,6 +214,47 @@ extern const struct review_kind bench_review_kind_purge, bench_review_kind_cdm, 
     bench_review_kind_fill_drive, bench_review_kind_rw_sweep, bench_review_kind_tail,
     bench_review_kind_qd_scaling, bench_review_kind_thermal, bench_review_kind_steady_state,
     bench_review_kind_consistency;
+
+/* How the method's jobs run (bench/method/runner.c): a table of runners
+ * with what each can do, looked up by --engine. Every step kind makes its
+ * tests through bench_review_run_job, which hands each job to the runner,
+ * so a kind runs on any runner without knowing which. */
+enum review_runner_flag {
+  REVIEW_RUNNER_SIM = 1u << 0,    /* drives simulated drives (sim:MODEL) */
+  REVIEW_RUNNER_CLIENT = 1u << 1, /* runs on another host (o->fio_client: fio client/server) */
+};
+struct review_runner {
+  const char *name;           /* "native", "fio" */
+  unsigned flags;             /* enum review_runner_flag */
+  /* Checks, before the archive is made or the target written, that the
+   * method can run this way (the tool is there, every setting has its
+   * equivalent); fills c->fio_version etc. Errors name the step or option. */
+  int (*check)(struct review_ctx *c, struct ssdrev_err *err);
+  /* Runs JOB as test job->name of c->run with o's kind, extra keys (stolen)
+   * and progress: bench_record_job's contract (the test's entry, its log
+   * logs/NAME.ssdlog, its result and status; res filled). */
+  int (*run_job)(struct review_ctx *c, const struct bench_job *job, const struct bench_record_opts *o,
+                 struct bench_job_result *res, struct ssdrev_err *err);
+  /* Purges a target that is not on this machine (c->t is NULL: a load
+   * host under --remote-unchecked); *used says how ("trim"). NULL: cannot. */
+  int (*purge_remote)(struct review_ctx *c, enum bench_purge how, const char **used, struct ssdrev_err *err);
+  /* Removes what the runner keeps of step ID (a rerun starts clean); may be NULL. */
+  void (*drop_step)(struct review_ctx *c, const char *step_id);
+};
+/* The runner --engine NAME names: a runner of the table ("fio"), else one of
+ * ssdrev's engines ("io_uring" or "uring", "psync", "sim"), which the
+ * native runner runs with (*bench_engine = its name); NULL or "" = native
+ * with the target's default engine. NULL with err set when unknown. */
+const struct review_runner *bench_review_runner_find(const char *name, char *bench_engine, size_t len,
+                                                     struct ssdrev_err *err);
+extern const struct review_runner bench_review_runner_native, bench_review_runner_fio;
+/* Writes JOB as one fio job section [NAME] to F (bench/method/export_fio.c):
+ * the same positions, sizes, times and seed ssdrev's engine would run it
+ * with, on a target of CAP_BYTES, logging each I/O with its offset to
+ * LOG_PREFIX_lat.1.log. Ramp and measure are one time-based run (the ramp's
+ * I/Os are flagged on import, as the native engine logs them). */
+void bench_review_fio_job(FILE *f, const char *name, const struct bench_job *job, uint64_t cap_bytes,
+                          const char *log_prefix);
 
 /* Runs one job as a test entry of the run: logs to logs/NAME.ssdlog, adds
  * {step, kind, extra keys (stolen)} and the result, saves the manifest.

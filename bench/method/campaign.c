@@ -1,0 +1,378 @@
+/* campaign.c — a review on many load hosts at once (`ssdrev review
+ * --engine fio --hosts HOSTS --out CAMPAIGN`): one review per line of HOSTS,
+ * each in a child process of its own running the fio engine through `fio
+ * --client` to that host's `fio --server`, into CAMPAIGN/HOST_PORT-TARGET/.
+ * A host that fails (or whose server goes away) ends its own review as
+ * failed; the others go on. CAMPAIGN/campaign.json sums up, and each run's
+ * manifest says how its host ended ("campaign"). The guard: the controller
+ * opens each target itself before fio starts on it, which it can only do
+ * for a target on this machine, so hosts must be loopback addresses
+ * (docs/interop.md). */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "bench/bench.h"
+#include "archive/archive.h"
+
+#define CAMPAIGN_DEFAULT_PORT 8765 /* fio's */
+#define CAMPAIGN_SUMMARY "campaign.json"
+
+/* 1 when ADDR is an IPv4 loopback address (127.0.0.0/8). */
+static int is_loopback(const char *addr) {
+  struct in_addr a;
+  return inet_pton(AF_INET, addr, &a) == 1 && (ntohl(a.s_addr) >> 24) == 127;
+}
+
+int bench_campaign_hosts_load(const char *path, struct bench_campaign_host **out, size_t *nout,
+                              struct ssdrev_err *err) {
+  *out = NULL;
+  *nout = 0;
+  char *text;
+  size_t len;
+  int rc = ssdrev_read_file(path, &text, &len, 1 << 20, err);
+  if (rc) return rc;
+  struct bench_campaign_host *h = NULL;
+  size_t n = 0;
+  unsigned line = 0;
+  for (char *p = text, *next; !rc && p < text + len; p = next) {
+    char *nl = memchr(p, '\n', (size_t)(text + len - p));
+    next = nl ? nl + 1 : text + len;
+    line++;
+    char buf[4400];
+    snprintf(buf, sizeof buf, "%.*s", (int)(next - p - (nl ? 1 : 0)), p);
+    char *hash = strchr(buf, '#');
+    if (hash) *hash = 0;
+    char *f[4] = {0};
+    int nf = 0;
+    for (char *q = buf; *q && nf < 4;) {
+      while (*q && isspace((unsigned char)*q)) q++;
+      if (!*q) break;
+      f[nf++] = q;
+      while (*q && !isspace((unsigned char)*q)) q++;
+      if (*q) *q++ = 0;
+    }
+    if (nf == 0) continue;
+    if (nf < 2 || nf > 3) {
+      rc = ssdrev_fail(err, -EINVAL, "%s:%u: expected 'ADDRESS[:PORT] DEVICE-OR-FILE [SIZE]', got %s", path, line,
+                       nf < 2 ? "one field" : "more than three fields");
+      break;
+    }
+    struct bench_campaign_host x;
+    memset(&x, 0, sizeof x);
+    x.line = line;
+    x.port = CAMPAIGN_DEFAULT_PORT;
+    char *colon = strchr(f[0], ':');
+    if (colon) {
+      *colon = 0;
+      char *end;
+      errno = 0;
+      unsigned long port = strtoul(colon + 1, &end, 10);
+      if (end == colon + 1 || *end || errno || port < 1 || port > 65535) {
+        rc = ssdrev_fail(err, -EINVAL, "%s:%u: port '%s' is not a number in 1..65535", path, line, colon + 1);
+        break;
+      }
+      x.port = (unsigned)port;
+    }
+    if (!*f[0] || strlen(f[0]) >= sizeof x.address) {
+      rc = ssdrev_fail(err, -EINVAL, "%s:%u: no host address before the port", path, line);
+      break;
+    }
+    snprintf(x.address, sizeof x.address, "%s", f[0]);
+    if (f[1][0] != '/' || strlen(f[1]) >= sizeof x.target) {
+      rc = ssdrev_fail(err, -EINVAL, "%s:%u: target '%s' must be an absolute path (the host's fio server opens it)",
+                       path, line, f[1]);
+      break;
+    }
+    snprintf(x.target, sizeof x.target, "%s", f[1]);
+    x.loopback = is_loopback(x.address);
+    /* a target here is sized here; one on another machine cannot be */
+    if (nf == 3 && x.loopback) {
+      rc = ssdrev_fail(err, -EINVAL, "%s:%u: a size is only for a host that is not a loopback address (the target "
+                       "of this machine is sized here)", path, line);
+      break;
+    }
+    if (nf == 3 && (ssdrev_parse_size(f[2], &x.size_bytes) || x.size_bytes < 1048576)) {
+      rc = ssdrev_fail(err, -EINVAL, "%s:%u: size '%s' is not a size of at least 1 MiB (e.g. 8G)", path, line, f[2]);
+      break;
+    }
+    for (size_t i = 0; i < n && !rc; i++) {
+      if (!strcmp(h[i].address, x.address) && h[i].port == x.port)
+        rc = ssdrev_fail(err, -EINVAL, "%s:%u: host %s:%u is on line %u already (one target per fio server)", path,
+                         line, x.address, x.port, h[i].line);
+      else if (x.loopback && h[i].loopback && !strcmp(h[i].target, x.target))
+        rc = ssdrev_fail(err, -EINVAL, "%s:%u: target '%s' of this machine is on line %u already", path, line,
+                         x.target, h[i].line);
+    }
+    if (rc) break;
+    /* the run's directory: HOST_PORT-TARGETNAME, safe characters only */
+    const char *base = strrchr(x.target, '/') + 1;
+    snprintf(x.run_name, sizeof x.run_name, "%.64s_%u-%.200s", x.address, x.port, *base ? base : "target");
+    for (char *q = x.run_name; *q; q++)
+      if (!isalnum((unsigned char)*q) && *q != '.' && *q != '_' && *q != '-') *q = '_';
+    snprintf(x.fio_client, sizeof x.fio_client, "ip:%s,%u", x.address, x.port);
+    struct bench_campaign_host *g = realloc(h, (n + 1) * sizeof *h);
+    if (!g) {
+      rc = ssdrev_fail(err, -ENOMEM, "out of memory reading '%s'", path);
+      break;
+    }
+    h = g;
+    h[n++] = x;
+  }
+  free(text);
+  if (!rc && !n) rc = ssdrev_fail(err, -EINVAL, "%s: no hosts (one 'ADDRESS[:PORT] DEVICE-OR-FILE' per line)", path);
+  if (rc) {
+    free(h);
+    return rc;
+  }
+  *out = h;
+  *nout = n;
+  return 0;
+}
+
+int bench_campaign_hosts_check(const struct bench_campaign_host *hosts, size_t n, const char *path,
+                               int remote_unchecked, struct ssdrev_err *err) {
+  int rc = 0;
+  for (size_t i = 0; i < n && !rc; i++) {
+    if (hosts[i].loopback) continue;
+    if (!remote_unchecked)
+      rc = ssdrev_fail(err, -ENOTSUP, "%s:%u: host '%s' is not a loopback address (127.0.0.0/8; names are not resolved): the controller cannot "
+                       "apply the destructive-write guard to a target on another machine (run ssdrev there, or "
+                       "give --remote-unchecked to write it unchecked; docs/interop.md)", path,
+                       hosts[i].line, hosts[i].address);
+    else if (!hosts[i].size_bytes)
+      rc = ssdrev_fail(err, -EINVAL, "%s:%u: host '%s' is not a loopback address: give its target's size as a third "
+                       "field (the controller cannot size it)", path, hosts[i].line, hosts[i].address);
+  }
+  return rc;
+}
+
+/* ------------------------------------------------------------ the children */
+
+struct child_report {
+  int fd;
+};
+
+/* A progress report on the pipe: "P frac total idle mb_s iops\tphase". */
+static void child_progress(const struct bench_progress *p, void *arg) {
+  struct child_report *r = arg;
+  char line[600];
+  int n = snprintf(line, sizeof line, "P %.4f %.4f %d %.3f %.1f %.1f %.1f\t%s\n", p->fraction, p->total_fraction,
+                   p->idle, p->mb_s, p->iops, p->eta_s, p->total_eta_s, p->phase ? p->phase : "");
+  if (n > 0) {
+    if ((size_t)n >= sizeof line) line[sizeof line - 2] = '\n', n = (int)sizeof line - 1;
+    ssize_t w = write(r->fd, line, (size_t)n);
+    (void)w; /* the parent may be gone; the review goes on */
+  }
+}
+
+/* The child: one host's review; ends with "E rc\tmessage". Never returns. */
+static void child_main(const struct bench_campaign_opts *o, const struct bench_campaign_host *h, int fd) {
+  struct bench_review_opts r = o->review;
+  char run_dir[PATH_MAX];
+  snprintf(run_dir, sizeof run_dir, "%s/%s", o->dir, h->run_name);
+  r.target_spec = h->target;
+  r.run_dir = run_dir;
+  r.engine = "fio";
+  r.fio_client = h->fio_client;
+  if (!h->loopback) {
+    /* --remote-unchecked: nothing of the target is opened here */
+    r.remote_bytes = h->size_bytes;
+    r.create_bytes = 0;
+  }
+  struct child_report rep = {.fd = fd};
+  struct ssdrev_err e = {{0}};
+  int rc = bench_review_run(&r, child_progress, &rep, &e);
+  char line[sizeof e.msg + 32];
+  for (char *q = e.msg; *q; q++)
+    if (*q == '\n' || *q == '\t') *q = ' ';
+  int n = snprintf(line, sizeof line, "E %d\t%s\n", rc, rc ? e.msg : "");
+  if (n > 0) {
+    ssize_t w = write(fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    (void)w;
+  }
+  close(fd);
+  _exit(rc == 0 ? 0 : rc == -EINTR ? 3 : 1);
+}
+
+struct host_state {
+  pid_t pid;
+  int fd;
+  char buf[4096];
+  size_t blen;
+  int rc_seen, rc;
+  char msg[600];
+  const char *status;
+};
+
+static void handle_line(const struct bench_campaign_opts *o, unsigned i, const struct bench_campaign_host *h,
+                        struct host_state *s, char *line, bench_campaign_progress_fn progress, void *arg) {
+  if (line[0] == 'E' && line[1] == ' ') {
+    char *tab = strchr(line, '\t');
+    s->rc = (int)strtol(line + 2, NULL, 10);
+    s->rc_seen = 1;
+    snprintf(s->msg, sizeof s->msg, "%s", tab ? tab + 1 : "");
+    return;
+  }
+  if (line[0] != 'P' || !progress) return;
+  (void)o;
+  struct bench_progress p = {0};
+  char *tab = strchr(line, '\t');
+  if (!tab) return;
+  *tab = 0;
+  if (sscanf(line + 2, "%lf %lf %d %lf %lf %lf %lf", &p.fraction, &p.total_fraction, &p.idle, &p.mb_s, &p.iops,
+             &p.eta_s, &p.total_eta_s) != 7)
+    return;
+  p.phase = tab + 1;
+  progress(i, h, &p, arg);
+}
+
+/* Records how the host ended in its run's manifest (when the run exists). */
+static void mark_run(const struct bench_campaign_opts *o, const struct bench_campaign_host *h, const char *status,
+                     const char *msg) {
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s/%s", o->dir, h->run_name);
+  char man[PATH_MAX + 32];
+  snprintf(man, sizeof man, "%s/" ARCHIVE_MANIFEST, dir);
+  if (access(man, F_OK)) return;
+  struct archive *run = NULL;
+  struct ssdrev_err e;
+  if (archive_open_write(&run, dir, &e)) return;
+  json_t *c = json_pack("{s:s, s:s, s:i, s:s, s:s}", "hosts_file", o->hosts_path, "address", h->address, "port",
+                        (int)h->port, "target", h->target, "status", status);
+  if (msg && *msg) json_object_set_new(c, "error", json_string(msg));
+  json_object_set_new(run->manifest, "campaign", c);
+  archive_save(run, &e);
+  archive_free(run);
+}
+
+int bench_campaign_run(const struct bench_campaign_opts *o, bench_campaign_progress_fn progress, void *arg,
+                       struct bench_campaign_result *res, struct ssdrev_err *err) {
+  memset(res, 0, sizeof *res);
+  struct bench_campaign_host *hosts;
+  size_t n;
+  int rc = bench_campaign_hosts_load(o->hosts_path, &hosts, &n, err);
+  if (rc) return rc;
+  /* the guard needs the target on this machine: a remote host is refused
+   * before anything starts (docs/interop.md) */
+  rc = bench_campaign_hosts_check(hosts, n, o->hosts_path, o->remote_unchecked, err);
+  if (rc) {
+    free(hosts);
+    return rc;
+  }
+  if ((rc = ssdrev_mkdirs(o->dir, err))) {
+    free(hosts);
+    return rc;
+  }
+  struct host_state *st = calloc(n, sizeof *st);
+  if (!st) {
+    free(hosts);
+    return ssdrev_fail(err, -ENOMEM, "out of memory starting the campaign");
+  }
+  fflush(NULL); /* a child must not write the parent's buffered output again */
+  for (size_t i = 0; i < n; i++) {
+    int p[2];
+    st[i].fd = -1;
+    st[i].pid = -1;
+    if (pipe(p)) {
+      snprintf(st[i].msg, sizeof st[i].msg, "cannot start: pipe: %s", strerror(errno));
+      continue;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+      snprintf(st[i].msg, sizeof st[i].msg, "cannot start: fork: %s", strerror(errno));
+      close(p[0]), close(p[1]);
+      continue;
+    }
+    if (pid == 0) {
+      close(p[0]);
+      for (size_t k = 0; k < i; k++)
+        if (st[k].fd >= 0) close(st[k].fd); /* the other hosts' pipes are the parent's */
+      child_main(o, &hosts[i], p[1]);
+    }
+    close(p[1]);
+    st[i].pid = pid;
+    st[i].fd = p[0];
+  }
+  /* every host's reports, as they come */
+  for (;;) {
+    struct pollfd pf[256];
+    size_t idx[256], np = 0;
+    for (size_t i = 0; i < n && np < 256; i++)
+      if (st[i].fd >= 0) pf[np] = (struct pollfd){.fd = st[i].fd, .events = POLLIN}, idx[np++] = i;
+    if (!np) break;
+    if (poll(pf, np, 500) < 0 && errno != EINTR) break;
+    for (size_t k = 0; k < np; k++) {
+      if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      struct host_state *s = &st[idx[k]];
+      ssize_t r = read(s->fd, s->buf + s->blen, sizeof s->buf - 1 - s->blen);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) {
+        close(s->fd);
+        s->fd = -1;
+        continue;
+      }
+      s->blen += (size_t)r;
+      s->buf[s->blen] = 0;
+      char *start = s->buf, *nl;
+      while ((nl = strchr(start, '\n'))) {
+        *nl = 0;
+        handle_line(o, (unsigned)idx[k], &hosts[idx[k]], s, start, progress, arg);
+        start = nl + 1;
+      }
+      s->blen = strlen(start);
+      memmove(s->buf, start, s->blen + 1);
+      if (s->blen == sizeof s->buf - 1) s->blen = 0; /* a line longer than the buffer: dropped */
+    }
+  }
+  json_t *list = json_array();
+  for (size_t i = 0; i < n; i++) {
+    struct host_state *s = &st[i];
+    int code = -1;
+    if (s->pid > 0) {
+      int ws;
+      while (waitpid(s->pid, &ws, 0) < 0 && errno == EINTR) {}
+      code = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+      if (!s->rc_seen && !s->msg[0])
+        snprintf(s->msg, sizeof s->msg, "the host's review ended without a result (%s %d)",
+                 WIFSIGNALED(ws) ? "signal" : "exit status", WIFSIGNALED(ws) ? WTERMSIG(ws) : WEXITSTATUS(ws));
+    }
+    s->status = code == 0 ? "complete" : code == 3 ? "interrupted" : "failed";
+    if (code == 0) res->complete++;
+    else if (code == 3) res->interrupted++;
+    else res->failed++;
+    mark_run(o, &hosts[i], s->status, s->msg);
+    json_t *e = json_pack("{s:i, s:s, s:i, s:s, s:s, s:s}", "line", (int)hosts[i].line, "address", hosts[i].address,
+                          "port", (int)hosts[i].port, "target", hosts[i].target, "run", hosts[i].run_name, "status",
+                          s->status);
+    if (s->msg[0] && code != 0) json_object_set_new(e, "error", json_string(s->msg));
+    json_array_append_new(list, e);
+    if (progress) {
+      struct bench_progress p = {.phase = s->status, .fraction = 1.0, .total_fraction = 1.0, .eta_s = 0,
+                                 .total_eta_s = 0};
+      char ph[700];
+      snprintf(ph, sizeof ph, "%s%s%s", s->status, code != 0 && s->msg[0] ? ": " : "", code != 0 ? s->msg : "");
+      p.phase = ph;
+      progress((unsigned)i, &hosts[i], &p, arg);
+    }
+  }
+  json_t *sum = json_pack("{s:s, s:i, s:s, s:o, s:i, s:i, s:i}", "format", "ssdrev-campaign", "format_version", 1,
+                          "hosts_file", o->hosts_path, "hosts", list, "complete", (int)res->complete, "failed",
+                          (int)res->failed, "interrupted", (int)res->interrupted);
+  char sp[PATH_MAX + 32];
+  snprintf(sp, sizeof sp, "%s/" CAMPAIGN_SUMMARY, o->dir);
+  rc = ssdrev_write_json_atomic(sp, sum, err);
+  json_decref(sum);
+  free(st);
+  free(hosts);
+  return rc;
+}
