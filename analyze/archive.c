@@ -352,6 +352,7 @@ static void agg_sweep(struct aggs *g, const json_t *t, const json_t *e) { sweep_
 static void agg_fill(struct aggs *g, const json_t *t, const json_t *e) { fill_add(g->a, t, e); }
 static void agg_job(struct aggs *g, const json_t *t, const json_t *e) { job_add(g->jobs, t, e); }
 static void agg_qd(struct aggs *g, const json_t *t, const json_t *e) { qd_add(g->qds, t, e); }
+static void agg_recovery(struct aggs *g, const json_t *t, const json_t *e) { analyze_recovery_add(g->a, t, e); }
 
 static const struct {
   const char *kind; /* a row of bench_test_kind_find's table */
@@ -359,6 +360,7 @@ static const struct {
 } aggregators[] = {
     {"cdm", agg_cdm}, {"tail", agg_tail}, {"rw_sweep", agg_sweep}, {"fill_drive", agg_fill}, {"job", agg_job},
     {"qd_scaling", agg_qd},
+    {"cache_recovery", agg_recovery},
 };
 
 /* Temperature tests (one per review step) are joined into one series, each
@@ -591,6 +593,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   if (json_array_size(qds)) json_object_set_new(a, "qd_scaling", qds);
   else json_decref(qds);
   json_object_set_new(a, "jobs", jobs);
+  analyze_recovery_finish(a);
   json_object_set_new(a, "flags", analyze_flags(a));
   rc = ssdrev_write_json_atomic(archive_path(run, ARCHIVE_ANALYSIS), a, err);
   archive_free(run);

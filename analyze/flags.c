@@ -304,6 +304,7 @@ static const struct rule rules[] = {
     {"rw_sweep_dip", rule_sweep_dip},       {"thermal_throttle", rule_thermal},
     {"link_bound", rule_link_bound},        {"io_errors", rule_io_errors},
     {"qd_plateau", rule_qd_plateau},
+    {"slow_cache_recovery", analyze_rule_slow_recovery},
     {NULL, NULL},
 };
 

@@ -194,6 +194,33 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_F_QD_PLATEAU,
         "QD scaling {workload}: IOPS stops growing at QD{qd} ({iops:0} IOPS; up to QD{max_qd} at most {max_iops:0}, < +{gain_pct:0}%)",
         "QD 스케일링 {workload:op}: QD{qd}에서 IOPS 증가가 멈춥니다 ({iops:0} IOPS; QD{max_qd}까지 최대 {max_iops:0}, +{gain_pct:0}% 미만)"),
+    ROW(MSG_MISS_RECOVERY, "run '{run}' has no cache recovery (analysis cache_recovery)",
+        "'{run}'에 유휴 후 캐시 회복 결과가 없습니다 (analysis cache_recovery)"),
+    ROW(MSG_C_RECOVERY, "Cache recovery after idle: recovered SLC cache", "유휴 후 SLC캐시 회복"),
+    ROW(MSG_C_IDLE_AX, "Idle time before the write [s]  (log)", "쓰기 전 유휴 시간 [s]  (로그)"),
+    ROW(MSG_C_RECOVERED_AX, "Recovered SLC cache [GiB]", "회복된 SLC캐시 [GiB]"),
+    ROW(MSG_C_AT_LEAST_LEG, "open marker: at least (the write ended in the cache)",
+        "빈 표시: 최소값 (쓰기가 캐시 안에서 끝남)"),
+    ROW(MSG_T_IDLE, "Idle", "유휴 시간"),
+    ROW(MSG_T_RECOVERED, "Recovered cache", "회복된 캐시"),
+    ROW(MSG_T_RECOVERY_NOTE,
+        "Recovered: the SLC cache a sequential write until the cliff found after the idle (the drive's cache exhausted "
+        "before each idle); ≥: the write reached its bound still in the cache; 0: it ran at the post-cache speed from "
+        "the start (less than the 1/16 GiB the write buffer hides came back). %: of the most any idle gave.",
+        "회복된 캐시: 캐시를 소진한 뒤 유휴 시간을 두고 절벽까지 순차 쓰기를 해 찾은 SLC캐시 크기입니다. ≥: 쓰기가 상한에 "
+        "이를 때까지 캐시 안이었음; 0: 처음부터 캐시 이후 속도였음(쓰기 버퍼가 가리는 1/16 GiB 미만 회복). %: 가장 많이 "
+        "회복된 유휴 시간 대비."),
+    ROW(MSG_T_NEAR_FULL_IDLE,
+        "{label}: the near-full figure is limited by its idle: after {idle_s:0} s the cache had recovered {gib:2} GiB, "
+        "after {later_idle_s:0} s {later_gib:2} GiB (cache recovery).",
+        "{label}: 거의 가득 찬 상태의 수치는 유휴 시간의 한계입니다: {idle_s:0}초 후 {gib:2} GiB, {later_idle_s:0}초 후 "
+        "{later_gib:2} GiB가 회복되었습니다 (유휴 후 캐시 회복)."),
+    ROW(MSG_F_SLOW_RECOVERY,
+        "cache recovers slowly: {recovered_gib:2} GiB of {ref_gib:2} GiB ({pct:0}%) after {idle_s:0} s idle (< {min_pct:0}%)",
+        "SLC캐시 회복이 느립니다: {idle_s:0}초 유휴 후 {ref_gib:2} GiB 중 {recovered_gib:2} GiB({pct:0}%)만 회복되었습니다 "
+        "({min_pct:0}% 미만)"),
+    ROW(MSG_T_SECONDS, "{v} s", "{v}초"),
+    ROW(MSG_T_MINUTES, "{v} min", "{v}분"),
 };
 
 /* flag id (analysis.json flags[].id) -> its finding */
@@ -207,6 +234,7 @@ static const struct {
     {"thermal_throttle", MSG_F_THERMAL_THROTTLE}, {"thermal_near_warn", MSG_F_THERMAL_NEAR_WARN},
     {"link_bound", MSG_F_LINK_BOUND},             {"io_errors", MSG_F_IO_ERRORS},
     {"log_unreadable", MSG_F_LOG_UNREADABLE},     {"qd_plateau", MSG_F_QD_PLATEAU},
+    {"slow_cache_recovery", MSG_F_SLOW_RECOVERY},
 };
 
 /* ------------------------------------------------------------ languages */

@@ -265,4 +265,12 @@ int render_table(const struct render_runs *rs, const char *kind, const struct re
 /* The runs a drive= argument selects: one, or all for NULL / "all". */
 size_t render_select(const struct render_runs *rs, const char *drive, const struct render_run **sel, size_t max);
 
+/* The cache_recovery chart and table (render/chart/recovery.c,
+ * render/doc/t_recovery.c), rows of the chart and table kinds. */
+int render_chart_recovery_check(const struct render_run *const *runs, size_t n, struct ssdrev_err *err);
+void render_chart_recovery_draw(struct render_canvas *c, enum render_lang lang, const struct render_run *const *runs,
+                                const size_t *idx, size_t n);
+int render_table_recovery(const struct render_run *const *sel, size_t n, const struct render_args *a,
+                          struct render_buf *b, struct ssdrev_err *err);
+
 #endif

@@ -5,6 +5,7 @@
 static const struct review_kind *const kinds[] = {
     &bench_review_kind_purge, &bench_review_kind_cdm, &bench_review_kind_prefill, &bench_review_kind_fill_drive,
     &bench_review_kind_rw_sweep, &bench_review_kind_tail, &bench_review_kind_qd_scaling,
+    &bench_review_kind_cache_recovery,
 };
 
 const struct review_kind *bench_review_kind_find(const char *name) {
@@ -17,10 +18,11 @@ const struct review_kind *bench_review_kind_find(const char *name) {
 static const struct bench_test_kind test_kinds[] = {
     {"cdm", 0, "state profile cell op pass"},
     {"prefill", BENCH_TK_FILL_TRACE, "fill_pct purpose"},
-    {"fill_drive", BENCH_TK_FILL_TRACE, "phase"},
+    {"fill_drive", BENCH_TK_FILL_TRACE, "phase idle_s bound_bytes margin_bytes stopped cache_mb_s_seen post_cache_mb_s_seen"},
     {"rw_sweep", 0, "qd read_pct"},
     {"tail", 0, "workload"},
     {"qd_scaling", 0, "workload qd"},
+    {"cache_recovery", BENCH_TK_FILL_TRACE, "phase idle_s bound_bytes margin_bytes stopped"},
     {"temperature", BENCH_TK_NO_LOG, "samples"},
     {"job", 0, ""},
 };

@@ -233,7 +233,8 @@ static int one_chart(struct expand *e, const char *kind, const struct render_arg
                   {"rw_ratio", MSG_C_RW}, {"tail", MSG_C_TAIL},     {"latency", MSG_C_LATENCY},
                   {"hist", MSG_C_HIST},   {"temperature", MSG_C_TEMP},
                   {"qd_scaling", MSG_C_QD_IOPS}, {"qd_latency", MSG_C_QD_LAT},
-                  {"fill_time", MSG_C_FILL_TIME}};
+                  {"fill_time", MSG_C_FILL_TIME},
+                  {"cache_recovery", MSG_C_RECOVERY}};
     struct render_buf t = {0};
     for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
       if (!strcmp(titles[i].kind, kind)) render_buf_puts(&t, render_msg(o.lang, titles[i].msg));

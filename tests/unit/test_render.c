@@ -211,6 +211,12 @@ TEST("Every chart kind draws a PNG of the asked size and an SVG") {
                         json_loads("[{\"workload\": \"read\", \"plateau_qd\": 32, \"points\": [{\"qd\": 1, \"iops\": 12000,"
                                    " \"p99_us\": 114}, {\"qd\": 32, \"iops\": 97000, \"p99_us\": 1207},"
                                    " {\"qd\": 128, \"iops\": 99000, \"p99_us\": 4653}]}]", 0, NULL));
+  /* ... and cache recovery: a lower bound among the points */
+  for (size_t i = 0; i < rs.n; i++)
+    json_object_set_new(rs.v[i].analysis, "cache_recovery",
+                        json_loads("{\"points\": [{\"idle_s\": 5, \"recovered_gib\": 0.5}, {\"idle_s\": 30, "
+                                   "\"recovered_gib\": 2}, {\"idle_s\": 600, \"recovered_gib\": null, \"at_least_gib\": 4}]}",
+                                   0, NULL));
   for (const struct render_chart_kind_info *k = render_chart_kinds(); k->name; k++) {
     if (!strcmp(k->name, "hist")) continue; /* needs a raw log; see the CLI test */
     struct render_chart_opts o;
