@@ -265,7 +265,7 @@ int ssdrev_slc_estimate(const double *gib, const double *mb_s, size_t n, double 
   edges[0] = lstart0;
   for (size_t i = 0; i < nl; i++) edges[i + 1] = lvl_bnd[i];
   edges[nl + 1] = nb - 1;
-  double at[SSDREV_SLC_MAX_DROPS + 1];
+  double at[SSDREV_SLC_MAX_DROPS + 1] = {0};
   for (size_t i = 0; i < nl; i++) {
     size_t lo_seg = bnd[edges[i]], b = bnd[edges[i + 1]], hi_seg = bnd[edges[i + 2]];
     size_t wa = b >= lo_seg + 2 ? b - 2 : lo_seg, wb = b + 2 <= hi_seg ? b + 2 : hi_seg;

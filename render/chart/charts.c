@@ -325,6 +325,10 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, const char *
     if (json_is_number(json_object_get(slc, "max_gib")) && json_is_number(json_object_get(slc, "min_gib")))
       snprintf(l->text, sizeof l->text, "%s (SLC %.2f / %.2f GiB)", x->run[i]->label,
                render_data_num(slc, "max_gib", 0), render_data_num(slc, "min_gib", 0));
+    else if (json_is_number(json_object_get(slc, "max_gib")) && json_is_number(json_object_get(slc, "min_gib_at_least")))
+      /* the near-full rewrite reached its bound in the cache: a lower bound */
+      snprintf(l->text, sizeof l->text, "%s (SLC %.2f / ≥ %.2f GiB)", x->run[i]->label,
+               render_data_num(slc, "max_gib", 0), render_data_num(slc, "min_gib_at_least", 0));
     else if (json_is_number(json_object_get(slc, "max_gib")))
       snprintf(l->text, sizeof l->text, "%s (SLC %.2f GiB)", x->run[i]->label, render_data_num(slc, "max_gib", 0));
     else if (slc)
