@@ -136,31 +136,7 @@ int analyze_rate_fill(const double *t_s, const double *mb_s, size_t n, double fi
 
 /* ====================================================== 3. SLC cache */
 
-struct analyze_slc_drop {
-  double at_gib, from_mb_s, to_mb_s; /* from/to: the speeds of the levels either side */
-};
-/* A level: a phase of the fill at one sustained speed (bytes over time). */
-struct analyze_slc_level {
-  double from_gib, to_gib, mb_s;
-};
-#define ANALYZE_SLC_MAX_DROPS 8
-struct analyze_slc {
-  int found;              /* the evidence rules of docs/flags.md hold for a cliff */
-  double cache_gib;       /* GiB written before the first cliff (found), else the GiB written */
-  double cache_mb_s;      /* speed before it (found), else the whole fill's speed */
-  double post_cache_mb_s; /* the whole phase after the cliff: its bytes over its time */
-  double post_first_mb_s; /* the first segment after the cliff */
-  double confidence;      /* 0..1 from drop_z (docs/flags.md, "SLC estimate"), 0 when !found */
-  double drop_z;          /* the first cliff's drop over its standard error */
-  double noise_mb_s;      /* sigma of one segmentation point */
-  double step_gib;        /* resolution: the fine trace's step (cliffs are placed on it) */
-  double seg_step_gib;    /* the segmentation's step (fine steps merged to <= 2048 points) */
-  unsigned ndrops;        /* cliffs: level boundaries */
-  struct analyze_slc_drop drops[ANALYZE_SLC_MAX_DROPS];
-  unsigned nlevels;       /* ndrops + 1 */
-  struct analyze_slc_level levels[ANALYZE_SLC_MAX_DROPS + 1];
-  unsigned nsegments;
-};
+/* struct ssdrev_slc and its rule: base/ssdrev.h (base/slc.c). */
 /* Estimates the SLC cache from a trace: gib[i] is the GiB written at the end
  * of point i (increasing, equal steps), mb_s[i] the speed over that point.
  * Change points by binary segmentation on the mean (fine points merged to
@@ -169,13 +145,13 @@ struct analyze_slc {
  * evidence rules of docs/flags.md; each cliff placed on the fine trace by
  * the time the points around it took. */
 int analyze_slc_estimate(const double *gib, const double *mb_s, size_t n, double min_seg_gib,
-                         struct analyze_slc *out, struct ssdrev_err *err);
+                         struct ssdrev_slc *out, struct ssdrev_err *err);
 /* The same for a trace whose clock is coarse: no level (the cache included)
  * shorter than min_level_s seconds (1.5 windows of a bandwidth log: the
  * window holding a cliff is at most one window long). */
 int analyze_slc_estimate_ex(const double *gib, const double *mb_s, size_t n, double min_seg_gib, double min_level_s,
-                            struct analyze_slc *out, struct ssdrev_err *err);
-json_t *analyze_slc_to_json(const struct analyze_slc *s, double min_seg_gib);
+                            struct ssdrev_slc *out, struct ssdrev_err *err);
+json_t *analyze_slc_to_json(const struct ssdrev_slc *s, double min_seg_gib);
 
 /* ========================================= 4. run, flags, compare */
 

@@ -123,5 +123,16 @@ void analyze_flag_pre_steady(const json_t *a, json_t *flags);
 void analyze_flag_consistency(const json_t *a, json_t *flags);
 /* The summary lines of both analyses (`ssdrev analyze`, analyze/output.c). */
 void analyze_print_steady(FILE *f, const json_t *a);
+/* Cache recovery (analyze/recovery.c, docs/flags.md slow_cache_recovery):
+ * the flag fires when the first idle of at least ANALYZE_RECOVERY_AT_S
+ * gave back less than ANALYZE_RECOVERY_MIN_SHARE of the full cache (the
+ * most the series or the near-full rewrite saw); "full" is at least
+ * ANALYZE_RECOVERY_FULL of it. */
+#define ANALYZE_RECOVERY_AT_S 120.0
+#define ANALYZE_RECOVERY_MIN_SHARE 0.5
+#define ANALYZE_RECOVERY_FULL 0.95
+void analyze_recovery_add(json_t *a, const json_t *test, const json_t *entry);
+void analyze_recovery_finish(json_t *a);
+void analyze_rule_slow_recovery(const json_t *a, json_t *flags);
 
 #endif

@@ -361,6 +361,7 @@ static void agg_thermal(struct aggs *g, const json_t *t, const json_t *e) {
 static void agg_write_volume(struct aggs *g, const json_t *t, const json_t *e) { analyze_write_volume_add(g->a, t, e); }
 static void agg_steady(struct aggs *g, const json_t *t, const json_t *e) { analyze_steady_add(g->a, t, e); }
 static void agg_consistency(struct aggs *g, const json_t *t, const json_t *e) { analyze_consistency_add(g->a, t, e); }
+static void agg_recovery(struct aggs *g, const json_t *t, const json_t *e) { analyze_recovery_add(g->a, t, e); }
 
 static const struct {
   const char *kind; /* a row of bench_test_kind_find's table */
@@ -371,6 +372,7 @@ static const struct {
     {"thermal", agg_thermal},
     {"*", agg_write_volume}, /* every test, in run order (analyze/steady.c) */
     {"steady_state", agg_steady}, {"consistency", agg_consistency},
+    {"cache_recovery", agg_recovery},
 };
 
 /* Temperature tests (one per review step) are joined into one series, each
@@ -604,6 +606,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   if (json_array_size(qds)) json_object_set_new(a, "qd_scaling", qds);
   else json_decref(qds);
   json_object_set_new(a, "jobs", jobs);
+  analyze_recovery_finish(a);
   json_object_set_new(a, "flags", analyze_flags(a));
   rc = ssdrev_write_json_atomic(archive_path(run, ARCHIVE_ANALYSIS), a, err);
   archive_free(run);

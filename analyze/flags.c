@@ -335,6 +335,7 @@ static const struct rule rules[] = {
     {"thermal_step_throttle", rule_thermal_step},
     {"not_steady", analyze_flag_not_steady}, {"pre_steady", analyze_flag_pre_steady},
     {"consistency_drops", analyze_flag_consistency},
+    {"slow_cache_recovery", analyze_rule_slow_recovery},
     {NULL, NULL},
 };
 

@@ -460,7 +460,7 @@ static int fill_json(struct log_ctx *c, json_t *res, struct ssdrev_err *err) {
    * 4 MiB steps are 32 I/Os of a 128 KiB fill); the stored trace merges
    * them into at most TRACE_OUT_MAX points (bytes and times add) */
   double seg = c->o->slc_min_seg_gib > 0 ? c->o->slc_min_seg_gib : 0;
-  struct analyze_slc slc;
+  struct ssdrev_slc slc;
   struct ssdrev_err e2;
   int have_slc = k >= 2 && analyze_slc_estimate(g, m, k, seg, &slc, &e2) == 0;
   size_t merge = 1;
@@ -533,7 +533,7 @@ int analyze_rate_fill(const double *t_s, const double *mb_s, size_t n, double fi
   size_t k = rate_resample(t_s, mb_s, n, first_s, GIB, g, m, max);
   json_object_set_new(fill, "per_gib", json_pack("{s:o, s:o}", "gib", darr(g, k, 4), "mb_s", darr(m, k, 2)));
   k = rate_resample(t_s, mb_s, n, first_s, step, g, m, max);
-  struct analyze_slc slc;
+  struct ssdrev_slc slc;
   struct ssdrev_err e2;
   double seg = o && o->slc_min_seg_gib > 0 ? o->slc_min_seg_gib : 0;
   int have_slc = k >= 4 && analyze_slc_estimate_ex(g, m, k, seg, 1.5 * first_s, &slc, &e2) == 0;

@@ -31,7 +31,7 @@ static int is_sample_warning(const char *w) { return w && strstr(w, " rests on "
  * temperature): their statistics are detail, printed with --verbose. */
 static int summarized_kind(const char *kind) {
   static const char *const kinds[] = {"cdm", "prefill", "fill_drive", "rw_sweep", "tail", "temperature", "qd_scaling",
-                                      "thermal", "steady_state", "consistency"};
+                                      "thermal", "steady_state", "consistency", "cache_recovery"};
   for (size_t i = 0; kind && i < sizeof kinds / sizeof kinds[0]; i++)
     if (!strcmp(kind, kinds[i])) return 1;
   return 0;
@@ -112,6 +112,22 @@ static void print_summary(FILE *f, const json_t *a) {
       fprintf(f, "; near full at least %.2f GiB (the rewrite ended in the cache)", analyze_json_num(slc, "min_gib_at_least", 0));
     else if (json_is_number(json_object_get(slc, "min_gib_recovered")))
       fprintf(f, "; near full: no cache seen after the idle (the rewrite ran at the post-cache speed)");
+    fprintf(f, "\n");
+    const json_t *nr = json_object_get(slc, "near_full_recovery");
+    if (nr)
+      fprintf(f, "  near full is its idle's: %.2f GiB after %.0f s, %.2f GiB after %.0f s (cache recovery)\n",
+              analyze_json_num(nr, "gib", 0), analyze_json_num(nr, "idle_s", 0), analyze_json_num(nr, "later_gib", 0),
+              analyze_json_num(nr, "later_idle_s", 0));
+  }
+  const json_t *rec = json_object_get(json_object_get(a, "cache_recovery"), "points");
+  if (json_array_size(rec)) {
+    fprintf(f, "\nCache recovery after idle (recovered SLC cache):");
+    json_array_foreach(rec, i, e) {
+      double g = analyze_json_num(e, "recovered_gib", -1);
+      if (g >= 0) fprintf(f, "%s %g s %.2f GiB", i ? "," : "", analyze_json_num(e, "idle_s", 0), g);
+      else fprintf(f, "%s %g s >= %.2f GiB", i ? "," : "", analyze_json_num(e, "idle_s", 0),
+                   analyze_json_num(e, "at_least_gib", 0));
+    }
     fprintf(f, "\n");
   }
   const char *w;

@@ -108,4 +108,46 @@ int ssdrev_parse_size(const char *s, uint64_t *out);
 /* Monotonic clock in ns (CLOCK_MONOTONIC). */
 uint64_t ssdrev_clock_ns(void);
 
+
+/* ---- the SLC cache rule (base/slc.c), shared by the analysis of a fill
+ * (analyze/slc.c) and the method's write-until-the-cliff (bench/method/):
+ * change points of a fill trace and the evidence for a cliff
+ * (docs/flags.md, "SLC estimate"). */
+#define SSDREV_SLC_Z_MIN 8.0 /* a cliff's drop over its standard error, at least */
+struct ssdrev_slc_drop {
+  double at_gib, from_mb_s, to_mb_s; /* from/to: the speeds of the levels either side */
+};
+/* A level: a phase of the fill at one sustained speed (bytes over time). */
+struct ssdrev_slc_level {
+  double from_gib, to_gib, mb_s;
+};
+#define SSDREV_SLC_MAX_DROPS 8
+struct ssdrev_slc {
+  int found;              /* the evidence rules of docs/flags.md hold for a cliff */
+  double cache_gib;       /* GiB written before the first cliff (found), else the GiB written */
+  double cache_mb_s;      /* speed before it (found), else the whole fill's speed */
+  double post_cache_mb_s; /* the whole phase after the cliff: its bytes over its time */
+  double post_first_mb_s; /* the first segment after the cliff */
+  double confidence;      /* 0..1 from drop_z (docs/flags.md, "SLC estimate"), 0 when !found */
+  double drop_z;          /* the first cliff's drop over its standard error */
+  double noise_mb_s;      /* sigma of one segmentation point */
+  double step_gib;        /* resolution: the fine trace's step (cliffs are placed on it) */
+  double seg_step_gib;    /* the segmentation's step (fine steps merged to <= 2048 points) */
+  unsigned ndrops;        /* cliffs: level boundaries */
+  struct ssdrev_slc_drop drops[SSDREV_SLC_MAX_DROPS];
+  unsigned nlevels;       /* ndrops + 1 */
+  struct ssdrev_slc_level levels[SSDREV_SLC_MAX_DROPS + 1];
+  unsigned nsegments;
+};
+/* Estimates the SLC cache from a trace: gib[i] is the GiB written at the end
+ * of point i (increasing, equal steps), mb_s[i] the speed over that point.
+ * Change points by binary segmentation on the mean (fine points merged to
+ * at most 2048) with a BIC-style penalty from a robust noise estimate and a
+ * minimum segment of min_seg_gib (0: three points); levels and cliffs by the
+ * evidence rules of docs/flags.md; each cliff placed on the fine trace by
+ * the time the points around it took. No level (the cache included) shorter
+ * than min_level_s seconds (0: any; a coarse clock's windows otherwise). */
+int ssdrev_slc_estimate(const double *gib, const double *mb_s, size_t n, double min_seg_gib, double min_level_s,
+                        struct ssdrev_slc *out, struct ssdrev_err *err);
+
 #endif

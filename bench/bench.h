@@ -224,6 +224,12 @@ struct bench_job {
   enum bench_wait wait;   /* how threads wait for completions */
   enum bench_submit submit; /* when prepared I/Os go to the kernel */
   uint64_t idle_ns;       /* idle this long before the first I/O (sim: ops->idle folds SLC; real: sleep) */
+  /* Sees each batch of completions as the log gets them (submit_ns from the
+   * job's start); nonzero stops submitting, and the job ends once the I/Os
+   * in flight are done (a write until the cliff, bench/method/cliff.c).
+   * Called by one thread at a time. NULL: none. Not a recorded parameter. */
+  int (*watch)(void *arg, const struct ssdlog_rec *recs, size_t n);
+  void *watch_arg;
 };
 void bench_job_defaults(struct bench_job *job);
 /* Parameters as a JSON object (for the manifest and the log header). */
@@ -322,6 +328,44 @@ struct bench_record_opts {
 int bench_record_job(struct archive *run, struct bench_target *t, const struct bench_job *job,
                      const struct bench_record_opts *o, struct bench_job_result *res,
                      struct ssdrev_err *err);
+
+/* ---- write until the cliff (bench/method/cliff.c): a job's watch that bins
+ * its completions as the analysis bins a fill (4 MiB steps, bytes over the
+ * time since the previous step) and runs the SLC rule of the analysis
+ * (ssdrev_slc_estimate, docs/flags.md) on them as they come, so a write
+ * stops a margin past the cliff instead of at its bound (docs/method.md). */
+#define BENCH_CLIFF_BIN_BYTES (UINT64_C(4) << 20)
+/* "Nothing came back": a full drive's writes past the cache ran up to 18%
+ * faster than an empty drive's first post-cache level (fam-fold: 664 vs
+ * 565 MB/s), its in-cache writes at least 2x faster (GC bursts: PM981 1064
+ * vs 451 MB/s) */
+#define BENCH_CLIFF_NONE_RATIO 1.25
+struct bench_cliff_watch {
+  uint64_t margin_bytes;  /* stop this far past a cliff the rule found */
+  double cache_mb_s, post_mb_s; /* cache > BENCH_CLIFF_NONE_RATIO x post > 0: stop once
+                           * margin_bytes past the write buffer ran, with no cliff, no
+                           * faster than BENCH_CLIFF_NONE_RATIO x post: no cache came back */
+  int observe_only;       /* never stop (a whole-drive fill: its estimate at the end) */
+  /* the trace so far */
+  double *gib, *mb_s;
+  size_t n, cap, next_check;
+  uint64_t acc_bytes, bytes, prev_end_ns, last_done_ns, first_submit_ns;
+  int started, oom;
+  /* the outcome */
+  int stop;               /* BENCH_CLIFF_STOP_* once it asked the job to stop */
+  int have_est;           /* est holds the last estimate */
+  struct ssdrev_slc est;
+};
+enum { BENCH_CLIFF_RUNNING = 0, BENCH_CLIFF_STOP_CLIFF = 1, BENCH_CLIFF_STOP_NONE = 2 };
+void bench_cliff_watch_init(struct bench_cliff_watch *w, uint64_t margin_bytes, double cache_mb_s, double post_mb_s);
+void bench_cliff_watch_free(struct bench_cliff_watch *w);
+/* The job's watch (struct bench_job.watch, arg = the bench_cliff_watch). */
+int bench_cliff_watch_fn(void *arg, const struct ssdlog_rec *recs, size_t n);
+/* The estimate on everything seen (the last partial step included); 0 when
+ * there is one, -ENODATA when the trace is too short. */
+int bench_cliff_watch_finish(struct bench_cliff_watch *w);
+/* "cliff", "none" (no cache came back) or "bound" (ran to its end). */
+const char *bench_cliff_stop_name(int stop);
 
 /* ======================================================= 7. review method */
 

@@ -134,6 +134,9 @@ static void model_text(const struct sim_model *m, const struct sim_derived *dv, 
   printf("  post-cache write (direct to TLC) %7.0f MB/s (NAND ceiling %.0f)\n", ms->post_cache_mb_s,
          dv->post_cache_mb_s);
   printf("  cliff of an empty-drive fill     %7.3f GiB\n", ms->empty_fill_cliff_bytes / 1073741824.0);
+  if (m->slc_fold_on_shrink)
+    printf("  folding-bound write (from %.3f GiB) %5.0f MB/s (the shrinking cache folded as the host writes)\n",
+           ms->empty_fill_fold_bytes / 1073741824.0, ms->fold_bound_mb_s);
   printf("  (write speeds: the timing itself, 128 KiB QD32 on an empty drive, incl. the write buffer)\n");
   if (m->throttle_light_c > 0) {
     printf("\nthermal    %.0f °C idle, +%.0f °C at full NAND load; throttles at %.0f °C to %.0f MB/s", m->temp_idle_c,

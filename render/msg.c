@@ -427,6 +427,33 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_W_AN_FEW, "{n} percentiles in {m} tests rest on fewer than 10 samples, marked (!) (listed with --verbose)",
         "테스트 {m}개의 백분위수 {n}개는 표본이 10개 미만이라 (!)로 표시했습니다 (목록: --verbose)"),
     ROW(MSG_W_AN_REST, "{what} rests on {k} samples (< {min})", "{what}: 표본 {k}개에 근거한 값입니다 (< {min})"),
+    ROW(MSG_MISS_RECOVERY, "run '{run}' has no cache recovery (analysis cache_recovery)",
+        "'{run}'에 유휴 후 캐시 회복 결과가 없습니다 (analysis cache_recovery)"),
+    ROW(MSG_C_RECOVERY, "Cache recovery after idle: recovered SLC cache", "유휴 후 SLC캐시 회복"),
+    ROW(MSG_C_IDLE_AX, "Idle time before the write [s]  (log)", "쓰기 전 유휴 시간 [s]  (로그)"),
+    ROW(MSG_C_RECOVERED_AX, "Recovered SLC cache [GiB]", "회복된 SLC캐시 [GiB]"),
+    ROW(MSG_C_AT_LEAST_LEG, "open marker: at least (the write ended in the cache)",
+        "빈 표시: 최소값 (쓰기가 캐시 안에서 끝남)"),
+    ROW(MSG_T_IDLE, "Idle", "유휴 시간"),
+    ROW(MSG_T_RECOVERED, "Recovered cache", "회복된 캐시"),
+    ROW(MSG_T_RECOVERY_NOTE,
+        "Recovered: the SLC cache a sequential write until the cliff found after the idle (the drive's cache exhausted "
+        "before each idle); ≥: the write reached its bound still in the cache; 0: it ran at the post-cache speed from "
+        "the start (less than the 1/16 GiB the write buffer hides came back). %: of the most any idle gave.",
+        "회복된 캐시: 캐시를 소진한 뒤 유휴 시간을 두고 절벽까지 순차 쓰기를 해 찾은 SLC캐시 크기입니다. ≥: 쓰기가 상한에 "
+        "이를 때까지 캐시 안이었음; 0: 처음부터 캐시 이후 속도였음(쓰기 버퍼가 가리는 1/16 GiB 미만 회복). %: 가장 많이 "
+        "회복된 유휴 시간 대비."),
+    ROW(MSG_T_NEAR_FULL_IDLE,
+        "{label}: the near-full figure is limited by its idle: after {idle_s:0} s the cache had recovered {gib:2} GiB, "
+        "after {later_idle_s:0} s {later_gib:2} GiB (cache recovery).",
+        "{label}: 거의 가득 찬 상태의 수치는 유휴 시간의 한계입니다: {idle_s:0}초 후 {gib:2} GiB, {later_idle_s:0}초 후 "
+        "{later_gib:2} GiB가 회복되었습니다 (유휴 후 캐시 회복)."),
+    ROW(MSG_F_SLOW_RECOVERY,
+        "cache recovers slowly: {recovered_gib:2} GiB of {ref_gib:2} GiB ({pct:0}%) after {idle_s:0} s idle (< {min_pct:0}%)",
+        "SLC캐시 회복이 느립니다: {idle_s:0}초 유휴 후 {ref_gib:2} GiB 중 {recovered_gib:2} GiB({pct:0}%)만 회복되었습니다 "
+        "({min_pct:0}% 미만)"),
+    ROW(MSG_T_SECONDS, "{v} s", "{v}초"),
+    ROW(MSG_T_MINUTES, "{v} min", "{v}분"),
 };
 
 /* flag id (analysis.json flags[].id) -> its finding */
@@ -443,6 +470,7 @@ static const struct {
     {"thermal_step_throttle", MSG_F_THERMAL_STEP_THROTTLE},
     {"not_steady", MSG_F_NOT_STEADY},             {"pre_steady", MSG_F_PRE_STEADY},
     {"consistency_drops", MSG_F_CONSISTENCY_DROPS},
+    {"slow_cache_recovery", MSG_F_SLOW_RECOVERY},
 };
 
 /* ------------------------------------------------------------ languages */

@@ -304,6 +304,19 @@ enum render_msg_id {
   MSG_W_AN_SUMMARIZED, /* analyze's closing notes: {n} {m} */
   MSG_W_AN_FEW,        /* {n} {m} (the plural form; the singular ones stay English) */
   MSG_W_AN_REST,       /* a test's warning: {what} {k} {min} */
+  /* ------------------------------------------------ cache recovery after idle */
+  MSG_MISS_RECOVERY,  /* {run} */
+  MSG_C_RECOVERY,     /* chart title */
+  MSG_C_IDLE_AX,
+  MSG_C_RECOVERED_AX,
+  MSG_C_AT_LEAST_LEG, /* the open markers: lower bounds */
+  MSG_T_IDLE,
+  MSG_T_RECOVERED,
+  MSG_T_RECOVERY_NOTE, /* under the table */
+  MSG_T_NEAR_FULL_IDLE, /* {label} {idle_s} {gib} {later_idle_s} {later_gib}: the near-full figure is the idle's */
+  MSG_F_SLOW_RECOVERY,
+  MSG_T_SECONDS,      /* {v}: an idle time */
+  MSG_T_MINUTES,      /* {v} */
   MSG_COUNT
 };
 

@@ -276,5 +276,12 @@ void render_chart_thermal_draw(struct render_canvas *c, const json_t *thermal, e
  * run; B NULL only checks the data. */
 int render_table_thermal(const struct render_run *const *sel, size_t n, const struct render_args *a,
                          struct render_buf *b, struct ssdrev_err *err);
+/* The cache_recovery chart and table (render/chart/recovery.c,
+ * render/doc/t_recovery.c), rows of the chart and table kinds. */
+int render_chart_recovery_check(const struct render_run *const *runs, size_t n, struct ssdrev_err *err);
+void render_chart_recovery_draw(struct render_canvas *c, enum render_lang lang, const struct render_run *const *runs,
+                                const size_t *idx, size_t n);
+int render_table_recovery(const struct render_run *const *sel, size_t n, const struct render_args *a,
+                          struct render_buf *b, struct ssdrev_err *err);
 
 #endif

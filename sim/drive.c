@@ -204,15 +204,29 @@ static void truth_phase_start(struct sim *s) {
   s->cliff_ns = s->cliff_host_bytes = 0;
   s->throttle_first_ns = 0;
   s->gc_first_ns = s->gc_first_host_bytes = 0;
+  s->fold_seen = 0;
+  s->fold_first_ns = s->fold_first_host_bytes = 0;
+}
+
+/* The data left in SLC after idle_ns of folding: folding rewrites SLC
+ * blocks into TLC at fold_mb_s while the host is away. */
+static uint64_t slc_after_idle(const struct sim *s, uint64_t idle_ns) {
+  double folded = s->m.fold_mb_s * 1e6 * ((double)idle_ns / 1e9);
+  return folded >= (double)s->st.slc_used_bytes ? 0 : s->st.slc_used_bytes - (uint64_t)folded;
 }
 
 void sim_idle(struct sim *s, uint64_t idle_ns) {
   truth_phase_start(s);
   sim_advance(s, s->st.now_ns + idle_ns);
-  /* Folding rewrites SLC blocks into TLC while the host is away. */
-  double folded = s->m.fold_mb_s * 1e6 * ((double)idle_ns / 1e9);
-  s->st.slc_used_bytes = folded >= (double)s->st.slc_used_bytes ? 0 : s->st.slc_used_bytes - (uint64_t)folded;
+  uint64_t before = s->st.slc_used_bytes;
+  s->st.slc_used_bytes = slc_after_idle(s, idle_ns);
   if (!s->st.slc_used_bytes) sim_slc_clear_all(s); /* everything is in TLC now */
+  else sim_slc_unmark_oldest(s, (before - s->st.slc_used_bytes) / SIM_UNIT_BYTES);
+}
+
+uint64_t sim_room_after_idle(const struct sim *s, uint64_t idle_ns) {
+  uint64_t cap = sim_slc_cap(s), used = slc_after_idle(s, idle_ns);
+  return cap > used ? cap - used : 0;
 }
 
 /* Units whose SLC copy became invalid give their room back: the cache
@@ -384,11 +398,55 @@ static void program_unit(struct sim *s, int slc) {
   }
 }
 
+/* slc_fold_on_shrink: folds one TLC unit of SLC data on the next die of the
+ * write point: the SLC pages are sensed (bits_per_cell multi-plane reads),
+ * moved out over the channel and back in, and programmed as one TLC unit.
+ * The host's next programs on that die wait for it: past the buffer, the
+ * host sees the folding-bound speed. */
+static void fold_unit(struct sim *s) {
+  unsigned die = (unsigned)(s->st.next_die % s->ndies);
+  s->st.next_die = die + 1 < s->ndies ? die + 1 : 0;
+  struct sim_die *d = &s->dies[die];
+  unsigned ch = die / s->m.dies_per_channel;
+  uint64_t start = max64(s->st.pending_ready_ns, max64(d->prog_until, d->read_until));
+  uint64_t slc_equiv = s->tlc_unit_bytes / s->m.bits_per_cell;
+  if (d->block_fill + slc_equiv > s->m.block_bytes) {
+    uint64_t e = s->erase_ns - s->erase_jitter_ns + rnd_upto(s, 2 * s->erase_jitter_ns);
+    d->erase_from = start;
+    d->copy_until = start;
+    d->erase_until = start + e;
+    d->block_fill = 0;
+    s->st.busy_ns_acc += e;
+    start += e;
+  }
+  d->block_fill += slc_equiv;
+  uint64_t sense = (uint64_t)s->m.bits_per_cell * s->t_read_ns[0];
+  uint64_t out = fluid_take(&s->chan[ch], start + sense, s->tlc_unit_xfer_ns);
+  uint64_t xe = fluid_take(&s->chan[ch], out, s->tlc_unit_xfer_ns);
+  uint64_t pe = xe + s->prog_tlc_ns;
+  d->read_until = start + sense;
+  d->prog_from = xe - s->tlc_unit_xfer_ns;
+  d->prog_until = pe;
+  s->st.busy_ns_acc += sense + (pe - d->prog_from);
+  s->st.slc_used_bytes -= s->tlc_unit_bytes;
+  sim_slc_unmark_oldest(s, s->tlc_unit_bytes / SIM_UNIT_BYTES);
+  if (!s->fold_seen) {
+    s->fold_seen = 1;
+    s->fold_first_ns = s->st.pending_ready_ns;
+    s->fold_first_host_bytes = s->phase_host_bytes;
+  }
+}
+
 static void dispatch_pending(struct sim *s) {
   while (s->st.pending_bytes >= s->slc_unit_bytes) {
     int slc = s->st.slc_used_bytes + s->slc_unit_bytes <= sim_slc_cap(s);
     if (!slc && s->st.pending_bytes < s->tlc_unit_bytes) break;
     program_unit(s, slc);
+    /* the cache holds more than the free space now allows: fold the excess
+     * as the host writes (the oldest SLC data, as an idle fold) */
+    if (!slc && s->m.slc_fold_on_shrink && s->st.slc_used_bytes >= s->tlc_unit_bytes &&
+        s->st.slc_used_bytes > sim_slc_cap(s))
+      fold_unit(s);
   }
 }
 
@@ -468,14 +526,15 @@ uint64_t sim_io(struct sim *s, uint64_t now, unsigned op, uint64_t off, uint32_t
 /* ------------------------------------------------------------ ground truth */
 
 /* MB/s of a sequential 128 KiB QD32 write of `bytes` from offset 0 on a
- * fresh drive of model m, over the part after the first quarter (the DRAM
- * buffer first fills at link speed). */
-static int measure_seq(const struct sim_model *m, uint64_t bytes, double *mb_s, struct ssdrev_err *err) {
+ * fresh drive of model m, over its bytes [from, to). */
+static int measure_seq_window(const struct sim_model *m, uint64_t bytes, uint64_t from, uint64_t to, double *mb_s,
+                              struct ssdrev_err *err) {
   struct sim *s;
   int rc = sim_new(&s, m, 1, err);
   if (rc) return rc;
   enum { QD = 32, BS = 128 * 1024 };
-  uint64_t done[QD] = {0}, n = bytes / BS, t_q = 0, b_q = 0, last = 0;
+  uint64_t done[QD] = {0}, n = bytes / BS, t_q = 0, b_q = 0, t_e = 0, b_e = 0, last = 0;
+  uint64_t i_from = from / BS, i_to = to / BS < n ? to / BS : n;
   for (uint64_t i = 0; i < n; i++) {
     /* closed loop: I/O i is submitted when I/O i - QD has completed */
     uint64_t now = done[i % QD];
@@ -484,11 +543,18 @@ static int measure_seq(const struct sim_model *m, uint64_t bytes, double *mb_s, 
     sim_advance(s, now);
     done[i % QD] = d;
     if (d > last) last = d;
-    if (i + 1 == n / 4) t_q = last, b_q = (i + 1) * BS;
+    if (i + 1 == i_from) t_q = last, b_q = (i + 1) * BS;
+    if (i + 1 == i_to) t_e = last, b_e = (i + 1) * BS;
   }
-  *mb_s = last > t_q ? (double)(n * BS - b_q) / ((double)(last - t_q) / 1e9) / 1e6 : 0;
+  *mb_s = t_e > t_q ? (double)(b_e - b_q) / ((double)(t_e - t_q) / 1e9) / 1e6 : 0;
   sim_free(s);
   return 0;
+}
+
+/* The same over the part after the first quarter (the DRAM buffer first
+ * fills at link speed). */
+static int measure_seq(const struct sim_model *m, uint64_t bytes, double *mb_s, struct ssdrev_err *err) {
+  return measure_seq_window(m, bytes, bytes / (128 * 1024) / 4 * (128 * 1024), bytes, mb_s, err);
 }
 
 int sim_model_measure(const struct sim_model *m, struct sim_measured *out, struct ssdrev_err *err) {
@@ -514,6 +580,21 @@ int sim_model_measure(const struct sim_model *m, struct sim_measured *out, struc
   double xc = (C - mx) / b >= mx - mn ? mx : (b * mn + C) / (b + 1);
   if (xc > C) xc = C;
   out->empty_fill_cliff_bytes = (uint64_t)xc;
+  if (m->slc_fold_on_shrink && !m->slc_static_only) {
+    /* the fold starts where the shrinking cache meets the data it holds:
+     * cap(x) = min + (C - x) / bits = xc */
+    double xf = C - b * (xc - mn);
+    out->empty_fill_fold_bytes = xf > xc && xf < C ? (uint64_t)xf : 0;
+    /* its speed: a scratch 8 GiB drive whose 1 GiB cache starts folding at
+     * 8 - bits GiB, measured from half a GiB later to half a GiB before
+     * the end (the folding keeps pace with the shrinking cache there) */
+    x.slc_static_only = 0;
+    x.slc_min_gib = 0;
+    x.slc_max_gib = 1;
+    uint64_t G = UINT64_C(1) << 30, from = (uint64_t)(8 - m->bits_per_cell) * G + G / 2;
+    rc = measure_seq_window(&x, 8 * G, from, 8 * G - G / 2, &out->fold_bound_mb_s, err);
+    if (rc) return rc;
+  }
   return 0;
 }
 
@@ -589,7 +670,11 @@ void sim_get_truth(const struct sim *s, struct sim_truth *t) {
     t->post_cache_mb_s = s->measured->post_cache_mb_s;
     t->slc_write_mb_s = s->measured->slc_write_mb_s;
     t->empty_fill_cliff_bytes = s->measured->empty_fill_cliff_bytes;
+    t->fold_bound_mb_s = s->measured->fold_bound_mb_s;
+    t->empty_fill_fold_bytes = s->measured->empty_fill_fold_bytes;
   }
+  t->fold_first_ns = s->fold_first_ns;
+  t->fold_first_host_bytes = s->fold_first_host_bytes;
   t->phase_host_bytes = s->phase_host_bytes;
   t->tlc_first_ns = s->tlc_first_ns;
   t->tlc_first_mapped_bytes = s->tlc_first_mapped_bytes;

@@ -133,6 +133,34 @@ uint64_t sim_slc_unmark_trim(struct sim *s, uint64_t off, uint64_t len) {
   return a < b ? slc_update(s, a, b, 0) : 0;
 }
 
+uint64_t sim_slc_unmark_oldest(struct sim *s, uint64_t units) {
+  uint64_t nw = sim_map_words(s), done = 0, scanned = 0;
+  if (!s->slc_map_dirty || !units || !nw) return 0;
+  uint64_t w = s->fold_cursor < nw ? s->fold_cursor : 0;
+  while (done < units && scanned < nw) {
+    uint64_t sw = w / 64, bit = 1ull << (w % 64);
+    if (!s->slc_sum[sw]) { /* 64 words without a mark */
+      uint64_t skip = 64 - w % 64;
+      w += skip, scanned += skip;
+    } else if (!(s->slc_sum[sw] & bit)) {
+      w++, scanned++;
+    } else {
+      uint64_t v = s->slc_map[w], n = (uint64_t)__builtin_popcountll(v);
+      if (n <= units - done) {
+        v = 0;
+        done += n;
+      } else {
+        while (done < units) v &= v - 1, done++; /* the lowest LBAs first */
+      }
+      s->slc_map[w] = v;
+      if (!v) s->slc_sum[sw] &= ~bit, w++, scanned++;
+    }
+    if (w >= nw) w = 0;
+  }
+  s->fold_cursor = w;
+  return done;
+}
+
 void sim_slc_clear_all(struct sim *s) {
   if (!s->slc_map_dirty) return;
   memset(s->slc_map, 0, sim_map_words(s) * sizeof *s->slc_map);

@@ -61,6 +61,7 @@ static const struct model_key keys[] = {
     {"slc_min_gib", K_DBL, F(slc_min_gib), 0, 1, 0, 1e5},
     {"slc_static_only", K_BOOL, F(slc_static_only), 0, 0, 0, 1},
     {"fold_mb_s", K_DBL, F(fold_mb_s), 0, 0, 0, 1e5},
+    {"slc_fold_on_shrink", K_BOOL, F(slc_fold_on_shrink), 0, 0, 0, 1},
     {"error_rate", K_DBL, F(error_rate), 0, 0, 0, 1},
     {"bad_lba_start", K_U64, F(bad_lba_start), 0, 0, 0, 1e18},
     {"bad_lba_count", K_U64, F(bad_lba_count), 0, 0, 0, 1e18},

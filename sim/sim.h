@@ -47,6 +47,9 @@ struct sim_model {
   double slc_max_gib, slc_min_gib;   /* dynamic SLC cache at empty / near-full */
   int slc_static_only;        /* 1 = only the static minimum exists */
   double fold_mb_s;           /* idle folding rate SLC -> TLC */
+  int slc_fold_on_shrink;     /* 1 = when the dynamic cache shrinks below the data it holds, the
+                               * drive folds the excess while the host writes (a third,
+                               * folding-bound level; QLC drives) */
   double error_rate;          /* injected I/O error probability per command */
   uint64_t bad_lba_start, bad_lba_count; /* reads touching this range fail (-EIO) */
   double temp_idle_c, temp_load_c, temp_warn_c, temp_crit_c;
@@ -92,6 +95,9 @@ struct sim_measured {
   double post_cache_mb_s;      /* sequential write direct to TLC */
   uint64_t empty_fill_cliff_bytes; /* where a whole-drive fill of an empty drive
                                       leaves the cache (the cache shrinks as it fills) */
+  double fold_bound_mb_s;      /* slc_fold_on_shrink: sequential write while the shrinking
+                                * cache is folded (0 without it) */
+  uint64_t empty_fill_fold_bytes; /* slc_fold_on_shrink: where that fill starts folding (0: never) */
 };
 int sim_model_measure(const struct sim_model *m, struct sim_measured *out, struct ssdrev_err *err);
 /* Thermal throttling from the timing itself: a scratch drive of the model
@@ -164,8 +170,16 @@ struct sim_truth {
   uint64_t throttle_first_ns;
   /* this phase: the first GC step (when it began; host bytes then; 0s: none) */
   uint64_t gc_first_ns, gc_first_host_bytes;
+  /* slc_fold_on_shrink: the first fold while the host writes (0s: none) */
+  uint64_t fold_first_ns, fold_first_host_bytes;
+  double fold_bound_mb_s;        /* sim_model_measure */
+  uint64_t empty_fill_fold_bytes; /* sim_model_measure */
 };
 void sim_get_truth(const struct sim *s, struct sim_truth *t);
+/* Ground truth of cache recovery: the free SLC room this drive will have
+ * after idling idle_ns from its state now, by the fold sim_idle does (the
+ * same code). */
+uint64_t sim_room_after_idle(const struct sim *s, uint64_t idle_ns);
 /* Saves / restores the drive state (for resuming a review). The state file
  * names its model's capacity; loading onto another model fails. */
 int sim_save(const struct sim *s, const char *path, struct ssdrev_err *err);

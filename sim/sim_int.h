@@ -108,6 +108,9 @@ struct sim {
   uint64_t tlc_first_ns, tlc_first_mapped_bytes, tlc_first_host_bytes;
   uint64_t cliff_ns, cliff_host_bytes;
   uint64_t throttle_first_ns; /* first throttle entry of this phase (0: none) */
+  uint64_t fold_cursor;      /* map word the next fold's unmarking starts at (not saved: a hint) */
+  int fold_seen;
+  uint64_t fold_first_ns, fold_first_host_bytes;
   struct sim_measured *measured; /* sim_model_measure's answer, computed on the first sim_get_truth */
 };
 
@@ -127,6 +130,10 @@ void sim_map_rebuild_regions(struct sim *s);
 uint64_t sim_slc_mark(struct sim *s, uint64_t off, uint64_t len, int in_slc);
 uint64_t sim_slc_unmark_trim(struct sim *s, uint64_t off, uint64_t len);
 void sim_slc_clear_all(struct sim *s);
+/* A fold of `units` 4 KiB units of SLC data: the oldest marks go, taken in
+ * LBA order from where the last fold stopped (exactly the oldest for the
+ * sequential writes that fill a cache). Returns the marks cleared. */
+uint64_t sim_slc_unmark_oldest(struct sim *s, uint64_t units);
 /* The summary of slc_map (sim_slc_sum_words words); rebuilt after a restore. */
 uint64_t sim_slc_sum_words(const struct sim *s);
 void sim_slc_rebuild_sum(struct sim *s);

@@ -93,6 +93,7 @@ struct job_shared {
   atomic_uint_fast64_t done_ios;
   bench_progress_fn progress;
   void *progress_arg;
+  pthread_mutex_t watch_mu;     /* job->watch sees one batch at a time */
 };
 
 struct job_worker {
@@ -365,6 +366,12 @@ static void job_loop(struct job_worker *w) {
         atomic_store(&sh->stop, 1);
       }
     }
+    if (job->watch && got > 0) {
+      pthread_mutex_lock(&sh->watch_mu);
+      int stop = job->watch(job->watch_arg, w->recs, (size_t)got);
+      pthread_mutex_unlock(&sh->watch_mu);
+      if (stop) atomic_store(&sh->stop, 1);
+    }
     atomic_fetch_add_explicit(&sh->done_bytes, bytes, memory_order_relaxed);
     atomic_fetch_add_explicit(&sh->done_ios, (uint64_t)got, memory_order_relaxed);
     if (errs) {
@@ -483,15 +490,18 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
   struct job_shared *sh = calloc(1, sizeof *sh);
   if (!sh) return ssdrev_fail(err, -ENOMEM, "out of memory");
   sh->job = job, sh->t = t, sh->ops = ops, sh->progress = progress, sh->progress_arg = progress_arg;
+  pthread_mutex_init(&sh->watch_mu, NULL);
   /* One virtual clock: drive it from one thread (BENCH_ENGINE_VIRTUAL_CLOCK). */
   int fold = (ops->flags & BENCH_ENGINE_VIRTUAL_CLOCK) != 0;
   if (job->wait == BENCH_WAIT_IOPOLL && !fold) {
     if (!(ops->flags & BENCH_ENGINE_CAN_IOPOLL)) {
+      pthread_mutex_destroy(&sh->watch_mu);
       free(sh);
       return ssdrev_fail(err, -EINVAL, "job '%s': --wait iopoll needs an engine that polls the device (io_uring), not %s",
                          job->name, ops->name);
     }
     if (!bench_target_is_direct(t)) {
+      pthread_mutex_destroy(&sh->watch_mu);
       free(sh);
       return ssdrev_fail(err, -EINVAL, "job '%s': --wait iopoll needs O_DIRECT (drop --buffered)", job->name);
     }
@@ -507,6 +517,7 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
    * of qd becomes qd threads of depth 1 per job thread. */
   int spread = !fold && (ops->flags & BENCH_ENGINE_ONE_IN_FLIGHT) && job->qd > 1;
   if (spread && (uint64_t)job->qd * job->threads > JOB_MAX_SYNC_THREADS) {
+    pthread_mutex_destroy(&sh->watch_mu);
     free(sh);
     return ssdrev_fail(err, -EINVAL,
                        "job '%s': engine %s runs one thread per queue slot, and %u threads x queue depth %u is over %u "
@@ -528,6 +539,7 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
   if (!ws || (spread && !sh->seq_cursor)) {
     free(ws);
     free(sh->seq_cursor);
+    pthread_mutex_destroy(&sh->watch_mu);
     free(sh);
     return ssdrev_fail(err, -ENOMEM, "out of memory");
   }
@@ -561,6 +573,7 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
     if (rc) {
       free(ws);
       free(sh->seq_cursor);
+      pthread_mutex_destroy(&sh->watch_mu);
       free(sh);
       return rc;
     }
@@ -627,6 +640,7 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
                      job->name, (unsigned long long)res->errors, first_msg);
   free(ws);
   free(sh->seq_cursor);
+  pthread_mutex_destroy(&sh->watch_mu);
   free(sh);
   return rc;
 }

@@ -55,7 +55,8 @@ const struct review_kind bench_review_kind_purge = {
 
 /* ------------------------------------------------------- prefill, fill_drive */
 
-static const char *const fill_keys[] = {"fill_pct", "block", "qd", "near_full_bytes", "near_full_idle_s", NULL};
+static const char *const fill_keys[] = {"fill_pct", "block", "qd", "near_full_bytes", "near_full_idle_s",
+                                        "cliff_margin_bytes", NULL};
 
 static int fill_parse(struct review_step *s, const json_t *obj, const struct review_profile *p,
                       const char *where, struct ssdrev_err *err) {
@@ -74,6 +75,8 @@ static int fill_parse(struct review_step *s, const json_t *obj, const struct rev
    * rewrite of a just-filled drive would find no cache at all. */
   s->near_full_idle_s = 60;
   if (!rc) rc = bench_review_json_num(obj, "near_full_idle_s", 0, 86400, &s->near_full_idle_s, where, err);
+  s->cliff_margin_bytes = BENCH_REVIEW_CLIFF_MARGIN;
+  if (!rc) rc = bench_review_json_size(obj, "cliff_margin_bytes", &s->cliff_margin_bytes, where, err);
   if (rc) return rc;
   if (block < 4096 || block > (16u << 20) || block % 4096)
     return ssdrev_fail(err, -EINVAL, "%s: 'block' must be a multiple of 4 KiB up to 16 MiB", where);
@@ -89,9 +92,10 @@ static uint64_t fill_bytes(const struct review_profile *p, const struct review_s
   return bench_review_align_down(b, s->block_bytes);
 }
 
-/* The near-full rewrite writes until the cliff is seen, bounded: a quarter
- * of the capacity (the smallest cache is at most the largest, below a
- * quarter of the capacity on every drive we know: a 200 GiB cache on 1 TB
+/* The near-full rewrite writes until the cliff is seen (the watch of
+ * bench/method/cliff.c stops it cliff_margin_bytes past it), bounded: a
+ * quarter of the capacity (the smallest cache is at most the largest, below
+ * a quarter of the capacity on every drive we know: a 200 GiB cache on 1 TB
  * is 0.21), at least near_full_bytes. A cache the rewrite does not exhaust
  * is reported as a lower bound (docs/flags.md). */
 static uint64_t near_full_bytes(const struct review_profile *p, const struct review_step *s,
@@ -125,21 +129,26 @@ static void fill_describe(const struct review_profile *p, const struct review_st
              s->near_full_bytes ? ", then a rewrite of the full drive" : "");
 }
 
+static void fill_job_init(struct review_ctx *c, const struct review_step *s, struct bench_job *job, char *name,
+                          size_t name_len, const char *suffix, uint64_t bytes, uint64_t idle_ns) {
+  snprintf(name, name_len, "%s.%s", s->id, suffix);
+  bench_review_job_init(c, job, name);
+  job->pattern = BENCH_SEQ;
+  job->read_pct = 0;
+  job->block_bytes = s->block_bytes;
+  job->qd = s->qds[0];
+  job->offset_bytes = 0;
+  job->span_bytes = bytes;
+  job->size_bytes = bytes; /* size-based: exactly one pass */
+  job->idle_ns = idle_ns;
+}
+
 static int fill_job(struct review_ctx *c, const struct review_step *s, const char *suffix,
                     uint64_t bytes, uint64_t idle_ns, json_t *extra, struct ssdrev_err *err) {
   char name[160];
-  snprintf(name, sizeof name, "%s.%s", s->id, suffix);
   struct bench_job job;
   struct bench_job_result res;
-  bench_review_job_init(c, &job, name);
-  job.pattern = BENCH_SEQ;
-  job.read_pct = 0;
-  job.block_bytes = s->block_bytes;
-  job.qd = s->qds[0];
-  job.offset_bytes = 0;
-  job.span_bytes = bytes;
-  job.size_bytes = bytes; /* size-based: exactly one pass */
-  job.idle_ns = idle_ns;
+  fill_job_init(c, s, &job, name, sizeof name, suffix, bytes, idle_ns);
   return bench_review_run_job(c, name, s->kind->name, extra, &job,
                         (double)bytes / (c->prof->set.plan_write_mb_s * 1e6), &res, err);
 }
@@ -156,14 +165,43 @@ static int fill_drive_run(struct review_ctx *c, const struct review_step *s,
   if (rc) return rc;
   uint64_t b = fill_bytes(c->prof, s, c->cap_bytes);
   if (b == 0) return ssdrev_fail(err, -ENOSPC, "step '%s': nothing to fill on this target", s->id);
-  rc = fill_job(c, s, "empty", b, 0, json_pack("{s:s}", "phase", "empty"), err);
+  char name[160];
+  struct bench_job job;
+  struct bench_job_result res;
+  fill_job_init(c, s, &job, name, sizeof name, "empty", b, 0);
+  /* the fill is watched, never stopped: its post-cache speed tells the
+   * rewrite when nothing came back */
+  struct bench_cliff_watch w;
+  bench_cliff_watch_init(&w, 0, 0, 0);
+  w.observe_only = 1;
+  job.watch = bench_cliff_watch_fn;
+  job.watch_arg = &w;
+  rc = bench_review_run_job(c, name, s->kind->name, json_pack("{s:s}", "phase", "empty"), &job,
+                            (double)b / (c->prof->set.plan_write_mb_s * 1e6), &res, err);
+  double post = 0, cache = 0;
+  /* only a post-cache level seen past a cliff: a fill without one may
+   * have run in a cache larger than itself (a short review) */
+  /* the first post-cache level: a later level (GC-bound, folding-bound)
+   * is slower than what a full drive writes past its cache */
+  if (!rc && !bench_cliff_watch_finish(&w) && w.est.found) cache = w.est.cache_mb_s, post = w.est.post_first_mb_s;
+  bench_cliff_watch_free(&w);
   if (rc) return rc;
+  if (post > 0) {
+    bench_review_note_test(c, name, "cache_mb_s_seen", json_real(cache));
+    bench_review_note_test(c, name, "post_cache_mb_s_seen", json_real(post));
+  }
   uint64_t nf = near_full_bytes(c->prof, s, c->cap_bytes);
   if (!nf) return 0;
   /* The drive is now full: after an idle pause only the static SLC part
    * comes back, so this rewrite shows the smallest cache. */
   uint64_t idle_ns = c->prof->set.fill_max_bytes ? 0 : (uint64_t)(s->near_full_idle_s * 1e9);
-  return fill_job(c, s, "near_full", nf, idle_ns, json_pack("{s:s}", "phase", "near_full"), err);
+  fill_job_init(c, s, &job, name, sizeof name, "near_full", nf, idle_ns);
+  bench_cliff_watch_init(&w, bench_review_cliff_margin(c->prof, s), cache, post);
+  rc = bench_review_cliff_job(c, name, s->kind->name,
+                              json_pack("{s:s, s:f}", "phase", "near_full", "idle_s", (double)idle_ns / 1e9), &job,
+                              &w, (double)nf / (c->prof->set.plan_write_mb_s * 1e6), NULL, err);
+  bench_cliff_watch_free(&w);
+  return rc;
 }
 
 const struct review_kind bench_review_kind_prefill = {

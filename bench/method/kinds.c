@@ -7,6 +7,7 @@ static const struct review_kind *const kinds[] = {
     &bench_review_kind_rw_sweep, &bench_review_kind_tail, &bench_review_kind_qd_scaling,
     &bench_review_kind_thermal,
     &bench_review_kind_steady_state, &bench_review_kind_consistency,
+    &bench_review_kind_cache_recovery,
 };
 
 const struct review_kind *bench_review_kind_find(const char *name) {
@@ -19,11 +20,12 @@ const struct review_kind *bench_review_kind_find(const char *name) {
 static const struct bench_test_kind test_kinds[] = {
     {"cdm", 0, "state profile cell op pass"},
     {"prefill", BENCH_TK_FILL_TRACE, "fill_pct purpose"},
-    {"fill_drive", BENCH_TK_FILL_TRACE, "phase"},
+    {"fill_drive", BENCH_TK_FILL_TRACE, "phase idle_s bound_bytes margin_bytes stopped cache_mb_s_seen post_cache_mb_s_seen"},
     {"rw_sweep", 0, "qd read_pct"},
     {"tail", 0, "workload"},
     {"qd_scaling", 0, "workload qd"},
     {"thermal", 0, "samples sensor_samples smart_thermal"},
+    {"cache_recovery", BENCH_TK_FILL_TRACE, "phase idle_s bound_bytes margin_bytes stopped"},
     {"temperature", BENCH_TK_NO_LOG, "samples"},
     {"steady_state", 0, "round tracking read_pct window"},
     {"consistency", BENCH_TK_FINE_SERIES, ""},

@@ -12,6 +12,7 @@
 #define REVIEW_MAX_CELLS 16
 #define REVIEW_MAX_QDS 8
 #define REVIEW_ID_MAX 48
+#define REVIEW_MAX_IDLES 16
 
 /* Percentiles the tail step checks for enough samples (analysis' default). */
 #define REVIEW_TAIL_MIN_BEYOND 10 /* I/Os at or beyond a percentile to trust it */
@@ -64,8 +65,12 @@ struct review_step {
   /* prefill, fill_drive */
   double fill_pct;
   uint32_t block_bytes;
-  uint64_t near_full_bytes;   /* fill_drive: rewrite this much of a full drive */
+  uint64_t near_full_bytes;   /* fill_drive: the near-full rewrite's bound; cache_recovery: each write's */
   double near_full_idle_s;    /* fill_drive: idle before that rewrite, so the drive folds its SLC */
+  uint64_t cliff_margin_bytes; /* fill_drive, cache_recovery: write this far past the cliff */
+  /* cache_recovery: the idle times, seconds, rising */
+  double idles_s[REVIEW_MAX_IDLES];
+  unsigned nidles;
   /* rw_sweep, tail, qd_scaling */
   unsigned qds[REVIEW_MAX_QDS], nqds;
   unsigned read_pct_step;
@@ -213,7 +218,7 @@ const struct review_kind *bench_review_kind_find(const char *name);
 extern const struct review_kind bench_review_kind_purge, bench_review_kind_cdm, bench_review_kind_prefill,
     bench_review_kind_fill_drive, bench_review_kind_rw_sweep, bench_review_kind_tail,
     bench_review_kind_qd_scaling, bench_review_kind_thermal, bench_review_kind_steady_state,
-    bench_review_kind_consistency;
+    bench_review_kind_consistency, bench_review_kind_cache_recovery;
 
 /* How the method's jobs run (bench/method/runner.c): a table of runners
  * with what each can do, looked up by --engine. Every step kind makes its
@@ -262,6 +267,26 @@ void bench_review_fio_job(FILE *f, const char *name, const struct bench_job *job
 int bench_review_run_job(struct review_ctx *c, const char *test_name, const char *kind,
                    json_t *extra, const struct bench_job *job, double est_s,
                    struct bench_job_result *res, struct ssdrev_err *err);
+/* Runs JOB, a sequential write bounded by its size_bytes, until the cliff
+ * (bench/method/cliff.c): W (initialised by the caller) watches it; the test
+ * entry records bound_bytes, margin_bytes and how it ended ("stopped":
+ * "cliff", "none" or "bound"). */
+int bench_review_cliff_job(struct review_ctx *c, const char *test_name, const char *kind, json_t *extra,
+                           struct bench_job *job, struct bench_cliff_watch *w, double est_s,
+                           struct bench_job_result *res, struct ssdrev_err *err);
+/* Sets KEY (VALUE stolen) on the run's test TEST_NAME (the last of that
+ * name); saved with the step. */
+void bench_review_note_test(struct review_ctx *c, const char *test_name, const char *key, json_t *value);
+/* The in-cache and post-cache speeds a whole-drive fill of this run saw as
+ * it ran (its test's "cache_mb_s_seen", "post_cache_mb_s_seen"), 0s when
+ * none did: what a later write until the cliff compares with to tell that
+ * no cache came back. */
+void bench_review_seen_speeds(const struct review_ctx *c, double *cache_mb_s, double *post_mb_s);
+/* The margin past a cliff a write until the cliff goes on (docs/method.md):
+ * the step's cliff_margin_bytes, in short mode at most 1/16 of
+ * fill_max_bytes. */
+#define BENCH_REVIEW_CLIFF_MARGIN (UINT64_C(1) << 30)
+uint64_t bench_review_cliff_margin(const struct review_profile *p, const struct review_step *s);
 /* Whole-target discard, reported as progress. */
 int bench_review_purge(struct review_ctx *c, enum bench_purge how, struct ssdrev_err *err);
 /* A job with the method's common defaults and a seed derived from the name. */

@@ -16,6 +16,7 @@
  * render_chart_file may run on several threads at once (no shared scratch). */
 struct chart_scratch {
   double xs[MAX_SEL][MAX_PTS], ys[MAX_SEL][MAX_PTS], zs[MAX_SEL][MAX_PTS];
+  double nfx[MAX_SEL][MAX_PTS];    /* the fill chart: x of the near-full rewrites (label placement) */
   double hist[MAX_SEL][HIST_BINS]; /* hist_check fills, hist_draw reads */
 };
 
@@ -177,14 +178,25 @@ static size_t load_xy(const json_t *obj, const char *kx, const char *ky, double 
   return n;
 }
 
-/* Label boxes already placed on a chart, so that no label covers another. */
+/* Label boxes already placed on a chart, so that no label covers another,
+ * and the lines drawn, so that no label sits on any drive's line. */
 struct label_boxes {
   double x0[64], y0[64], x1[64], y1[64];
   size_t n;
+  const double *lx[2 * MAX_SEL], *ly[2 * MAX_SEL]; /* the series drawn (data units) */
+  size_t ln[2 * MAX_SEL], nl;
 };
-static int boxes_hit(const struct label_boxes *b, double x0, double y0, double x1, double y1) {
+static int boxes_hit(const struct render_plot *p, const struct label_boxes *b, double x0, double y0, double x1,
+                     double y1) {
   for (size_t i = 0; i < b->n; i++)
     if (x0 < b->x1[i] && x1 > b->x0[i] && y0 < b->y1[i] && y1 > b->y0[i]) return 1;
+  /* a line through the box (one pixel of slack either side) */
+  for (size_t s = 0; s < b->nl; s++)
+    for (size_t k = 0; k < b->ln[s]; k++) {
+      if (!isfinite(b->ly[s][k])) continue;
+      double px = render_canvas_px(p, b->lx[s][k]), py = render_canvas_py(p, b->ly[s][k]);
+      if (px >= x0 - 1 && px <= x1 + 1 && py >= y0 - 1 && py <= y1 + 1) return 1;
+    }
   return 0;
 }
 
@@ -208,7 +220,7 @@ static void cliff_mark(cairo_t *cr, const struct render_plot *p, struct label_bo
   for (int row = 0; row < 24; row++) {
     double ly = p->y0 + 10 + 10 * row;
     if (ly > p->y1 - 2) break;
-    if (boxes_hit(bx, lx, ly - 8, lx + w, ly + 2) && row < 23) continue;
+    if (boxes_hit(p, bx, lx, ly - 8, lx + w, ly + 2) && row < 23) continue;
     if (bx->n < 64) {
       bx->x0[bx->n] = lx, bx->y0[bx->n] = ly - 8, bx->x1[bx->n] = lx + w, bx->y1[bx->n] = ly + 2;
       bx->n++;
@@ -227,6 +239,31 @@ static size_t fill_points(const json_t *f, const char *ykey, double *xs, double 
   return load_xy(json_object_get(f, "per_gib"), "gib", ykey, xs, ys);
 }
 
+/* The near-full rewrite's points at no finer a step than the main trace's:
+ * a rewrite that stops a margin past its cliff is a few GiB of 4 MiB steps,
+ * whose bunched completions (a full drive's GC) swing each step's MB/s far
+ * above the link; merged (bytes over time) to the main trace's step they
+ * are what the chart's scale can show. */
+static size_t near_full_points(const json_t *f, const char *ykey, double *xs, double *ys) {
+  const json_t *nf = json_object_get(f, "near_full");
+  size_t n = fill_points(nf, ykey, xs, ys);
+  double step = render_data_num(json_object_get(f, "trace"), "step_gib", 0);
+  double nstep = render_data_num(json_object_get(nf, "trace"), "step_gib", 0);
+  if (strcmp(ykey, "mb_s") || !(step > nstep) || !(nstep > 0) || n < 2) return n;
+  size_t m = 0;
+  double g0 = xs[0] - nstep, gsum = 0, tsum = 0;
+  for (size_t i = 0; i < n; i++) {
+    double dg = xs[i] - (i ? xs[i - 1] : g0);
+    if (isfinite(ys[i]) && ys[i] > 0 && dg > 0) gsum += dg, tsum += dg / ys[i];
+    if (xs[i] - g0 >= step || i + 1 == n) {
+      xs[m] = xs[i];
+      ys[m++] = tsum > 0 ? gsum / tsum : NAN;
+      g0 = xs[i], gsum = tsum = 0;
+    }
+  }
+  return m;
+}
+
 /* The fill chart and its latency twin: each drive's empty-drive trace
  * (solid), its near-full rewrite (dotted, from the rewrite's start), and for
  * MB/s every level's cliff marked. ykey2 (optional): a second series drawn
@@ -242,7 +279,7 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, const char *
     for (int pass = 0; pass < 3; pass++) {
       size_t m = pass == 0   ? fill_points(f, ykey, xs[i], ys[i])
                  : pass == 1 ? (ykey2 ? load_xy(json_object_get(f, "per_gib"), "gib", ykey2, xs[i], ys[i]) : 0)
-                             : fill_points(json_object_get(f, "near_full"), ykey, xs[i], ys[i]);
+                             : near_full_points(f, ykey, xs[i], ys[i]);
       for (size_t k = 0; k < m; k++) {
         if (xs[i][k] > allx[1]) allx[1] = xs[i][k];
         if (isfinite(ys[i][k]) && ys[i][k] > ymax) ymax = ys[i][k];
@@ -287,6 +324,10 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, const char *
     if (json_is_number(json_object_get(slc, "max_gib")) && json_is_number(json_object_get(slc, "min_gib")))
       snprintf(l->text, sizeof l->text, "%s (SLC %.2f / %.2f GiB)", x->run[i]->label,
                render_data_num(slc, "max_gib", 0), render_data_num(slc, "min_gib", 0));
+    else if (json_is_number(json_object_get(slc, "max_gib")) && json_is_number(json_object_get(slc, "min_gib_at_least")))
+      /* the near-full rewrite reached its bound in the cache: a lower bound */
+      snprintf(l->text, sizeof l->text, "%s (SLC %.2f / ≥ %.2f GiB)", x->run[i]->label,
+               render_data_num(slc, "max_gib", 0), render_data_num(slc, "min_gib_at_least", 0));
     else if (json_is_number(json_object_get(slc, "max_gib")))
       snprintf(l->text, sizeof l->text, "%s (SLC %.2f GiB)", x->run[i]->label, render_data_num(slc, "max_gib", 0));
     else if (slc)
@@ -327,9 +368,15 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, const char *
     double rgb[3];
     colour(x, i, rgb);
     const json_t *nf = json_object_get(fill_of(x->run[i]), "near_full");
-    size_t mn = nf ? fill_points(nf, ykey, xs[i], zs[i]) : 0;
+    size_t mn = nf ? near_full_points(fill_of(x->run[i]), ykey, xs[i], zs[i]) : 0;
     double light[3] = {rgb[0] + (1 - rgb[0]) * 0.45, rgb[1] + (1 - rgb[1]) * 0.45, rgb[2] + (1 - rgb[2]) * 0.45};
     if (mn) render_canvas_polyline(cr, &p, xs[i], zs[i], mn, light, 1.0, 1);
+    /* its x: the rewrite's own (xs[i] is reloaded for the main line below) */
+    if (mn && !logy && bx.nl < 2 * MAX_SEL) {
+      double *cx = x->s->nfx[i];
+      memcpy(cx, xs[i], mn * sizeof *cx);
+      bx.lx[bx.nl] = cx, bx.ly[bx.nl] = zs[i], bx.ln[bx.nl++] = mn;
+    }
   }
   for (size_t i = 0; i < x->n; i++) {
     double rgb[3];
@@ -337,6 +384,7 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, const char *
     const json_t *f = fill_of(x->run[i]);
     np[i] = fill_points(f, ykey, xs[i], ys[i]);
     render_canvas_polyline(cr, &p, xs[i], ys[i], np[i], rgb, 1.2, 0);
+    if (!logy && bx.nl < 2 * MAX_SEL) bx.lx[bx.nl] = xs[i], bx.ly[bx.nl] = ys[i], bx.ln[bx.nl++] = np[i];
     if (ykey2) {
       size_t m = load_xy(json_object_get(f, "per_gib"), "gib", ykey2, xs[i], zs[i]);
       render_canvas_polyline(cr, &p, xs[i], zs[i], m, rgb, 0.9, 1);
@@ -1087,6 +1135,10 @@ static void thermal_draw(struct chart_ctx *x) {
 
 /* =================================================================== table */
 
+/* cache_recovery: render/chart/recovery.c */
+static int recovery_check(struct chart_ctx *x) { return render_chart_recovery_check(x->run, x->n, x->err); }
+static void recovery_draw(struct chart_ctx *x) { render_chart_recovery_draw(x->c, x->o->lang, x->run, x->idx, x->n); }
+
 static const struct chart_kind kinds[] = {
     {"cdm", "CrystalDiskMark-style results panel of one drive in one state", 1, 3.3, cdm_check, cdm_draw, "state"},
     {"fill", "fill drive: write MB/s vs GiB written, SLC cliffs marked", 0, 3.4, fill_check, fill_draw, ""},
@@ -1115,6 +1167,8 @@ static const struct chart_kind kinds[] = {
      render_chart_cons_log_draw, ""},
     {"consistency_latency", "p99.9 latency per second of the sustained random write (log)", 1, 3.2,
      render_chart_cons_check, render_chart_cons_lat_draw, ""},
+    {"cache_recovery", "recovered SLC cache (GiB) vs idle time before the write (log), one line per drive", 0, 3.4,
+     recovery_check, recovery_draw, ""},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 

@@ -618,6 +618,17 @@ static int t_slc(const struct render_run *const *sel, size_t n, const struct ren
     render_buf_puts(b, " |\n");
   }
   render_buf_puts(b, "\n");
+  /* a near-full figure a longer idle of the cache recovery beat: the cache
+   * had not recovered in the fill's idle (analyze/recovery.c) */
+  for (size_t i = 0; i < n; i++) {
+    const json_t *nr = json_object_get(json_object_get(json_object_get(sel[i]->analysis, "fill"), "slc"), "near_full_recovery");
+    if (!json_is_object(nr)) continue;
+    json_t *params = json_deep_copy(nr);
+    json_object_set_new(params, "label", json_string(sel[i]->label));
+    render_msg_put(b, lang_arg(a), MSG_T_NEAR_FULL_IDLE, params);
+    json_decref(params);
+    render_buf_puts(b, "\n\n");
+  }
   return 0;
 }
 
@@ -746,6 +757,7 @@ static const struct table_kind tables[] = {
     {"thermal", "drive lang", NULL, NULL, render_table_thermal},
     {"steady_state", "drive lang", NULL, render_table_steady, NULL},
     {"consistency", "drive lang", NULL, render_table_consistency, NULL},
+    {"cache_recovery", "drive lang", NULL, NULL, render_table_recovery},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 
@@ -755,7 +767,7 @@ int render_table_exists(const char *kind) {
   return 0;
 }
 
-const char *render_table_kind_list(void) { return "dut, cdm, tail, rw_sweep, jobs, slc, cdm_compare, flags, qd_scaling, thermal, steady_state, consistency"; }
+const char *render_table_kind_list(void) { return "dut, cdm, tail, rw_sweep, jobs, slc, cdm_compare, flags, qd_scaling, thermal, steady_state, consistency, cache_recovery"; }
 
 /* 1 when WORD is one of the space-separated LIST. */
 static int word_in(const char *list, const char *word) {

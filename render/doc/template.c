@@ -246,7 +246,8 @@ static int one_chart(struct expand *e, const char *kind, const struct render_arg
                   {"qd_scaling", MSG_C_QD_IOPS}, {"qd_latency", MSG_C_QD_LAT},
                   {"fill_time", MSG_C_FILL_TIME}, {"thermal", MSG_C_THERMAL},
                   {"steady_state", MSG_C_SS_TITLE}, {"consistency", MSG_C_CONS_TITLE},
-                  {"consistency_log", MSG_C_CONS_LOG_TITLE}, {"consistency_latency", MSG_C_CONS_LAT_TITLE}};
+                  {"consistency_log", MSG_C_CONS_LOG_TITLE}, {"consistency_latency", MSG_C_CONS_LAT_TITLE},
+                  {"cache_recovery", MSG_C_RECOVERY}};
     struct render_buf t = {0};
     for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
       if (!strcmp(titles[i].kind, kind)) render_buf_puts(&t, render_msg(o.lang, titles[i].msg));

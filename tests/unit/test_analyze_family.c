@@ -1,7 +1,7 @@
 /* test_analyze_family.c — the SLC estimate against the simulator's truth on
  * a family of drive models built for it (tests/data/models/fam-*.model:
  * caches of 0.25 to 200 GiB, static only, none, QLC, DRAM-less, GC-bound
- * post-cache, a mild cliff). Each model: purge, a whole-drive sequential
+ * post-cache, a mild cliff, a folding-bound third level). Each model: purge, a whole-drive sequential
  * fill, a 60 s idle, then the near-full rewrite of the fill_drive step.
  * Tolerances (docs/flags.md, "SLC estimate"): sizes within
  * max(5%, 1/16 GiB), speeds within 5%. Capacities are scaled down (16-640
@@ -118,7 +118,21 @@ static void check_model(const char *file, int *testlib_failed) {
      * a second level; its slow decline after is no cascade of cliffs) */
     size_t nd = json_array_size(json_object_get(s1, "drops"));
     if (strstr(file, "gc")) CHECK(nd >= 1 && nd <= 2);
-    else CHECK_EQ_U64(nd, 1);
+    else if (t1.fold_first_ns) {
+      /* a third, folding-bound level (slc_fold_on_shrink): SLC -> direct
+       * TLC -> folding-bound, each level where and as fast as the timing
+       * makes it */
+      CHECK_EQ_U64(nd, 2);
+      const json_t *lv = json_object_get(s1, "levels");
+      double fold_gib = (double)t1.fold_first_host_bytes / GIB;
+      fprintf(stderr, "    %-18s levels: direct %.0f MB/s (truth %.0f), folding-bound from %.3f GiB (truth %.3f, formula %.3f) %.0f MB/s (truth %.0f)\n",
+              file, num(json_array_get(lv, 1), "mb_s"), t0.post_cache_mb_s, num(json_array_get(lv, 2), "from_gib"),
+              fold_gib, (double)t0.empty_fill_fold_bytes / GIB, num(json_array_get(lv, 2), "mb_s"), t0.fold_bound_mb_s);
+      CHECK_NEAR((double)t1.fold_first_host_bytes, (double)t0.empty_fill_fold_bytes, 4 << 20);
+      CHECK_NEAR(num(json_array_get(lv, 1), "mb_s"), t0.post_cache_mb_s, 0.05 * t0.post_cache_mb_s);
+      CHECK_NEAR(num(json_array_get(lv, 2), "from_gib"), fold_gib, size_tol(fold_gib));
+      CHECK_NEAR(num(json_array_get(lv, 2), "mb_s"), t0.fold_bound_mb_s, 0.05 * t0.fold_bound_mb_s);
+    } else CHECK_EQ_U64(nd, 1);
     CHECK_NEAR(num(s1, "cache_mb_s"), t0.slc_write_mb_s, 0.05 * t0.slc_write_mb_s);
     CHECK_NEAR(num(s1, "post_cache_mb_s"), phase_mb_s, 0.05 * phase_mb_s);
     /* without GC the post-cache speed is the TLC program rate throughout */
@@ -157,5 +171,5 @@ TEST("The SLC estimate matches the simulator's truth on every model of the famil
     n++;
   }
   closedir(d);
-  CHECK(n >= 9);
+  CHECK(n >= 10);
 }

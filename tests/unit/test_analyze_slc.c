@@ -50,7 +50,7 @@ static double g2big[60000], m2big[60000]; /* 1/256 GiB steps of up to 234 GiB */
 
 TEST("A clean cliff at 11.2 GiB is found within 5% with both speeds") {
   size_t n = trace(238, 1.0 / 16, 11.2, 1450, 780, 0, 0, 0, 0, g, m);
-  struct analyze_slc s;
+  struct ssdrev_slc s;
   REQUIRE(analyze_slc_estimate(g, m, n, 2.0, &s, NULL) == 0);
   REQUIRE(s.found);
   CHECK_NEAR(s.cache_gib, 11.2, 0.05 * 11.2);
@@ -63,7 +63,7 @@ TEST("A noisy trace (10% noise, 2% spikes) still gives the cliff within 5%") {
   for (int seed = 1; seed <= 5; seed++) {
     rs = 0x1234567ull * (uint64_t)seed;
     size_t n = trace(238, 1.0 / 16, 11.2, 1450, 780, 0, 0, 0.10, 0.02, g, m);
-    struct analyze_slc s;
+    struct ssdrev_slc s;
     REQUIRE(analyze_slc_estimate(g, m, n, 2.0, &s, NULL) == 0);
     REQUIRE(s.found);
     CHECK_NEAR(s.cache_gib, 11.2, 0.05 * 11.2);
@@ -73,7 +73,7 @@ TEST("A noisy trace (10% noise, 2% spikes) still gives the cliff within 5%") {
 
 TEST("A second drop (folding) is listed after the cache cliff") {
   size_t n = trace(238, 1.0 / 16, 30, 3000, 1500, 120, 600, 0.03, 0, g, m);
-  struct analyze_slc s;
+  struct ssdrev_slc s;
   REQUIRE(analyze_slc_estimate(g, m, n, 2.0, &s, NULL) == 0);
   REQUIRE(s.found);
   CHECK_NEAR(s.cache_gib, 30, 1.5);
@@ -84,7 +84,7 @@ TEST("A second drop (folding) is listed after the cache cliff") {
 
 TEST("A flat trace has no cliff and zero confidence") {
   size_t n = trace(100, 1.0 / 16, 1e6, 1000, 1000, 0, 0, 0.05, 0, g, m);
-  struct analyze_slc s;
+  struct ssdrev_slc s;
   REQUIRE(analyze_slc_estimate(g, m, n, 2.0, &s, NULL) == 0);
   CHECK(!s.found);
   CHECK(s.confidence == 0);
@@ -92,7 +92,7 @@ TEST("A flat trace has no cliff and zero confidence") {
 
 TEST("A small near-full cache of 2 GiB is found with a 0.5 GiB minimum segment") {
   size_t n = trace(20, 1.0 / 16, 2.1, 1400, 800, 0, 0, 0.05, 0, g, m);
-  struct analyze_slc s;
+  struct ssdrev_slc s;
   REQUIRE(analyze_slc_estimate(g, m, n, 0.5, &s, NULL) == 0);
   REQUIRE(s.found);
   CHECK_NEAR(s.cache_gib, 2.1, 0.05 * 2.1);
@@ -100,7 +100,7 @@ TEST("A small near-full cache of 2 GiB is found with a 0.5 GiB minimum segment")
 
 TEST("A trace too short or not increasing is refused with a message") {
   double gg[3] = {1, 2, 3}, mm[3] = {1, 1, 1};
-  struct analyze_slc s;
+  struct ssdrev_slc s;
   struct ssdrev_err e = {{0}};
   CHECK(analyze_slc_estimate(gg, mm, 3, 2.0, &s, &e) < 0);
   CHECK_CONTAINS(e.msg, "too short");
@@ -112,7 +112,7 @@ TEST("A trace too short or not increasing is refused with a message") {
 TEST("A mild 0.89x cliff at 40 GiB is found from the noise, not a fixed ratio") {
   rs = 0xABCDEFull;
   size_t n = trace(200, 1.0 / 256, 40, 1000, 890, 0, 0, 0.02, 0, g2big, m2big);
-  struct analyze_slc s;
+  struct ssdrev_slc s;
   REQUIRE(analyze_slc_estimate(g2big, m2big, n, 0, &s, NULL) == 0);
   REQUIRE(s.found);
   CHECK_NEAR(s.cache_gib, 40, 0.05 * 40);
@@ -127,7 +127,7 @@ TEST("A post-cache phase oscillating with GC is reported as its time-weighted wh
     g[n] = a + 1.0 / 16;
     m[n] = v;
   }
-  struct analyze_slc s;
+  struct ssdrev_slc s;
   REQUIRE(analyze_slc_estimate(g, m, n, 0, &s, NULL) == 0);
   REQUIRE(s.found);
   CHECK_NEAR(s.cache_gib, 10, 0.5);
@@ -142,7 +142,7 @@ TEST("A noisy fill without a cliff says no cache and never reports a faster post
   for (int seed = 1; seed <= 5; seed++) {
     rs = 0x51DEull * (uint64_t)seed;
     size_t n = trace(64, 1.0 / 256, 1e6, 1000, 1000, 0, 0, 0.15, 0.01, g2big, m2big);
-    struct analyze_slc s;
+    struct ssdrev_slc s;
     REQUIRE(analyze_slc_estimate(g2big, m2big, n, 0, &s, NULL) == 0);
     CHECK(!s.found);
     CHECK(s.confidence == 0);
@@ -152,7 +152,7 @@ TEST("A noisy fill without a cliff says no cache and never reports a faster post
 
 TEST("A cache of 0.25 GiB is found at 1/256 GiB resolution") {
   size_t n = trace(16, 1.0 / 256, 0.25, 1600, 520, 0, 0, 0.03, 0, g2big, m2big);
-  struct analyze_slc s;
+  struct ssdrev_slc s;
   REQUIRE(analyze_slc_estimate(g2big, m2big, n, 0, &s, NULL) == 0);
   REQUIRE(s.found);
   CHECK_NEAR(s.cache_gib, 0.25, 1.0 / 16);
@@ -161,7 +161,7 @@ TEST("A cache of 0.25 GiB is found at 1/256 GiB resolution") {
 
 TEST("Three levels (SLC, direct TLC, folding-bound) are named in order") {
   size_t n = trace(500, 1.0 / 64, 140, 6000, 1500, 230, 600, 0.02, 0, g2big, m2big);
-  struct analyze_slc s;
+  struct ssdrev_slc s;
   REQUIRE(analyze_slc_estimate(g2big, m2big, n, 0, &s, NULL) == 0);
   REQUIRE(s.found);
   CHECK(s.nlevels == 3);
@@ -194,4 +194,54 @@ TEST("A rate trace (bandwidth windows) gives the cliff, and a hostile one is ref
   t[3] = 4;
   CHECK(analyze_rate_fill(t, v, n, 1.0, NULL, &fill, &e) < 0);
   CHECK_CONTAINS(e.msg, "beyond");
+}
+
+TEST("GC pressure creeping up near full (a staircase of 1-2% steps) adds no levels after the cliff") {
+  /* the simulated PM981a: 11 GiB at 1923 MB/s, 561 MB/s to 206 GiB, then
+   * 554, 548, 542, 532, 519 MB/s every few GiB: once five "cliffs" */
+  const double at[] = {11, 206, 211, 216, 218.5, 225, 1e9}, v[] = {1923, 566, 554, 548, 542, 532, 519};
+  size_t n = 0;
+  double step = 1.0 / 64, lo = 0;
+  for (size_t k = 0; k < 7 && lo < 238; k++) {
+    double hi = at[k] < 238 ? at[k] : 238;
+    for (; lo + step <= hi + 1e-9; lo += step, n++) {
+      g[n] = lo + step;
+      m[n] = v[k] * (1 + 0.002 * gauss());
+    }
+  }
+  struct ssdrev_slc s;
+  REQUIRE(analyze_slc_estimate(g, m, n, 0, &s, NULL) == 0);
+  REQUIRE(s.found);
+  CHECK_NEAR(s.cache_gib, 11, 1.0 / 16);
+  CHECK_EQ_U64(s.ndrops, 1);
+  CHECK_EQ_U64(s.nlevels, 2);
+}
+
+TEST("Short GC dips inside the cache do not hide the cliff to a level as slow as the dips") {
+  /* a full drive's rewrite: 1609 MB/s with a 3-point dip to 400 every
+   * 0.3 GiB (a burst of GC erases), the cliff at 2 GiB to 487 MB/s with dips too */
+  size_t n = 0;
+  double step = 1.0 / 256;
+  for (; n < 860; n++) {
+    double x = (double)(n + 1) * step;
+    int dip = n % 77 < 3;
+    m[n] = x <= 2 ? (dip ? 400 : 1609) : (dip ? 280 : 487);
+    m[n] *= 1 + 0.01 * gauss();
+    g[n] = x;
+  }
+  struct ssdrev_slc s;
+  REQUIRE(analyze_slc_estimate(g, m, n, 0, &s, NULL) == 0);
+  REQUIRE(s.found);
+  CHECK_NEAR(s.cache_gib, 2, 1.0 / 16);
+}
+
+TEST("A 1% step on a smooth trace (erase-block alignment) is no cliff, however clear against the noise") {
+  size_t n = 0;
+  for (; n < 2000; n++) {
+    g[n] = (double)(n + 1) / 256;
+    m[n] = (n < 48 ? 693 : 684) * (1 + 0.001 * gauss());
+  }
+  struct ssdrev_slc s;
+  REQUIRE(analyze_slc_estimate(g, m, n, 0, &s, NULL) == 0);
+  CHECK(!s.found);
 }

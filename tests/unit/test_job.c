@@ -330,6 +330,41 @@ TEST("Every I/O error is logged with its status and max_errors stops the job") {
   bench_target_close(t);
 }
 
+/* A watch that asks to stop once it has seen `after` completions. */
+struct stop_after {
+  uint64_t seen, after, calls, last_batch;
+};
+static int watch_stop_after(void *arg, const struct ssdlog_rec *r, size_t n) {
+  struct stop_after *w = arg;
+  (void)r;
+  w->seen += n, w->calls++, w->last_batch = n;
+  return w->seen >= w->after;
+}
+
+TEST("A watch sees every completion as the log gets it, and asking to stop ends the job once in-flight I/O is done") {
+  struct bench_target *t = open_file("watch.img", 64 << 20, 1);
+  REQUIRE(t);
+  for (unsigned threads = 1; threads <= 2; threads++) {
+    struct bench_job j;
+    bench_job_defaults(&j);
+    j.pattern = BENCH_SEQ, j.read_pct = 0, j.block_bytes = 128 << 10, j.qd = 8, j.threads = threads;
+    j.measure_ns = 0, j.size_bytes = 64 << 20; /* 512 I/Os if nothing stops it */
+    struct stop_after w = {.after = 100};
+    j.watch = watch_stop_after, j.watch_arg = &w;
+    struct bench_job_result res;
+    struct ssdrev_err err = {{0}};
+    const char *log = test_path("watch.ssdlog");
+    CHECK(bench_job_run(t, &j, log, NULL, NULL, &res, &err) == 0);
+    CHECK(!res.interrupted);
+    /* it stopped early: no more than the queue's worth past the 100th */
+    CHECK(res.ios >= 100 && res.ios < 100 + 2 * 8 * threads);
+    /* every logged completion went through the watch */
+    CHECK_EQ_U64((uint64_t)read_log(log, recs, 70000), w.seen);
+    CHECK_EQ_U64(w.seen, res.ios);
+  }
+  bench_target_close(t);
+}
+
 TEST("A stop request drains, finalizes the log and reports the job interrupted") {
   struct bench_target *t = open_file("stop.img", 1 << 20, 0);
   REQUIRE(t);

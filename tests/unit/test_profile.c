@@ -56,13 +56,13 @@ TEST("The reference method loads with its seven steps in the review's order") {
   bench_review_profile_free(&p);
 }
 
-TEST("The full method extends the reference one: its seven steps, then QD scaling, steady state, consistency and the thermal step, with the reference settings") {
+TEST("The full method extends the reference one: its seven steps, then QD scaling, cache recovery, steady state, consistency and the thermal step, with the reference settings") {
   struct review_profile p;
   struct ssdrev_err err = {{0}};
   int rc = bench_review_profile_load(&p, repo("profiles/review-full.json"), 1, 0, &err);
   if (rc) fprintf(stderr, "    %s\n", err.msg);
   REQUIRE(rc == 0);
-  CHECK_EQ_U64(p.nsteps, 11);
+  CHECK_EQ_U64(p.nsteps, 12);
   CHECK_STR(p.steps[0].id, "purge");
   CHECK_STR(p.steps[6].id, "tail");
   CHECK_STR(p.steps[7].kind->name, "qd_scaling");
@@ -70,21 +70,58 @@ TEST("The full method extends the reference one: its seven steps, then QD scalin
   CHECK_EQ_U64(p.steps[7].qds[7], 128);
   CHECK_STR(p.name, "review-full");
   CHECK_NEAR(p.set.sweep_measure_s, 0.05, 1e-12); /* the reference method's short block */
-  CHECK(json_object_get(p.json, "extends") == NULL && json_array_size(json_object_get(p.json, "steps")) == 11);
-  CHECK_STR(p.steps[10].kind->name, "thermal"); /* last: the drive cools first, whatever ran before */
-  CHECK_NEAR(p.steps[10].duration_s, 600, 1e-9);
+  CHECK(json_object_get(p.json, "extends") == NULL && json_array_size(json_object_get(p.json, "steps")) == 12);
+  CHECK_STR(p.steps[11].kind->name, "thermal"); /* last: the drive cools first, whatever ran before */
+  CHECK_NEAR(p.steps[11].duration_s, 600, 1e-9);
   /* short mode: 30 s of writing, no cooling idle */
-  CHECK_NEAR(p.steps[10].kind->estimate_s(&p, &p.steps[10], 1ull << 30), 30, 1e-9);
+  CHECK_NEAR(p.steps[11].kind->estimate_s(&p, &p.steps[11], 1ull << 30), 30, 1e-9);
   /* 2 workloads x 8 QDs x 0.05 s in short mode */
   CHECK_NEAR(p.steps[7].kind->estimate_s(&p, &p.steps[7], 1ull << 30), 0.8, 1e-9);
   /* the new steps last, with their short blocks: 25 rounds x 0.5 s; a purge (2 s),
    * one 1 GiB pass at the plan's 1000 MB/s and 10 s */
-  CHECK_STR(p.steps[8].kind->name, "steady_state");
-  CHECK_EQ_U64(p.steps[8].rounds_max, 25);
-  CHECK_NEAR(p.steps[8].kind->estimate_s(&p, &p.steps[8], 1ull << 30), 12.5, 1e-9);
-  CHECK_STR(p.steps[9].kind->name, "consistency");
-  CHECK_NEAR(p.steps[9].kind->estimate_s(&p, &p.steps[9], 1ull << 30), 2 + 1.073741824 + 10, 1e-9);
+  CHECK_STR(p.steps[9].kind->name, "steady_state");
+  CHECK_EQ_U64(p.steps[9].rounds_max, 25);
+  CHECK_NEAR(p.steps[9].kind->estimate_s(&p, &p.steps[9], 1ull << 30), 12.5, 1e-9);
+  CHECK_STR(p.steps[10].kind->name, "consistency");
+  CHECK_NEAR(p.steps[10].kind->estimate_s(&p, &p.steps[10], 1ull << 30), 2 + 1.073741824 + 10, 1e-9);
+  /* cache recovery: idles of 5 s .. 10 min (short mode: / 100), then the
+   * plan counts them all and five writes of at most their bound */
+  CHECK_STR(p.steps[8].kind->name, "cache_recovery");
+  CHECK_EQ_U64(p.steps[8].nidles, 4);
+  CHECK_NEAR(p.steps[8].idles_s[3], 600, 1e-12);
+  /* short: 2 GiB region, bound 512 MiB at 1000 MB/s */
+  CHECK_NEAR(p.steps[8].kind->estimate_s(&p, &p.steps[8], 8ull << 30), 7.55 + 5.0 * 536870912 / 1e9, 1e-9);
   bench_review_profile_free(&p);
+}
+
+TEST("Cache-recovery idles must rise and be positive; the plan counts every idle in full") {
+  const char *bad[] = {"[]", "[5, 5]", "[30, 5]", "[0, 5]", "[-1]", "[\"5\"]", "5"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "{\"format\": \"ssdrev-method\", \"format_version\": 1, \"name\": \"x\", \"steps\": "
+             "[{\"id\": \"rec\", \"kind\": \"cache_recovery\", \"idles_s\": %s}]}", bad[i]);
+    struct review_profile p;
+    struct ssdrev_err err = {{0}};
+    json_t *j = json_loads(text, 0, NULL);
+    REQUIRE(j != NULL);
+    CHECK(bench_review_profile_from_json(&p, j, "x.json", 0, 0, &err) == -EINVAL);
+    CHECK_CONTAINS(err.msg, "idles_s");
+    json_decref(j);
+  }
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  json_t *j = json_loads("{\"format\": \"ssdrev-method\", \"format_version\": 1, \"name\": \"x\", \"plan\": "
+                         "{\"write_mb_s\": 1000, \"read_mb_s\": 2000, \"qd1_iops\": 15000}, \"steps\": "
+                         "[{\"id\": \"rec\", \"kind\": \"cache_recovery\", \"idles_s\": [10, 3600]}]}", 0, NULL);
+  REQUIRE(j != NULL);
+  int rc = bench_review_profile_from_json(&p, j, "x.json", 0, 0, &err);
+  if (rc) fprintf(stderr, "    %s\n", err.msg);
+  REQUIRE(rc == 0);
+  /* a 64 GiB drive: 3610 s of idle and three writes of at most 16 GiB */
+  CHECK_NEAR(p.steps[0].kind->estimate_s(&p, &p.steps[0], 64ull << 30), 3610 + 3.0 * 17179869184 / 1e9, 1e-6);
+  bench_review_profile_free(&p);
+  json_decref(j);
 }
 
 TEST("QD-scaling depths must rise; extends must name a sibling method") {

@@ -228,6 +228,12 @@ TEST("Every chart kind draws a PNG of the asked size and an SVG") {
                                    " \"per_fine\": {\"t_s\": [0, 0.1, 0.2], \"iops\": [210000, 190000, 95000]},"
                                    " \"steady\": {\"from_s\": 1, \"to_s\": 3}}]", 0, NULL));
   }
+  /* ... and cache recovery: a lower bound among the points */
+  for (size_t i = 0; i < rs.n; i++)
+    json_object_set_new(rs.v[i].analysis, "cache_recovery",
+                        json_loads("{\"points\": [{\"idle_s\": 5, \"recovered_gib\": 0.5}, {\"idle_s\": 30, "
+                                   "\"recovered_gib\": 2}, {\"idle_s\": 600, \"recovered_gib\": null, \"at_least_gib\": 4}]}",
+                                   0, NULL));
   for (const struct render_chart_kind_info *k = render_chart_kinds(); k->name; k++) {
     if (!strcmp(k->name, "hist")) continue; /* needs a raw log; see the CLI test */
     struct render_chart_opts o;

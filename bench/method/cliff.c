@@ -1,0 +1,168 @@
+/* cliff.c — write until the cliff: a job's watch that turns completions into
+ * the analysis' fill trace (BENCH_CLIFF_BIN_BYTES steps: a step's bytes over
+ * the time since the previous step completed) and asks the SLC rule of the
+ * analysis (ssdrev_slc_estimate, base/slc.c: the same code, not a copy)
+ * whether a cliff is there. It stops the job a margin past the cliff, or
+ * when a margin's worth ran at the post-cache speed (nothing came back);
+ * otherwise the job runs to its bound (docs/method.md). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench/method/review_int.h"
+
+#define GIB 1073741824.0
+#define CHECK_MIN_BINS 16    /* the rule runs every 64 MiB at first ... */
+#define CHECK_SHARE 32       /* ... then every 1/32 of the trace: O(n log n) in all */
+#define BUFFER_GIB (1.0 / 16) /* the first 1/16 GiB is the DRAM buffer at link speed (docs/flags.md) */
+
+void bench_cliff_watch_init(struct bench_cliff_watch *w, uint64_t margin_bytes, double cache_mb_s, double post_mb_s) {
+  memset(w, 0, sizeof *w);
+  w->margin_bytes = margin_bytes;
+  w->cache_mb_s = cache_mb_s;
+  w->post_mb_s = post_mb_s;
+  w->next_check = CHECK_MIN_BINS;
+}
+
+void bench_cliff_watch_free(struct bench_cliff_watch *w) {
+  free(w->gib);
+  free(w->mb_s);
+  w->gib = w->mb_s = NULL;
+  w->n = w->cap = 0;
+}
+
+static void push_bin(struct bench_cliff_watch *w, uint64_t bytes, uint64_t end_ns) {
+  if (w->n == w->cap) {
+    size_t cap = w->cap ? 2 * w->cap : 1024;
+    double *g = realloc(w->gib, cap * sizeof *g);
+    if (g) w->gib = g;
+    double *m = g ? realloc(w->mb_s, cap * sizeof *m) : NULL;
+    if (m) w->mb_s = m;
+    if (!g || !m) {
+      w->oom = 1; /* no watch then: the job runs to its bound */
+      return;
+    }
+    w->cap = cap;
+  }
+  double dt = (double)(end_ns - w->prev_end_ns) / 1e9;
+  w->bytes += bytes;
+  w->gib[w->n] = (double)w->bytes / GIB;
+  w->mb_s[w->n] = dt > 0 ? (double)bytes / dt / 1e6 : 0;
+  w->n++;
+  w->prev_end_ns = end_ns;
+}
+
+static int estimate(struct bench_cliff_watch *w) {
+  if (w->n < 4) return -ENODATA;
+  struct ssdrev_err e;
+  if (ssdrev_slc_estimate(w->gib, w->mb_s, w->n, 0, 0, &w->est, &e)) return -ENODATA;
+  w->have_est = 1;
+  return 0;
+}
+
+/* Bytes over time of bins [a, n). */
+static double speed_from(const struct bench_cliff_watch *w, size_t a) {
+  double t = 0;
+  for (size_t i = a; i < w->n; i++) {
+    double dg = w->gib[i] - (i ? w->gib[i - 1] : 0);
+    if (w->mb_s[i] > 0) t += dg / w->mb_s[i];
+  }
+  double g = w->gib[w->n - 1] - (a ? w->gib[a - 1] : 0);
+  return t > 0 ? g / t : 0;
+}
+
+static int check(struct bench_cliff_watch *w) {
+  double written = w->gib[w->n - 1], margin = (double)w->margin_bytes / GIB;
+  if (estimate(w)) return 0;
+  if (w->est.found && written >= w->est.cache_gib + margin) return BENCH_CLIFF_STOP_CLIFF;
+  if (!w->est.found && w->post_mb_s > 0 && w->cache_mb_s > BENCH_CLIFF_NONE_RATIO * w->post_mb_s &&
+      written >= BUFFER_GIB + margin) {
+    size_t a = 0;
+    while (a + 1 < w->n && w->gib[a] <= BUFFER_GIB) a++;
+    if (speed_from(w, a) <= BENCH_CLIFF_NONE_RATIO * w->post_mb_s) return BENCH_CLIFF_STOP_NONE;
+  }
+  return 0;
+}
+
+int bench_cliff_watch_fn(void *arg, const struct ssdlog_rec *recs, size_t n) {
+  struct bench_cliff_watch *w = arg;
+  if (w->oom || w->stop) return w->stop != 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct ssdlog_rec *r = &recs[i];
+    if (r->status < 0 || (r->flags & SSDLOG_REC_RAMP)) continue;
+    if (!w->started) {
+      w->started = 1;
+      w->prev_end_ns = w->first_submit_ns = r->submit_ns;
+    }
+    uint64_t done = r->submit_ns + r->lat_ns;
+    if (done > w->last_done_ns) w->last_done_ns = done;
+    w->acc_bytes += r->len_bytes;
+    if (w->acc_bytes >= BENCH_CLIFF_BIN_BYTES) {
+      push_bin(w, w->acc_bytes, w->last_done_ns > w->prev_end_ns ? w->last_done_ns : w->prev_end_ns);
+      w->acc_bytes = 0;
+    }
+  }
+  if (w->observe_only || w->oom || w->n < w->next_check) return 0;
+  size_t step = w->n / CHECK_SHARE;
+  w->next_check = w->n + (step > CHECK_MIN_BINS ? step : CHECK_MIN_BINS);
+  w->stop = check(w);
+  return w->stop != 0;
+}
+
+int bench_cliff_watch_finish(struct bench_cliff_watch *w) {
+  /* a last partial step is left out: the rule wants equal steps */
+  return w->oom ? -ENOMEM : estimate(w);
+}
+
+const char *bench_cliff_stop_name(int stop) {
+  return stop == BENCH_CLIFF_STOP_CLIFF ? "cliff" : stop == BENCH_CLIFF_STOP_NONE ? "none" : "bound";
+}
+
+int bench_review_cliff_job(struct review_ctx *c, const char *test_name, const char *kind, json_t *extra,
+                           struct bench_job *job, struct bench_cliff_watch *w, double est_s,
+                           struct bench_job_result *res, struct ssdrev_err *err) {
+  if (!extra) extra = json_object();
+  json_object_set_new(extra, "bound_bytes", json_integer((json_int_t)job->size_bytes));
+  json_object_set_new(extra, "margin_bytes", json_integer((json_int_t)w->margin_bytes));
+  job->watch = bench_cliff_watch_fn;
+  job->watch_arg = w;
+  struct bench_job_result local;
+  int rc = bench_review_run_job(c, test_name, kind, extra, job, est_s, res ? res : &local, err);
+  job->watch = NULL;
+  job->watch_arg = NULL;
+  if (rc) return rc;
+  /* how it ended, on the test entry just recorded (saved with the step) */
+  bench_review_note_test(c, test_name, "stopped", json_string(bench_cliff_stop_name(w->stop)));
+  return 0;
+}
+
+void bench_review_note_test(struct review_ctx *c, const char *test_name, const char *key, json_t *value) {
+  json_t *tests = json_object_get(c->run->manifest, "tests");
+  for (size_t i = json_array_size(tests); i-- > 0;) {
+    json_t *t = json_array_get(tests, i);
+    if (!json_is_string(json_object_get(t, "name")) || strcmp(json_string_value(json_object_get(t, "name")), test_name))
+      continue;
+    json_object_set(t, key, value);
+    break;
+  }
+  json_decref(value);
+}
+
+void bench_review_seen_speeds(const struct review_ctx *c, double *cache_mb_s, double *post_mb_s) {
+  const json_t *tests = json_object_get(c->run->manifest, "tests");
+  *cache_mb_s = *post_mb_s = 0;
+  for (size_t i = json_array_size(tests); i-- > 0;) {
+    const json_t *t = json_array_get(tests, i), *v = json_object_get(t, "post_cache_mb_s_seen"),
+                 *u = json_object_get(t, "cache_mb_s_seen");
+    if (json_is_number(v) && json_number_value(v) > 0 && json_is_number(u) && json_number_value(u) > 0) {
+      *cache_mb_s = json_number_value(u);
+      *post_mb_s = json_number_value(v);
+      return;
+    }
+  }
+}
+
+uint64_t bench_review_cliff_margin(const struct review_profile *p, const struct review_step *s) {
+  uint64_t m = s->cliff_margin_bytes;
+  if (p->set.fill_max_bytes && m > p->set.fill_max_bytes / 16) m = p->set.fill_max_bytes / 16;
+  return m;
+}
