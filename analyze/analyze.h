@@ -164,8 +164,11 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out,
 
 /* What an analysis holds beyond format_version 1's keys, recorded in
  * analysis.json as "content_version": 2 added the per-test latency
- * histogram ("hist"). */
-#define ANALYZE_CONTENT_VERSION 2
+ * histogram ("hist"); 3: finer series and per-GiB steps for short fills,
+ * the per-interval p99.9 and 100 ms series, the levels' evidence rules and
+ * the new steps' analyses (cache_recovery, steady_state, consistency,
+ * thermal). */
+#define ANALYZE_CONTENT_VERSION 3
 /* The one staleness rule: 1 when ANALYSIS (may be NULL) is an ssdrev
  * analysis made from the manifest whose CRC32C is MANIFEST_CRC32C (as
  * archive_open read it) by an analyzer of the current content version;

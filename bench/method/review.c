@@ -522,6 +522,9 @@ int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
   if (cap != target_cap)
     OUT("short mode works in the first %.1f GB as if it were the drive: fill states are shares of it\n",
         (double)cap / 1e9);
+  int idw = 12; /* the id column: as wide as the longest id, so the lines align */
+  for (unsigned i = 0; i < prof.nsteps; i++)
+    if ((int)strlen(prof.steps[i].id) > idw) idw = (int)strlen(prof.steps[i].id);
   double total = 0;
   for (unsigned i = 0; i < prof.nsteps; i++) {
     const struct review_step *s = &prof.steps[i];
@@ -531,7 +534,7 @@ int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
     char d[32], what[256];
     bench_review_format_duration(e, d, sizeof d);
     s->kind->describe(&prof, s, cap, what, sizeof what);
-    OUT("  %2u. %-12s %8s  %s%s\n", i + 1, s->id, skip ? "-" : d, what,
+    OUT("  %2u. %-*s %8s  %s%s\n", i + 1, idw, s->id, skip ? "-" : d, what,
         skip ? (o->only_step ? "  (not selected)" : "  (complete)") : "");
     if (!skip) total += e;
   }

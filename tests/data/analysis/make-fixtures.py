@@ -144,7 +144,7 @@ def build(key, d):
         f.write(mtext)
     # fresh for this manifest (analyze_is_fresh): its CRC32C and the content version
     analysis["manifest_crc32c"] = "%08x" % crc32c(mtext)
-    analysis["content_version"] = 2
+    analysis["content_version"] = 3
     with open(os.path.join(OUT, key, "analysis.json"), "w") as f:
         json.dump(analysis, f, indent=1, ensure_ascii=False); f.write("\n")
 
