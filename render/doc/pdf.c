@@ -291,7 +291,10 @@ static size_t line_end(const struct gvec *g, size_t from, double width) {
   size_t last_brk = 0;
   for (size_t i = from; i < g->n; i++) {
     if (g->v[i].brk && i > from) last_brk = i;
-    if (w + g->v[i].w > width && i > from && !g->v[i].space) return last_brk > from ? last_brk : i;
+    /* the slack: a table column is a cell's natural width plus padding, and
+     * (natural + 2 pad) - 2 pad may round below natural, which broke the
+     * last glyph of the widest cell onto a line of its own */
+    if (w + g->v[i].w > width + 1e-6 && i > from && !g->v[i].space) return last_brk > from ? last_brk : i;
     w += g->v[i].w;
   }
   return g->n;

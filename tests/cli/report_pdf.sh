@@ -40,4 +40,16 @@ done
 pdftoppm -r 20 -png "$T/out/review.pdf" "$T/pg" 2>/dev/null || fail "pdftoppm failed"
 n=$(ls "$T"/pg-*.png 2>/dev/null | wc -l)
 [ "$n" -eq "$pages" ] || fail "$n of $pages pages converted"
+# a table column is as wide as its widest unbreakable cell: that cell stays
+# on one line (the column's width minus its padding once rounded below the
+# cell's width and broke its last glyph onto a second line: "pm981-25" / "6")
+printf '%s\n' '{{lang ko}}' '# t' '' '| 드라이브 | 수준 | 내용 |' '| --- | --- | --- |' \
+  '| pm981-256 | 경고 | RND4K Q32T1 읽기가 403MB/s로 600MB/s를 넘지 못합니다 (256GB, FOB): 저용량 SKU라 Die 수가 적어 QD를 높여도 성능이 늘지 않는 병목현상입니다 |' \
+  '| pm981-256 | 경고 | RND4K Q32T1 읽기가 408MB/s로 600MB/s를 넘지 못합니다 (256GB, 75%): 저용량 SKU라 Die 수가 적어 QD를 높여도 성능이 늘지 않는 병목현상입니다 |' \
+  '| pm981-256 | 정보 | QD 스케일링 읽기: QD32에서 IOPS 증가가 멈춥니다 (99339 IOPS; QD128까지 최대 106405, +10% 미만) |' \
+  '| pm981-256 | 정보 | QD 스케일링 쓰기: QD8에서 IOPS 증가가 멈춥니다 (415741 IOPS; QD128까지 최대 415741, +10% 미만) |' \
+  >"$T/widest.ko.md"
+"$SSDREV" report --template "$T/widest.ko.md" --out "$T/widest" "$D/pm981" >/dev/null 2>"$T/stderr" || { cat "$T/stderr" >&2; fail "widest-cell report"; }
+pdftotext -layout "$T/widest/review.pdf" "$T/widest.txt" || fail "pdftotext (widest cell)"
+grep -q "pm981-256" "$T/widest.txt" || fail "the widest cell was broken: $(grep -n "pm981" "$T/widest.txt")"
 exit 0
