@@ -344,19 +344,19 @@ static double gc_pressure(const struct sim *s) {
   return free_frac >= start ? 0 : (start - free_frac) / start;
 }
 
-/* Programs one multi-plane unit (SLC) or one-shot TLC unit on the next die
- * of the write point, erasing a fresh block first when the open one is full. */
-static void program_unit(struct sim *s, int slc) {
-  uint64_t unit = slc ? s->slc_unit_bytes : s->tlc_unit_bytes;
-  /* next_die stays a die index (not a running count), so a saved state can
-   * be checked against the drive it is loaded into. */
+/* The next die of the write point (next_die stays a die index, not a
+ * running count, so a saved state can be checked against the drive it is
+ * loaded into). */
+static unsigned next_write_die(struct sim *s) {
   unsigned die = (unsigned)(s->st.next_die % s->ndies);
   s->st.next_die = die + 1 < s->ndies ? die + 1 : 0;
-  struct sim_die *d = &s->dies[die];
-  unsigned ch = die / s->m.dies_per_channel;
-  uint64_t start = max64(s->st.pending_ready_ns, max64(d->prog_until, d->read_until));
-  int idle = d->prog_until <= start;
-  uint64_t slc_equiv = slc ? unit : unit / s->m.bits_per_cell;
+  return die;
+}
+
+/* Takes SLC_EQUIV bytes of die D's open block for a program starting at
+ * START, erasing a fresh block first when the open one is full; returns
+ * when the program can start. */
+static uint64_t take_block_room(struct sim *s, struct sim_die *d, uint64_t start, uint64_t slc_equiv) {
   if (d->block_fill + slc_equiv > s->m.block_bytes) {
     uint64_t e = s->erase_ns - s->erase_jitter_ns + rnd_upto(s, 2 * s->erase_jitter_ns);
     d->erase_from = start;
@@ -367,6 +367,20 @@ static void program_unit(struct sim *s, int slc) {
     start += e;
   }
   d->block_fill += slc_equiv;
+  return start;
+}
+
+/* Programs one multi-plane unit (SLC) or one-shot TLC unit on the next die
+ * of the write point, erasing a fresh block first when the open one is full. */
+static void program_unit(struct sim *s, int slc) {
+  uint64_t unit = slc ? s->slc_unit_bytes : s->tlc_unit_bytes;
+  unsigned die = next_write_die(s);
+  struct sim_die *d = &s->dies[die];
+  unsigned ch = die / s->m.dies_per_channel;
+  uint64_t start = max64(s->st.pending_ready_ns, max64(d->prog_until, d->read_until));
+  int idle = d->prog_until <= start;
+  uint64_t slc_equiv = slc ? unit : unit / s->m.bits_per_cell;
+  start = take_block_room(s, d, start, slc_equiv);
   /* A GC step relocates a victim's valid pages (copies that cannot be
    * suspended, though a read may slip in between two) and erases it (which
    * a read must wait out). */
@@ -404,22 +418,12 @@ static void program_unit(struct sim *s, int slc) {
  * The host's next programs on that die wait for it: past the buffer, the
  * host sees the folding-bound speed. */
 static void fold_unit(struct sim *s) {
-  unsigned die = (unsigned)(s->st.next_die % s->ndies);
-  s->st.next_die = die + 1 < s->ndies ? die + 1 : 0;
+  unsigned die = next_write_die(s);
   struct sim_die *d = &s->dies[die];
   unsigned ch = die / s->m.dies_per_channel;
   uint64_t start = max64(s->st.pending_ready_ns, max64(d->prog_until, d->read_until));
   uint64_t slc_equiv = s->tlc_unit_bytes / s->m.bits_per_cell;
-  if (d->block_fill + slc_equiv > s->m.block_bytes) {
-    uint64_t e = s->erase_ns - s->erase_jitter_ns + rnd_upto(s, 2 * s->erase_jitter_ns);
-    d->erase_from = start;
-    d->copy_until = start;
-    d->erase_until = start + e;
-    d->block_fill = 0;
-    s->st.busy_ns_acc += e;
-    start += e;
-  }
-  d->block_fill += slc_equiv;
+  start = take_block_room(s, d, start, slc_equiv);
   uint64_t sense = (uint64_t)s->m.bits_per_cell * s->t_read_ns[0];
   uint64_t out = fluid_take(&s->chan[ch], start + sense, s->tlc_unit_xfer_ns);
   uint64_t xe = fluid_take(&s->chan[ch], out, s->tlc_unit_xfer_ns);

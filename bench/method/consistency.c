@@ -15,11 +15,7 @@ static int cs_parse(struct review_step *s, const json_t *obj, const struct revie
   s->threads = 1;
   s->duration_s = 1800; /* AnandTech ran "just over half an hour" */
   s->prepare = REVIEW_PREP_FILL;
-  uint64_t block = s->block_bytes;
-  int rc = bench_review_json_size(obj, "block", &block, where, err);
-  if (!rc && (block < 512 || block > (16u << 20) || block % 512))
-    rc = ssdrev_fail(err, -EINVAL, "%s: 'block' must be a multiple of 512 up to 16 MiB", where);
-  s->block_bytes = (uint32_t)block;
+  int rc = bench_review_json_block(obj, s, where, err);
   if (!rc) rc = bench_review_json_uint(obj, "qd", 1, 1024, &s->qd, where, err);
   if (!rc) rc = bench_review_json_uint(obj, "threads", 1, 64, &s->threads, where, err);
   if (!rc) rc = bench_review_json_num(obj, "duration_s", 1, 7 * 86400, &s->duration_s, where, err);

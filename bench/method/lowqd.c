@@ -8,17 +8,6 @@
 #include "bench/method/review_int.h"
 #include "archive/archive.h"
 
-static int parse_block(struct review_step *s, const json_t *obj, const char *where,
-                       struct ssdrev_err *err) {
-  uint64_t block = 4096;
-  int rc = bench_review_json_size(obj, "block", &block, where, err);
-  if (rc) return rc;
-  if (block < 512 || block > (16u << 20) || block % 512)
-    return ssdrev_fail(err, -EINVAL, "%s: 'block' must be a multiple of 512 up to 16 MiB", where);
-  s->block_bytes = (uint32_t)block;
-  return 0;
-}
-
 /* ---------------------------------------------------------------- rw_sweep */
 
 static const char *const sweep_keys[] = {"block", "qds", "read_pct_step", "measure_s", "ramp_s", NULL};
@@ -31,7 +20,8 @@ static int sweep_parse(struct review_step *s, const json_t *obj, const struct re
   s->ramp_s = 1;
   s->qds[0] = 1, s->qds[1] = 2, s->qds[2] = 4;
   s->nqds = 3;
-  int rc = parse_block(s, obj, where, err);
+  s->block_bytes = 4096;
+  int rc = bench_review_json_block(obj, s, where, err);
   if (!rc) rc = bench_review_json_uint(obj, "read_pct_step", 1, 100, &s->read_pct_step, where, err);
   if (!rc) rc = bench_review_json_num(obj, "measure_s", 0.001, 86400, &s->measure_s, where, err);
   if (!rc) rc = bench_review_json_num(obj, "ramp_s", 0, 86400, &s->ramp_s, where, err);
@@ -124,7 +114,8 @@ static int tail_parse(struct review_step *s, const json_t *obj, const struct rev
   s->nqds = 1;
   s->ios = 1000000;
   s->workloads = REVIEW_OP_READ | REVIEW_OP_MIX | REVIEW_OP_WRITE;
-  int rc = parse_block(s, obj, where, err);
+  s->block_bytes = 4096;
+  int rc = bench_review_json_block(obj, s, where, err);
   if (!rc) rc = bench_review_json_uint(obj, "qd", 1, 1024, &s->qds[0], where, err);
   if (!rc) rc = bench_review_json_size(obj, "ios", &s->ios, where, err);
   if (rc) return rc;

@@ -22,6 +22,16 @@ int bench_review_json_size(const json_t *obj, const char *key, uint64_t *out, co
                      where, key);
 }
 
+int bench_review_json_block(const json_t *obj, struct review_step *s, const char *where, struct ssdrev_err *err) {
+  uint64_t block = s->block_bytes;
+  int rc = bench_review_json_size(obj, "block", &block, where, err);
+  if (rc) return rc;
+  if (block < 512 || block > (16u << 20) || block % 512)
+    return ssdrev_fail(err, -EINVAL, "%s: 'block' must be a multiple of 512 up to 16 MiB", where);
+  s->block_bytes = (uint32_t)block;
+  return 0;
+}
+
 int bench_review_json_uint(const json_t *obj, const char *key, unsigned min, unsigned max,
                      unsigned *out, const char *where, struct ssdrev_err *err) {
   const json_t *v = json_object_get(obj, key);

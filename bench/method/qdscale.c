@@ -21,14 +21,10 @@ static int qds_parse(struct review_step *s, const json_t *obj, const struct revi
   s->measure_s = 5;
   s->ramp_s = 1;
   s->workloads = REVIEW_OP_READ | REVIEW_OP_WRITE;
-  uint64_t block = s->block_bytes;
-  int rc = bench_review_json_size(obj, "block", &block, where, err);
-  if (!rc && (block < 512 || block > (16u << 20) || block % 512))
-    rc = ssdrev_fail(err, -EINVAL, "%s: 'block' must be a multiple of 512 up to 16 MiB", where);
+  int rc = bench_review_json_block(obj, s, where, err);
   if (!rc) rc = bench_review_json_num(obj, "measure_s", 0.001, 86400, &s->measure_s, where, err);
   if (!rc) rc = bench_review_json_num(obj, "ramp_s", 0, 86400, &s->ramp_s, where, err);
   if (rc) return rc;
-  s->block_bytes = (uint32_t)block;
   const json_t *qds = json_object_get(obj, "qds");
   if (qds) {
     if (!json_is_array(qds) || json_array_size(qds) < 2 || json_array_size(qds) > REVIEW_MAX_QDS)

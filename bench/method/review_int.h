@@ -128,6 +128,9 @@ const struct review_step *bench_review_profile_step(const struct review_profile 
  * integers (bytes) or strings such as "128KiB", "1GiB", "4k". */
 int bench_review_json_size(const json_t *obj, const char *key, uint64_t *out, const char *where,
                      struct ssdrev_err *err);
+/* "block": a multiple of 512 up to 16 MiB (a random-I/O step's block);
+ * missing keeps s->block_bytes. */
+int bench_review_json_block(const json_t *obj, struct review_step *s, const char *where, struct ssdrev_err *err);
 int bench_review_json_uint(const json_t *obj, const char *key, unsigned min, unsigned max,
                      unsigned *out, const char *where, struct ssdrev_err *err);
 int bench_review_json_num(const json_t *obj, const char *key, double min, double max, double *out,
