@@ -454,6 +454,21 @@ static const struct msg_row rows[MSG_COUNT] = {
         "({min_pct:0}% 미만)"),
     ROW(MSG_T_SECONDS, "{v} s", "{v}초"),
     ROW(MSG_T_MINUTES, "{v} min", "{v}분"),
+    ROW(MSG_T_CLAT_NOTE, "Latency: fio's completion latency (clat), without the submission time.",
+        "지연시간: fio의 완료 지연시간(clat)이며 제출 시간은 제외됩니다."),
+    ROW(MSG_T_FEW_SAMPLES, "Too few samples: fewer than 10 I/Os lie at or beyond this percentile, so the value is a guess.",
+        "표본 부족: 이 백분위수 이상인 I/O가 10개 미만이라 값은 추정치일 뿐입니다."),
+    ROW(MSG_T_OTHER_WORKLOADS, "{label} — other workloads", "{label} — 그 밖의 작업"),
+    ROW(MSG_T_WORKLOAD, "Workload", "워크로드"),
+    ROW(MSG_T_MEAN_US, "Mean [µs]", "평균 [µs]"),
+    ROW(MSG_T_RANDOM, "random", "랜덤"),
+    ROW(MSG_T_SEQUENTIAL, "sequential", "순차"),
+    ROW(MSG_T_READ_PCT_OF, "{pct}% read", "읽기 {pct}%"),
+    ROW(MSG_T_QD_READ, "Read", "읽기"),
+    ROW(MSG_T_QD_WRITE, "Write", "쓰기"),
+    ROW(MSG_T_QD_MEAN, "{op} mean [µs]", "{op} 평균 [µs]"),
+    ROW(MSG_T_QD_PLATEAU_NOTE, "Bold IOPS: the first QD that no deeper QD beats by more than 10% (the plateau).",
+        "굵은 IOPS: 더 깊은 QD에서 10% 넘게 늘지 않는 첫 QD(포화점)."),
 };
 
 /* flag id (analysis.json flags[].id) -> its finding */

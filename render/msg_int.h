@@ -317,6 +317,19 @@ enum render_msg_id {
   MSG_F_SLOW_RECOVERY,
   MSG_T_SECONDS,      /* {v}: an idle time */
   MSG_T_MINUTES,      /* {v} */
+  /* ------------------------------------------------ jobs, tail and QD tables (tables.c) */
+  MSG_T_CLAT_NOTE,    /* under a table of fio clat figures */
+  MSG_T_FEW_SAMPLES,  /* the ³ note: a percentile with under 10 I/Os beyond it */
+  MSG_T_OTHER_WORKLOADS, /* {label}: the jobs table's caption */
+  MSG_T_WORKLOAD,     /* the jobs table's headers (with MSG_T_TEST) */
+  MSG_T_MEAN_US,
+  MSG_T_RANDOM,       /* a job's access pattern, before its op */
+  MSG_T_SEQUENTIAL,
+  MSG_T_READ_PCT_OF,  /* {pct}: a mixed job's read share */
+  MSG_T_QD_READ,      /* the QD-scaling table's workloads, before IOPS / mean / p99 */
+  MSG_T_QD_WRITE,
+  MSG_T_QD_MEAN,      /* {op}: the mean-latency column */
+  MSG_T_QD_PLATEAU_NOTE,
   MSG_COUNT
 };
 

@@ -1,4 +1,5 @@
 /* kinds.c — the table of step kinds a method file may name. */
+#include <stdio.h>
 #include <string.h>
 #include "bench/method/review_int.h"
 
@@ -14,6 +15,17 @@ const struct review_kind *bench_review_kind_find(const char *name) {
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
     if (!strcmp(kinds[i]->name, name)) return kinds[i];
   return NULL;
+}
+
+size_t bench_review_kind_names(char *buf, size_t len) {
+  size_t need = 0;
+  if (len) buf[0] = 0;
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    const char *sep = i ? ", " : "";
+    int n = snprintf(len > need ? buf + need : NULL, len > need ? len - need : 0, "%s%s", sep, kinds[i]->name);
+    if (n > 0) need += (size_t)n;
+  }
+  return need;
 }
 
 /* Every kind of test a run holds; the step kinds above make all but the last two. */

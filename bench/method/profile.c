@@ -149,10 +149,12 @@ static int parse_step(struct review_profile *p, struct review_step *s, const jso
   const char *kind = json_string_value(json_object_get(obj, "kind"));
   if (!kind) return ssdrev_fail(err, -EINVAL, "%s: missing 'kind'", where);
   s->kind = bench_review_kind_find(kind);
-  if (!s->kind)
-    return ssdrev_fail(err, -EINVAL,
-                       "%s: unknown kind '%s' (purge, cdm, prefill, fill_drive, rw_sweep, tail)",
-                       where, kind);
+  if (!s->kind) {
+    /* the list comes from the kinds table, so a new kind is named too */
+    char names[512];
+    bench_review_kind_names(names, sizeof names);
+    return ssdrev_fail(err, -EINVAL, "%s: unknown kind '%s' (%s)", where, kind, names);
+  }
   rc = check_keys(obj, common_step_keys, s->kind->keys, where, err);
   if (rc) return rc;
   const json_t *t = json_object_get(obj, "temperature");

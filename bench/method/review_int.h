@@ -218,6 +218,10 @@ int bench_review_fio_tail(FILE *f, const struct review_profile *p, const struct 
 /* Discards the target when it is a block device (run.sh's purge). */
 extern const char bench_review_fio_discard_sh[];
 const struct review_kind *bench_review_kind_find(const char *name);
+/* Writes the step kinds' names, in the table's order and joined by ", ",
+ * into BUF (always NUL-terminated when LEN > 0, cut short when it is too
+ * small); returns the length the whole list needs, like snprintf. */
+size_t bench_review_kind_names(char *buf, size_t len);
 extern const struct review_kind bench_review_kind_purge, bench_review_kind_cdm, bench_review_kind_prefill,
     bench_review_kind_fill_drive, bench_review_kind_rw_sweep, bench_review_kind_tail,
     bench_review_kind_qd_scaling, bench_review_kind_thermal, bench_review_kind_steady_state,

@@ -347,9 +347,12 @@ static const char *lat_kind_of(const json_t *o) {
  * what every other table shows). */
 static void lat_note(struct render_buf *b, const char *kind, const struct render_args *a) {
   if (strcmp(kind, "clat")) return;
-  int ko = a->lang && !strcmp(a->lang, "ko");
-  render_buf_puts(b, ko ? "*지연 시간: fio의 완료 지연(clat), 제출 시간 제외.*\n\n"
-                        : "*Latency: fio's completion latency (clat), without the submission time.*\n\n");
+  render_buf_printf(b, "*%s*\n\n", M(MSG_T_CLAT_NOTE));
+}
+
+/* The ³ note under a table with a percentile too few I/Os lie beyond. */
+static void few_note(struct render_buf *b, const struct render_args *a) {
+  render_buf_printf(b, "*³ %s*\n\n", M(MSG_T_FEW_SAMPLES));
 }
 
 static int t_tail(const struct render_run *r, const struct render_args *a, struct render_buf *b, size_t nsel,
@@ -406,12 +409,7 @@ static int t_tail(const struct render_run *r, const struct render_args *a, struc
       double ios = render_data_num(json_object_get(tail, render_data_workloads[w].id), "ios", NAN);
       thin |= isfinite(ios) && floor(ios * (100.0 - p[i]) / 100.0 + 1e-9) < 10 && !render_data_tail_us(r, render_data_workloads[w].id, p[i], &us);
     }
-  if (thin) {
-    int ko = a->lang && !strcmp(a->lang, "ko");
-    render_buf_puts(b, ko ? "*³ 표본이 부족함: 이 백분위수 이상인 I/O가 10개 미만이어서 값은 추정일 뿐입니다.*\n\n"
-                          : "*³ Too few samples: fewer than 10 I/Os lie at or beyond this percentile, so the value is "
-                            "a guess.*\n\n");
-  }
+  if (thin) few_note(b, a);
   return 0;
 }
 
@@ -426,12 +424,14 @@ static int t_jobs(const struct render_run *r, const struct render_args *a, struc
   /* nothing outside the method's sections is nothing to show, not data
    * that is missing: every template can place this table */
   if (!b || !json_array_size(jobs)) return 0;
-  int ko = a->lang && !strcmp(a->lang, "ko");
-  char cap[300];
-  snprintf(cap, sizeof cap, ko ? "%s — 그 밖의 작업" : "%s — other workloads", r->label);
-  render_buf_printf(b, "**");
-  render_buf_md(b, cap);
+  struct render_buf lab = {0};
+  render_buf_md(&lab, r->label); /* a parameter goes in as it is: escaped first */
+  json_t *cp = json_pack("{s:s}", "label", lab.s ? lab.s : "");
+  render_buf_puts(b, "**");
+  render_msg_put(b, lang_arg(a), MSG_T_OTHER_WORKLOADS, cp);
   render_buf_puts(b, "**\n\n");
+  json_decref(cp);
+  render_buf_free(&lab);
   (void)nsel;
   static const double pcts[] = {50, 99, 99.9, 99.99};
   static const char *const lat_kinds[] = {"lat", "clat"};
@@ -441,7 +441,7 @@ static int t_jobs(const struct render_run *r, const struct render_args *a, struc
     json_t *j;
     json_array_foreach(jobs, i, j) rows += !strcmp(lat_kind_of(j), lat_kinds[k]);
     if (!rows) continue;
-    render_buf_puts(b, "| Test | Workload | IOPS | MB/s | Mean [µs] |");
+    render_buf_printf(b, "| %s | %s | IOPS | MB/s | %s |", M(MSG_T_TEST), M(MSG_T_WORKLOAD), M(MSG_T_MEAN_US));
     for (size_t q = 0; q < sizeof pcts / sizeof pcts[0]; q++) render_buf_printf(b, " p%g [µs] |", pcts[q]);
     render_buf_puts(b, "\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     json_array_foreach(jobs, i, j) {
@@ -451,9 +451,14 @@ static int t_jobs(const struct render_run *r, const struct render_args *a, struc
       render_buf_md(b, render_data_str(j, "test", "?"));
       double rp = render_data_num(j, "read_pct", NAN), bs = render_data_num(j, "block_bytes", NAN);
       const char *pat = render_data_str(j, "pattern", "?");
-      render_buf_printf(b, " | %s %s", !strcmp(pat, "rand") ? "random" : "sequential",
-                        rp >= 100 ? "read" : rp <= 0 ? "write" : "mix");
-      if (rp > 0 && rp < 100) render_buf_printf(b, " %g%% read", rp);
+      render_buf_printf(b, " | %s %s", M(!strcmp(pat, "rand") ? MSG_T_RANDOM : MSG_T_SEQUENTIAL),
+                        M(rp >= 100 ? MSG_READ : rp <= 0 ? MSG_WRITE : MSG_MIX));
+      if (rp > 0 && rp < 100) {
+        json_t *pp = json_pack("{s:f}", "pct", rp);
+        render_buf_puts(b, " ");
+        render_msg_put(b, lang_arg(a), MSG_T_READ_PCT_OF, pp);
+        json_decref(pp);
+      }
       if (isfinite(bs)) render_buf_printf(b, bs >= 1048576 && fmod(bs, 1048576) == 0 ? ", %.0f MiB" : ", %.0f KiB",
                                           bs >= 1048576 && fmod(bs, 1048576) == 0 ? bs / 1048576 : bs / 1024);
       render_buf_printf(b, ", QD%.0f T%.0f |", render_data_num(j, "qd", 1), render_data_num(j, "threads", 1));
@@ -465,7 +470,7 @@ static int t_jobs(const struct render_run *r, const struct render_args *a, struc
         snprintf(key, sizeof key, "p%g_us", pcts[q]);
         double v = render_data_num(all, key, NAN);
         int few = isfinite(ios) && floor(ios * (100.0 - pcts[q]) / 100.0 + 1e-9) < 10;
-        if (!isfinite(v)) render_buf_puts(b, " n/a |");
+        if (!isfinite(v)) render_buf_printf(b, " %s |", M(MSG_NA));
         else if (few) {
           render_buf_printf(b, " (%.2f)³ |", v);
           thin = 1;
@@ -476,11 +481,7 @@ static int t_jobs(const struct render_run *r, const struct render_args *a, struc
     render_buf_puts(b, "\n");
     lat_note(b, lat_kinds[k], a);
   }
-  if (thin) {
-    render_buf_puts(b, ko ? "*³ 표본이 부족함: 이 백분위수 이상인 I/O가 10개 미만이어서 값은 추정일 뿐입니다.*\n\n"
-                          : "*³ Too few samples: fewer than 10 I/Os lie at or beyond this percentile, so the value is "
-                            "a guess.*\n\n");
-  }
+  if (thin) few_note(b, a);
   return 0;
 }
 
@@ -527,18 +528,18 @@ static int t_qd(const struct render_run *r, const struct render_args *a, struct 
   if (!json_array_size(qs))
     return render_msg_fail(err, -ENOENT, MSG_MISS_QD, r->label, NULL);
   if (!b) return 0;
-  int ko = a->lang && !strcmp(a->lang, "ko");
   drive_caption(b, r->label, nsel);
   render_buf_puts(b, "| QD |");
   size_t i, k;
   json_t *g, *pt;
   json_array_foreach(qs, i, g) {
     const char *w = render_data_str(g, "workload", "?");
-    int rd = !strcmp(w, "read");
-    if (ko) render_buf_printf(b, " %s IOPS | %s 평균 [µs] | %s p99 [µs] |", rd ? "읽기" : "쓰기", rd ? "읽기" : "쓰기",
-                              rd ? "읽기" : "쓰기");
-    else render_buf_printf(b, " %s IOPS | %s mean [µs] | %s p99 [µs] |", rd ? "Read" : "Write", rd ? "Read" : "Write",
-                           rd ? "Read" : "Write");
+    const char *op = M(strcmp(w, "read") ? MSG_T_QD_WRITE : MSG_T_QD_READ);
+    json_t *op_p = json_pack("{s:s}", "op", op);
+    render_buf_printf(b, " %s IOPS | ", op);
+    render_msg_put(b, lang_arg(a), MSG_T_QD_MEAN, op_p);
+    render_buf_printf(b, " | %s p99 [µs] |", op);
+    json_decref(op_p);
   }
   render_buf_puts(b, "\n| ---: |");
   json_array_foreach(qs, i, g) render_buf_puts(b, " ---: | ---: | ---: |");
@@ -556,15 +557,14 @@ static int t_qd(const struct render_run *r, const struct render_args *a, struct 
                      render_data_num(hit, "p99_us", NAN)};
       int plateau = render_data_num(g, "plateau_qd", -1) == qd;
       for (int c = 0; c < 3; c++) {
-        if (!isfinite(v[c])) render_buf_puts(b, " n/a |");
+        if (!isfinite(v[c])) render_buf_printf(b, " %s |", M(MSG_NA));
         else if (c == 0) render_buf_printf(b, plateau ? " **%.0f** |" : " %.0f |", v[c]);
         else render_buf_printf(b, " %.1f |", v[c]);
       }
     }
     render_buf_puts(b, "\n");
   }
-  render_buf_puts(b, ko ? "\n굵은 IOPS: 더 깊은 QD에서 10% 넘게 늘지 않는 첫 QD(포화점).\n\n"
-                        : "\nBold IOPS: the first QD that no deeper QD beats by more than 10% (the plateau).\n\n");
+  render_buf_printf(b, "\n%s\n\n", M(MSG_T_QD_PLATEAU_NOTE));
   return 0;
 }
 

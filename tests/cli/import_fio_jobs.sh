@@ -60,6 +60,13 @@ done
 n=$(grep -c "completion latency (clat)" rep-clat/review.md)
 [ "$n" = 2 ] || fail "clat tables not labelled ($n notes): $(cat rep-clat/review.md)"
 grep -q "completion latency" rep-lat/review.md && fail "lat tables labelled as clat"
+# in Korean the jobs table and its notes are Korean, no English word left
+printf '{{lang ko}}\n# j\n\n{{table jobs}}\n' >t.ko.md
+"$SSDREV" report -t t.ko.md -o rep-ko --format md clat >rep.log 2>&1 || fail "report ko: $(cat rep.log)"
+grep -q "그 밖의 작업" rep-ko/review.md || fail "ko: no Korean jobs caption: $(cat rep-ko/review.md)"
+grep -q "| fio.odd.1 | 랜덤 읽기, 8 KiB, QD3 T1 |" rep-ko/review.md || fail "ko: job row: $(cat rep-ko/review.md)"
+grep -Eqw "random|sequential|read|write|mix|Workload|Mean|Latency|workloads|n/a" rep-ko/review.md &&
+  fail "ko: English words in the jobs table: $(cat rep-ko/review.md)"
 # a run with no other workloads: the table is nothing, not a note
 "$SSDREV" report -t t.md -o rep-none --format md "$SSDREV_ROOT/tests/data/analysis/pm981" >rep.log 2>&1 || fail "report pm981: $(cat rep.log)"
 grep -q "other workloads\|Not measured" rep-none/review.md && fail "an empty jobs table printed: $(cat rep-none/review.md)"

@@ -189,11 +189,35 @@ TEST("A mistyped key is refused naming the file, the step and the key") {
   CHECK_CONTAINS(err.msg, "'iox'");
 }
 
+TEST("The step kinds' names are listed from the kinds table, cut short safely in a small buffer") {
+  char all[512], small[12];
+  size_t need = bench_review_kind_names(all, sizeof all);
+  CHECK(need == strlen(all));
+  CHECK(strncmp(all, "purge, cdm, ", 12) == 0);
+  CHECK_CONTAINS(all, ", thermal, ");
+  CHECK_CONTAINS(all, ", cache_recovery");
+  /* every name the list holds is a kind the table finds */
+  for (const char *k = all; *k;) {
+    char name[64];
+    size_t len = strcspn(k, ",");
+    snprintf(name, sizeof name, "%.*s", (int)len, k);
+    CHECK(bench_review_kind_find(name) != NULL);
+    k += len;
+    if (*k) k += 2; /* ", " */
+  }
+  CHECK(bench_review_kind_names(small, sizeof small) == need);
+  CHECK_STR(small, "purge, cdm,");
+  CHECK(bench_review_kind_names(NULL, 0) == need);
+}
+
 TEST("Unknown kinds, bad cells, duplicate ids and a wrong format are refused") {
   struct review_profile p;
   struct ssdrev_err err = {{0}};
   CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"steps\":[{\"id\":\"a\",\"kind\":\"dance\"}]}", 0, &err) == -EINVAL);
-  CHECK_CONTAINS(err.msg, "unknown kind 'dance'");
+  CHECK_CONTAINS(err.msg, "unknown kind 'dance' (purge, cdm, prefill, fill_drive, rw_sweep, tail, ");
+  /* the list is the kinds table's, the newer kinds included */
+  CHECK_CONTAINS(err.msg, "thermal");
+  CHECK_CONTAINS(err.msg, "cache_recovery)");
   CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"steps\":[{\"id\":\"a\",\"kind\":\"cdm\",\"cells\":[\"SEQ1X Q8T1\"]}]}", 0, &err) == -EINVAL);
   CHECK_CONTAINS(err.msg, "SEQ1X Q8T1");
   CHECK(load_text(&p, "{\"format\":\"ssdrev-method\",\"format_version\":1,\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"},{\"id\":\"a\",\"kind\":\"purge\"}]}", 0, &err) == -EINVAL);

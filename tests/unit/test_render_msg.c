@@ -166,6 +166,83 @@ TEST("A Korean template's tables, flags and not-measured notes are Korean") {
   render_runs_release(&rs);
 }
 
+/* 1 when MD holds WORD as a whole ASCII word (not inside a longer one). */
+static int has_word(const char *md, const char *word) {
+  size_t n = strlen(word);
+  for (const char *p = md; (p = strstr(p, word)); p++) {
+    int before = p > md && ((p[-1] | 32) >= 'a' && (p[-1] | 32) <= 'z');
+    int after = (p[n] | 32) >= 'a' && (p[n] | 32) <= 'z';
+    if (!before && !after) return 1;
+  }
+  return 0;
+}
+
+TEST("A Korean jobs, clat tail and QD-scaling table has no English words; the English one reads as before") {
+  struct render_runs rs = {0};
+  struct ssdrev_err err = {{0}};
+  REQUIRE(render_runs_load(&rs, fixture_dirs, 1, &err) == 0);
+  json_t *an = rs.v[0].analysis;
+  /* jobs: a random mix of clat figures with too few I/Os for its tail, a
+   * sequential write and a random read without a p99.99 */
+  json_object_set_new(an, "jobs",
+                      json_loads("[{\"test\": \"j1\", \"pattern\": \"rand\", \"read_pct\": 70, \"block_bytes\": 8192,"
+                                 " \"qd\": 3, \"threads\": 1, \"latency\": \"clat\", \"all\": {\"iops\": 1000, \"mb_s\": 8,"
+                                 " \"mean_us\": 90, \"ios\": 500, \"p50_us\": 80, \"p99_us\": 120, \"p99.9_us\": 300,"
+                                 " \"p99.99_us\": 400}},"
+                                 " {\"test\": \"j2\", \"pattern\": \"seq\", \"read_pct\": 0, \"block_bytes\": 1048576,"
+                                 " \"qd\": 8, \"threads\": 1, \"all\": {\"iops\": 2000, \"mb_s\": 2000, \"mean_us\": 4000,"
+                                 " \"ios\": 100000, \"p50_us\": 3900, \"p99_us\": 5000, \"p99.9_us\": 6000, \"p99.99_us\": 7000}},"
+                                 " {\"test\": \"j3\", \"pattern\": \"rand\", \"read_pct\": 100, \"block_bytes\": 4096,"
+                                 " \"qd\": 1, \"threads\": 1, \"all\": {\"iops\": 10000, \"mb_s\": 40, \"mean_us\": 95,"
+                                 " \"ios\": 100000, \"p50_us\": 90, \"p99_us\": 100, \"p99.9_us\": 110}}]",
+                                 0, NULL));
+  json_object_set_new(json_object_get(json_object_get(an, "tail"), "read"), "latency", json_string("clat"));
+  json_object_set_new(an, "qd_scaling",
+                      json_loads("[{\"workload\": \"read\", \"plateau_qd\": 32, \"points\": [{\"qd\": 1, \"iops\": 12000,"
+                                 " \"lat_mean_us\": 80, \"p99_us\": 114}, {\"qd\": 32, \"iops\": 97000, \"lat_mean_us\": 320,"
+                                 " \"p99_us\": 1207}]}, {\"workload\": \"write\", \"points\": [{\"qd\": 1, \"iops\": 50000,"
+                                 " \"lat_mean_us\": 12, \"p99_us\": 20}]}]",
+                                 0, NULL));
+  const char *t = "{{table jobs}}\n\n{{table tail}}\n\n{{table qd_scaling}}\n";
+  char *md = NULL;
+  REQUIRE(render_template_expand(&rs, "t.ko.md", t, NULL, "charts", 300, &md, &err) == 0);
+  CHECK_CONTAINS(md, "그 밖의 작업");
+  CHECK_CONTAINS(md, "| 테스트 | 워크로드 | IOPS | MB/s | 평균 [µs] |");
+  CHECK_CONTAINS(md, "| j1 | 랜덤 혼합 읽기 70%, 8 KiB, QD3 T1 |");
+  CHECK_CONTAINS(md, "| j2 | 순차 쓰기, 1 MiB, QD8 T1 |");
+  CHECK_CONTAINS(md, "| j3 | 랜덤 읽기, 4 KiB, QD1 T1 |");
+  CHECK_CONTAINS(md, "| 읽기 IOPS | 읽기 평균 [µs] | 읽기 p99 [µs] | 쓰기 IOPS | 쓰기 평균 [µs] |");
+  CHECK_CONTAINS(md, "굵은 IOPS");
+  CHECK_CONTAINS(md, "*³ 표본 부족");
+  CHECK_CONTAINS(md, "(clat)");
+  /* "Read" and "Write" stay out: the tail table's "RND Read" is the reference's own term (SAME rows) */
+  static const char *const english[] = {"random", "sequential", "read", "write", "mix", "Test",
+                                        "Workload", "Mean", "mean", "other", "workloads", "Latency", "Too",
+                                        "samples", "Bold", "plateau", "n/a", "without"};
+  for (size_t i = 0; i < sizeof english / sizeof english[0]; i++)
+    if (has_word(md, english[i])) {
+      fprintf(stderr, "    an English word in the Korean tables: %s\n%s\n", english[i], md);
+      CHECK(0);
+    }
+  free(md);
+  /* English: word for word what the tables wrote before the catalogue had them */
+  REQUIRE(render_template_expand(&rs, "t.en.md", t, NULL, "charts", 300, &md, &err) == 0);
+  CHECK_CONTAINS(md, "**PM981 256GB — other workloads**\n\n");
+  CHECK_CONTAINS(md, "| Test | Workload | IOPS | MB/s | Mean [µs] | p50 [µs] | p99 [µs] | p99.9 [µs] | p99.99 [µs] |");
+  CHECK_CONTAINS(md, "| j1 | random mix 70% read, 8 KiB, QD3 T1 | 1000 | 8.00 | 90.00 | 80.00 | (120.00)³ | (300.00)³ |");
+  CHECK_CONTAINS(md, "| j2 | sequential write, 1 MiB, QD8 T1 |");
+  CHECK_CONTAINS(md, "| j3 | random read, 4 KiB, QD1 T1 | 10000 | 40.00 | 95.00 | 90.00 | 100.00 | 110.00 | n/a |");
+  CHECK_CONTAINS(md, "\n*Latency: fio's completion latency (clat), without the submission time.*\n\n");
+  CHECK_CONTAINS(md, "\n*³ Too few samples: fewer than 10 I/Os lie at or beyond this percentile, so the value is a "
+                     "guess.*\n\n");
+  CHECK_CONTAINS(md, "| QD | Read IOPS | Read mean [µs] | Read p99 [µs] | Write IOPS | Write mean [µs] | Write p99 [µs] |");
+  CHECK_CONTAINS(md, "| 1 | 12000 | 80.0 | 114.0 | 50000 | 12.0 | 20.0 |");
+  CHECK_CONTAINS(md, "| 32 | **97000** | 320.0 | 1207.0 | n/a | n/a | n/a |");
+  CHECK_CONTAINS(md, "\nBold IOPS: the first QD that no deeper QD beats by more than 10% (the plateau).\n\n");
+  free(md);
+  render_runs_release(&rs);
+}
+
 TEST("A value is chosen by state and cell, not by its place in the list") {
   struct render_runs rs = {0};
   struct ssdrev_err err = {{0}};
