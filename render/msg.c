@@ -407,6 +407,8 @@ static const struct msg_row rows[MSG_COUNT] = {
         "-"),
     SAME(MSG_CM_SHEET_RUNS, "Runs"),
     SAME(MSG_CM_SHEET_GROUPS, "Groups"),
+    ROW(MSG_CM_LATENCY, " latency", " 지연"),
+    ROW(MSG_CM_TAIL_LAT, "QD1 %s latency %s", "QD1 %s 지연 %s"),
 
     ROW(MSG_W_WARNING, "warning", "경고"),
     ROW(MSG_W_NOTE, "note", "참고"),

@@ -290,6 +290,8 @@ enum render_msg_id {
   MSG_CM_NO_BASELINE_VALUE,
   MSG_CM_SHEET_RUNS,
   MSG_CM_SHEET_GROUPS,
+  MSG_CM_LATENCY,  /* after a CDM cell's op: its latency */
+  MSG_CM_TAIL_LAT, /* printf: the workload, the percentile */
   /* ------------------------------------------------ the CLI's messages
    * (render_msg_cli; the English forms are exactly what is printed) */
   MSG_W_WARNING,

@@ -274,6 +274,10 @@ void render_chart_thermal_draw(struct render_canvas *c, const json_t *thermal, e
                                const double w_rgb[3]);
 /* The thermal table kind (render/doc/t_thermal.c), a column per selected
  * run; B NULL only checks the data. */
+/* Ends a header row whose first cell the caller wrote ("| what |") with a
+ * column per selected run (its label) and writes the alignment row: the
+ * first column left, the runs' right. */
+void render_table_drive_cols(struct render_buf *b, const struct render_run *const *sel, size_t n);
 int render_table_thermal(const struct render_run *const *sel, size_t n, const struct render_args *a,
                          struct render_buf *b, struct ssdrev_err *err);
 /* The cache_recovery chart and table (render/chart/recovery.c,

@@ -15,7 +15,7 @@ const size_t render_cmp_nfamilies = sizeof render_cmp_families / sizeof render_c
 
 /* The compare report's strings are rows of the one message catalogue
  * (render/msg.c), MSG_CM_* in the order of enum render_cmp_msg. */
-_Static_assert(MSG_CM_SHEET_GROUPS - MSG_CM_TITLE + 1 == CM_COUNT_, "render_cmp_msg and MSG_CM_* differ");
+_Static_assert(MSG_CM_TAIL_LAT - MSG_CM_TITLE + 1 == CM_COUNT_, "render_cmp_msg and MSG_CM_* differ");
 
 const char *render_cmp_msg(enum render_cmp_msg id, int ko) {
   if ((unsigned)id >= CM_COUNT_) return "";
@@ -91,7 +91,7 @@ void render_cmp_fig_title(const struct cmp_fig *f, int ko, char *buf, size_t len
         cell = sp + 1;
       }
     }
-    const char *kind = strstr(f->metric, "_lat_us") ? (ko ? " 지연" : " latency")
+    const char *kind = strstr(f->metric, "_lat_us") ? render_cmp_msg(CM_LATENCY, ko)
                        : strstr(f->metric, "_iops") ? " IOPS" : "";
     snprintf(buf, len, "%s %s%s, %s (%s)", cell, op_word(f->metric, ko), kind, st, pr);
   } else if (!strcmp(f->family, "slc")) {
@@ -117,7 +117,7 @@ void render_cmp_fig_title(const struct cmp_fig *f, int ko, char *buf, size_t len
     if (!strcmp(f->metric, "mean_us")) snprintf(p, sizeof p, "%s", render_cmp_msg(CM_MEAN, ko));
     else if (!strcmp(f->metric, "max_us")) snprintf(p, sizeof p, "%s", render_cmp_msg(CM_MAXLAT, ko));
     else snprintf(p, sizeof p, "%.*s", (int)strcspn(f->metric, "_"), f->metric);
-    snprintf(buf, len, ko ? "QD1 %s 지연 %s" : "QD1 %s latency %s", wk, p);
+    snprintf(buf, len, render_cmp_msg(CM_TAIL_LAT, ko), wk, p); /* the catalogue's row takes two %s */
   } else {
     snprintf(buf, len, "%s %s", f->key, f->metric);
   }

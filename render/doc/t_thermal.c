@@ -34,14 +34,7 @@ int render_table_thermal(const struct render_run *const *sel, size_t n, const st
   enum render_lang l = RENDER_LANG_EN;
   if (a->lang) render_lang_parse(a->lang, &l);
   render_buf_puts(b, "| |");
-  for (size_t i = 0; i < n; i++) {
-    render_buf_puts(b, " ");
-    render_buf_md(b, sel[i]->label);
-    render_buf_puts(b, " |");
-  }
-  render_buf_puts(b, "\n| --- |");
-  for (size_t i = 0; i < n; i++) render_buf_puts(b, " ---: |");
-  render_buf_puts(b, "\n");
+  render_table_drive_cols(b, sel, n);
   static const struct {
     enum render_msg_id head;
     const char *key, *fmt;

@@ -36,6 +36,17 @@ static enum render_lang lang_arg(const struct render_args *a) {
 
 /* A header row from message ids ("| A | B |\n| --- | ---: |\n"); ALIGN
  * holds 'l' or 'r' per column. */
+void render_table_drive_cols(struct render_buf *b, const struct render_run *const *sel, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    render_buf_puts(b, " ");
+    render_buf_md(b, sel[i]->label);
+    render_buf_puts(b, " |");
+  }
+  render_buf_puts(b, "\n| --- |");
+  for (size_t i = 0; i < n; i++) render_buf_puts(b, " ---: |");
+  render_buf_puts(b, "\n");
+}
+
 static void head_row(struct render_buf *b, const struct render_args *a, const enum render_msg_id *ids, size_t n,
                      const char *align) {
   render_buf_puts(b, "|");
@@ -656,14 +667,7 @@ static int t_cdm_compare(const struct render_run *const *sel, size_t n, const st
   render_msg_put(b, lang_arg(a), MSG_T_CMP_HEAD, params);
   json_decref(params);
   render_buf_puts(b, " |");
-  for (size_t i = 0; i < n; i++) {
-    render_buf_puts(b, " ");
-    render_buf_md(b, sel[i]->label);
-    render_buf_puts(b, " |");
-  }
-  render_buf_puts(b, "\n| --- |");
-  for (size_t i = 0; i < n; i++) render_buf_puts(b, " ---: |");
-  render_buf_puts(b, "\n");
+  render_table_drive_cols(b, sel, n);
   for (size_t k = 0; k < nc; k++) {
     const char *cell = render_data_str(cells[k], "cell", "?");
     render_buf_puts(b, "| ");
