@@ -355,8 +355,9 @@ static int run_campaign(const char *cmd, struct review_args *a) {
         o.create_bytes = 0;
       }
       if (bench_review_plan(&o, plan, sizeof plan, &err)) {
+        unsigned line = hosts[i].line;
         free(hosts);
-        return cli_error(cmd, "%s:%u: %s", a->hosts, hosts[i].line, err.msg);
+        return cli_error(cmd, "%s:%u: %s", a->hosts, line, err.msg);
       }
       printf("host %s:%u (%s:%u):\n", hosts[i].address, hosts[i].port, a->hosts, hosts[i].line);
       fputs(plan, stdout);

@@ -286,14 +286,15 @@ void bench_review_fio_job(FILE *f, const char *name, const struct bench_job *job
      * import (fio's ramp_time would log none of them) */
     uint64_t ms = (job->ramp_ns + job->measure_ns + 999999) / 1000000;
     fprintf(f, "time_based=1\nruntime=%" PRIu64 "ms\n", ms ? ms : 1);
-  } else {
-    if (job->size_bytes && job->size_bytes != span) {
-      char io[32];
-      fio_size_str(job->size_bytes, io, sizeof io);
-      fprintf(f, "io_size=%s\n", io);
-    }
-    if (job->max_ios) fprintf(f, "number_ios=%" PRIu64 "\n", job->max_ios);
+  } else if (job->size_bytes && job->size_bytes != span) {
+    /* fio's io_size and number_ios are per clone (numjobs), ssdrev's
+     * size and I/O count are the job's, shared by its threads */
+    char io[32];
+    fio_size_str(job->size_bytes / threads, io, sizeof io);
+    fprintf(f, "io_size=%s\n", io);
   }
+  /* a time-based job may stop earlier at its I/O count (thermal's max_bytes) */
+  if (job->max_ios) fprintf(f, "number_ios=%" PRIu64 "\n", (job->max_ios + threads - 1) / threads);
   if (job->zero_buffers) fprintf(f, "zero_buffers=1\n");
   if (job->wait == BENCH_WAIT_IOPOLL) fprintf(f, "hipri=1\n");
   fprintf(f, "randseed=%" PRIu64 "\nwrite_lat_log=%s\nlog_avg_msec=0\nlog_offset=1\n", job->seed, log_prefix);

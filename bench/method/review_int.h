@@ -234,6 +234,7 @@ extern const struct review_kind bench_review_kind_purge, bench_review_kind_cdm, 
 enum review_runner_flag {
   REVIEW_RUNNER_SIM = 1u << 0,    /* drives simulated drives (sim:MODEL) */
   REVIEW_RUNNER_CLIENT = 1u << 1, /* runs on another host (o->fio_client: fio client/server) */
+  REVIEW_RUNNER_WATCH = 1u << 2,  /* calls a job's watch on its completions (stops a write at the cliff) */
 };
 struct review_runner {
   const char *name;           /* "native", "fio" */

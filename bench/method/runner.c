@@ -19,7 +19,7 @@ static int native_run_job(struct review_ctx *c, const struct bench_job *job, con
 
 const struct review_runner bench_review_runner_native = {
     .name = "native",
-    .flags = REVIEW_RUNNER_SIM,
+    .flags = REVIEW_RUNNER_SIM | REVIEW_RUNNER_WATCH,
     .check = native_check,
     .run_job = native_run_job,
 };

@@ -150,4 +150,22 @@ PATH="$D/bin:$PATH" "$S" review "$D/mine.img" --profile "$D/m.json" --out "$D/n5
 grep -q 'refusing' "$D/n5.err" || fail "guard message: $(cat "$D/n5.err")"
 [ -s "$D/fio-calls" ] && fail "fio was started on a refused target: $(cat "$D/fio-calls")"
 [ "$(cksum < "$D/mine.img")" = "$sum" ] || fail "the refused file changed"
+# a ':' in the target is a file list to fio: fio must write the file the
+# guard checked (opened through /proc/PID/fd), never "$D/v" that ssdrev did
+# not create (before: filename=$D/v:w.img wrote $D/v)
+head -c 1048576 /dev/urandom > "$D/v"
+vsum=$(cksum < "$D/v")
+cat > "$D/m2.json" <<'JSON'
+{"format": "ssdrev-method", "format_version": 1, "name": "fio-colon",
+ "settings": {"passes": 1, "measure_s": 0.1, "interval_s": 0, "region_bytes": "8MiB"},
+ "steps": [{"id": "cdm", "kind": "cdm", "cells": ["SEQ1M Q8T1"]}]}
+JSON
+"$S" review "$D/v:w.img" --create-size 16M --profile "$D/m2.json" --out "$D/colon" --engine fio --quiet \
+  2>"$D/colon.err" || fail "a target with ':' failed: $(cat "$D/colon.err")"
+[ "$(cksum < "$D/v")" = "$vsum" ] || fail "fio wrote $D/v, a file ssdrev did not create"
+grep -q '^filename=/proc/[0-9]*/fd/[0-9]*$' "$D/colon/fio/cdm/"*.fio || fail "job file does not name the checked open file"
+# a character fio's job files cannot hold is refused, naming it
+"$S" review "$D/x\$y.img" --create-size 16M --profile "$D/m2.json" --out "$D/dollar" --engine fio --quiet \
+  2>"$D/dollar.err" && fail "a target with '\$' was accepted"
+grep -q "character fio" "$D/dollar.err" || fail "'\$' refusal: $(cat "$D/dollar.err")"
 exit 0
