@@ -302,6 +302,14 @@ static int resume_profile(struct review_ctx *c, struct bench_review_opts *eff,
     return ssdrev_fail(err, -EINVAL, "run '%s' was made with --engine %s, not --engine %s (resume it with its own)",
                        c->o->run_dir, eng, c->o->engine);
   eff->engine = json_string_value(json_object_get(method, "engine"));
+  /* a run on a load host goes on on that host only: the same name here is
+   * another drive (and one the guard may never have checked) */
+  const char *client = json_string_value(json_object_get(method, "fio_client"));
+  const char *now = c->o->fio_client;
+  if ((client || now) && (!client || !now || strcmp(client, now)))
+    return ssdrev_fail(err, -EINVAL, "run '%s' was made %s%s, not %s%s (resume it where it ran)", c->o->run_dir,
+                       client ? "through fio on load host " : "on this machine", client ? client : "",
+                       now ? "through fio on load host " : "on this machine", now ? now : "");
   char src[600];
   snprintf(src, sizeof src, "%s/manifest.json: profile", c->o->run_dir);
   return bench_review_profile_from_json(c->prof, prof, src, eff->short_mode, eff->passes, err);

@@ -118,6 +118,11 @@ if t["kind"] != "remote" or "unchecked" not in t["guard"] or t["size_bytes"] != 
 if not t.get("purge", "").startswith("punch"): sys.exit("purge %s" % t)
 if not all(s == "complete" for s in m["steps"].values()): sys.exit("steps %s" % m["steps"])
 PY
+# a load host's run goes on on that host only: the same path here is
+# another drive, so a plain review of it into that run is refused
+rrun=$(ls -d rc/localhost_*)
+"$S" review "$D/r.img" --out "$rrun" --profile m.json --quiet --force 2>e9 && fail "a load host's run resumed here"
+grep -q "resume it where it ran" e9 || fail "resume message: $(cat e9)"
 
 # compare takes the campaign directory as it is
 "$S" compare camp --out cmp --format md,csv > cmp.out 2>&1 || fail "compare: $(cat cmp.out)"
