@@ -415,6 +415,7 @@ struct bench_campaign_host {
   char fio_client[300];      /* fio's --client=ARG: "ip:127.0.0.2,8765" */
   char run_name[300];        /* the run's directory in the campaign: "127.0.0.2_8765-t.img" */
 };
+#define BENCH_CAMPAIGN_MAX_HOSTS 256 /* hosts of one campaign, polled at once */
 /* Reads HOSTS; errors name PATH:LINE. *hosts is malloc'd (free it). */
 int bench_campaign_hosts_load(const char *path, struct bench_campaign_host **hosts, size_t *n,
                               struct ssdrev_err *err);

@@ -33,6 +33,15 @@ static int is_loopback(const char *addr) {
   return inet_pton(AF_INET, addr, &a) == 1 && (ntohl(a.s_addr) >> 24) == 127;
 }
 
+/* Two targets of this machine are one when they name the same device or
+ * file (a symlink, "/dev/./loop0"); targets not made yet compare by name. */
+static int same_local_target(const char *a, const char *b) {
+  struct stat sa, sb;
+  if (stat(a, &sa) || stat(b, &sb)) return !strcmp(a, b);
+  if (S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode)) return sa.st_rdev == sb.st_rdev;
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 int bench_campaign_hosts_load(const char *path, struct bench_campaign_host **out, size_t *nout,
                               struct ssdrev_err *err) {
   *out = NULL;
@@ -109,7 +118,7 @@ int bench_campaign_hosts_load(const char *path, struct bench_campaign_host **out
       if (!strcmp(h[i].address, x.address) && h[i].port == x.port)
         rc = ssdrev_fail(err, -EINVAL, "%s:%u: host %s:%u is on line %u already (one target per fio server)", path,
                          line, x.address, x.port, h[i].line);
-      else if (x.loopback && h[i].loopback && !strcmp(h[i].target, x.target))
+      else if (x.loopback && h[i].loopback && same_local_target(h[i].target, x.target))
         rc = ssdrev_fail(err, -EINVAL, "%s:%u: target '%s' of this machine is on line %u already", path, line,
                          x.target, h[i].line);
     }
@@ -120,6 +129,10 @@ int bench_campaign_hosts_load(const char *path, struct bench_campaign_host **out
     for (char *q = x.run_name; *q; q++)
       if (!isalnum((unsigned char)*q) && *q != '.' && *q != '_' && *q != '-') *q = '_';
     snprintf(x.fio_client, sizeof x.fio_client, "ip:%s,%u", x.address, x.port);
+    if (n >= BENCH_CAMPAIGN_MAX_HOSTS) { /* the report loop polls them all at once */
+      rc = ssdrev_fail(err, -E2BIG, "%s:%u: more than %d hosts in one campaign", path, line, BENCH_CAMPAIGN_MAX_HOSTS);
+      break;
+    }
     struct bench_campaign_host *g = realloc(h, (n + 1) * sizeof *h);
     if (!g) {
       rc = ssdrev_fail(err, -ENOMEM, "out of memory reading '%s'", path);
@@ -305,9 +318,9 @@ int bench_campaign_run(const struct bench_campaign_opts *o, bench_campaign_progr
   }
   /* every host's reports, as they come */
   for (;;) {
-    struct pollfd pf[256];
-    size_t idx[256], np = 0;
-    for (size_t i = 0; i < n && np < 256; i++)
+    struct pollfd pf[BENCH_CAMPAIGN_MAX_HOSTS];
+    size_t idx[BENCH_CAMPAIGN_MAX_HOSTS], np = 0;
+    for (size_t i = 0; i < n && np < BENCH_CAMPAIGN_MAX_HOSTS; i++)
       if (st[i].fd >= 0) pf[np] = (struct pollfd){.fd = st[i].fd, .events = POLLIN}, idx[np++] = i;
     if (!np) break;
     if (poll(pf, np, 500) < 0 && errno != EINTR) break;
@@ -339,9 +352,9 @@ int bench_campaign_run(const struct bench_campaign_opts *o, bench_campaign_progr
     struct host_state *s = &st[i];
     int code = -1;
     if (s->pid > 0) {
-      int ws;
-      while (waitpid(s->pid, &ws, 0) < 0 && errno == EINTR) {}
-      code = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+      int ws = 0, wr;
+      while ((wr = (int)waitpid(s->pid, &ws, 0)) < 0 && errno == EINTR) {}
+      code = wr < 0 ? -1 : WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
       if (!s->rc_seen && !s->msg[0])
         snprintf(s->msg, sizeof s->msg, "the host's review ended without a result (%s %d)",
                  WIFSIGNALED(ws) ? "signal" : "exit status", WIFSIGNALED(ws) ? WTERMSIG(ws) : WEXITSTATUS(ws));

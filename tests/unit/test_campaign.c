@@ -63,6 +63,8 @@ TEST("A bad hosts file is refused naming the file and line") {
       {":8765 /a\n", "hx:1: no host address"},
       {"127.0.0.1 /a\n127.0.0.1:8765 /b\n", "hx:2: host 127.0.0.1:8765 is on line 1"},
       {"127.0.0.1:1 /a\n127.0.0.2:2 /a\n", "hx:2: target '/a' of this machine is on line 1"},
+      /* one file under two names (only stat()ed): one target */
+      {"127.0.0.1:1 /dev/null\n127.0.0.2:2 /dev/./null\n", "hx:2: target '/dev/./null' of this machine is on line 1"},
       {"# nothing\n\n", "no hosts"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
