@@ -29,10 +29,11 @@ REGION=${REGION:-512MiB}
 HUGE=${HUGE:-1}
 command -v fio >/dev/null 2>&1 || { echo "engine-fio: fio is not installed (apt-get install fio)" >&2; exit 1; }
 W=$(mktemp -d /tmp/ssdrev-engine-fio.XXXXXX)
-T="$DISK_DIR/ssdrev-engine-fio.$$.img"
+TD=$(mktemp -d -p "$DISK_DIR" ssdrev-engine-fio.XXXXXX) || exit 1 # made here: the cleanup removes only it
+T="$TD/target.img"
 HUGE_OLD=
 cleanup() {
-  rm -rf "$W"; rm -f "$T" "$T.ssdrev-created"
+  rm -rf "$W" "$TD"
   if [ -n "$HUGE_OLD" ]; then echo "$HUGE_OLD" > /proc/sys/vm/nr_hugepages; fi
 }
 trap cleanup EXIT INT TERM
