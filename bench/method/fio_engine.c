@@ -412,7 +412,7 @@ static int fio_run_job(struct review_ctx *c, const struct bench_job *job, const 
   if (!c->o->fio_client && c->t) fprintf(f, "# the target, %s, as ssdrev opened and checked it\n", c->o->target_spec);
   fprintf(f, "[global]\nfilename=%s\nioengine=io_uring\ndirect=1\nallow_file_create=0\n", fname);
   bench_review_fio_job(f, job->name, job, c->cap_bytes, job->name);
-  if (use_huge(job)) {
+  if (!c->o->fio_client && use_huge(job)) { /* this machine's huge pages say nothing of a load host's */
     fprintf(f, "iomem=mmaphuge\n");
     json_object_set_new(params, "fio_iomem", json_string("mmaphuge"));
   }
