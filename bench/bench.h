@@ -500,6 +500,9 @@ struct bench_fio_export_opts {
   double runtime_s;           /* > 0: every time-based job's runtime and ramp */
   uint64_t ios;               /* > 0: I/Os per tail workload */
   unsigned passes;            /* > 0: CrystalDiskMark passes per cell */
+  char *notes;                /* out (may be NULL): what the export approximates
+                               * or leaves out, one line per note, naming the step */
+  size_t notes_len;
 };
 int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary, size_t len,
                             struct ssdrev_err *err);
