@@ -248,6 +248,28 @@ struct bench_job_result {
 };
 /* The result as the manifest's TEST.result object (docs/archive.md). */
 json_t *bench_job_result_to_json(const struct bench_job_result *res);
+/* The measured I/Os of a job (ssdlog_measured: after the ramp, without
+ * error) as they add up to its result: the one computation of a result, from
+ * the runner's completions or from a log (bench/job/json.c). */
+struct bench_tally {
+  uint64_t ios, bytes, lat_sum_ns;
+  uint64_t first_submit_ns, last_done_ns; /* the measured window (valid when ios) */
+};
+static inline void bench_tally_io(struct bench_tally *t, uint64_t submit_ns, uint64_t lat_ns, uint32_t len) {
+  if (!t->ios || submit_ns < t->first_submit_ns) t->first_submit_ns = submit_ns;
+  if (submit_ns + lat_ns > t->last_done_ns) t->last_done_ns = submit_ns + lat_ns;
+  t->ios++, t->bytes += len, t->lat_sum_ns += lat_ns;
+}
+/* Adds FROM (one thread's) to INTO. */
+void bench_tally_merge(struct bench_tally *into, const struct bench_tally *from);
+/* Sets res's ios, bytes, elapsed_ns (first measured submit to last measured
+ * completion), mb_s, iops and mean_lat_ns from T; leaves the rest. */
+void bench_tally_result(const struct bench_tally *t, struct bench_job_result *res);
+/* The result of the job that wrote the log at PATH, as the runner computes
+ * it (errors: the records with status < 0, the ramp's too). For a log
+ * converted from another tool (the fio engine), so its result means what the
+ * native one does. */
+int bench_job_result_from_log(const char *path, struct bench_job_result *res, struct ssdrev_err *err);
 
 /* Progress reported about every 250 ms of engine time. */
 struct bench_progress {
@@ -479,6 +501,9 @@ struct bench_fio_export_opts {
   double runtime_s;           /* > 0: every time-based job's runtime and ramp */
   uint64_t ios;               /* > 0: I/Os per tail workload */
   unsigned passes;            /* > 0: CrystalDiskMark passes per cell */
+  char *notes;                /* out (may be NULL): what the export approximates
+                               * or leaves out, one line per note, naming the step */
+  size_t notes_len;
 };
 int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary, size_t len,
                             struct ssdrev_err *err);

@@ -83,8 +83,17 @@ int cmd_method(int argc, char **argv) {
   if (rc) return rc;
   x.profile_path = profile_buf;
   struct ssdrev_err err = {{0}};
-  char summary[2048];
+  char summary[2048], notes[4096];
+  x.notes = notes;
+  x.notes_len = sizeof notes;
   if (bench_method_export_fio(&x, summary, sizeof summary, &err)) return cli_error(cmd, "%s", err.msg);
+  /* what fio cannot express, before the summary: a warning per step */
+  for (const char *l = notes; *l;) {
+    const char *e = strchr(l, '\n');
+    int n = e ? (int)(e - l) : (int)strlen(l);
+    cli_warn("ssdrev method: ", "note", "%.*s", n, l);
+    l += n + (e != NULL);
+  }
   printf("wrote %s\n", summary);
   return 0;
 }

@@ -45,7 +45,8 @@ static const char usage_text[] =
     "  --hosts FILE         with --engine fio: run on every load host of FILE at\n"
     "                       once through fio client/server ('ADDRESS[:PORT] TARGET'\n"
     "                       per line); --out is then the campaign directory,\n"
-    "                       one run archive per host and target\n"
+    "                       one run archive per host and target (--step: that\n"
+    "                       step on every host)\n"
     "  --remote-unchecked   with --hosts: also hosts that are not loopback\n"
     "                       addresses ('ADDRESS[:PORT] TARGET SIZE'), whose targets\n"
     "                       the guard CANNOT check from here: written unchecked\n"
@@ -151,7 +152,6 @@ static int parse_args(int argc, char **argv, struct review_args *a) {
     if (optind < argc) return cli_usage_error(cmd, "--hosts: the targets are the hosts file's; unexpected argument '%s'", argv[optind]);
     if (!a->o.engine || strcmp(a->o.engine, "fio"))
       return cli_usage_error(cmd, "--hosts needs --engine fio (the hosts run fio --server)");
-    if (a->o.only_step) return cli_usage_error(cmd, "--hosts: --step is not supported in a campaign");
   } else {
     if (a->remote_unchecked) return cli_usage_error(cmd, "--remote-unchecked is for --hosts");
     if (optind >= argc) return cli_usage_error(cmd, "no TARGET given");
@@ -340,8 +340,10 @@ static int run_campaign(const char *cmd, struct review_args *a) {
     free(hosts);
     return cli_error(cmd, "%s", err.msg);
   }
-  if (!a->o.quiet || a->plan_only) {
-    /* the plan of every host's review */
+  int show = !a->o.quiet || a->plan_only;
+  /* the plan of every host's review; with --step made quietly too, so a
+   * step a host's method lacks is refused before any host starts */
+  if (show || a->o.only_step) {
     for (size_t i = 0; i < n; i++) {
       static char plan[16384];
       struct bench_review_opts o = a->o;
@@ -355,10 +357,11 @@ static int run_campaign(const char *cmd, struct review_args *a) {
         o.create_bytes = 0;
       }
       if (bench_review_plan(&o, plan, sizeof plan, &err)) {
-        unsigned line = hosts[i].line;
+        unsigned line = hosts[i].line; /* read before the free */
         free(hosts);
         return cli_error(cmd, "%s:%u: %s", a->hosts, line, err.msg);
       }
+      if (!show) continue;
       printf("host %s:%u (%s:%u):\n", hosts[i].address, hosts[i].port, a->hosts, hosts[i].line);
       fputs(plan, stdout);
     }

@@ -702,8 +702,9 @@ static int flag_set(const json_t *opts, const char *key) {
 }
 
 /* Gives the test the kind and keys of the method step its parameters make
- * it (docs/interop.md): a CrystalDiskMark cell, an RW-sweep point, a tail
- * workload or a fill; anything else stays a plain "job". */
+ * it (docs/interop.md): a QD-scaling point, a CrystalDiskMark cell, an
+ * RW-sweep point, a tail workload or a fill; anything else stays a plain
+ * "job". */
 static void fio_map(json_t *test, const json_t *opts, const char *state, struct fio_map_ctx *m) {
   const json_t *p = json_object_get(test, "params");
   const char *rw = opt(opts, "rw") ? opt(opts, "rw") : opt(opts, "readwrite") ? opt(opts, "readwrite") : "read";
@@ -732,7 +733,17 @@ static void fio_map(json_t *test, const json_t *opts, const char *state, struct 
   int known = 0;
   for (const char *const *c = cdm_cells; *c && !known; c++) known = !strcmp(*c, cell);
   const char *kind = "job";
-  if (timed && known && (!mixed || state)) {
+  int whole = !size || size_pct >= 100;
+  if (timed && rand && !mixed && whole && opt(opts, "ramp_time") && threads == 1 && (read_pct == 100 || read_pct == 0)) {
+    /* a ramped pure random read or write over the whole target: a
+     * QD-scaling point (a CrystalDiskMark cell has its region's size; a
+     * steady-state round or consistency write has no ramp) */
+    kind = "qd_scaling";
+    json_object_set_new(test, "workload", json_string(read_pct ? "read" : "write"));
+    json_object_set_new(test, "qd", json_integer(qd));
+  } else if (timed && known && (!mixed || state) && size_pct < 100) {
+    /* (size=100%: the whole target, as the method's steady-state,
+     * consistency and thermal writes; CrystalDiskMark tests a region) */
     /* a mixed cell only when the file names its fill state: without one a
      * time-based random mix is an RW-sweep point */
     kind = "cdm";
@@ -749,7 +760,9 @@ static void fio_map(json_t *test, const json_t *opts, const char *state, struct 
              (mixed || read_pct != 70)) {
     kind = "tail";
     json_object_set_new(test, "workload", json_string(read_pct == 100 ? "read" : read_pct ? "mix70" : "write"));
-  } else if (!timed && !rand && read_pct == 0 && !mixed) {
+  } else if (!timed && !rand && read_pct == 0 && !mixed && !opt(opts, "startdelay")) {
+    /* (a sequential write after an idle, startdelay, is no fill: a cache
+     * recovery write stays a plain job) */
     if (size_pct > 0 && size_pct < 100) {
       kind = "prefill";
       json_object_set_new(test, "fill_pct", json_real(size_pct));

@@ -115,8 +115,7 @@ struct job_worker {
   atomic_uint_fast64_t *seq_shared;    /* the group's cursor, or NULL: seq_next */
   int seq_pass_done;
   uint64_t write_counter;
-  /* measured results */
-  uint64_t m_ios, m_bytes, lat_sum_ns, first_submit_ns, last_done_ns;
+  struct bench_tally m; /* measured results */
   int rc;
   struct ssdrev_err err;
 };
@@ -268,7 +267,6 @@ static void job_loop(struct job_worker *w) {
   int submitting = 1;
   uint64_t next_progress = sh->t0_ns + JOB_PROGRESS_NS, pr_ns = sh->t0_ns, pr_bytes = 0, pr_ios = 0;
   uint64_t now = sh->t0_ns;
-  w->first_submit_ns = 0;
   while (1) {
     if (submitting && (bench_stop_requested || atomic_load_explicit(&sh->stop, memory_order_relaxed)))
       submitting = 0;
@@ -348,13 +346,7 @@ static void job_loop(struct job_worker *w) {
         }
       } else {
         bytes += io->len_bytes;
-        if (!ramp) {
-          w->m_ios++;
-          w->m_bytes += io->len_bytes;
-          w->lat_sum_ns += lat;
-          if (!w->first_submit_ns || io->submit_ns < w->first_submit_ns) w->first_submit_ns = io->submit_ns;
-          if (io->done_ns > w->last_done_ns) w->last_done_ns = io->done_ns;
-        }
+        if (!ramp) bench_tally_io(&w->m, io->submit_ns, lat, io->len_bytes);
       }
       w->freeq[w->nfree++] = io;
     }
@@ -598,25 +590,18 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
 
   /* Results: the measured window runs from the first measured submit to the
    * last measured completion over all threads. */
-  uint64_t first = 0, last = 0, lat_sum = 0;
+  struct bench_tally all = {0};
   for (unsigned i = 0; i < sh->nworkers; i++) {
     struct job_worker *w = &ws[i];
     if (!rc && w->rc) {
       rc = w->rc;
       if (err) *err = w->err;
     }
-    res->ios += w->m_ios, res->bytes += w->m_bytes, lat_sum += w->lat_sum_ns;
-    if (w->m_ios && (!first || w->first_submit_ns < first)) first = w->first_submit_ns;
-    if (w->last_done_ns > last) last = w->last_done_ns;
+    bench_tally_merge(&all, &w->m);
     worker_free(w);
   }
+  bench_tally_result(&all, res);
   res->errors = atomic_load(&sh->errors);
-  res->elapsed_ns = last > first ? last - first : 0;
-  if (res->elapsed_ns) {
-    res->mb_s = (double)res->bytes / ((double)res->elapsed_ns / 1e9) / 1e6;
-    res->iops = (double)res->ios / ((double)res->elapsed_ns / 1e9);
-  }
-  res->mean_lat_ns = res->ios ? (double)lat_sum / (double)res->ios : 0;
   res->interrupted = bench_stop_requested != 0;
   if (sh->log) {
     struct ssdrev_err lerr = {{0}};

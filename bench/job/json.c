@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 #include "bench/bench.h"
+#include "log/ssdlog.h"
 
 void bench_job_defaults(struct bench_job *job) {
   memset(job, 0, sizeof *job);
@@ -157,4 +158,43 @@ json_t *bench_job_result_to_json(const struct bench_job_result *res) {
   if (o && res->wait[0]) json_object_set_new(o, "wait", json_string(res->wait));
   if (o && res->submit[0]) json_object_set_new(o, "submit", json_string(res->submit));
   return o;
+}
+
+void bench_tally_merge(struct bench_tally *into, const struct bench_tally *from) {
+  if (!from->ios) return;
+  if (!into->ios || from->first_submit_ns < into->first_submit_ns) into->first_submit_ns = from->first_submit_ns;
+  if (from->last_done_ns > into->last_done_ns) into->last_done_ns = from->last_done_ns;
+  into->ios += from->ios, into->bytes += from->bytes, into->lat_sum_ns += from->lat_sum_ns;
+}
+
+void bench_tally_result(const struct bench_tally *t, struct bench_job_result *res) {
+  res->ios = t->ios, res->bytes = t->bytes;
+  res->elapsed_ns = t->ios && t->last_done_ns > t->first_submit_ns ? t->last_done_ns - t->first_submit_ns : 0;
+  res->mb_s = res->iops = 0;
+  if (res->elapsed_ns) {
+    res->mb_s = (double)res->bytes / ((double)res->elapsed_ns / 1e9) / 1e6;
+    res->iops = (double)res->ios / ((double)res->elapsed_ns / 1e9);
+  }
+  res->mean_lat_ns = res->ios ? (double)t->lat_sum_ns / (double)res->ios : 0;
+}
+
+int bench_job_result_from_log(const char *path, struct bench_job_result *res, struct ssdrev_err *err) {
+  struct ssdlog_reader *r = NULL;
+  int rc = ssdlog_open(&r, path, 0, err);
+  if (rc) return rc;
+  struct bench_tally t = {0};
+  uint64_t errors = 0;
+  struct ssdlog_chunk c;
+  unsigned cols = SSDLOG_COL_SUBMIT | SSDLOG_COL_LAT | SSDLOG_COL_LEN | SSDLOG_COL_STATUS | SSDLOG_COL_FLAGS;
+  while ((rc = ssdlog_next_chunk(r, cols, &c, err)) > 0) {
+    for (size_t i = 0; i < c.n; i++) {
+      if (c.status[i] < 0) errors++;
+      if (ssdlog_measured(c.flags[i], c.status[i])) bench_tally_io(&t, c.submit_ns[i], c.lat_ns[i], c.len_bytes[i]);
+    }
+  }
+  ssdlog_close(r);
+  if (rc < 0) return rc;
+  bench_tally_result(&t, res);
+  res->errors = errors;
+  return 0;
 }

@@ -62,4 +62,5 @@ static int cs_run(struct review_ctx *c, const struct review_step *s, struct ssdr
 const struct review_kind bench_review_kind_consistency = {
     .name = "consistency", .keys = cs_keys, .parse = cs_parse, .estimate_s = cs_estimate,
     .describe = cs_describe, .run = cs_run,
+    .fio = bench_review_fio_consistency, .fio_pre_sh_of = bench_review_fio_pre_sh,
 };

@@ -9,6 +9,12 @@
  *   tail         number_ios, 4 KiB random QD1: randread, randrw 70, randwrite
  *   fill         sequential write, size=N% (prefill), size=100% (fill drive),
  *                then an absolute size (the near-full rewrite)
+ *   QD scaling   time_based with ramp_time, randread|randwrite, size=100%
+ *   steady state rounds_max time_based rounds (fio cannot stop on the PTS
+ *                rule), consistency one time_based write, both after their
+ *                prepare; thermal a time_based write after startdelay; cache
+ *                recovery fixed-size writes after startdelay (no cliff stop):
+ *                these import as plain jobs (the notes say what is approximated)
  * Every job logs each I/O (write_lat_log, log_avg_msec=0) and is stonewalled,
  * so the jobs run one after another as the method's do. */
 #include <errno.h>
@@ -160,6 +166,190 @@ int bench_review_fio_tail(FILE *f, const struct review_profile *p, const struct 
   return 0;
 }
 
+/* A note on what the export could not express: into the job file F (a
+ * comment) and x->notes (the CLI prints them on stderr). */
+static void fio_note(FILE *f, const struct bench_fio_export_opts *x, const struct review_step *s, const char *fmt,
+                     const char *what) {
+  fprintf(f, "# NOTE: ");
+  fprintf(f, fmt, what);
+  fprintf(f, "\n");
+  if (!x->notes || !x->notes_len) return;
+  size_t n = strlen(x->notes);
+  if (n + 1 >= x->notes_len) return;
+  int k = snprintf(x->notes + n, x->notes_len - n, "step '%s' (%s): ", s->id, s->kind->name);
+  if (k < 0 || (size_t)k >= x->notes_len - n) return;
+  n += (size_t)k;
+  k = snprintf(x->notes + n, x->notes_len - n, fmt, what);
+  if (k < 0 || (size_t)k >= x->notes_len - n) return;
+  n += (size_t)k;
+  snprintf(x->notes + n, x->notes_len - n, "\n");
+}
+
+/* A random job over the whole target, as the method's whole-drive random
+ * steps: size=100% says so to the import (a CrystalDiskMark cell of the same
+ * shape tests a region). */
+static void rand_job(FILE *f, const char *rw, uint32_t block, unsigned qd, unsigned threads) {
+  char bs[32];
+  fio_size_str(block, bs, sizeof bs);
+  fprintf(f, "rw=%s\nbs=%s\niodepth=%u\nsize=100%%\nnorandommap=1\n", rw, bs, qd);
+  if (threads > 1) fprintf(f, "numjobs=%u\ngroup_reporting=1\n", threads);
+}
+
+int bench_review_fio_qd_scaling(FILE *f, const struct review_profile *p, const struct review_step *s,
+                                const struct bench_fio_export_opts *x) {
+  /* the sweep's short-mode times apply here too, as in qdscale.c */
+  double ms = p->set.sweep_measure_s >= 0 ? p->set.sweep_measure_s : s->measure_s;
+  double rs = p->set.sweep_ramp_s >= 0 ? p->set.sweep_ramp_s : s->ramp_s;
+  char m[32], r[32];
+  fio_time_str(measure_s(x, ms), m, sizeof m);
+  fio_time_str(x->runtime_s > 0 ? (rs > 0 ? x->runtime_s : 0) : rs, r, sizeof r);
+  fprintf(f, "# step %s: QD scaling, %u KiB random over the whole target, one job per workload and QD\n", s->id,
+          s->block_bytes / 1024);
+  static const struct { unsigned mask; const char *name, *rw; } w[] = {
+      {REVIEW_OP_READ, "read", "randread"}, {REVIEW_OP_WRITE, "write", "randwrite"}};
+  for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
+    if (!(s->workloads & w[k].mask)) continue;
+    for (unsigned qi = 0; qi < s->nqds; qi++) {
+      char name[64];
+      snprintf(name, sizeof name, "%s.QD%u", w[k].name, s->qds[qi]);
+      job_head(f, name, s);
+      rand_job(f, w[k].rw, s->block_bytes, s->qds[qi], 1);
+      /* the ramp is how the import tells a QD point from a whole-drive
+       * random write (steady state, consistency): keep one even if 0 */
+      fprintf(f, "time_based=1\nruntime=%s\nramp_time=%s\n", m, strcmp(r, "0") ? r : "1ms");
+    }
+  }
+  return 0;
+}
+
+/* steady_state, consistency: what "prepare" does first. The purge is
+ * run.sh's (bench_review_fio_pre_sh); the sequential passes are jobs. */
+static void prepare_jobs(FILE *f, const struct review_step *s) {
+  unsigned passes = s->prepare == REVIEW_PREP_PTS ? 2 : s->prepare == REVIEW_PREP_FILL ? 1 : 0;
+  if (s->prepare != REVIEW_PREP_NONE) fprintf(f, "# prepare: %sthe purge by run.sh\n", bench_review_prepare_text(s->prepare));
+  for (unsigned i = 1; i <= passes; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "prepare%u", i);
+    job_head(f, name, s);
+    fprintf(f, "rw=write\nbs=128k\niodepth=32\nsize=100%%\n");
+  }
+}
+
+const char *bench_review_fio_pre_sh(const struct review_step *s) {
+  return s->prepare == REVIEW_PREP_NONE ? NULL : bench_review_fio_discard_sh;
+}
+
+int bench_review_fio_steady(FILE *f, const struct review_profile *p, const struct review_step *s,
+                            const struct bench_fio_export_opts *x) {
+  (void)p;
+  /* the PTS matrix (steady.c), 512 B left out: a 4 KiB-sector drive refuses it */
+  static const unsigned mix_read[] = {100, 95, 65, 50, 35, 5, 0};
+  static const uint32_t mix_block[] = {1048576, 131072, 65536, 32768, 16384, 8192, 4096};
+  char t[32];
+  fio_time_str(measure_s(x, s->round_s), t, sizeof t);
+  fprintf(f, "# step %s: steady state (SNIA PTS), %u rounds of %s, %s each, QD%u T%u\n", s->id, s->rounds_max,
+          s->matrix ? "the IOPS matrix" : "random write", t, s->qd, s->threads);
+  char why[200];
+  snprintf(why, sizeof why, "%u", s->rounds_max);
+  fio_note(f, x, s, "fio cannot stop on the PTS steady-state rule: all %s rounds (rounds_max) are exported; "
+           "the analysis judges the window from the logs", why);
+  if (s->matrix) fio_note(f, x, s, "%s", "the matrix's 512 B points are left out");
+  prepare_jobs(f, s);
+  for (unsigned r = 1; r <= s->rounds_max; r++) {
+    size_t nm = s->matrix ? sizeof mix_read / sizeof mix_read[0] : 1;
+    size_t nb = s->matrix ? sizeof mix_block / sizeof mix_block[0] : 1;
+    for (size_t m = 0; m < nm; m++)
+      for (size_t b = 0; b < nb; b++) {
+        char name[64];
+        uint32_t block = s->matrix ? mix_block[b] : s->block_bytes;
+        unsigned rp = s->matrix ? mix_read[m] : 0;
+        if (s->matrix) snprintf(name, sizeof name, "r%02u.R%u.%uK", r, rp, block / 1024);
+        else snprintf(name, sizeof name, "r%02u", r);
+        job_head(f, name, s);
+        rand_job(f, rp == 100 ? "randread" : rp ? "randrw" : "randwrite", block, s->qd, s->threads);
+        if (rp && rp < 100) fprintf(f, "rwmixread=%u\n", rp);
+        fprintf(f, "time_based=1\nruntime=%s\n", t);
+      }
+  }
+  return 0;
+}
+
+int bench_review_fio_consistency(FILE *f, const struct review_profile *p, const struct review_step *s,
+                                 const struct bench_fio_export_opts *x) {
+  (void)p;
+  char t[32];
+  fio_time_str(measure_s(x, s->duration_s), t, sizeof t);
+  fprintf(f, "# step %s: performance consistency, %s of %u KiB random write, QD%u T%u\n", s->id, t,
+          s->block_bytes / 1024, s->qd, s->threads);
+  prepare_jobs(f, s);
+  job_head(f, "write", s);
+  rand_job(f, "randwrite", s->block_bytes, s->qd, s->threads);
+  fprintf(f, "time_based=1\nruntime=%s\n", t);
+  return 0;
+}
+
+int bench_review_fio_thermal(FILE *f, const struct review_profile *p, const struct review_step *s,
+                             const struct bench_fio_export_opts *x) {
+  (void)p;
+  char bs[32], t[32], cool[32];
+  fio_size_str(s->block_bytes, bs, sizeof bs);
+  fio_time_str(measure_s(x, s->duration_s), t, sizeof t);
+  fio_time_str(s->cool_s, cool, sizeof cool);
+  fprintf(f, "# step %s: thermal, %gs idle (startdelay), then a sustained sequential write\n", s->id, s->cool_s);
+  fio_note(f, x, s, "%s", "fio records no temperature: the write is exported, the temperature series is not "
+           "(sample it beside the run, e.g. nvme smart-log)");
+  job_head(f, "write", s);
+  fprintf(f, "rw=write\nbs=%s\niodepth=%u\nsize=100%%\n", bs, s->qds[0]);
+  if (s->cool_s > 0) fprintf(f, "startdelay=%s\n", cool);
+  fprintf(f, "time_based=1\nruntime=%s\n", t);
+  if (s->max_bytes) fprintf(f, "number_ios=%" PRIu64 "\n", s->max_bytes / s->block_bytes ? s->max_bytes / s->block_bytes : 1);
+  return 0;
+}
+
+int bench_review_fio_recovery(FILE *f, const struct review_profile *p, const struct review_step *s,
+                              const struct bench_fio_export_opts *x) {
+  char bs[32];
+  fio_size_str(s->block_bytes, bs, sizeof bs);
+  fprintf(f, "# step %s: cache recovery after idle, %u KiB QD%u sequential writes, each after its idle (startdelay)\n",
+          s->id, s->block_bytes / 1024, s->qds[0]);
+  fio_note(f, x, s, "%s", "approximated: fio cannot stop a write at the SLC cliff, so each write (the exhaust and "
+           "one per idle) runs to its bound in full (at least a quarter of the target), going forward through it");
+  /* the bound and the forward cursor as recovery.c's, in bytes when the
+   * size is known, else in % of the target (the bound: its quarter) */
+  uint64_t cap = x->size_bytes, region = 100, bound = 25, cursor;
+  if (cap) {
+    region = p->set.fill_max_bytes && p->set.fill_max_bytes < cap ? p->set.fill_max_bytes : cap;
+    region = bench_review_align_down(region, s->block_bytes);
+    bound = s->near_full_bytes > cap / 4 ? s->near_full_bytes : cap / 4;
+    if (p->set.fill_max_bytes && bound > p->set.fill_max_bytes / 4) bound = p->set.fill_max_bytes / 4;
+    bound = bench_review_align_down(bound > cap ? cap : bound, s->block_bytes);
+  } else if (s->near_full_bytes) {
+    fio_note(f, x, s, "%s", "bound_bytes is not applied without --size (the bound is a quarter of the target)");
+  }
+  cursor = cap ? bench_review_align_down((uint64_t)((double)region * s->region_offset_pct / 100), s->block_bytes)
+               : (uint64_t)s->region_offset_pct;
+  for (unsigned i = 0; i <= s->nidles; i++) {
+    if (region - cursor < bound) cursor = 0;
+    char name[64], off[32], size[32], idle[32];
+    if (i) snprintf(name, sizeof name, "idle%gs", s->idles_s[i - 1]);
+    else snprintf(name, sizeof name, "exhaust");
+    job_head(f, name, s);
+    if (cap) {
+      fio_size_str(cursor, off, sizeof off);
+      fio_size_str(bound, size, sizeof size);
+    } else {
+      snprintf(off, sizeof off, "%" PRIu64 "%%", cursor);
+      snprintf(size, sizeof size, "%" PRIu64 "%%", bound);
+    }
+    fio_time_str(i ? s->idles_s[i - 1] : 0, idle, sizeof idle);
+    /* startdelay even at 0: an idle before it is how the import tells
+     * these writes from a fill */
+    fprintf(f, "rw=write\nbs=%s\niodepth=%u\noffset=%s\nsize=%s\nstartdelay=%s\n", bs, s->qds[0], off, size, idle);
+    cursor += bound;
+  }
+  return 0;
+}
+
 /* Writes TEXT (LEN bytes) to DIR/NAME atomically. */
 static int put_file(const char *dir, const char *name, const char *text, size_t len, struct ssdrev_err *err) {
   char path[4200];
@@ -170,6 +360,7 @@ static int put_file(const char *dir, const char *name, const char *text, size_t 
 int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary, size_t slen,
                             struct ssdrev_err *err) {
   if (!x->dir || !*x->dir) return ssdrev_fail(err, -EINVAL, "no output directory given");
+  if (x->notes && x->notes_len) x->notes[0] = 0;
   struct review_profile p;
   int rc = bench_review_profile_load(&p, x->profile_path, 0, x->passes, err);
   if (rc) return rc;
@@ -193,7 +384,7 @@ int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary
   for (unsigned i = 0; !rc && i < p.nsteps; i++) {
     const struct review_step *s = &p.steps[i];
     /* fio cannot discard a device: run.sh does, before the step's jobs */
-    const char *pre = s->kind->fio_pre_sh;
+    const char *pre = s->kind->fio_pre_sh_of ? s->kind->fio_pre_sh_of(s) : s->kind->fio_pre_sh;
     if (pre) fprintf(run, "# step %s\n%s\n", s->id, pre);
     if (!s->kind->fio) continue;
     char *text = NULL;

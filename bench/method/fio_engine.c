@@ -479,13 +479,19 @@ static int fio_run_job(struct review_ctx *c, const struct bench_job *job, const 
   remove_text_logs(dir, job->name);
   json_t *ls = json_object_get(test, "log_source");
   if (ls) json_object_set_new(ls, "text_removed", json_true()); /* its records are the ssdlog's */
-  const json_t *r = json_object_get(test, "result");
-  res->ios = (uint64_t)json_integer_value(json_object_get(r, "ios"));
-  res->bytes = (uint64_t)json_integer_value(json_object_get(r, "bytes"));
-  res->elapsed_ns = (uint64_t)json_integer_value(json_object_get(r, "elapsed_ns"));
-  res->mb_s = json_number_value(json_object_get(r, "mb_s"));
-  res->iops = json_number_value(json_object_get(r, "iops"));
-  res->mean_lat_ns = json_number_value(json_object_get(r, "mean_lat_ns"));
+  /* The result as the native engine computes it, from the converted log:
+   * fio's totals count the ramp's I/Os too (they stay in test.fio.ops). */
+  char log_abs[8400];
+  snprintf(log_abs, sizeof log_abs, "%s", archive_path(c->run, json_string_value(json_object_get(test, "log"))));
+  rc = bench_job_result_from_log(log_abs, res, err);
+  if (rc) {
+    json_object_set_new(test, "error", json_string(err->msg));
+    archive_end_test(test, "failed");
+    struct ssdrev_err serr;
+    archive_save(c->run, &serr);
+    return rc;
+  }
+  json_object_set_new(test, "result", bench_job_result_to_json(res));
   if (o->progress) {
     struct bench_progress p = {.phase = job->name, .fraction = 1.0 - 1e-9, .mb_s = res->mb_s, .iops = res->iops,
                                .eta_s = 0};

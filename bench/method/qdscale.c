@@ -103,4 +103,5 @@ static int qds_run(struct review_ctx *c, const struct review_step *s, struct ssd
 const struct review_kind bench_review_kind_qd_scaling = {
     .name = "qd_scaling", .keys = qds_keys, .parse = qds_parse, .estimate_s = qds_estimate,
     .describe = qds_describe, .run = qds_run,
+    .fio = bench_review_fio_qd_scaling,
 };

@@ -152,4 +152,5 @@ static int rec_run(struct review_ctx *c, const struct review_step *s, struct ssd
 const struct review_kind bench_review_kind_cache_recovery = {
     .name = "cache_recovery", .keys = rec_keys, .parse = rec_parse, .estimate_s = rec_estimate,
     .describe = rec_describe, .run = rec_run,
+    .fio = bench_review_fio_recovery,
 };

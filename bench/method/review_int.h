@@ -205,6 +205,7 @@ struct review_kind {
   int (*fio)(FILE *f, const struct review_profile *p, const struct review_step *s,
              const struct bench_fio_export_opts *x);
   const char *fio_pre_sh;
+  const char *(*fio_pre_sh_of)(const struct review_step *s); /* the line per step (NULL: fio_pre_sh) */
 };
 /* The fio hooks of the step kinds (bench/method/export_fio.c). */
 int bench_review_fio_cdm(FILE *f, const struct review_profile *p, const struct review_step *s,
@@ -215,6 +216,18 @@ int bench_review_fio_sweep(FILE *f, const struct review_profile *p, const struct
                            const struct bench_fio_export_opts *x);
 int bench_review_fio_tail(FILE *f, const struct review_profile *p, const struct review_step *s,
                           const struct bench_fio_export_opts *x);
+int bench_review_fio_qd_scaling(FILE *f, const struct review_profile *p, const struct review_step *s,
+                                const struct bench_fio_export_opts *x);
+int bench_review_fio_steady(FILE *f, const struct review_profile *p, const struct review_step *s,
+                            const struct bench_fio_export_opts *x);
+int bench_review_fio_consistency(FILE *f, const struct review_profile *p, const struct review_step *s,
+                                 const struct bench_fio_export_opts *x);
+int bench_review_fio_thermal(FILE *f, const struct review_profile *p, const struct review_step *s,
+                             const struct bench_fio_export_opts *x);
+int bench_review_fio_recovery(FILE *f, const struct review_profile *p, const struct review_step *s,
+                              const struct bench_fio_export_opts *x);
+/* steady_state, consistency: run.sh's purge when the step's prepare has one */
+const char *bench_review_fio_pre_sh(const struct review_step *s);
 /* Discards the target when it is a block device (run.sh's purge). */
 extern const char bench_review_fio_discard_sh[];
 const struct review_kind *bench_review_kind_find(const char *name);

@@ -127,4 +127,5 @@ static int ss_run(struct review_ctx *c, const struct review_step *s, struct ssdr
 const struct review_kind bench_review_kind_steady_state = {
     .name = "steady_state", .keys = ss_keys, .parse = ss_parse, .estimate_s = ss_estimate,
     .describe = ss_describe, .run = ss_run,
+    .fio = bench_review_fio_steady, .fio_pre_sh_of = bench_review_fio_pre_sh,
 };

@@ -171,4 +171,5 @@ static int thermal_run(struct review_ctx *c, const struct review_step *s, struct
 const struct review_kind bench_review_kind_thermal = {
     .name = "thermal", .keys = thermal_keys, .parse = thermal_parse, .estimate_s = thermal_estimate,
     .describe = thermal_describe, .run = thermal_run,
+    .fio = bench_review_fio_thermal,
 };

@@ -30,6 +30,49 @@ sed 's/"qds": \[1, 2, 4\]/"qds": [1, 8]/' "$R/profiles/review.json" >"$d/m2.json
 "$SSDREV" method export --fio "$d/jobs2" --profile "$d/m2.json" --size 64M >/dev/null 2>&1 || fail "export of an edited method"
 grep -q '^\[QD8.R50\]' "$d/jobs2/06-rw_sweep.fio" || fail "an edited method's QDs are not exported"
 grep -q '^\[QD2' "$d/jobs2/06-rw_sweep.fio" && fail "a QD the method no longer has is exported"
+# the steps beyond the reference review (review-full.json): each has its
+# jobs, fio parses every file, and what fio cannot do is said on stderr
+"$SSDREV" method export --fio "$d/full" --profile "$R/profiles/review-full.json" --size 64M --runtime 20ms \
+  >"$d/full.out" 2>"$d/full.err" || fail "export of review-full: $(cat "$d/full.err")"
+for f in "$d/full/"*.fio; do
+  SSDREV_TARGET="$d/parse.img" fio --parse-only "$f" >"$d/parse.out" 2>&1 || fail "fio rejects $f: $(cat "$d/parse.out")"
+done
+q=$(ls "$d/full/"*-qd_scaling.fio) && s=$(ls "$d/full/"*-steady_state.fio) && c=$(ls "$d/full/"*-consistency.fio) \
+  && th=$(ls "$d/full/"*-thermal.fio) && cr=$(ls "$d/full/"*-cache_recovery.fio) || fail "a step's job file is missing"
+[ "$(grep -c '^\[\(read\|write\)\.QD[0-9]*\]' "$q")" = 16 ] || fail "qd_scaling: not 2 workloads x 8 QDs"
+grep -A12 '^\[write\.QD128\]' "$q" | grep -q '^iodepth=128' || fail "qd_scaling: QD128 job's iodepth"
+grep -A12 '^\[read\.QD4\]' "$q" | grep -q '^rw=randread' || fail "qd_scaling: the read job"
+[ "$(grep -c '^\[r[0-9][0-9]\]' "$s")" = 25 ] || fail "steady_state: not rounds_max (25) rounds"
+grep -A12 '^\[r25\]' "$s" | grep -q '^runtime=20ms' || fail "steady_state: a round is not time-based"
+grep -q '^\[prepare1\]' "$c" && grep -A12 '^\[write\]' "$c" | grep -q '^time_based=1' || fail "consistency: prepare + write"
+grep -q 'consistency.fio' "$d/full/run.sh" && grep -B1 'consistency.fio' "$d/full/run.sh" | grep -q blkdiscard \
+  || fail "consistency's purge is not in run.sh"
+grep -A12 '^\[write\]' "$th" | grep -q '^startdelay=120' || fail "thermal: the idle before the write"
+grep -q 'no temperature' "$th" || fail "thermal: the missing temperature not said"
+[ "$(grep -c '^startdelay=' "$cr")" = 5 ] && grep -q '^startdelay=600' "$cr" || fail "cache_recovery: the writes after idles"
+grep -q 'approximated' "$cr" || fail "cache_recovery: the approximation not said in the file"
+for st in cache_recovery steady_state thermal; do
+  grep -q "note: step '$st'" "$d/full.err" || fail "no note on stderr for $st: $(cat "$d/full.err")"
+done
+# they come back: QD-scaling points as qd_scaling, the rest (idles cut to 0
+# here) as plain jobs, none of them a fill
+for f in "$q" "$s" "$c" "$th" "$cr"; do
+  sed 's/^startdelay=.*/startdelay=0/' "$f" >"$f.0" && mv "$f.0" "$f"
+  (cd "$d/full" && SSDREV_TARGET="$d/full.img" fio --output-format=json+ --output="$(basename "$f" .fio).json" "$f") \
+    >"$d/full-fio.out" 2>&1 || fail "fio $f: $(tail -3 "$d/full-fio.out")"
+done
+(cd "$d/full" && "$SSDREV" import fio ./*-qd_scaling.json ./*-steady_state.json ./*-consistency.json ./*-thermal.json \
+  ./*-cache_recovery.json --out "$d/fullrun") >"$d/fimp.out" 2>&1 || fail "import of the new steps: $(cat "$d/fimp.out")"
+/usr/bin/python3 - "$d/fullrun" <<'PY' || exit 1
+import json, sys, collections
+m = json.load(open(sys.argv[1] + "/manifest.json"))
+k = collections.Counter(t["kind"] for t in m["tests"])
+# prepare1 of consistency is a whole-target sequential write: a fill
+want = {"qd_scaling": 16, "job": 25 + 1 + 1 + 5, "fill_drive": 1}
+if dict(k) != want: sys.exit("kinds %s, want %s" % (dict(k), want))
+pts = sorted((t["workload"], t["qd"]) for t in m["tests"] if t["kind"] == "qd_scaling")
+if pts[0] != ("read", 1) or pts[-1] != ("write", 128): sys.exit("qd points %s" % pts)
+PY
 SSDREV_TARGET="$d/target.img" sh "$d/jobs/run.sh" >"$d/fio.out" 2>&1 || fail "run.sh: $(tail -5 "$d/fio.out")"
 cd "$d/jobs" || exit 1
 "$SSDREV" import fio 02-cdm_fob.json:FOB 03-fill75.json 04-cdm_75.json:75% 05-fill_drive.json 06-rw_sweep.json \

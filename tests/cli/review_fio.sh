@@ -79,6 +79,26 @@ ramp = [r for r in rows if r["ramp"] == "1"]
 if not ramp or len(ramp) == len(rows): sys.exit("sweep ramp not flagged: %d of %d" % (len(ramp), len(rows)))
 if max(int(r["submit_ns"]) for r in ramp) >= 100000000: sys.exit("a ramp record after the ramp")
 PY
+# result is the measured I/Os (the log's non-ramp records) for both engines;
+# fio's own total (ramp included) stays in test.fio
+"$S" log dump "$D/uring/logs/sweep.QD2.R50.ssdlog" --csv > "$D/usweep.csv" || fail "log dump"
+/usr/bin/python3 - "$D" <<'PY' || exit 1
+import csv, json, sys
+d = sys.argv[1]
+for eng, csvf in (("fio", "sweep.csv"), ("uring", "usweep.csv")):
+    m = json.load(open("%s/%s/manifest.json" % (d, eng)))
+    t = [x for x in m["tests"] if x["name"] == "sweep.QD2.R50"][0]
+    rows = list(csv.DictReader(open(d + "/" + csvf)))
+    measured = [r for r in rows if r["ramp"] == "0" and int(r["status"]) >= 0]
+    if len(measured) == len(rows): sys.exit("%s: no ramp records in the sweep log" % eng)
+    if t["result"]["ios"] != len(measured):
+        sys.exit("%s: result.ios %d, the log has %d measured I/Os (%d with the ramp)" % (eng, t["result"]["ios"], len(measured), len(rows)))
+    if t["result"]["bytes"] != sum(int(r["len_bytes"]) for r in measured): sys.exit("%s: result.bytes" % eng)
+    if eng == "fio":
+        total = sum(o["ios"] for o in t["fio"]["ops"].values())
+        if total != len(rows) or total == t["result"]["ios"]:
+            sys.exit("fio: its total %d vs log %d and result %d" % (total, len(rows), t["result"]["ios"]))
+PY
 "$S" analyze "$D/fio" > "$D/an.out" 2>&1 || fail "analyze: $(cat "$D/an.out")"
 /usr/bin/python3 - "$D/fio/analysis.json" <<'PY' || exit 1
 import json, sys

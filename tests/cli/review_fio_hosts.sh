@@ -4,7 +4,8 @@
 # temporary file). One server is killed mid-campaign: that host ends failed
 # (campaign.json and its manifest say so), the others complete; a host whose
 # target the guard refuses fails without fio writing it; `ssdrev compare`
-# takes the campaign directory as it is. Bad hosts files name file:line, and
+# takes the campaign directory as it is; --step reruns one step on every
+# host. Bad hosts files name file:line, and
 # a host that is not a loopback address is refused before anything starts.
 set -u
 fail() { echo "review_fio_hosts: $*" >&2; exit 1; }
@@ -123,6 +124,32 @@ PY
 rrun=$(ls -d rc/localhost_*)
 "$S" review "$D/r.img" --out "$rrun" --profile m.json --quiet --force 2>e9 && fail "a load host's run resumed here"
 grep -q "resume it where it ran" e9 || fail "resume message: $(cat e9)"
+
+# --step in a campaign: the step reruns on every host's run, the others stay
+h1="127.0.0.1_$P-t1.img"; h2="127.0.0.2_$((P + 1))-t2.img"
+printf '127.0.0.1:%s %s/t1.img\n127.0.0.2:%s %s/t2.img\n' "$P" "$D" "$((P + 1))" "$D" > hosts2.txt
+cp "camp/$h1/manifest.json" before1.json; cp "camp/$h2/manifest.json" before2.json
+sleep 1.1   # the rerun's start times differ from the first run's (seconds)
+"$S" review --engine fio --hosts hosts2.txt --out camp --step tail --quiet > o9 2> e9 || fail "--step campaign: $(cat o9 e9)"
+grep -q '2 complete, 0 failed' o9 || fail "--step campaign summary: $(cat o9)"
+/usr/bin/python3 - "$D" "$h1" "$h2" <<'PY' || exit 1
+import json, sys
+d = sys.argv[1]
+for i, h in ((1, sys.argv[2]), (2, sys.argv[3])):
+    b = {t["name"]: t for t in json.load(open("%s/before%d.json" % (d, i)))["tests"]}
+    m = json.load(open("%s/camp/%s/manifest.json" % (d, h)))
+    a = {t["name"]: t for t in m["tests"]}
+    if sorted(a) != sorted(b): sys.exit("%s: tests %s, were %s" % (h, sorted(a), sorted(b)))
+    for n in a:
+        rerun = a[n]["start"] != b[n]["start"]
+        if rerun != n.startswith("tail."): sys.exit("%s: %s %s" % (h, n, "rerun" if rerun else "not rerun"))
+    if not all(s == "complete" for s in m["steps"].values()) or m["campaign"]["status"] != "complete":
+        sys.exit("%s: %s %s" % (h, m["steps"], m["campaign"]))
+PY
+cp "camp/$h1/manifest.json" after1.json
+"$S" review --engine fio --hosts hosts2.txt --out camp --step nosuch --quiet 2> e10 && fail "--step of no step ran"
+grep -q "hosts2.txt:1: --step: .* has no step 'nosuch'" e10 || fail "--step nosuch message: $(cat e10)"
+cmp -s "camp/$h1/manifest.json" "$D/after1.json" || fail "a refused --step touched a host's run"
 
 # compare takes the campaign directory as it is
 "$S" compare camp --out cmp --format md,csv > cmp.out 2>&1 || fail "compare: $(cat cmp.out)"
