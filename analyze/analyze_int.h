@@ -77,6 +77,9 @@ int analyze_bins_finish(struct analyze_bins *b);
 /* Rounds to `digits` decimals so analysis.json stays readable. */
 double analyze_json_round(double v, int digits);
 json_t *analyze_json_real(double v, int digits);
+/* The same, or JSON null for a NaN or infinity (which jansson refuses: a
+ * NULL in json_pack's "o" drops the whole object). */
+json_t *analyze_json_real_or_null(double v, int digits);
 /* Number (integer or real) of o[key] or `dflt`. */
 double analyze_json_num(const json_t *o, const char *key, double dflt);
 const char *analyze_json_str(const json_t *o, const char *key);

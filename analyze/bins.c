@@ -195,6 +195,9 @@ double analyze_json_round(double v, int digits) {
   return round(v * m) / m;
 }
 json_t *analyze_json_real(double v, int digits) { return json_real(analyze_json_round(v, digits)); }
+json_t *analyze_json_real_or_null(double v, int digits) {
+  return isfinite(v) ? analyze_json_real(v, digits) : json_null();
+}
 double analyze_json_num(const json_t *o, const char *key, double dflt) {
   const json_t *v = json_object_get(o, key);
   return json_is_number(v) ? json_number_value(v) : dflt;

@@ -242,6 +242,41 @@ TEST("pre_steady judges each section by its first test, and says nothing when th
   json_decref(flags);
 }
 
+TEST("not_steady survives an interrupted step without a window and a window of mean 0 IOPS, and packs no NaN") {
+  json_t *a = json_pack("{s:{s:[{s:i},{s:i}], s:b, s:i}}", "steady_state", "rounds", "round", 1, "round", 2, "steady",
+                        0, "window_rounds", 5);
+  json_t *flags = json_array();
+  analyze_flag_not_steady(a, flags);
+  const json_t *f = find_flag(flags, "not_steady");
+  REQUIRE(f);
+  const json_t *nums = json_object_get(f, "numbers");
+  CHECK(json_integer_value(json_object_get(nums, "window_rounds")) == 5);
+  CHECK(!json_object_get(nums, "range_pct"));
+  CHECK(strstr(json_string_value(json_object_get(f, "message")), "fewer than its 5-round window") != NULL);
+  json_decref(a);
+  /* five rounds of 0 IOPS: the window's range is infinite; the window and
+   * the flag must still be written */
+  a = json_object();
+  for (int r = 1; r <= 5; r++) {
+    json_t *t = json_pack("{s:s, s:s, s:i, s:b, s:i, s:{s:i, s:i}}", "step", "steady_state", "name", "ss.w", "round",
+                          r, "tracking", 1, "window", 5, "params", "read_pct", 0, "block_bytes", 4096);
+    json_t *e = json_pack("{s:{s:{s:f, s:f}}}", "ops", "all", "iops", 0.0, "mb_s", 0.0);
+    analyze_steady_add(a, t, e);
+    json_decref(t);
+    json_decref(e);
+  }
+  const json_t *w = json_object_get(json_object_get(a, "steady_state"), "window");
+  REQUIRE(w);
+  CHECK(json_is_null(json_object_get(w, "range_pct")));
+  json_array_clear(flags);
+  analyze_flag_not_steady(a, flags);
+  f = find_flag(flags, "not_steady");
+  REQUIRE(f);
+  CHECK(json_number_value(json_object_get(json_object_get(f, "numbers"), "mean_iops")) == 0);
+  json_decref(a);
+  json_decref(flags);
+}
+
 TEST("not_steady fires at the round limit, consistency_drops above 1% of seconds below half the mean, and neither just inside") {
   json_t *a = json_pack("{s:{s:[{s:i},{s:i}], s:b, s:{s:f, s:f}}}", "steady_state", "rounds", "round", 1, "round", 2,
                         "steady", 0, "window", "range_pct", 30.0, "excursion_pct", 12.0);
