@@ -36,7 +36,8 @@ struct bin_out {
   uint64_t key;
   uint64_t ios, bytes;
   double lat_mean_ns, p50_ns, p99_ns;
-  double p999_ns;         /* exact bins only (else 0) */
+  double p999_ns;         /* exact bins: exact (the histogram's when a bin lost latencies
+                             to an allocation failure); written only for exact bins */
   uint64_t first_submit_ns, last_done_ns;
 };
 

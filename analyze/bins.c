@@ -111,6 +111,9 @@ static void push_out(struct analyze_bins *b, uint64_t key, const struct bin_acc 
   } else {
     o->p50_ns = hist_pct(a->hist, a->ios, 50);
     o->p99_ns = hist_pct(a->hist, a->ios, 99);
+    /* exact mode without every latency (an allocation failed): the
+     * histogram's p99.9 too, not a plausible-looking 0 */
+    o->p999_ns = hist_pct(a->hist, a->ios, 99.9);
   }
   o->first_submit_ns = a->first_submit_ns;
   o->last_done_ns = a->last_done_ns;

@@ -101,6 +101,21 @@ static struct bench_target *rand_write(const char *model, double secs, const cha
   return t;
 }
 
+TEST("An exact bin that lost latencies to a failed allocation takes p99.9 from its histogram, not 0") {
+  struct analyze_bins b;
+  analyze_bins_init(&b);
+  b.exact = 1;
+  for (uint64_t i = 1; i <= 2000; i++) analyze_bins_add(&b, 0, i * 1000, 4096, i, i + i * 1000);
+  /* the state a failed realloc leaves: counted, latency not kept */
+  b.win[0].nlat--;
+  REQUIRE(analyze_bins_finish(&b) == 0);
+  REQUIRE(b.nout == 1);
+  CHECK(b.out[0].p99_ns > 0);
+  CHECK(b.out[0].p999_ns >= b.out[0].p99_ns); /* near 1999 us; 0 before */
+  CHECK(fabs(b.out[0].p999_ns - 1998000) < 0.15 * 1998000);
+  analyze_bins_release(&b);
+}
+
 TEST("Per-interval p99.9 of an exact series equals the nearest rank over that interval's latencies") {
   const char *model = small_model("samples/models/pm981-256.model", test_path("p.model"));
   REQUIRE(model);
