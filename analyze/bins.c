@@ -201,6 +201,11 @@ json_t *analyze_json_real(double v, int digits) { return json_real(analyze_json_
 json_t *analyze_json_real_or_null(double v, int digits) {
   return isfinite(v) ? analyze_json_real(v, digits) : json_null();
 }
+json_int_t analyze_json_int_of(double v) {
+  const double lim = 4611686018427387904.0; /* 2^62 */
+  if (!(v == v)) return 0;
+  return (json_int_t)(v > lim ? lim : v < -lim ? -lim : v);
+}
 double analyze_json_num(const json_t *o, const char *key, double dflt) {
   const json_t *v = json_object_get(o, key);
   return json_is_number(v) ? json_number_value(v) : dflt;

@@ -58,7 +58,7 @@ void analyze_write_volume_add(json_t *a, const json_t *t, const json_t *e) {
   if (name && (judged_section(t, kind, key, sizeof key) || !strcmp(kind, "steady_state")))
     json_object_set_new(json_object_get(wv, "tests"), name,
                         json_pack("{s:s, s:I}", "section", !strcmp(kind, "steady_state") ? "steady_state" : key,
-                                  "before_bytes", (json_int_t)before));
+                                  "before_bytes", analyze_json_int_of(before)));
   double cap = method_capacity(a);
   if (tk && (tk->flags & BENCH_TK_FILL_TRACE) && cap > 0 && bytes >= cap / 2) {
     /* a sequential pass over (most of) the drive rewrites it in order:
@@ -68,7 +68,7 @@ void analyze_write_volume_add(json_t *a, const json_t *t, const json_t *e) {
   }
   if (pat && !strcmp(pat, "rand")) {
     double w = bytes * (100 - analyze_json_num(p, "read_pct", 100)) / 100;
-    json_object_set_new(wv, "since_fill_bytes", json_integer((json_int_t)(before + w)));
+    json_object_set_new(wv, "since_fill_bytes", json_integer(analyze_json_int_of(before + w)));
   }
 }
 
@@ -162,7 +162,9 @@ void analyze_steady_add(json_t *a, const json_t *t, const json_t *e) {
   if (win >= 2 && win <= 100) json_object_set_new(ss, "window_rounds", json_integer((json_int_t)win));
   const json_t *p = json_object_get(t, "params");
   double iops = analyze_json_num(st, "iops", 0);
-  int round = (int)analyze_json_num(t, "round", 0);
+  /* round from test.json: clamped before the cast (a hostile 1e300) */
+  double rd = analyze_json_num(t, "round", 0);
+  int round = rd > 0 && rd < 1e9 ? (int)rd : 0;
   json_array_append_new(json_object_get(ss, "matrix_points"),
                         json_pack("{s:i, s:f, s:f, s:f}", "round", round, "read_pct", analyze_json_num(t, "read_pct", 0),
                                   "block_bytes", analyze_json_num(p, "block_bytes", 0), "iops", iops));
@@ -176,8 +178,9 @@ void analyze_steady_add(json_t *a, const json_t *t, const json_t *e) {
   json_array_append_new(json_object_get(ss, "rounds"),
                         json_pack("{s:i, s:s, s:o, s:o, s:I, s:I}", "round", round, "test", name ? name : "?", "iops",
                                   analyze_json_real(iops, 1), "mb_s", json_deep_copy(json_object_get(st, "mb_s")),
-                                  "before_bytes", (json_int_t)analyze_json_num(wv, "before_bytes", 0), "write_bytes",
-                                  (json_int_t)(bytes * (100 - analyze_json_num(p, "read_pct", 0)) / 100)));
+                                  "before_bytes", analyze_json_int_of(analyze_json_num(wv, "before_bytes", 0)),
+                                  "write_bytes",
+                                  analyze_json_int_of(bytes * (100 - analyze_json_num(p, "read_pct", 0)) / 100)));
   steady_judge(ss);
   steady_matrix(ss);
 }

@@ -292,6 +292,23 @@ TEST("not_steady survives an interrupted step without a window and a window of m
   json_decref(flags);
 }
 
+TEST("Hostile round and byte counts (1e300, -1e300) in test.json are clamped, not cast out of range") {
+  json_t *a = json_object();
+  json_t *t = json_pack("{s:s, s:s, s:s, s:f, s:b, s:{s:f, s:s}, s:{s:f}}", "step", "steady_state", "kind",
+                        "steady_state", "name", "ss.w", "round", 1e300, "tracking", 1, "params", "read_pct", -1e300,
+                        "pattern", "rand", "result", "bytes", 1e300);
+  json_t *e = json_pack("{s:{s:{s:f, s:f}}}", "ops", "all", "iops", 1000.0, "mb_s", 4.0);
+  analyze_write_volume_add(a, t, e);
+  analyze_write_volume_add(a, t, e);
+  analyze_steady_add(a, t, e);
+  const json_t *r = json_array_get(json_object_get(json_object_get(a, "steady_state"), "rounds"), 0);
+  REQUIRE(r);
+  CHECK(json_integer_value(json_object_get(r, "round")) == 0);
+  CHECK(json_integer_value(json_object_get(r, "write_bytes")) > 0);
+  CHECK(json_integer_value(json_object_get(json_object_get(a, "write_volume"), "since_fill_bytes")) > 0);
+  json_decref(a), json_decref(t), json_decref(e);
+}
+
 TEST("not_steady fires at the round limit, consistency_drops above 1% of seconds below half the mean, and neither just inside") {
   json_t *a = json_pack("{s:{s:[{s:i},{s:i}], s:b, s:{s:f, s:f}}}", "steady_state", "rounds", "round", 1, "round", 2,
                         "steady", 0, "window", "range_pct", 30.0, "excursion_pct", 12.0);

@@ -270,6 +270,19 @@ TEST("The analysis calls a drop thermal where the temperature stops rising, and 
 /* a cliff when the drive is already near its peak, still heating at the same rate */
 static double c_hot_rising(double t) { return 70 + 0.1 * t; }
 
+TEST("A tiny or denormal interval_s (a hostile analysis) clamps the drop window instead of casting an infinite count") {
+  static const double dts[] = {1e-320, 1e-300, 5e-324};
+  for (size_t i = 0; i < sizeof dts / sizeof dts[0]; i++) {
+    json_t *test, *entry;
+    synth(&test, &entry, v_throttle, c_throttle, 90);
+    json_object_set_new(json_object_get(entry, "series"), "interval_s", json_real(dts[i]));
+    json_t *o = analyze_thermal(test, entry, NULL);
+    REQUIRE(o != NULL);
+    CHECK(json_is_number(json_object_get(o, "interval_s")));
+    json_decref(o), json_decref(test), json_decref(entry);
+  }
+}
+
 TEST("A drop without temperature evidence is no throttle: no samples, or a temperature still climbing as fast") {
   json_t *test, *entry;
   synth(&test, &entry, v_cliff, NULL, 60);
