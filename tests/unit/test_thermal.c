@@ -141,6 +141,31 @@ TEST("The drive leaves its throttle only throttle_hyst_c below the threshold") {
   sim_free(s);
 }
 
+TEST("One long idle right after a throttle credits the throttle only until the drive cools out of it, as short steps do") {
+  struct sim_model m;
+  const char *keys = "throttle_light_c = 70\nthrottle_light_mb_s = 180\nthrottle_hyst_c = 3\n";
+  struct sim *a = new_sim(keys, &m), *b = new_sim(keys, &m);
+  REQUIRE(a && b);
+  write_until(a, 60000000000ull, 0, NULL);
+  write_until(b, 60000000000ull, 0, NULL);
+  struct sim_truth ta, tb;
+  sim_get_truth(a, &ta);
+  REQUIRE(ta.throttle_level == 1);
+  uint64_t before = ta.tmt_ns[0];
+  sim_idle(a, 600000000000ull); /* one 600 s step */
+  for (int i = 0; i < 6000; i++) sim_idle(b, 100000000ull);
+  sim_get_truth(a, &ta);
+  sim_get_truth(b, &tb);
+  CHECK_EQ_U64(ta.throttle_level, 0);
+  CHECK(ta.tmt_ns[0] - before < 100000000000ull); /* cooled out in seconds, not 600 s */
+  double d = fabs((double)ta.tmt_ns[0] - (double)tb.tmt_ns[0]);
+  CHECK(d <= 200000000.0); /* within two 100 ms steps */
+  fprintf(stderr, "    in throttle: %.3f s (one step) vs %.3f s (100 ms steps)\n", (double)ta.tmt_ns[0] / 1e9,
+          (double)tb.tmt_ns[0] / 1e9);
+  sim_free(a);
+  sim_free(b);
+}
+
 TEST("A light throttle that does not cool the drive gives way to the heavy one") {
   struct sim_model m;
   /* the light cap is above the drive's own speed: no relief, the heavy cap at 75 °C */
