@@ -36,7 +36,8 @@ struct bin_out {
   uint64_t key;
   uint64_t ios, bytes;
   double lat_mean_ns, p50_ns, p99_ns;
-  double p999_ns;         /* exact bins only (else 0) */
+  double p999_ns;         /* exact bins: exact (the histogram's when a bin lost latencies
+                             to an allocation failure); written only for exact bins */
   uint64_t first_submit_ns, last_done_ns;
 };
 
@@ -77,6 +78,13 @@ int analyze_bins_finish(struct analyze_bins *b);
 /* Rounds to `digits` decimals so analysis.json stays readable. */
 double analyze_json_round(double v, int digits);
 json_t *analyze_json_real(double v, int digits);
+/* The same, or JSON null for a NaN or infinity (which jansson refuses: a
+ * NULL in json_pack's "o" drops the whole object). */
+json_t *analyze_json_real_or_null(double v, int digits);
+/* V (a double from a possibly hostile analysis or test.json) as an
+ * integer: NaN is 0, the rest clamped to +-2^62 in double first (a cast of
+ * an out-of-range double is undefined). */
+json_int_t analyze_json_int_of(double v);
 /* Number (integer or real) of o[key] or `dflt`. */
 double analyze_json_num(const json_t *o, const char *key, double dflt);
 const char *analyze_json_str(const json_t *o, const char *key);

@@ -111,6 +111,9 @@ static void push_out(struct analyze_bins *b, uint64_t key, const struct bin_acc 
   } else {
     o->p50_ns = hist_pct(a->hist, a->ios, 50);
     o->p99_ns = hist_pct(a->hist, a->ios, 99);
+    /* exact mode without every latency (an allocation failed): the
+     * histogram's p99.9 too, not a plausible-looking 0 */
+    o->p999_ns = hist_pct(a->hist, a->ios, 99.9);
   }
   o->first_submit_ns = a->first_submit_ns;
   o->last_done_ns = a->last_done_ns;
@@ -195,6 +198,14 @@ double analyze_json_round(double v, int digits) {
   return round(v * m) / m;
 }
 json_t *analyze_json_real(double v, int digits) { return json_real(analyze_json_round(v, digits)); }
+json_t *analyze_json_real_or_null(double v, int digits) {
+  return isfinite(v) ? analyze_json_real(v, digits) : json_null();
+}
+json_int_t analyze_json_int_of(double v) {
+  const double lim = 4611686018427387904.0; /* 2^62 */
+  if (!(v == v)) return 0;
+  return (json_int_t)(v > lim ? lim : v < -lim ? -lim : v);
+}
 double analyze_json_num(const json_t *o, const char *key, double dflt) {
   const json_t *v = json_object_get(o, key);
   return json_is_number(v) ? json_number_value(v) : dflt;

@@ -58,7 +58,7 @@ void analyze_write_volume_add(json_t *a, const json_t *t, const json_t *e) {
   if (name && (judged_section(t, kind, key, sizeof key) || !strcmp(kind, "steady_state")))
     json_object_set_new(json_object_get(wv, "tests"), name,
                         json_pack("{s:s, s:I}", "section", !strcmp(kind, "steady_state") ? "steady_state" : key,
-                                  "before_bytes", (json_int_t)before));
+                                  "before_bytes", analyze_json_int_of(before)));
   double cap = method_capacity(a);
   if (tk && (tk->flags & BENCH_TK_FILL_TRACE) && cap > 0 && bytes >= cap / 2) {
     /* a sequential pass over (most of) the drive rewrites it in order:
@@ -68,7 +68,7 @@ void analyze_write_volume_add(json_t *a, const json_t *t, const json_t *e) {
   }
   if (pat && !strcmp(pat, "rand")) {
     double w = bytes * (100 - analyze_json_num(p, "read_pct", 100)) / 100;
-    json_object_set_new(wv, "since_fill_bytes", json_integer((json_int_t)(before + w)));
+    json_object_set_new(wv, "since_fill_bytes", json_integer(analyze_json_int_of(before + w)));
   }
 }
 
@@ -96,8 +96,9 @@ static void steady_judge(json_t *ss) {
       json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "first_round", (json_int_t)w.first + 1, "last_round",
                 (json_int_t)w.last + 1, "mean_iops", analyze_json_real(w.mean, 1), "min_iops",
                 analyze_json_real(w.min, 1), "max_iops", analyze_json_real(w.max, 1), "range_pct",
-                analyze_json_real(w.range_pct, 2), "slope_iops_per_round", analyze_json_real(w.slope, 2), "intercept",
-                analyze_json_real(w.intercept, 2), "excursion_pct", analyze_json_real(w.excursion_pct, 2)));
+                analyze_json_real_or_null(w.range_pct, 2), "slope_iops_per_round", analyze_json_real_or_null(w.slope, 2),
+                "intercept", analyze_json_real_or_null(w.intercept, 2), "excursion_pct",
+                analyze_json_real_or_null(w.excursion_pct, 2)));
   /* the evidence pre_steady uses: random writes since the last fill before
    * the window's first round (steady), or after the last round (not) */
   const json_t *r0 = json_array_get(rounds, at ? w.first : n - 1);
@@ -161,7 +162,9 @@ void analyze_steady_add(json_t *a, const json_t *t, const json_t *e) {
   if (win >= 2 && win <= 100) json_object_set_new(ss, "window_rounds", json_integer((json_int_t)win));
   const json_t *p = json_object_get(t, "params");
   double iops = analyze_json_num(st, "iops", 0);
-  int round = (int)analyze_json_num(t, "round", 0);
+  /* round from test.json: clamped before the cast (a hostile 1e300) */
+  double rd = analyze_json_num(t, "round", 0);
+  int round = rd > 0 && rd < 1e9 ? (int)rd : 0;
   json_array_append_new(json_object_get(ss, "matrix_points"),
                         json_pack("{s:i, s:f, s:f, s:f}", "round", round, "read_pct", analyze_json_num(t, "read_pct", 0),
                                   "block_bytes", analyze_json_num(p, "block_bytes", 0), "iops", iops));
@@ -175,8 +178,9 @@ void analyze_steady_add(json_t *a, const json_t *t, const json_t *e) {
   json_array_append_new(json_object_get(ss, "rounds"),
                         json_pack("{s:i, s:s, s:o, s:o, s:I, s:I}", "round", round, "test", name ? name : "?", "iops",
                                   analyze_json_real(iops, 1), "mb_s", json_deep_copy(json_object_get(st, "mb_s")),
-                                  "before_bytes", (json_int_t)analyze_json_num(wv, "before_bytes", 0), "write_bytes",
-                                  (json_int_t)(bytes * (100 - analyze_json_num(p, "read_pct", 0)) / 100)));
+                                  "before_bytes", analyze_json_int_of(analyze_json_num(wv, "before_bytes", 0)),
+                                  "write_bytes",
+                                  analyze_json_int_of(bytes * (100 - analyze_json_num(p, "read_pct", 0)) / 100)));
   steady_judge(ss);
   steady_matrix(ss);
 }
@@ -188,15 +192,35 @@ void analyze_flag_not_steady(const json_t *a, json_t *flags) {
   size_t n = json_array_size(json_object_get(ss, "rounds"));
   if (!n || json_is_true(json_object_get(ss, "steady"))) return;
   const json_t *w = json_object_get(ss, "window");
-  analyze_flag_add(flags, "not_steady", "warn",
-                   json_pack("{s:I, s:f, s:f, s:f, s:f}", "rounds", (json_int_t)n, "range_pct",
-                             analyze_json_num(w, "range_pct", NAN), "excursion_pct",
-                             analyze_json_num(w, "excursion_pct", NAN), "range_limit_pct", BENCH_PTS_RANGE_PCT,
-                             "excursion_limit_pct", BENCH_PTS_SLOPE_PCT),
+  json_t *nums = json_pack("{s:I, s:f, s:f}", "rounds", (json_int_t)n, "range_limit_pct", BENCH_PTS_RANGE_PCT,
+                           "excursion_limit_pct", BENCH_PTS_SLOPE_PCT);
+  /* No NaN in the numbers (jansson refuses it and the flag would vanish):
+   * an interrupted step has no window, a window of mean 0 no range share.
+   * The catalogue tells the three cases apart by the numbers present. */
+  if (!w) {
+    double win = analyze_json_num(ss, "window_rounds", 5);
+    json_object_set_new(nums, "window_rounds", json_integer((json_int_t)win));
+    analyze_flag_add(flags, "not_steady", "warn", nums,
+                     "steady state (SNIA PTS) not judged: the step ran %zu rounds, fewer than its %.0f-round window", n,
+                     win);
+    return;
+  }
+  double rp = analyze_json_num(w, "range_pct", NAN), ep = analyze_json_num(w, "excursion_pct", NAN);
+  if (!isfinite(rp) || !isfinite(ep)) {
+    double mean = analyze_json_num(w, "mean_iops", 0);
+    json_object_set_new(nums, "mean_iops", analyze_json_real_or_null(mean, 1));
+    analyze_flag_add(flags, "not_steady", "warn", nums,
+                     "steady state (SNIA PTS) not reached in %zu rounds: the last window's mean is %.0f IOPS, so its "
+                     "range has no share of it",
+                     n, mean);
+    return;
+  }
+  json_object_set_new(nums, "range_pct", json_real(rp));
+  json_object_set_new(nums, "excursion_pct", json_real(ep));
+  analyze_flag_add(flags, "not_steady", "warn", nums,
                    "steady state (SNIA PTS) not reached in %zu rounds: the last window's range is %.1f%% "
                    "(limit %.0f%%) and its best-fit excursion %.1f%% (limit %.0f%%) of its mean",
-                   n, analyze_json_num(w, "range_pct", NAN), BENCH_PTS_RANGE_PCT,
-                   analyze_json_num(w, "excursion_pct", NAN), BENCH_PTS_SLOPE_PCT);
+                   n, rp, BENCH_PTS_RANGE_PCT, ep, BENCH_PTS_SLOPE_PCT);
 }
 
 /* One flag per filled-state section (CDM state other than FOB, the tails)

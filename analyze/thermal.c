@@ -126,9 +126,12 @@ json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *d
   /* Throughput drops: where the median of the W bins after a bin is below
    * (1 - DROP) x the median of the W bins before it; of a run of such bins,
    * the one with the largest difference is the drop. */
-  size_t w = (size_t)ceil(ANALYZE_THERMAL_WINDOW_S / dt);
-  if (w < 2) w = 2;
-  if (w > ANALYZE_THERMAL_WIN_MAX) w = ANALYZE_THERMAL_WIN_MAX;
+  /* clamped in double: a tiny interval_s (a hostile analysis) makes the
+   * quotient huge or infinite, and casting that is undefined */
+  double wd = ceil(ANALYZE_THERMAL_WINDOW_S / dt);
+  if (!(wd >= 2)) wd = 2;
+  if (wd > ANALYZE_THERMAL_WIN_MAX) wd = ANALYZE_THERMAL_WIN_MAX;
+  size_t w = (size_t)wd;
   json_t *points = json_array();
   double first_t = NAN, first_c = NAN, first_before = NAN;
   for (size_t k = w; k + w <= n;) {

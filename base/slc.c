@@ -154,20 +154,37 @@ static double place_cliff(const struct trace *f, size_t a, size_t b, double v1, 
   return g0 + x;
 }
 
+void ssdrev_slc_ws_free(struct ssdrev_slc_ws *ws) {
+  free(ws->buf);
+  ws->buf = NULL;
+  ws->cap = 0;
+}
+
 int ssdrev_slc_estimate(const double *gib, const double *mb_s, size_t n, double min_seg_gib, double min_level_s,
                         struct ssdrev_slc *out, struct ssdrev_err *err) {
+  struct ssdrev_slc_ws ws = {0};
+  int rc = ssdrev_slc_estimate_ws(gib, mb_s, n, min_seg_gib, min_level_s, &ws, out, err);
+  ssdrev_slc_ws_free(&ws);
+  return rc;
+}
+
+int ssdrev_slc_estimate_ws(const double *gib, const double *mb_s, size_t n, double min_seg_gib, double min_level_s,
+                           struct ssdrev_slc_ws *ws, struct ssdrev_slc *out, struct ssdrev_err *err) {
   memset(out, 0, sizeof *out);
   if (n < 4) return ssdrev_fail(err, -EINVAL, "fill trace too short for an SLC estimate (%zu points)", n);
   double step = (gib[n - 1] - gib[0]) / (double)(n - 1);
   if (!(step > 0)) return ssdrev_fail(err, -EINVAL, "fill trace GiB values do not increase");
   size_t f = (n + COARSE_MAX - 1) / COARSE_MAX, nc = (n + f - 1) / f;
-  double *ft = calloc(n + 1, sizeof *ft), *x = calloc(nc, sizeof *x), *cg = calloc(nc, sizeof *cg),
-         *ct = calloc(nc + 1, sizeof *ct), *s1 = calloc(nc + 1, sizeof *s1), *s2 = calloc(nc + 1, sizeof *s2),
-         *tmp = calloc(nc, sizeof *tmp);
-  if (!ft || !x || !cg || !ct || !s1 || !s2 || !tmp) {
-    free(ft), free(x), free(cg), free(ct), free(s1), free(s2), free(tmp);
-    return ssdrev_fail(err, -ENOMEM, "out of memory");
+  /* the seven arrays in one piece of the workspace, zeroed as calloc did */
+  size_t need = (n + 1) + 3 * nc + 3 * (nc + 1);
+  if (ws->cap < need) {
+    double *b = realloc(ws->buf, need * sizeof *b);
+    if (!b) return ssdrev_fail(err, -ENOMEM, "out of memory");
+    ws->buf = b, ws->cap = need;
   }
+  memset(ws->buf, 0, need * sizeof *ws->buf);
+  double *ft = ws->buf, *x = ft + n + 1, *cg = x + nc, *ct = cg + nc, *s1 = ct + nc + 1, *s2 = s1 + nc + 1,
+         *tmp = s2 + nc + 1;
   struct trace fine = {.n = n, .g0 = gib[0] - step, .g = gib, .t = ft};
   for (size_t i = 0; i < n; i++) {
     double dg = gib[i] - tr_start(&fine, i);
@@ -316,7 +333,6 @@ int ssdrev_slc_estimate(const double *gib, const double *mb_s, size_t n, double 
     out->cache_gib = gib[n - 1];
     out->confidence = 0;
   }
-  free(ft), free(x), free(cg), free(ct), free(s1), free(s2), free(tmp);
   return 0;
 }
 

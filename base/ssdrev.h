@@ -149,5 +149,15 @@ struct ssdrev_slc {
  * than min_level_s seconds (0: any; a coarse clock's windows otherwise). */
 int ssdrev_slc_estimate(const double *gib, const double *mb_s, size_t n, double min_seg_gib, double min_level_s,
                         struct ssdrev_slc *out, struct ssdrev_err *err);
+/* Scratch memory of ssdrev_slc_estimate_ws, kept between calls (zeroed
+ * to start; ssdrev_slc_ws_free to end): a watch that estimates again and
+ * again allocates only when the trace outgrows it. */
+struct ssdrev_slc_ws {
+  double *buf;
+  size_t cap;
+};
+int ssdrev_slc_estimate_ws(const double *gib, const double *mb_s, size_t n, double min_seg_gib, double min_level_s,
+                           struct ssdrev_slc_ws *ws, struct ssdrev_slc *out, struct ssdrev_err *err);
+void ssdrev_slc_ws_free(struct ssdrev_slc_ws *ws);
 
 #endif

@@ -7,6 +7,8 @@
 #ifndef SSDREV_BENCH_H
 #define SSDREV_BENCH_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include "base/ssdrev.h"
 #include "log/ssdlog.h"
 
@@ -227,10 +229,17 @@ struct bench_job {
   /* Sees each batch of completions as the log gets them (submit_ns from the
    * job's start); nonzero stops submitting, and the job ends once the I/Os
    * in flight are done (a write until the cliff, bench/method/cliff.c).
-   * Called by one thread at a time. NULL: none. Not a recorded parameter. */
+   * Called by one thread at a time, on the I/O threads: keep it cheap. A
+   * watch with a slow judgment returns BENCH_JOB_WATCH_DUE instead; the job
+   * then calls it once with (arg, NULL, 0) for that judgment (nonzero:
+   * stop): on a virtual clock right away (no real time to lose, and the
+   * stop lands where it always did), else from one thread at most every
+   * 250 ms, concurrently with the batch calls (the watch guards its own
+   * data). NULL: none. Not a recorded parameter. */
   int (*watch)(void *arg, const struct ssdlog_rec *recs, size_t n);
   void *watch_arg;
 };
+enum { BENCH_JOB_WATCH_DUE = 2 };
 void bench_job_defaults(struct bench_job *job);
 /* Parameters as a JSON object (for the manifest and the log header). */
 json_t *bench_job_to_json(const struct bench_job *job);
@@ -368,13 +377,20 @@ struct bench_cliff_watch {
                            * margin_bytes past the write buffer ran, with no cliff, no
                            * faster than BENCH_CLIFF_NONE_RATIO x post: no cache came back */
   int observe_only;       /* never stop (a whole-drive fill: its estimate at the end) */
-  /* the trace so far */
+  /* the trace so far (the batch calls' own; mu guards the arrays and n
+   * against the judgment's copy, which may run on another thread) */
   double *gib, *mb_s;
   size_t n, cap, next_check;
   uint64_t acc_bytes, bytes, prev_end_ns, last_done_ns, first_submit_ns;
   int started, oom;
+  pthread_mutex_t mu;
+  atomic_int halted;      /* the judgment said stop: the batch calls see it */
+  /* the judgment's copy of the trace and the estimate's scratch, reused */
+  double *snap_gib, *snap_mb_s;
+  size_t snap_cap;
+  struct ssdrev_slc_ws ws;
   /* the outcome */
-  int stop;               /* BENCH_CLIFF_STOP_* once it asked the job to stop */
+  int stop;               /* BENCH_CLIFF_STOP_* once it asked the job to stop (read it after the job) */
   int have_est;           /* est holds the last estimate */
   struct ssdrev_slc est;
 };

@@ -265,6 +265,15 @@ static const struct msg_row rows[MSG_COUNT] = {
         "{range_limit_pct:0}%) and its best-fit excursion {excursion_pct:1}% (limit {excursion_limit_pct:0}%) of its mean",
         "{rounds}라운드 안에 정상 상태(SNIA PTS)에 도달하지 못했습니다: 마지막 구간의 범위가 평균의 {range_pct:1}% (한도 "
         "{range_limit_pct:0}%), 최소제곱 직선 변화폭이 {excursion_pct:1}% (한도 {excursion_limit_pct:0}%)입니다"),
+    ROW(MSG_F_NOT_STEADY_FEW,
+        "steady state (SNIA PTS) not judged: the step ran {rounds} rounds, fewer than its {window_rounds}-round window",
+        "정상 상태(SNIA PTS)를 판정하지 못했습니다: 단계가 {rounds}라운드만 실행되어 측정 구간 {window_rounds}라운드보다 "
+        "적습니다"),
+    ROW(MSG_F_NOT_STEADY_ZERO,
+        "steady state (SNIA PTS) not reached in {rounds} rounds: the last window's mean is {mean_iops:0} IOPS, so its "
+        "range has no share of it",
+        "{rounds}라운드 안에 정상 상태(SNIA PTS)에 도달하지 못했습니다: 마지막 구간의 평균이 {mean_iops:0} IOPS라 범위를 "
+        "평균에 대한 비율로 나타낼 수 없습니다"),
     ROW(MSG_F_PRE_STEADY,
         "{section} was measured before the drive was steady: {had_gib:2} GiB of random writes since the last fill, "
         "where the steady-state step needed {needed_gib:2} GiB",
@@ -485,7 +494,8 @@ static const struct {
     {"link_bound", MSG_F_LINK_BOUND},             {"io_errors", MSG_F_IO_ERRORS},
     {"log_unreadable", MSG_F_LOG_UNREADABLE},     {"qd_plateau", MSG_F_QD_PLATEAU},
     {"thermal_step_throttle", MSG_F_THERMAL_STEP_THROTTLE},
-    {"not_steady", MSG_F_NOT_STEADY},             {"pre_steady", MSG_F_PRE_STEADY},
+    {"not_steady", MSG_F_NOT_STEADY},             {"not_steady", MSG_F_NOT_STEADY_FEW},
+    {"not_steady", MSG_F_NOT_STEADY_ZERO},        {"pre_steady", MSG_F_PRE_STEADY},
     {"consistency_drops", MSG_F_CONSISTENCY_DROPS},
     {"slow_cache_recovery", MSG_F_SLOW_RECOVERY},
 };
@@ -558,6 +568,13 @@ const char *render_msg_name(enum render_msg_id id) {
 int render_msg_flag(const char *flag_id) {
   for (size_t i = 0; flag_id && i < sizeof flag_msgs / sizeof flag_msgs[0]; i++)
     if (!strcmp(flag_msgs[i].flag, flag_id)) return (int)flag_msgs[i].msg;
+  return -1;
+}
+
+int render_msg_flag_for(enum render_lang lang, const char *flag_id, const json_t *nums) {
+  for (size_t i = 0; flag_id && i < sizeof flag_msgs / sizeof flag_msgs[0]; i++)
+    if (!strcmp(flag_msgs[i].flag, flag_id) && render_msg_params_ok(lang, flag_msgs[i].msg, nums))
+      return (int)flag_msgs[i].msg;
   return -1;
 }
 
@@ -749,10 +766,10 @@ void render_flag_text(enum render_lang lang, const json_t *flag, char *out, size
   const char *sev = json_string_value(json_object_get(flag, "severity")),
              *id = json_string_value(json_object_get(flag, "id")),
              *msg = json_string_value(json_object_get(flag, "message"));
-  int sid = render_msg_severity(sev ? sev : "info"), fid = render_msg_flag(id);
   const json_t *nums = json_object_get(flag, "numbers");
+  int sid = render_msg_severity(sev ? sev : "info"), fid = render_msg_flag_for(lang, id, nums);
   struct render_buf b = {0};
-  if (fid >= 0 && render_msg_params_ok(lang, (enum render_msg_id)fid, nums))
+  if (fid >= 0)
     render_msg_put(&b, lang, (enum render_msg_id)fid, nums);
   snprintf(out, len, "[%s] %s: %s", sid >= 0 ? render_msg(lang, (enum render_msg_id)sid) : sev ? sev : "info",
            id ? id : "?", b.s && !b.oom ? b.s : msg ? msg : "");

@@ -212,6 +212,8 @@ enum render_msg_id {
   MSG_T_CONS_ONSET,
   MSG_T_CONS_NO_BURST,
   MSG_F_NOT_STEADY,
+  MSG_F_NOT_STEADY_FEW,
+  MSG_F_NOT_STEADY_ZERO,
   MSG_F_PRE_STEADY,
   MSG_F_CONSISTENCY_DROPS,
   MSG_C_CONS_LOG_TITLE,
@@ -356,6 +358,11 @@ int render_msg_params_ok(enum render_lang lang, enum render_msg_id id, const jso
 /* The message id of flag FLAG_ID ("rnd_read_plateau"), or -1 for an id the
  * catalogue does not know (a newer analysis: show its "message"). */
 int render_msg_flag(const char *flag_id);
+/* The message id of flag FLAG_ID whose form in LANG finds all its
+ * {parameters} in NUMS: a flag may have variants (not_steady: a judged
+ * window, too few rounds for one, a window of mean 0), told apart by the
+ * numbers analyze wrote; -1 when none fits (show its "message"). */
+int render_msg_flag_for(enum render_lang lang, const char *flag_id, const json_t *nums);
 /* The id of severity SEV ("info", "warn", "error"), or -1. */
 int render_msg_severity(const char *sev);
 

@@ -168,17 +168,54 @@ static unsigned throttle_want(const struct sim *s) {
  * and programmed), cooling is toward temp_idle_c: a first-order model whose
  * equilibrium is temp_idle_c + temp_load_c x die utilisation. A throttled
  * link lets the host send less, the dies work less, and the drive cools. */
+/* Seconds until a temperature at T0 heading for TARGET (time constant
+ * SIM_THERMAL_TAU_S) reaches X; INFINITY when X is not on the way. */
+static double thermal_cross_s(double t0, double target, double x) {
+  if (t0 == target) return INFINITY;
+  double r = (x - target) / (t0 - target);
+  return r > 0 && r <= 1 ? -SIM_THERMAL_TAU_S * log(r) : INFINITY;
+}
+
+/* Credits DT_NS (at utilisation target TARGET, from temperature T0) to the
+ * throttle levels the temperature passes through: each level gets the
+ * time until the temperature crosses the threshold that ends it (a level's
+ * exit lies throttle_hyst_c below its entry). One long step (an idle right
+ * after a throttle) is so not all credited to the level it began at. The
+ * level the walk ends at is throttle_want's at the end temperature (the
+ * curve is monotonic): the level itself is still set by thermal_step. */
+static void thermal_account(struct sim *s, double t0, double target, uint64_t dt_ns) {
+  const struct sim_model *m = &s->m;
+  double h = m->throttle_hyst_c, t = t0;
+  unsigned lv = (unsigned)s->st.throttle_level;
+  uint64_t left = dt_ns;
+  for (int guard = 0; left && guard < 4; guard++) { /* at most 0 -> 1 -> 2 or 2 -> 1 -> 0 */
+    double down = lv == 2 ? m->throttle_heavy_c - h : m->throttle_light_c - h;
+    double up = lv == 0 ? m->throttle_light_c : lv == 1 && m->throttle_heavy_c > 0 ? m->throttle_heavy_c : NAN;
+    double td = lv ? thermal_cross_s(t, target, down) : INFINITY;
+    double tu = isnan(up) ? INFINITY : thermal_cross_s(t, target, up);
+    double next = td < tu ? td : tu;
+    if (!(next * 1e9 < (double)left)) { /* the rest of the step at this level */
+      if (lv) s->st.tmt_ns[lv - 1] += left;
+      return;
+    }
+    uint64_t ns = (uint64_t)(next * 1e9);
+    if (lv) s->st.tmt_ns[lv - 1] += ns;
+    left -= ns;
+    t = target + (t - target) * exp(-next / SIM_THERMAL_TAU_S);
+    lv = td < tu ? lv - 1 : lv + 1;
+  }
+}
+
 static void thermal_step(struct sim *s) {
   uint64_t dt = s->st.now_ns - s->st.thermal_at_ns;
   double util = (double)s->st.busy_ns_acc / ((double)dt * s->ndies);
   if (util > 1) util = 1;
-  double target = s->m.temp_idle_c + s->m.temp_load_c * util;
+  double target = s->m.temp_idle_c + s->m.temp_load_c * util, t0 = s->st.temp_c;
   s->st.temp_c += (target - s->st.temp_c) * (1 - exp(-(double)dt / 1e9 / SIM_THERMAL_TAU_S));
   s->st.busy_ns_acc = 0;
   s->st.thermal_at_ns = s->st.now_ns;
   if (!(s->m.throttle_light_c > 0)) return;
-  /* the step just ended was spent at the level it began with */
-  if (s->st.throttle_level) s->st.tmt_ns[s->st.throttle_level - 1] += dt;
+  thermal_account(s, t0, target, dt);
   unsigned want = throttle_want(s);
   if (want != s->st.throttle_level) {
     if (want > s->st.throttle_level) {

@@ -93,7 +93,10 @@ struct job_shared {
   atomic_uint_fast64_t done_ios;
   bench_progress_fn progress;
   void *progress_arg;
-  pthread_mutex_t watch_mu;     /* job->watch sees one batch at a time */
+  pthread_mutex_t watch_mu;     /* job->watch sees one batch at a time (several workers) */
+  int virtual_clock;            /* BENCH_ENGINE_VIRTUAL_CLOCK: judge a due watch at once */
+  atomic_int watch_due;         /* the watch asked for its judgment (BENCH_JOB_WATCH_DUE) */
+  atomic_uint_fast64_t watch_next_ns; /* no judgment before this engine time */
 };
 
 struct job_worker {
@@ -359,10 +362,23 @@ static void job_loop(struct job_worker *w) {
       }
     }
     if (job->watch && got > 0) {
-      pthread_mutex_lock(&sh->watch_mu);
-      int stop = job->watch(job->watch_arg, w->recs, (size_t)got);
-      pthread_mutex_unlock(&sh->watch_mu);
-      if (stop) atomic_store(&sh->stop, 1);
+      /* the lock only orders the batches of several workers: one worker
+       * (always so on a virtual clock) has nothing to order */
+      int locked = sh->nworkers > 1;
+      if (locked) pthread_mutex_lock(&sh->watch_mu);
+      int v = job->watch(job->watch_arg, w->recs, (size_t)got);
+      if (v == BENCH_JOB_WATCH_DUE && sh->virtual_clock) v = job->watch(job->watch_arg, NULL, 0) != 0;
+      if (locked) pthread_mutex_unlock(&sh->watch_mu);
+      if (v == BENCH_JOB_WATCH_DUE) atomic_store(&sh->watch_due, 1);
+      else if (v) atomic_store(&sh->stop, 1);
+    }
+    /* A due judgment on a real clock: by whichever worker takes the flag,
+     * outside the batch lock, at most every JOB_PROGRESS_NS (the watch's
+     * slow part stalls only this worker, and only this often). */
+    if (atomic_load_explicit(&sh->watch_due, memory_order_relaxed) &&
+        now >= atomic_load_explicit(&sh->watch_next_ns, memory_order_relaxed) && atomic_exchange(&sh->watch_due, 0)) {
+      atomic_store_explicit(&sh->watch_next_ns, now + JOB_PROGRESS_NS, memory_order_relaxed);
+      if (job->watch(job->watch_arg, NULL, 0)) atomic_store(&sh->stop, 1);
     }
     atomic_fetch_add_explicit(&sh->done_bytes, bytes, memory_order_relaxed);
     atomic_fetch_add_explicit(&sh->done_ios, (uint64_t)got, memory_order_relaxed);
@@ -485,6 +501,7 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
   pthread_mutex_init(&sh->watch_mu, NULL);
   /* One virtual clock: drive it from one thread (BENCH_ENGINE_VIRTUAL_CLOCK). */
   int fold = (ops->flags & BENCH_ENGINE_VIRTUAL_CLOCK) != 0;
+  sh->virtual_clock = fold;
   if (job->wait == BENCH_WAIT_IOPOLL && !fold) {
     if (!(ops->flags & BENCH_ENGINE_CAN_IOPOLL)) {
       pthread_mutex_destroy(&sh->watch_mu);

@@ -21,16 +21,24 @@ void bench_cliff_watch_init(struct bench_cliff_watch *w, uint64_t margin_bytes, 
   w->cache_mb_s = cache_mb_s;
   w->post_mb_s = post_mb_s;
   w->next_check = CHECK_MIN_BINS;
+  pthread_mutex_init(&w->mu, NULL);
+  atomic_init(&w->halted, 0);
 }
 
 void bench_cliff_watch_free(struct bench_cliff_watch *w) {
   free(w->gib);
   free(w->mb_s);
-  w->gib = w->mb_s = NULL;
-  w->n = w->cap = 0;
+  free(w->snap_gib);
+  free(w->snap_mb_s);
+  ssdrev_slc_ws_free(&w->ws);
+  w->gib = w->mb_s = w->snap_gib = w->snap_mb_s = NULL;
+  w->n = w->cap = w->snap_cap = 0;
+  pthread_mutex_destroy(&w->mu);
 }
 
+/* Appends a step; under mu, as a judgment may be copying the arrays. */
 static void push_bin(struct bench_cliff_watch *w, uint64_t bytes, uint64_t end_ns) {
+  pthread_mutex_lock(&w->mu);
   if (w->n == w->cap) {
     size_t cap = w->cap ? 2 * w->cap : 1024;
     double *g = realloc(w->gib, cap * sizeof *g);
@@ -39,6 +47,7 @@ static void push_bin(struct bench_cliff_watch *w, uint64_t bytes, uint64_t end_n
     if (m) w->mb_s = m;
     if (!g || !m) {
       w->oom = 1; /* no watch then: the job runs to its bound */
+      pthread_mutex_unlock(&w->mu);
       return;
     }
     w->cap = cap;
@@ -49,43 +58,78 @@ static void push_bin(struct bench_cliff_watch *w, uint64_t bytes, uint64_t end_n
   w->mb_s[w->n] = dt > 0 ? (double)bytes / dt / 1e6 : 0;
   w->n++;
   w->prev_end_ns = end_ns;
+  pthread_mutex_unlock(&w->mu);
 }
 
-static int estimate(struct bench_cliff_watch *w) {
-  if (w->n < 4) return -ENODATA;
+static int estimate(struct bench_cliff_watch *w, const double *gib, const double *mb_s, size_t n) {
+  if (n < 4) return -ENODATA;
   struct ssdrev_err e;
-  if (ssdrev_slc_estimate(w->gib, w->mb_s, w->n, 0, 0, &w->est, &e)) return -ENODATA;
+  if (ssdrev_slc_estimate_ws(gib, mb_s, n, 0, 0, &w->ws, &w->est, &e)) return -ENODATA;
   w->have_est = 1;
   return 0;
 }
 
-/* Bytes over time of bins [a, n). */
-static double speed_from(const struct bench_cliff_watch *w, size_t a) {
+/* Bytes over time of steps [a, n). */
+static double speed_from(const double *gib, const double *mb_s, size_t n, size_t a) {
   double t = 0;
-  for (size_t i = a; i < w->n; i++) {
-    double dg = w->gib[i] - (i ? w->gib[i - 1] : 0);
-    if (w->mb_s[i] > 0) t += dg / w->mb_s[i];
+  for (size_t i = a; i < n; i++) {
+    double dg = gib[i] - (i ? gib[i - 1] : 0);
+    if (mb_s[i] > 0) t += dg / mb_s[i];
   }
-  double g = w->gib[w->n - 1] - (a ? w->gib[a - 1] : 0);
+  double g = gib[n - 1] - (a ? gib[a - 1] : 0);
   return t > 0 ? g / t : 0;
 }
 
+/* The judgment on a copy of the trace (taken under mu, into buffers kept
+ * between calls), so the batch calls can go on appending meanwhile. */
 static int check(struct bench_cliff_watch *w) {
-  double written = w->gib[w->n - 1], margin = (double)w->margin_bytes / GIB;
-  if (estimate(w)) return 0;
+  pthread_mutex_lock(&w->mu);
+  size_t n = w->oom ? 0 : w->n; /* out of memory: no watch, the job runs to its bound */
+  if (n > w->snap_cap) {
+    size_t cap = n > 2 * w->snap_cap ? n : 2 * w->snap_cap;
+    double *g = realloc(w->snap_gib, cap * sizeof *g);
+    if (g) w->snap_gib = g;
+    double *m = g ? realloc(w->snap_mb_s, cap * sizeof *m) : NULL;
+    if (m) w->snap_mb_s = m;
+    if (!g || !m) {
+      pthread_mutex_unlock(&w->mu);
+      return 0; /* no judgment this time */
+    }
+    w->snap_cap = cap;
+  }
+  if (n) {
+    memcpy(w->snap_gib, w->gib, n * sizeof *w->gib);
+    memcpy(w->snap_mb_s, w->mb_s, n * sizeof *w->mb_s);
+  }
+  pthread_mutex_unlock(&w->mu);
+  const double *gib = w->snap_gib, *mb_s = w->snap_mb_s;
+  if (estimate(w, gib, mb_s, n)) return 0;
+  double written = gib[n - 1], margin = (double)w->margin_bytes / GIB;
   if (w->est.found && written >= w->est.cache_gib + margin) return BENCH_CLIFF_STOP_CLIFF;
   if (!w->est.found && w->post_mb_s > 0 && w->cache_mb_s > BENCH_CLIFF_NONE_RATIO * w->post_mb_s &&
       written >= BUFFER_GIB + margin) {
     size_t a = 0;
-    while (a + 1 < w->n && w->gib[a] <= BUFFER_GIB) a++;
-    if (speed_from(w, a) <= BENCH_CLIFF_NONE_RATIO * w->post_mb_s) return BENCH_CLIFF_STOP_NONE;
+    while (a + 1 < n && gib[a] <= BUFFER_GIB) a++;
+    if (speed_from(gib, mb_s, n, a) <= BENCH_CLIFF_NONE_RATIO * w->post_mb_s) return BENCH_CLIFF_STOP_NONE;
   }
   return 0;
 }
 
+/* Batch calls (n > 0) only bin the completions and say when a judgment is
+ * due (BENCH_JOB_WATCH_DUE, struct bench_job.watch); the call with n = 0 is
+ * the judgment: the estimate, which the job runs off the batch path. */
 int bench_cliff_watch_fn(void *arg, const struct ssdlog_rec *recs, size_t n) {
   struct bench_cliff_watch *w = arg;
-  if (w->oom || w->stop) return w->stop != 0;
+  if (!n) {
+    if (atomic_load(&w->halted)) return 1;
+    int stop = check(w);
+    if (stop) {
+      w->stop = stop;
+      atomic_store(&w->halted, 1);
+    }
+    return stop != 0;
+  }
+  if (w->oom || atomic_load_explicit(&w->halted, memory_order_relaxed)) return atomic_load(&w->halted);
   for (size_t i = 0; i < n; i++) {
     const struct ssdlog_rec *r = &recs[i];
     if (r->status < 0 || (r->flags & SSDLOG_REC_RAMP)) continue;
@@ -104,13 +148,12 @@ int bench_cliff_watch_fn(void *arg, const struct ssdlog_rec *recs, size_t n) {
   if (w->observe_only || w->oom || w->n < w->next_check) return 0;
   size_t step = w->n / CHECK_SHARE;
   w->next_check = w->n + (step > CHECK_MIN_BINS ? step : CHECK_MIN_BINS);
-  w->stop = check(w);
-  return w->stop != 0;
+  return BENCH_JOB_WATCH_DUE;
 }
 
 int bench_cliff_watch_finish(struct bench_cliff_watch *w) {
   /* a last partial step is left out: the rule wants equal steps */
-  return w->oom ? -ENOMEM : estimate(w);
+  return w->oom ? -ENOMEM : estimate(w, w->gib, w->mb_s, w->n);
 }
 
 const char *bench_cliff_stop_name(int stop) {

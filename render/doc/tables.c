@@ -716,9 +716,9 @@ static int t_flags(const struct render_run *const *sel, size_t n, const struct r
       /* the finding from the flag's id and numbers in the review's
        * language; a flag the catalogue does not know, or whose numbers
        * predate its form, shows analyze's English message */
-      int fid = render_msg_flag(render_data_str(f, "id", NULL));
       const json_t *nums = json_object_get(f, "numbers");
-      if (fid >= 0 && render_msg_params_ok(lang, (enum render_msg_id)fid, nums)) {
+      int fid = render_msg_flag_for(lang, render_data_str(f, "id", NULL), nums);
+      if (fid >= 0) {
         struct render_buf m = {0};
         render_msg_put(&m, lang, (enum render_msg_id)fid, nums);
         render_buf_md(b, m.s ? m.s : "");

@@ -298,3 +298,24 @@ TEST("The CLI's warnings are put in the language, reasons inside them too; other
   /* the compare report's strings are catalogue rows */
   CHECK_STR(render_msg(RENDER_LANG_KO, MSG_CM_TITLE), "일괄 비교");
 }
+
+TEST("A not_steady flag without a window or of mean 0 IOPS reads as its own case in English and Korean") {
+  json_t *f = json_pack("{s:s, s:s, s:s, s:{s:i, s:i, s:f, s:f}}", "id", "not_steady", "severity", "warn", "message",
+                        "x", "numbers", "rounds", 2, "window_rounds", 5, "range_limit_pct", 20.0,
+                        "excursion_limit_pct", 10.0);
+  char out[512];
+  render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
+  CHECK(strstr(out, "ran 2 rounds, fewer than its 5-round window") != NULL);
+  render_flag_text(RENDER_LANG_KO, f, out, sizeof out);
+  CHECK(strstr(out, "2라운드만") != NULL);
+  json_t *nums = json_object_get(f, "numbers");
+  json_object_del(nums, "window_rounds");
+  json_object_set_new(nums, "mean_iops", json_real(0));
+  render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
+  CHECK(strstr(out, "mean is 0 IOPS") != NULL);
+  json_object_set_new(nums, "range_pct", json_real(30));
+  json_object_set_new(nums, "excursion_pct", json_real(12));
+  render_flag_text(RENDER_LANG_KO, f, out, sizeof out);
+  CHECK(strstr(out, "범위가 평균의 30.0%") != NULL);
+  json_decref(f);
+}

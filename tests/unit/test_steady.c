@@ -101,6 +101,21 @@ static struct bench_target *rand_write(const char *model, double secs, const cha
   return t;
 }
 
+TEST("An exact bin that lost latencies to a failed allocation takes p99.9 from its histogram, not 0") {
+  struct analyze_bins b;
+  analyze_bins_init(&b);
+  b.exact = 1;
+  for (uint64_t i = 1; i <= 2000; i++) analyze_bins_add(&b, 0, i * 1000, 4096, i, i + i * 1000);
+  /* the state a failed realloc leaves: counted, latency not kept */
+  b.win[0].nlat--;
+  REQUIRE(analyze_bins_finish(&b) == 0);
+  REQUIRE(b.nout == 1);
+  CHECK(b.out[0].p99_ns > 0);
+  CHECK(b.out[0].p999_ns >= b.out[0].p99_ns); /* near 1999 us; 0 before */
+  CHECK(fabs(b.out[0].p999_ns - 1998000) < 0.15 * 1998000);
+  analyze_bins_release(&b);
+}
+
 TEST("Per-interval p99.9 of an exact series equals the nearest rank over that interval's latencies") {
   const char *model = small_model("samples/models/pm981-256.model", test_path("p.model"));
   REQUIRE(model);
@@ -240,6 +255,58 @@ TEST("pre_steady judges each section by its first test, and says nothing when th
   CHECK(json_array_size(flags) == 0);
   json_decref(a);
   json_decref(flags);
+}
+
+TEST("not_steady survives an interrupted step without a window and a window of mean 0 IOPS, and packs no NaN") {
+  json_t *a = json_pack("{s:{s:[{s:i},{s:i}], s:b, s:i}}", "steady_state", "rounds", "round", 1, "round", 2, "steady",
+                        0, "window_rounds", 5);
+  json_t *flags = json_array();
+  analyze_flag_not_steady(a, flags);
+  const json_t *f = find_flag(flags, "not_steady");
+  REQUIRE(f);
+  const json_t *nums = json_object_get(f, "numbers");
+  CHECK(json_integer_value(json_object_get(nums, "window_rounds")) == 5);
+  CHECK(!json_object_get(nums, "range_pct"));
+  CHECK(strstr(json_string_value(json_object_get(f, "message")), "fewer than its 5-round window") != NULL);
+  json_decref(a);
+  /* five rounds of 0 IOPS: the window's range is infinite; the window and
+   * the flag must still be written */
+  a = json_object();
+  for (int r = 1; r <= 5; r++) {
+    json_t *t = json_pack("{s:s, s:s, s:i, s:b, s:i, s:{s:i, s:i}}", "step", "steady_state", "name", "ss.w", "round",
+                          r, "tracking", 1, "window", 5, "params", "read_pct", 0, "block_bytes", 4096);
+    json_t *e = json_pack("{s:{s:{s:f, s:f}}}", "ops", "all", "iops", 0.0, "mb_s", 0.0);
+    analyze_steady_add(a, t, e);
+    json_decref(t);
+    json_decref(e);
+  }
+  const json_t *w = json_object_get(json_object_get(a, "steady_state"), "window");
+  REQUIRE(w);
+  CHECK(json_is_null(json_object_get(w, "range_pct")));
+  json_array_clear(flags);
+  analyze_flag_not_steady(a, flags);
+  f = find_flag(flags, "not_steady");
+  REQUIRE(f);
+  CHECK(json_number_value(json_object_get(json_object_get(f, "numbers"), "mean_iops")) == 0);
+  json_decref(a);
+  json_decref(flags);
+}
+
+TEST("Hostile round and byte counts (1e300, -1e300) in test.json are clamped, not cast out of range") {
+  json_t *a = json_object();
+  json_t *t = json_pack("{s:s, s:s, s:s, s:f, s:b, s:{s:f, s:s}, s:{s:f}}", "step", "steady_state", "kind",
+                        "steady_state", "name", "ss.w", "round", 1e300, "tracking", 1, "params", "read_pct", -1e300,
+                        "pattern", "rand", "result", "bytes", 1e300);
+  json_t *e = json_pack("{s:{s:{s:f, s:f}}}", "ops", "all", "iops", 1000.0, "mb_s", 4.0);
+  analyze_write_volume_add(a, t, e);
+  analyze_write_volume_add(a, t, e);
+  analyze_steady_add(a, t, e);
+  const json_t *r = json_array_get(json_object_get(json_object_get(a, "steady_state"), "rounds"), 0);
+  REQUIRE(r);
+  CHECK(json_integer_value(json_object_get(r, "round")) == 0);
+  CHECK(json_integer_value(json_object_get(r, "write_bytes")) > 0);
+  CHECK(json_integer_value(json_object_get(json_object_get(a, "write_volume"), "since_fill_bytes")) > 0);
+  json_decref(a), json_decref(t), json_decref(e);
 }
 
 TEST("not_steady fires at the round limit, consistency_drops above 1% of seconds below half the mean, and neither just inside") {

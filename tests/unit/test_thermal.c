@@ -141,6 +141,31 @@ TEST("The drive leaves its throttle only throttle_hyst_c below the threshold") {
   sim_free(s);
 }
 
+TEST("One long idle right after a throttle credits the throttle only until the drive cools out of it, as short steps do") {
+  struct sim_model m;
+  const char *keys = "throttle_light_c = 70\nthrottle_light_mb_s = 180\nthrottle_hyst_c = 3\n";
+  struct sim *a = new_sim(keys, &m), *b = new_sim(keys, &m);
+  REQUIRE(a && b);
+  write_until(a, 60000000000ull, 0, NULL);
+  write_until(b, 60000000000ull, 0, NULL);
+  struct sim_truth ta, tb;
+  sim_get_truth(a, &ta);
+  REQUIRE(ta.throttle_level == 1);
+  uint64_t before = ta.tmt_ns[0];
+  sim_idle(a, 600000000000ull); /* one 600 s step */
+  for (int i = 0; i < 6000; i++) sim_idle(b, 100000000ull);
+  sim_get_truth(a, &ta);
+  sim_get_truth(b, &tb);
+  CHECK_EQ_U64(ta.throttle_level, 0);
+  CHECK(ta.tmt_ns[0] - before < 100000000000ull); /* cooled out in seconds, not 600 s */
+  double d = fabs((double)ta.tmt_ns[0] - (double)tb.tmt_ns[0]);
+  CHECK(d <= 200000000.0); /* within two 100 ms steps */
+  fprintf(stderr, "    in throttle: %.3f s (one step) vs %.3f s (100 ms steps)\n", (double)ta.tmt_ns[0] / 1e9,
+          (double)tb.tmt_ns[0] / 1e9);
+  sim_free(a);
+  sim_free(b);
+}
+
 TEST("A light throttle that does not cool the drive gives way to the heavy one") {
   struct sim_model m;
   /* the light cap is above the drive's own speed: no relief, the heavy cap at 75 °C */
@@ -269,6 +294,19 @@ TEST("The analysis calls a drop thermal where the temperature stops rising, and 
 
 /* a cliff when the drive is already near its peak, still heating at the same rate */
 static double c_hot_rising(double t) { return 70 + 0.1 * t; }
+
+TEST("A tiny or denormal interval_s (a hostile analysis) clamps the drop window instead of casting an infinite count") {
+  static const double dts[] = {1e-320, 1e-300, 5e-324};
+  for (size_t i = 0; i < sizeof dts / sizeof dts[0]; i++) {
+    json_t *test, *entry;
+    synth(&test, &entry, v_throttle, c_throttle, 90);
+    json_object_set_new(json_object_get(entry, "series"), "interval_s", json_real(dts[i]));
+    json_t *o = analyze_thermal(test, entry, NULL);
+    REQUIRE(o != NULL);
+    CHECK(json_is_number(json_object_get(o, "interval_s")));
+    json_decref(o), json_decref(test), json_decref(entry);
+  }
+}
 
 TEST("A drop without temperature evidence is no throttle: no samples, or a temperature still climbing as fast") {
   json_t *test, *entry;
