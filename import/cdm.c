@@ -452,16 +452,7 @@ int import_cdm_add(struct archive *run, const struct import_input *in, int multi
   }
   uint64_t date_ns = parse_date_ns(json_string_value(json_object_get(sum, "date")));
   char stem[128] = "";
-  if (multi) {
-    char base[PATH_MAX];
-    snprintf(base, sizeof base, "%s", input);
-    const char *b = strrchr(base, '/') ? strrchr(base, '/') + 1 : base;
-    char *dot = strrchr(base, '.');
-    if (dot && dot > b) *dot = 0;
-    char safe[120];
-    import_safe_name(safe, sizeof safe, b);
-    snprintf(stem, sizeof stem, "%s.", safe);
-  }
+  if (multi) import_input_stem(stem, sizeof stem, input);
   json_t *src = json_object_get(run->manifest, "source");
   const char *k;
   json_t *v;

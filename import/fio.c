@@ -809,16 +809,7 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
   const char *json_dir = dirname(dirbuf);
   /* names of several inputs carry the file's stem: 02-cdm_fob.json -> "02-cdm_fob." */
   char stem[128] = "";
-  if (multi) {
-    char base[PATH_MAX];
-    snprintf(base, sizeof base, "%s", input);
-    const char *b = strrchr(base, '/') ? strrchr(base, '/') + 1 : base;
-    char *dot = strrchr(base, '.');
-    if (dot && dot > b) *dot = 0;
-    char safe[120];
-    import_safe_name(safe, sizeof safe, b);
-    snprintf(stem, sizeof stem, "%s.", safe);
-  }
+  if (multi) import_input_stem(stem, sizeof stem, input);
   /* the target: what the first job ran on */
   json_t *first = json_array_get(jobs, 0);
   const char *fname = opt(json_object_get(first, "job options"), "filename");

@@ -115,6 +115,17 @@ void import_safe_name(char *out, size_t len, const char *s) {
   if (len > 1 && out[0] == '.') out[0] = '_';
 }
 
+void import_input_stem(char *out, size_t len, const char *input) {
+  char base[PATH_MAX];
+  snprintf(base, sizeof base, "%s", input);
+  const char *b = strrchr(base, '/') ? strrchr(base, '/') + 1 : base;
+  char *dot = strrchr(base, '.');
+  if (dot && dot > b) *dot = 0;
+  char safe[120];
+  import_safe_name(safe, sizeof safe, b);
+  snprintf(out, len, "%s.", safe);
+}
+
 int import_run_create(struct archive **run, const struct import_opts *o,
                       const char *kind, const char *input, const char *target_spec,
                       struct ssdrev_err *err) {

@@ -8,6 +8,10 @@
 /* Copies s into out, replacing every byte outside [A-Za-z0-9._-] with '_',
  * so it can name a log file. */
 void import_safe_name(char *out, size_t len, const char *s);
+/* The test-name prefix of one of several inputs: its file name without
+ * directory and extension, made safe, and a dot ("02-cdm_fob.json" ->
+ * "02-cdm_fob."). */
+void import_input_stem(char *out, size_t len, const char *input);
 /* Creates the archive and records source (kind, absolute file), label, DUT
  * model/firmware and fill state from the options. target_spec may be NULL.
  * The archive is made in a staging directory next to o->out_dir (run->dir
