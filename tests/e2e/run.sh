@@ -115,5 +115,5 @@ python3 "$ROOT/tests/e2e/check.py" "$O/e2e" || { console; fail "the archives tha
   || { cat "$W/report.txt" >&2; fail "ssdrev report failed on the guest's review"; }
 grep -q "QEMU NVMe Ctrl" "$W/report/review.md" || fail "the rendered review has no DUT model (QEMU NVMe Ctrl)"
 grep -q "thermal_near_warn" "$W/report/review.md" "$O/e2e/review/analysis.json" 2>/dev/null \
-  || fail "thermal_near_warn did not fire with the threshold set 1 °C above the controller's temperature"
+  || { python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); print("flags:", [f["id"] for f in a.get("flags", [])]); print("temperature:", a.get("temperature")); print("dut warn/thresh:", a.get("dut", {}).get("warn_temp_c"), a.get("dut", {}).get("temp_thresh_c"))' "$O/e2e/review/analysis.json" >&2; fail "thermal_near_warn did not fire with the threshold set 1 °C above the controller's temperature"; }
 echo "e2e: passed (report rendered with the controller's DUT summary)"
