@@ -181,20 +181,22 @@ static void sweep_add(json_t *sweep, const json_t *test, const json_t *entry) {
   json_array_append_new(json_object_get(g, "points"), p);
 }
 
+/* Sorts a group's "points" array in place by CMP (qsort of json_t *). */
+static void sort_points(json_t *pts, int (*cmp)(const void *, const void *)) {
+  size_t n = json_array_size(pts);
+  json_t **v = calloc(n ? n : 1, sizeof *v);
+  if (!v) return; /* out of memory: left in run order */
+  for (size_t k = 0; k < n; k++) v[k] = json_incref(json_array_get(pts, k));
+  qsort(v, n, sizeof *v, cmp);
+  json_array_clear(pts);
+  for (size_t k = 0; k < n; k++) json_array_append_new(pts, v[k]);
+  free(v);
+}
+
 static void sweep_sort(json_t *sweep) {
   size_t i;
   json_t *g;
-  json_array_foreach(sweep, i, g) {
-    json_t *pts = json_object_get(g, "points");
-    size_t n = json_array_size(pts);
-    json_t **v = calloc(n ? n : 1, sizeof *v);
-    if (!v) return;
-    for (size_t k = 0; k < n; k++) v[k] = json_incref(json_array_get(pts, k));
-    qsort(v, n, sizeof *v, cmp_points);
-    json_array_clear(pts);
-    for (size_t k = 0; k < n; k++) json_array_append_new(pts, v[k]);
-    free(v);
-  }
+  json_array_foreach(sweep, i, g) sort_points(json_object_get(g, "points"), cmp_points);
 }
 
 /* Queue-depth scaling: one point per workload and QD. */
@@ -236,13 +238,7 @@ static void qd_finish(json_t *qds) {
   json_array_foreach(qds, i, g) {
     json_t *pts = json_object_get(g, "points");
     size_t n = json_array_size(pts);
-    json_t **v = calloc(n ? n : 1, sizeof *v);
-    if (!v) return;
-    for (size_t k = 0; k < n; k++) v[k] = json_incref(json_array_get(pts, k));
-    qsort(v, n, sizeof *v, cmp_qd);
-    json_array_clear(pts);
-    for (size_t k = 0; k < n; k++) json_array_append_new(pts, v[k]);
-    free(v);
+    sort_points(pts, cmp_qd);
     double best = 0;
     for (size_t k = 0; k < n; k++) best = fmax(best, analyze_json_num(json_array_get(pts, k), "iops", 0));
     json_object_set_new(g, "max_iops", analyze_json_real(best, 1));
