@@ -184,6 +184,15 @@ void render_canvas_range(const double *v, size_t n, double *lo, double *hi, int 
 /* Parses MD with the GFM extensions (table, strikethrough, autolink). The
  * caller frees the root (cmark_node_free) and *parser_out. NULL on OOM. */
 cmark_node *render_md_parse(const char *md, cmark_parser **parser_out);
+/* The deepest nesting a review's Markdown may have (docs/templates.md,
+ * "Limits"): each block quote, list, emphasis, link or image inside
+ * another is one level. The PDF writer lays the tree out by recursion, so
+ * 100,000 '>' overflowed its stack (issue 26); cmark itself sets no bound. */
+#define RENDER_MD_MAX_DEPTH 64
+#define RENDER_MD_DEPTH_MSG "Markdown nested more than 64 levels deep (block quotes, lists, emphasis, links)"
+/* The source line of the first node of ROOT nested deeper than
+ * RENDER_MD_MAX_DEPTH (at least 1), or 0 when none is. Iterative. */
+int render_md_too_deep(cmark_node *root);
 
 /* ------------------------------------------------------- directive args */
 

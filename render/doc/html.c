@@ -54,6 +54,35 @@ cmark_node *render_md_parse(const char *md, cmark_parser **parser_out) {
   return root;
 }
 
+/* Counted: containers that nest without bound (a list item, paragraph,
+ * heading or table part sits at a fixed place inside its parent). */
+static int nests(cmark_node *n) {
+  cmark_node_type t = cmark_node_get_type(n);
+  if (t == CMARK_NODE_BLOCK_QUOTE || t == CMARK_NODE_LIST) return 1;
+  return (t & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_INLINE && cmark_node_first_child(n) != NULL;
+}
+
+int render_md_too_deep(cmark_node *root) {
+  cmark_iter *it = cmark_iter_new(root);
+  if (!it) return 0;
+  cmark_event_type ev;
+  int depth = 0, line = 0;
+  while (!line && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+    cmark_node *n = cmark_iter_get_node(it);
+    if (!nests(n)) continue;
+    if (ev == CMARK_EVENT_EXIT) {
+      depth--;
+      continue;
+    }
+    if (++depth <= RENDER_MD_MAX_DEPTH) continue;
+    /* an inline node may carry no position: its block's line */
+    for (cmark_node *a = n; a && !line; a = cmark_node_parent(a)) line = cmark_node_get_start_line(a);
+    if (!line) line = 1;
+  }
+  cmark_iter_free(it);
+  return line;
+}
+
 static void html_escape(struct render_buf *b, const char *s) {
   for (; *s; s++) {
     switch (*s) {

@@ -61,15 +61,23 @@ static const char *url_refused(const char *url) {
 }
 
 /* Calls fn for every image of the Markdown text MD, in document order,
- * until it returns non-zero; -ENOMEM (err set) when MD cannot be parsed. */
+ * until it returns non-zero; -ENOMEM (err set) when MD cannot be parsed;
+ * -E2BIG with *deep_line set (nothing else) when MD nests deeper than
+ * RENDER_MD_MAX_DEPTH: the caller says where, before any output is made. */
 typedef int (*image_fn)(void *ctx, const char *url, int line);
-static int each_image(const char *md, const char *what, image_fn fn, void *ctx, struct ssdrev_err *err) {
+static int each_image(const char *md, const char *what, image_fn fn, void *ctx, int *deep_line,
+                      struct ssdrev_err *err) {
   cmark_parser *p = NULL;
   cmark_node *root = render_md_parse(md, &p);
   if (!root) return ssdrev_fail(err, -ENOMEM, "out of memory parsing %s", what);
+  int rc = 0;
+  if ((*deep_line = render_md_too_deep(root))) {
+    cmark_node_free(root);
+    cmark_parser_free(p);
+    return -E2BIG;
+  }
   cmark_iter *it = cmark_iter_new(root);
   cmark_event_type ev;
-  int rc = 0;
   while (!rc && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
     cmark_node *n = cmark_iter_get_node(it);
     if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_IMAGE) continue;
@@ -136,7 +144,9 @@ int render_template_images(const char *tname, const char *text, const char *char
   char tdir[PATH_MAX];
   dir_of(tname, tdir, sizeof tdir);
   t.have_root = realpath(tdir, t.troot) != NULL;
-  int rc = each_image(text, tname, template_image, &t, err);
+  int deep = 0;
+  int rc = each_image(text, tname, template_image, &t, &deep, err);
+  if (rc == -E2BIG) rc = ssdrev_fail(err, -EINVAL, "%s:%d: %s", tname, deep, RENDER_MD_DEPTH_MSG);
   if (rc) {
     render_images_free(im);
     if (charts) render_images_free(charts);
@@ -163,7 +173,13 @@ static int doc_image(void *ctx, const char *url, int line) {
 int render_check_doc_images(const char *tname, const char *md, const struct render_images *allowed,
                             struct ssdrev_err *err) {
   struct doc_scan d = {.tname = tname, .allowed = allowed, .err = err};
-  return each_image(md, "the expanded review", doc_image, &d, err);
+  int deep = 0;
+  int rc = each_image(md, "the expanded review", doc_image, &d, &deep, err);
+  /* the template passed the same check: a directive's output (a block
+   * quote) added the level */
+  if (rc == -E2BIG)
+    rc = ssdrev_fail(err, -EINVAL, "%s: the expanded review's line %d: %s", tname, deep, RENDER_MD_DEPTH_MSG);
+  return rc;
 }
 
 int render_copy_template_images(const char *tname, const struct render_images *im, const char *out_dir,

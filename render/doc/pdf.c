@@ -865,6 +865,13 @@ int render_pdf_from_md(const char *md, const struct render_doc_meta *meta, const
     rc = ssdrev_fail(err, -ENOMEM, "cannot parse the Markdown document");
     goto out;
   }
+  /* the layout below recurses once per level (walk_blocks, add_inlines) */
+  int deep = render_md_too_deep(root);
+  if (deep) {
+    rc = ssdrev_fail(err, -EINVAL, "cannot lay out the PDF '%s': line %d of its Markdown: %s", path, deep,
+                     RENDER_MD_DEPTH_MSG);
+    goto out;
+  }
   /* title for the running header: meta, else the first heading */
   struct render_buf title = {0};
   if (meta && meta->title) render_buf_puts(&title, meta->title);
