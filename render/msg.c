@@ -528,8 +528,10 @@ enum render_lang render_template_lang(const char *name, const char *text) {
     const char *q = p;
     while (q < p + len && *q == ' ') q++;
     if (!strncmp(q, "```", 3) || !strncmp(q, "~~~", 3)) fence = !fence;
-    const char *d = fence ? NULL : strstr(p, "{{lang ");
-    if (d && d < p + len) {
+    /* searched within this line only: strstr over the rest of the text
+     * made a template of N lines without {{lang}} cost N^2 (issue 26) */
+    const char *d = fence ? NULL : memmem(p, len, "{{lang ", 7);
+    if (d) {
       char code[8] = {0};
       const char *c = d + 7;
       while (*c == ' ') c++;

@@ -131,6 +131,19 @@ TEST("The template's language comes from a lang directive, else the file name") 
   CHECK(render_template_lang(NULL, NULL) == RENDER_LANG_EN);
 }
 
+TEST("A lang directive is found on its own line only, after many lines or in a last line without a newline") {
+  /* the search is per line (it was a strstr over the rest of the text for
+   * every line: quadratic, issue 26) */
+  struct render_buf b = {0};
+  for (int i = 0; i < 100000; i++) render_buf_puts(&b, "{{version}} {{lang}}\n");
+  render_buf_puts(&b, "```\n{{lang en}}\n```\ntext {{lang ko}}");
+  REQUIRE(!b.oom);
+  CHECK(render_template_lang("a.en.md", b.s) == RENDER_LANG_KO);
+  CHECK(render_template_lang("a.md", "x\n{{lang fr}}\n{{lang ko}}\n") == RENDER_LANG_KO);
+  CHECK(render_template_lang("a.ko.md", "{{lang\nen}}\n") == RENDER_LANG_KO); /* not a directive across lines */
+  render_buf_free(&b);
+}
+
 static const char *const fixture_dirs[] = {"tests/data/analysis/pm981", "tests/data/analysis/pm981a"};
 
 TEST("A Korean template's tables, flags and not-measured notes are Korean") {
