@@ -47,9 +47,10 @@ struct expand {
 
 struct directive {
   const char *name;
-  int positional;          /* 1 = takes one positional argument (kind / path) */
+  const char *arg;         /* what its one positional argument is, for messages; NULL: it takes none */
   const char *keys;        /* allowed keys, space separated */
   int (*run)(struct expand *e, const char *pos, const struct render_args *a);
+  const char *usage;       /* its form, for messages (docs/templates.md) */
 };
 
 /* ------------------------------------------------------------ messages */
@@ -511,16 +512,17 @@ static int d_chart_entry(struct expand *e, const char *pos, const struct render_
 static int d_table_entry(struct expand *e, const char *pos, const struct render_args *a) { return d_table(e, pos, a); }
 
 static const struct directive directives[] = {
-    {"chart", 1, "drive state op workload test caption name height lang", d_chart_entry},
-    {"table", 1, "drive state op lang", d_table_entry},
-    {"value", 1, "drive fmt state cell", d_value},
-    {"dut", 0, "drive lang", d_dut},
-    {"flags", 0, "drive lang", d_flags_checked},
-    {"label", 0, "drive", d_label},
-    {"drives", 0, "", d_drives},
-    {"simulated_notice", 0, "lang", d_notice},
-    {"version", 0, "", d_version},
-    {"lang", 1, "", d_lang},
+    {"chart", "a chart kind", "drive state op workload test caption name height lang", d_chart_entry,
+     "{{chart KIND [drive=] [state=] [op=] [workload=] [test=] [caption=] [name=] [height=] [lang=]}}"},
+    {"table", "a table kind", "drive state op lang", d_table_entry, "{{table KIND [drive=] [state=] [op=] [lang=]}}"},
+    {"value", "a path in analysis.json", "drive fmt state cell", d_value, "{{value PATH [drive=] [fmt=] [state=] [cell=]}}, e.g. {{value fill.slc.max_gib}}"},
+    {"dut", NULL, "drive lang", d_dut, "{{dut [drive=] [lang=]}}"},
+    {"flags", NULL, "drive lang", d_flags_checked, "{{flags [drive=] [lang=]}}"},
+    {"label", NULL, "drive", d_label, "{{label [drive=]}}"},
+    {"drives", NULL, "", d_drives, "{{drives}}"},
+    {"simulated_notice", NULL, "lang", d_notice, "{{simulated_notice [lang=]}}"},
+    {"version", NULL, "", d_version, "{{version}}"},
+    {"lang", "a language", "", d_lang, "{{lang ko}} or {{lang en}}"},
 };
 #define NDIRECTIVES (sizeof directives / sizeof directives[0])
 
@@ -606,7 +608,13 @@ static int run_directive(struct expand *e, const char *body, size_t len) {
   for (int i = 1; i < n; i++) {
     char *eq = strchr(tok[i], '=');
     if (!eq) {
-      if (!d->positional || pos) return fail_at(e, -EINVAL, "unexpected argument '%s'", tok[i]);
+      if (!d->arg || pos) {
+        /* each directive's own form, never another's (issue 26: {{lang}}
+         * was told to give "a kind or a path") */
+        char msg[400];
+        snprintf(msg, sizeof msg, "unexpected argument '%s' to %s (give %s)", tok[i], d->name, d->usage);
+        return ssdrev_fail(e->err, -EINVAL, "%s:%u: %s", e->tname, e->line, msg);
+      }
       pos = tok[i];
       continue;
     }
@@ -618,7 +626,11 @@ static int run_directive(struct expand *e, const char *body, size_t len) {
     }
     if (!eq[1]) return fail_at(e, -EINVAL, "empty value for %s=", tok[i]);
   }
-  if (d->positional && !pos) return fail_at(e, -EINVAL, "%s needs an argument (a kind or a path)", d->name);
+  if (d->arg && !pos) {
+    char msg[400];
+    snprintf(msg, sizeof msg, "{{%s}} needs %s: give %s", d->name, d->arg, d->usage);
+    return ssdrev_fail(e->err, -EINVAL, "%s:%u: %s", e->tname, e->line, msg);
+  }
   return d->run(e, pos, &a);
 }
 

@@ -23,6 +23,22 @@ awk 'BEGIN { for (i = 0; i < 30; i++) print "{{nosuch" i "}}" }' >"$T/many.md"
 "$SSDREV" report -t "$T/many.md" -o "$T/out" "$D/pm981" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] && grep -q "20 or more errors in template" "$T/err" || fail "many errors: exit $rc: $(head -3 "$T/err")"
 grep -q "many.md:21:" "$T/err" && fail "errors past the limit were reported"
+# each directive's own usage, never another's (issue 26: {{lang}} was told
+# to give "a kind or a path")
+usage() {
+  printf '%s\n' "$1" >"$T/u.md"
+  "$SSDREV" report -t "$T/u.md" -o "$T/out" "$D/pm981" 2>"$T/err"; rc=$?
+  [ $rc -eq 1 ] && grep -qF "u.md:1: $2" "$T/err" || fail "$1: exit $rc, want 1 and '$2': $(cat "$T/err")"
+  grep -q "a kind or a path" "$T/err" && fail "$1: the old shared message: $(cat "$T/err")"
+  [ ! -e "$T/out" ] || fail "$1: output left behind"
+}
+usage '{{lang}}' '{{lang}} needs a language: give {{lang ko}} or {{lang en}}'
+usage '{{lang ko en}}' "unexpected argument 'en' to lang (give {{lang ko}} or {{lang en}})"
+usage '{{chart}}' '{{chart}} needs a chart kind: give {{chart KIND'
+usage '{{table}}' '{{table}} needs a table kind: give {{table KIND'
+usage '{{value}}' '{{value}} needs a path in analysis.json: give {{value PATH'
+usage '{{version 2}}' "unexpected argument '2' to version (give {{version}})"
+usage '{{label x}}' "unexpected argument 'x' to label (give {{label [drive=]}})"
 printf '{{value fill.slc.max_gib fmt=%%n}}\n' >"$T/fmt.md"
 "$SSDREV" report -t "$T/fmt.md" -o "$T/out" "$D/pm981" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] && grep -q "fmt.md:1:" "$T/err" || fail "bad fmt not rejected (exit $rc)"
