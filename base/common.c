@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <ctype.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,10 +157,176 @@ static _Thread_local int defer_sync;
 
 void ssdrev_atomic_defer_sync(int on) { defer_sync = on; }
 
+/* ------------------------------------------------------ output groups */
+
+struct outputs_dir {
+  int fd;       /* a directory entries were committed in (owned) */
+  dev_t dev;
+  ino_t ino;
+};
+struct outputs_entry {
+  size_t dir;   /* index in dirs */
+  char *name;   /* committed name in it */
+  char *kept;   /* the file it replaced, under a temporary name; NULL: none was there */
+};
+struct ssdrev_outputs {
+  pthread_mutex_t lock;  /* the PNG worker commits beside the main thread */
+  struct outputs_dir *dirs;
+  size_t ndirs;
+  struct outputs_entry *v;
+  size_t n, cap;
+  char **made;           /* directories ssdrev_mkdirs created, in order */
+  size_t nmade;
+};
+
+static _Thread_local struct ssdrev_outputs *cur_outputs;
+
+struct ssdrev_outputs *ssdrev_outputs_begin(struct ssdrev_err *err) {
+  struct ssdrev_outputs *g = calloc(1, sizeof *g);
+  if (!g || pthread_mutex_init(&g->lock, NULL)) {
+    free(g);
+    ssdrev_fail(err, -ENOMEM, "out of memory");
+    return NULL;
+  }
+  cur_outputs = g;
+  return g;
+}
+
+struct ssdrev_outputs *ssdrev_outputs_current(void) { return cur_outputs; }
+
+void ssdrev_outputs_join(struct ssdrev_outputs *g) { cur_outputs = g; }
+
+/* Makes room for one more entry (before the rename, so a commit that
+ * happened is always recorded). */
+static int outputs_reserve(struct ssdrev_outputs *g) {
+  if (g->n < g->cap) return 0;
+  size_t cap = g->cap ? 2 * g->cap : 64;
+  struct outputs_entry *v = realloc(g->v, cap * sizeof *v);
+  if (!v) return -ENOMEM;
+  g->v = v;
+  g->cap = cap;
+  return 0;
+}
+
+/* The index of DFD's directory in g->dirs (one descriptor per directory,
+ * however many files go there), or -1 on failure. */
+static long outputs_dir(struct ssdrev_outputs *g, int dfd) {
+  struct stat st;
+  if (fstat(dfd, &st)) return -1;
+  for (size_t i = 0; i < g->ndirs; i++)
+    if (g->dirs[i].dev == st.st_dev && g->dirs[i].ino == st.st_ino) return (long)i;
+  struct outputs_dir *d = realloc(g->dirs, (g->ndirs + 1) * sizeof *d);
+  if (!d) return -1;
+  g->dirs = d;
+  int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  d[g->ndirs] = (struct outputs_dir){.fd = fd, .dev = st.st_dev, .ino = st.st_ino};
+  return (long)g->ndirs++;
+}
+
+void ssdrev_outputs_end(struct ssdrev_outputs *g, int keep) {
+  if (!g) return;
+  if (cur_outputs == g) cur_outputs = NULL;
+  for (size_t i = g->n; i-- > 0;) {
+    struct outputs_entry *e = &g->v[i];
+    int fd = g->dirs[e->dir].fd;
+    if (keep) {
+      if (e->kept) unlinkat(fd, e->kept, 0);
+    } else if (e->kept) {
+      renameat(fd, e->kept, fd, e->name);
+    } else {
+      unlinkat(fd, e->name, 0);
+    }
+    free(e->name);
+    free(e->kept);
+  }
+  /* newest first: a directory's subdirectories go before it; one that
+   * holds anything else stays (rmdir removes only empty ones) */
+  for (size_t i = g->nmade; i-- > 0;) {
+    if (!keep) rmdir(g->made[i]);
+    free(g->made[i]);
+  }
+  for (size_t i = 0; i < g->ndirs; i++) close(g->dirs[i].fd);
+  pthread_mutex_destroy(&g->lock);
+  free(g->made);
+  free(g->dirs);
+  free(g->v);
+  free(g);
+}
+
+/* Notes a directory ssdrev_mkdirs created (best effort: one not noted is
+ * only left behind, empty, after a failure). */
+static void outputs_made_dir(const char *path) {
+  struct ssdrev_outputs *g = cur_outputs;
+  if (!g) return;
+  pthread_mutex_lock(&g->lock);
+  char **v = realloc(g->made, (g->nmade + 1) * sizeof *v);
+  if (v) {
+    g->made = v;
+    if ((v[g->nmade] = strdup(path))) g->nmade++;
+  }
+  pthread_mutex_unlock(&g->lock);
+}
+
+/* ------------------------------------------------------------ commit */
+
+int ssdrev_atomic_write(struct ssdrev_atomic *a, const void *data, size_t n) {
+  if (!n) return 0;
+  if (a->f && fwrite(data, 1, n, a->f) == n) return 0;
+  int e = errno ? errno : EIO;
+  if (!a->write_errno) a->write_errno = e;
+  return -e;
+}
+
+int ssdrev_atomic_fail(struct ssdrev_atomic *a, struct ssdrev_err *err) {
+  int e = a->write_errno ? a->write_errno : EIO;
+  ssdrev_atomic_abort(a);
+  return ssdrev_fail(err, -e, "cannot write '%s': %s", a->path, strerror(e));
+}
+
+/* The rename of a commit inside group G: the file at the name, if any, is
+ * kept under NAME.tmp.XXXXXX.old first and the commit recorded. */
+static int grouped_rename(struct ssdrev_outputs *g, struct ssdrev_atomic *a) {
+  pthread_mutex_lock(&g->lock);
+  int e = 0;
+  char *kept = NULL, *name = strdup(atomic_name(a));
+  long dir = outputs_dir(g, a->dir_fd);
+  if (!name || dir < 0 || outputs_reserve(g)) e = ENOMEM;
+  struct stat st;
+  /* only a regular file is kept: a rename onto anything else fails as
+   * without a group (a directory there is never moved aside) */
+  if (!e && !fstatat(a->dir_fd, atomic_name(a), &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode)) {
+    size_t kl = strlen(atomic_tmp_name(a)) + 5;
+    if (!(kept = malloc(kl))) e = ENOMEM;
+    else {
+      snprintf(kept, kl, "%s.old", atomic_tmp_name(a));
+      /* a file system without hard links (FAT): moved aside instead, the
+       * name missing for a moment */
+      if (linkat(a->dir_fd, atomic_name(a), a->dir_fd, kept, 0) &&
+          renameat(a->dir_fd, atomic_name(a), a->dir_fd, kept))
+        e = errno;
+    }
+  }
+  if (!e && renameat(a->dir_fd, atomic_tmp_name(a), a->dir_fd, atomic_name(a))) {
+    e = errno;
+    /* puts back a file moved aside; a rename between two links of one
+     * file does nothing, so the link made is then removed */
+    if (kept && !renameat(a->dir_fd, kept, a->dir_fd, atomic_name(a))) unlinkat(a->dir_fd, kept, 0);
+  }
+  if (e) {
+    free(name);
+    free(kept);
+  } else {
+    g->v[g->n++] = (struct outputs_entry){.dir = (size_t)dir, .name = name, .kept = kept};
+  }
+  pthread_mutex_unlock(&g->lock);
+  return e;
+}
+
 int ssdrev_atomic_commit(struct ssdrev_atomic *a, struct ssdrev_err *err) {
   if (!a->f) return ssdrev_fail(err, -EINVAL, "output '%s' is not open", a->path);
   int e = 0;
-  if (ferror(a->f)) e = errno ? errno : EIO;
+  if (ferror(a->f)) e = a->write_errno ? a->write_errno : errno ? errno : EIO;
   if (!e && fflush(a->f)) e = errno;
   if (!e && !defer_sync && fsync(fileno(a->f))) e = errno;
   if (fclose(a->f) && !e) e = errno;
@@ -175,8 +342,9 @@ int ssdrev_atomic_commit(struct ssdrev_atomic *a, struct ssdrev_err *err) {
     atomic_release(a, 1);
     return refuse_link(a->path, NULL, err);
   }
-  if (renameat(a->dir_fd, atomic_tmp_name(a), a->dir_fd, atomic_name(a))) {
-    e = errno;
+  if (cur_outputs) e = grouped_rename(cur_outputs, a);
+  else if (renameat(a->dir_fd, atomic_tmp_name(a), a->dir_fd, atomic_name(a))) e = errno;
+  if (e) {
     atomic_release(a, 1);
     return ssdrev_fail(err, -e, "cannot write '%s': %s", a->path, strerror(e));
   }
@@ -357,7 +525,9 @@ int ssdrev_mkdirs(const char *path, struct ssdrev_err *err) {
     if (*p == '/' || *p == 0) {
       char c = *p;
       *p = 0;
-      if (mkdir(buf, 0777) && errno != EEXIST) {
+      if (mkdir(buf, 0777) == 0) {
+        outputs_made_dir(buf); /* removed again if the group fails */
+      } else if (errno != EEXIST) {
         int e = errno;
         return ssdrev_fail(err, -e, "cannot create directory '%s': %s", buf, strerror(e));
       }

@@ -53,14 +53,39 @@ struct ssdrev_atomic {
   char path[4096];  /* final name */
   char tmp[4096];   /* temporary name; empty when not open */
   int dir_fd;       /* PATH's directory, opened without following a link */
+  int write_errno;  /* the first failed ssdrev_atomic_write's errno, 0 if none */
 };
 int ssdrev_atomic_open(struct ssdrev_atomic *a, const char *path, struct ssdrev_err *err);
+/* fwrite to a->f that keeps the errno of the first failure for the
+ * message ("No space left on device"): writers whose library reports only
+ * "write error" (cairo, libharu) write through it. 0 or a negative errno. */
+int ssdrev_atomic_write(struct ssdrev_atomic *a, const void *data, size_t n);
 /* Flushes, fsyncs, closes and renames into place; on any write error
  * (ENOSPC included), or a link found at PATH by then, removes the temporary
- * file and fails. */
+ * file and fails with "cannot write 'PATH': ERRNO TEXT". */
 int ssdrev_atomic_commit(struct ssdrev_atomic *a, struct ssdrev_err *err);
+/* After a failed write: removes the temporary file (PATH untouched) and
+ * fails as commit does, with the errno ssdrev_atomic_write kept (EIO when
+ * none was). */
+int ssdrev_atomic_fail(struct ssdrev_atomic *a, struct ssdrev_err *err);
 /* Closes and removes the temporary file; PATH is untouched. */
 void ssdrev_atomic_abort(struct ssdrev_atomic *a);
+/* A group of outputs that appear together or not at all (a report: its
+ * documents, charts and images). While the calling thread is in a group
+ * (begin, or join from a worker thread), each commit still renames its
+ * file into place (it can be read back at its name) but first keeps the
+ * file it replaces under a temporary name (a hard link: no space), and
+ * ssdrev_mkdirs notes the directories it creates. ssdrev_outputs_end with
+ * KEEP removes the kept files; without it puts back every file as it was
+ * (new ones removed, replaced ones renamed back, newest first) and removes
+ * the directories the group created, so a failed command leaves nothing
+ * partial behind. Groups do not nest; end frees G and takes the calling
+ * thread out of it (join(NULL) takes a worker out). */
+struct ssdrev_outputs;
+struct ssdrev_outputs *ssdrev_outputs_begin(struct ssdrev_err *err); /* NULL (err set) on OOM */
+struct ssdrev_outputs *ssdrev_outputs_current(void);                  /* this thread's, or NULL */
+void ssdrev_outputs_join(struct ssdrev_outputs *g);
+void ssdrev_outputs_end(struct ssdrev_outputs *g, int keep);
 /* For regenerable outputs (a report and its charts): while on, commits in
  * this thread skip the fsync. The rename still makes each file appear whole
  * or not at all after a crash of the process; only a power loss can lose

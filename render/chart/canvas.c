@@ -46,9 +46,9 @@ void render_canvas_range(const double *v, size_t n, double *lo, double *hi, int 
 
 /* --------------------------------------------------------------- output */
 
+/* through ssdrev_atomic_write, which keeps the errno cairo's status loses */
 static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int len) {
-  FILE *f = closure;
-  return fwrite(data, 1, len, f) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+  return ssdrev_atomic_write(closure, data, len) ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
 }
 
 static cairo_status_t write_buf(void *closure, const unsigned char *data, unsigned int len) {
@@ -123,7 +123,7 @@ int render_canvas_canvas_end(struct render_canvas *c, struct ssdrev_err *err) {
     return render_pngq_push(q, s, &c->out, err);
   }
   if (st == CAIRO_STATUS_SUCCESS && !c->svg)
-    st = cairo_surface_write_to_png_stream(c->surface, write_stream, c->out.f);
+    st = cairo_surface_write_to_png_stream(c->surface, write_stream, &c->out);
   cairo_destroy(c->cr);
   c->cr = NULL;
   cairo_surface_finish(c->surface); /* SVG: writes the document now */
@@ -131,6 +131,14 @@ int render_canvas_canvas_end(struct render_canvas *c, struct ssdrev_err *err) {
   cairo_surface_destroy(c->surface);
   c->surface = NULL;
   if (st == CAIRO_STATUS_SUCCESS && c->svg) st = svg_commit(c);
+  if (st == CAIRO_STATUS_WRITE_ERROR && c->out.write_errno) {
+    /* a full disk says so, with the path ("error while writing to output
+     * stream" was cairo's whole message) */
+    int rc = ssdrev_atomic_fail(&c->out, err);
+    c->out_open = 0;
+    render_canvas_canvas_abort(c);
+    return rc;
+  }
   if (st != CAIRO_STATUS_SUCCESS) {
     ssdrev_fail(err, -EIO, "cannot write chart '%s': %s", c->out.path, cairo_status_to_string(st));
     render_canvas_canvas_abort(c);
@@ -149,9 +157,8 @@ static cairo_status_t svg_commit(struct render_canvas *c) {
   for (const char *p = strstr(c->svg_doc.s, "</svg>"); p; p = strstr(p + 1, "</svg>")) end = p;
   if (!end) return CAIRO_STATUS_WRITE_ERROR;
   size_t head = (size_t)(end - c->svg_doc.s), tail = c->svg_doc.len - head;
-  if (fwrite(c->svg_doc.s, 1, head, c->out.f) != head ||
-      (c->svg_text.len && fwrite(c->svg_text.s, 1, c->svg_text.len, c->out.f) != c->svg_text.len) ||
-      fwrite(end, 1, tail, c->out.f) != tail)
+  if (ssdrev_atomic_write(&c->out, c->svg_doc.s, head) || ssdrev_atomic_write(&c->out, c->svg_text.s, c->svg_text.len) ||
+      ssdrev_atomic_write(&c->out, end, tail))
     return CAIRO_STATUS_WRITE_ERROR;
   render_buf_free(&c->svg_doc);
   render_buf_free(&c->svg_text);

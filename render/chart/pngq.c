@@ -33,14 +33,15 @@ struct render_pngq {
   int busy;                      /* the worker holds a popped job */
   int stop;                      /* no more pushes; the worker exits when empty */
   int defer_sync;                /* the caller's ssdrev_atomic_defer_sync, per thread */
+  struct ssdrev_outputs *outputs; /* the caller's output group: the worker's commits join it */
   int rc;                        /* first error (0 = none) ... */
   struct ssdrev_err err;         /* ... and its message, naming the file */
   pthread_t thread;
 };
 
+/* through ssdrev_atomic_write, which keeps the errno cairo's status loses */
 static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int len) {
-  FILE *f = closure;
-  return fwrite(data, 1, len, f) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+  return ssdrev_atomic_write(closure, data, len) ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
 }
 
 /* Encodes and commits one job (or only discards it after an earlier error,
@@ -51,8 +52,10 @@ static void run_job(struct render_pngq *q, struct pngq_job *j, int failed) {
   if (failed) {
     ssdrev_atomic_abort(&j->out);
   } else {
-    cairo_status_t st = cairo_surface_write_to_png_stream(j->surface, write_stream, j->out.f);
-    if (st != CAIRO_STATUS_SUCCESS) {
+    cairo_status_t st = cairo_surface_write_to_png_stream(j->surface, write_stream, &j->out);
+    if (st == CAIRO_STATUS_WRITE_ERROR && j->out.write_errno) {
+      rc = ssdrev_atomic_fail(&j->out, &err); /* "No space left on device" and the path */
+    } else if (st != CAIRO_STATUS_SUCCESS) {
       rc = ssdrev_fail(&err, -EIO, "cannot write chart '%s': %s", j->out.path, cairo_status_to_string(st));
       ssdrev_atomic_abort(&j->out);
     } else {
@@ -74,6 +77,7 @@ static void *worker(void *arg) {
   struct render_pngq *q = arg;
   /* the fsync policy is per thread (bench.h): follow the caller's */
   ssdrev_atomic_defer_sync(q->defer_sync);
+  ssdrev_outputs_join(q->outputs);
   pthread_mutex_lock(&q->lock);
   for (;;) {
     while (!q->count && !q->stop) pthread_cond_wait(&q->changed, &q->lock);
@@ -100,6 +104,7 @@ int render_pngq_start(struct render_pngq **out, int defer_sync, struct ssdrev_er
   struct render_pngq *q = calloc(1, sizeof *q);
   if (!q) return ssdrev_fail(err, -ENOMEM, "out of memory starting the chart PNG writer");
   q->defer_sync = defer_sync;
+  q->outputs = ssdrev_outputs_current();
   int e = pthread_mutex_init(&q->lock, NULL);
   if (e) {
     free(q);

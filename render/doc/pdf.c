@@ -826,7 +826,9 @@ static int load_fonts(struct pdf *p) {
   return 0;
 }
 
-static HPDF_STATUS write_stream(HPDF_Doc doc, FILE *f) {
+/* through ssdrev_atomic_write, which keeps the errno libharu's status
+ * loses ("libharu error 0x0000" was all a full disk said) */
+static HPDF_STATUS write_stream(HPDF_Doc doc, struct ssdrev_atomic *a) {
   HPDF_STATUS st = HPDF_SaveToStream(doc);
   if (st != HPDF_OK) return st;
   HPDF_ResetStream(doc);
@@ -834,7 +836,7 @@ static HPDF_STATUS write_stream(HPDF_Doc doc, FILE *f) {
     HPDF_BYTE buf[65536];
     HPDF_UINT32 n = sizeof buf;
     st = HPDF_ReadFromStream(doc, buf, &n);
-    if (n && fwrite(buf, 1, n, f) != n) return HPDF_FILE_IO_ERROR;
+    if (ssdrev_atomic_write(a, buf, n)) return HPDF_FILE_IO_ERROR;
     if (st == HPDF_STREAM_EOF) return HPDF_OK;
     if (st != HPDF_OK) return st;
   }
@@ -913,9 +915,14 @@ int render_pdf_from_md(const char *md, const struct render_doc_meta *meta, const
   struct ssdrev_atomic a;
   rc = ssdrev_atomic_open(&a, path, err);
   if (rc == 0) {
-    if (write_stream(p.doc, a.f) != HPDF_OK || p.hpdf_error) {
-      ssdrev_atomic_abort(&a);
-      rc = ssdrev_fail(err, -EIO, "cannot write the PDF '%s': libharu error 0x%04X", path, (unsigned)p.hpdf_error);
+    if (write_stream(p.doc, &a) != HPDF_OK || p.hpdf_error) {
+      if (a.write_errno) {
+        rc = ssdrev_atomic_fail(&a, err);
+      } else {
+        ssdrev_atomic_abort(&a);
+        rc = ssdrev_fail(err, -EIO, "cannot write the PDF '%s': libharu error 0x%04X (detail %u)", path,
+                         (unsigned)p.hpdf_error, (unsigned)p.hpdf_detail);
+      }
     } else {
       rc = ssdrev_atomic_commit(&a, err);
     }

@@ -79,6 +79,13 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   }
   char charts[4200];
   snprintf(charts, sizeof charts, "%s/charts", o->out_dir);
+  /* the documents, charts and images appear together or not at all: a
+   * failure (a full disk) puts back what was there (base/ssdrev.h) */
+  struct ssdrev_outputs *group = ssdrev_outputs_begin(err);
+  if (!group) {
+    free(text);
+    return -ENOMEM;
+  }
   char *md = NULL;
   /* render_expand's checking pass (which warns of data not measured) runs
    * before anything, the output directory included, is made */
@@ -138,5 +145,6 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   render_imgcache_free(imgs);
   free(md);
   ssdrev_atomic_defer_sync(0);
+  ssdrev_outputs_end(group, rc == 0); /* after the worker's last commit */
   return rc;
 }

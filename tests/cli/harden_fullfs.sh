@@ -69,4 +69,87 @@ full log s.ssdlog log synth "$M/s.ssdlog" --records 100000
 
 full run manifest.json run "sim:$ROOT/samples/models/pm981-256.model" --out "$M/r" --runtime 1s --quiet
 [ -e "$M/r/manifest.json" ] && fail "run left a manifest on a full disk"
+
+# ---- the disk fills part way (issue 26): report (Markdown, HTML, PDF,
+# PNG and SVG charts) and compare (CSV, xlsx, PDF, charts, the SQLite
+# index) fail naming the file and "No space left on device", and leave no
+# output of the failed command: not a file, not a directory, no temporary
+# file; a complete earlier report at the same place is left byte-identical.
+umount "$M" || fail "umount"
+mount -t tmpfs -o size=4m tmpfs "$M" || fail "mounting a 4 MiB tmpfs"
+A="$ROOT/tests/data/analysis"
+# fill_to KIB: leaves about KIB KiB free (page granularity)
+fill_to() {
+  rm -f "$M/fill"
+  avail=$(df -Pk "$M" | awk 'NR==2 {print $4}')
+  [ "$avail" -gt "$1" ] && dd if=/dev/zero of="$M/fill" bs=1k count=$((avail - $1)) 2>/dev/null
+  return 0
+}
+# part CMD WHERE ARGS...: exit 1, the message names a file under WHERE and
+# the full disk, nothing of the command is left under WHERE
+part() {
+  cmd=$1 where=$2; shift 2
+  "$SSDREV" "$@" >/dev/null 2>"$T/err"; rc=$?
+  [ $rc -eq 1 ] || fail "ssdrev $* with ${free}k free: exit $rc, expected 1 ($(cat "$T/err"))"
+  grep -q "^ssdrev $cmd: error: .*cannot write '$where/[^']*': No space left on device" "$T/err" \
+    || fail "ssdrev $* with ${free}k free: message does not name the file and the full disk: $(cat "$T/err")"
+  grep -q 'runtime error\|AddressSanitizer\|LeakSanitizer' "$T/err" && fail "ssdrev $* with ${free}k free: $(cat "$T/err")"
+  # libxlsxwriter prints its own "[ERROR] ... ZIP_ERRNO" lines; ours must not
+  grep "^ssdrev $cmd: error:" "$T/err" | grep -q 'libharu\|ZIP_ERRNO\|output stream' \
+    && fail "ssdrev $* with ${free}k free: a library's words: $(cat "$T/err")"
+  left=$(find "$M" -name '*.tmp.*')
+  [ -z "$left" ] || fail "ssdrev $* with ${free}k free: temporary files left: $left"
+}
+# a report of two runs, all three documents and 26 charts: about 1.2 MB at 60 dpi
+for free in 0 16 100 300 600 1000; do
+  rm -rf "$M/rep"; fill_to $free
+  part report "$M/rep" report -t "$ROOT/templates/review.en.md" --dpi 60 --out "$M/rep" "$A/pm981" "$A/pm981a"
+  [ ! -e "$M/rep" ] || fail "report with ${free}k free left: $(find "$M/rep" | head -5)"
+done
+# each document alone, and a PNG chart alone
+for f in md html pdf; do
+  free=0; rm -rf "$M/rep"; fill_to 0
+  part report "$M/rep" report -t "$T/mini.md" -f $f --out "$M/rep" "$A/pm981"
+  grep -q "review.$f'" "$T/err" || fail "report -f $f: $(cat "$T/err")"
+  [ ! -e "$M/rep" ] || fail "report -f $f left: $(find "$M/rep" | head -5)"
+done
+printf '# C\n\n{{chart cdm}}\n' >"$T/chart.md"
+free=8; rm -rf "$M/rep"; fill_to 8
+part report "$M/rep" report -t "$T/chart.md" -f md --out "$M/rep" "$A/pm981"
+[ ! -e "$M/rep" ] || fail "report of a chart left: $(find "$M/rep" | head -5)"
+# over a complete report: what was there stays as it was
+rm -rf "$M/rep"; rm -f "$M/fill"
+"$SSDREV" report -t "$ROOT/templates/review.en.md" --dpi 30 --out "$M/rep" "$A/pm981" "$A/pm981a" >/dev/null 2>"$T/err" \
+  || fail "report on a free disk: $(cat "$T/err")"
+(cd "$M/rep" && find . -type f | sort | xargs md5sum) >"$T/rep.before"
+for free in 0 60 400; do
+  fill_to $free
+  part report "$M/rep" report -t "$ROOT/templates/review.en.md" --dpi 60 --out "$M/rep" "$A/pm981" "$A/pm981a"
+  (cd "$M/rep" && find . -type f | sort | xargs md5sum) | cmp -s - "$T/rep.before" \
+    || fail "a failed report with ${free}k free changed the earlier one"
+done
+rm -rf "$M/rep"
+# compare: the charts and PDF first, then the CSVs; the workbook alone
+for free in 0 100 2500; do
+  rm -rf "$M/cmp"; fill_to $free
+  part compare "$M/cmp" compare "$A/pm981" "$A/pm981a" --out "$M/cmp" --format md,csv,pdf,charts,xlsx
+  [ ! -e "$M/cmp" ] || fail "compare with ${free}k free left: $(find "$M/cmp" | head -5)"
+done
+for spec in csv:30 csv:100 xlsx:0; do
+  fmt=${spec%:*} free=${spec#*:}
+  rm -rf "$M/cmp"; fill_to $free
+  part compare "$M/cmp" compare "$A/pm981" "$A/pm981a" --out "$M/cmp" --format $fmt
+  [ ! -e "$M/cmp" ] || fail "compare --format $fmt with ${free}k free left: $(find "$M/cmp" | head -5)"
+done
+# the index of a folder on the full disk: a warning naming it and the full
+# disk, not SQLite's "no transaction is active"; the comparison stands
+rm -rf "$M/cmp" "$M/runs"; rm -f "$M/fill"
+mkdir "$M/runs" && cp -r "$A/pm981" "$A/pm981a" "$M/runs/" || fail "copying runs"
+for free in 0 40; do
+  rm -f "$M/runs/ssdrev-index.sqlite"*; fill_to $free
+  "$SSDREV" compare "$M/runs" --out "$T/cmp$free" --format csv >/dev/null 2>"$T/err" \
+    || fail "compare with its index on a full disk: exit $?: $(cat "$T/err")"
+  grep -q "index.*No space left on device" "$T/err" || fail "index with ${free}k free: $(cat "$T/err")"
+  grep -q "no transaction\|disk is full" "$T/err" && fail "index with ${free}k free: SQLite's words: $(cat "$T/err")"
+done
 exit 0

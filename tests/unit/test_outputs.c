@@ -118,6 +118,66 @@ TEST("A streamed new file is created exclusively and replaces an old one only by
   if (fd >= 0) close(fd);
 }
 
+/* Counts entries of DIR whose names contain ".tmp." */
+static int count_tmp(const char *dir) {
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd, "find '%s' -name '*.tmp.*' | wc -l", dir);
+  FILE *p = popen(cmd, "r");
+  int n = -1;
+  if (p && fscanf(p, "%d", &n) != 1) n = -1;
+  if (p) pclose(p);
+  return n;
+}
+
+TEST("A failed group of outputs puts back the files it replaced and removes the files and directories it made") {
+  struct ssdrev_err err = {{0}};
+  char s[512], dir[600], sub[700], fresh[800];
+  REQUIRE(sentinel(s, "g_old") == 0);
+  snprintf(dir, sizeof dir, "%s", test_path("g_dir"));
+  snprintf(sub, sizeof sub, "%s/a/b", dir);
+  snprintf(fresh, sizeof fresh, "%s/new.txt", sub);
+  struct ssdrev_outputs *g = ssdrev_outputs_begin(&err);
+  REQUIRE(g != NULL);
+  CHECK(ssdrev_outputs_current() == g);
+  CHECK(ssdrev_write_file_atomic(s, "replaced", 8, &err) == 0);
+  CHECK(ssdrev_write_file_atomic(s, "again!!!", 8, &err) == 0); /* twice: undone newest first */
+  CHECK(ssdrev_mkdirs(sub, &err) == 0);
+  CHECK(ssdrev_write_file_atomic(fresh, "x", 1, &err) == 0);
+  CHECK(access(fresh, F_OK) == 0); /* readable at its name while the group is open */
+  ssdrev_outputs_end(g, 0);
+  CHECK(ssdrev_outputs_current() == NULL);
+  CHECK(holds_sentinel(s));
+  CHECK(access(dir, F_OK) != 0); /* the directories it made, all three levels */
+  CHECK(count_tmp(test_path("")) == 0);
+}
+
+TEST("A kept group of outputs leaves the new files and no kept copy of the old ones") {
+  struct ssdrev_err err = {{0}};
+  char s[512];
+  REQUIRE(sentinel(s, "k_old") == 0);
+  struct ssdrev_outputs *g = ssdrev_outputs_begin(&err);
+  REQUIRE(g != NULL);
+  CHECK(ssdrev_write_file_atomic(s, "replaced", 8, &err) == 0);
+  ssdrev_outputs_end(g, 1);
+  CHECK(!holds_sentinel(s));
+  CHECK(count_tmp(test_path("")) == 0);
+}
+
+TEST("A write that fails keeps its errno for the message naming the file") {
+  struct ssdrev_err err = {{0}};
+  struct ssdrev_atomic a;
+  REQUIRE(ssdrev_atomic_open(&a, test_path("w.bin"), &err) == 0);
+  fclose(a.f); /* a stream that can no longer write */
+  a.f = fopen("/dev/full", "w");
+  REQUIRE(a.f != NULL);
+  setvbuf(a.f, NULL, _IONBF, 0);
+  CHECK(ssdrev_atomic_write(&a, "abc", 3) == -ENOSPC);
+  CHECK(ssdrev_atomic_fail(&a, &err) == -ENOSPC);
+  CHECK_CONTAINS(err.msg, "w.bin': No space left on device");
+  CHECK(access(test_path("w.bin"), F_OK) != 0);
+  CHECK(count_tmp(test_path("")) == 0);
+}
+
 TEST("A second writer of an archive fails at once naming the holder's PID") {
   struct ssdrev_err err = {{0}};
   struct archive *run, *other;
