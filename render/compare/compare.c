@@ -758,7 +758,12 @@ static void update_indexes(struct cmp_index **ix, const struct render_cmp_opts *
     }
     qsort(names, nn, sizeof *names, name_cmp_p);
     if (!rc) rc = render_cmp_index_prune(ix[k], names, nn);
-    if (render_cmp_index_commit(ix[k], &err) || rc)
+    /* a failed write's reason before the commit's ("no transaction is
+     * active": SQLite rolled back at the failure) */
+    if (rc)
+      snprintf(err.msg, sizeof err.msg, "cannot write '%s/%s': %s", o->roots[k], CMP_INDEX_NAME,
+               render_cmp_index_why(ix[k]));
+    if (render_cmp_index_commit(ix[k], rc ? NULL : &err) || rc)
       snprintf(res->index_warning, sizeof res->index_warning, "index of '%s' not updated: %s", o->roots[k],
                err.msg[0] ? err.msg : "write failed");
   }

@@ -118,6 +118,7 @@ const char *render_cmp_unit_shown(const char *unit);
 /* -------------------------------------------------------------- index */
 
 /* The SQLite index in an archive root (index.c; schema in docs/archive.md). */
+#define CMP_INDEX_NAME "ssdrev-index.sqlite"
 struct cmp_index;
 /* Opens or creates ROOT/ssdrev-index.sqlite; NULL with err filled when it
  * cannot (the compare then goes on without it). */
@@ -132,6 +133,9 @@ int render_cmp_index_store(struct cmp_index *x, const char *name, const struct c
 /* Removes the entries whose names are not in keep (sorted array of n). */
 int render_cmp_index_prune(struct cmp_index *x, const char *const *keep, size_t n);
 int render_cmp_index_commit(struct cmp_index *x, struct ssdrev_err *err);
+/* Why the index's last statement failed ("No space left on device" for a
+ * full disk), for the warning of a failed update. */
+const char *render_cmp_index_why(const struct cmp_index *x);
 
 /* ------------------------------------------------------------- outputs */
 

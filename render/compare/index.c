@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include "render/compare/compare_int.h"
 
-#define CMP_INDEX_NAME "ssdrev-index.sqlite"
 #define CMP_INDEX_VERSION 1
 
 static const char schema[] =
@@ -65,6 +64,15 @@ struct cmp_index {
   int in_tx;
 };
 
+/* SQLite's reason for the last failure, a full disk in the words of
+ * every other output ("database or disk is full" named neither) */
+static const char *db_why(sqlite3 *db) {
+  if (!db) return "out of memory";
+  return (sqlite3_errcode(db) & 0xff) == SQLITE_FULL ? strerror(ENOSPC) : sqlite3_errmsg(db);
+}
+
+const char *render_cmp_index_why(const struct cmp_index *x) { return db_why(x->db); }
+
 struct cmp_index *render_cmp_index_open(const char *root, struct ssdrev_err *err) {
   char path[4200];
   snprintf(path, sizeof path, "%s/%s", root, CMP_INDEX_NAME);
@@ -101,7 +109,7 @@ struct cmp_index *render_cmp_index_open(const char *root, struct ssdrev_err *err
   if (rc == SQLITE_OK && version == 0) rc = sqlite3_exec(x->db, "PRAGMA user_version=1", NULL, NULL, NULL);
   for (int i = 0; i < S_N && rc == SQLITE_OK; i++) rc = sqlite3_prepare_v2(x->db, stmts[i], -1, &x->st[i], NULL);
   if (rc != SQLITE_OK) {
-    ssdrev_fail(err, -EIO, "cannot use the index '%s': %s", path, x->db ? sqlite3_errmsg(x->db) : "out of memory");
+    ssdrev_fail(err, -EIO, "cannot use the index '%s': %s", path, db_why(x->db));
     render_cmp_index_close(x);
     return NULL;
   }
@@ -319,7 +327,7 @@ int render_cmp_index_commit(struct cmp_index *x, struct ssdrev_err *err) {
   if (!x->in_tx) return 0;
   x->in_tx = 0;
   if (sqlite3_exec(x->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-    ssdrev_fail(err, -EIO, "cannot commit the index: %s", sqlite3_errmsg(x->db));
+    ssdrev_fail(err, -EIO, "cannot commit the index: %s", db_why(x->db));
     sqlite3_exec(x->db, "ROLLBACK", NULL, NULL, NULL);
     return -EIO;
   }

@@ -142,9 +142,14 @@ int render_cmp_write_xlsx(const struct cmp_table *t, const char *path, struct ss
   sheet_runs(t, &x);
   sheet_groups(t, &x);
   for (unsigned fam = 0; fam < render_cmp_nfamilies && !rc; fam++) rc = sheet_family(t, &x, fam);
+  errno = 0;
   lxw_error e = workbook_close(x.wb);
+  int sys = errno; /* libxlsxwriter's ZIP_ERRNO: the errno of its failed write */
   if (rc || e != LXW_NO_ERROR) {
     ssdrev_atomic_abort(&a);
+    if (!rc && sys && (e == LXW_ERROR_ZIP_FILE_OPERATION || e == LXW_ERROR_ZIP_FILE_ADD || e == LXW_ERROR_ZIP_CLOSE ||
+                       e == LXW_ERROR_CREATING_XLSX_FILE || e == LXW_ERROR_CREATING_TMPFILE))
+      return ssdrev_fail(err, -sys, "cannot write '%s': %s", path, strerror(sys));
     return ssdrev_fail(err, rc ? rc : -EIO, "cannot write the workbook '%s': %s", path,
                        rc ? "out of memory" : lxw_strerror(e));
   }
