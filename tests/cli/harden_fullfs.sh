@@ -141,6 +141,15 @@ for spec in csv:30 csv:100 xlsx:0; do
   part compare "$M/cmp" compare "$A/pm981" "$A/pm981a" --out "$M/cmp" --format $fmt
   [ ! -e "$M/cmp" ] || fail "compare --format $fmt with ${free}k free left: $(find "$M/cmp" | head -5)"
 done
+# analyze of a run never analyzed: no analysis.json at all
+for free in 0 4; do
+  rm -rf "$M/arun" "$M/cmp"; rm -f "$M/fill"
+  cp -r "$T/run" "$M/arun" && rm -f "$M/arun/analysis.json" || fail "copying the run"
+  fill_to $free
+  part analyze "$M/arun" analyze "$M/arun" --quiet
+  [ -e "$M/arun/analysis.json" ] && fail "analyze with ${free}k free left an analysis.json"
+done
+rm -rf "$M/arun"
 # the index of a folder on the full disk: a warning naming it and the full
 # disk, not SQLite's "no transaction is active"; the comparison stands
 rm -rf "$M/cmp" "$M/runs"; rm -f "$M/fill"
