@@ -130,15 +130,7 @@ int cmd_compare(int argc, char **argv) {
   o.roots = (const char *const *)argv + optind;
   o.nroots = (size_t)(argc - optind);
   struct render_cmp_result res;
-  /* the outputs appear together or not at all: a failed one (a full disk)
-   * takes the others back (base/ssdrev.h, output groups) */
-  struct ssdrev_outputs *group = ssdrev_outputs_begin(&err);
-  if (!group) {
-    render_cmp_free_dirs(dirs, n);
-    return cli_error(cmd, "%s", err.msg);
-  }
   int rc = render_cmp_run(dirs, n, &o, on_skip, &skipped, &res, &err);
-  ssdrev_outputs_end(group, rc == 0);
   render_cmp_free_dirs(dirs, n);
   /* frees Cairo's and fontconfig's caches so leak checkers see a clean
    * exit; fontconfig is only linked through Cairo, hence the lookup */

@@ -847,8 +847,14 @@ int render_cmp_run(char *const *dirs, size_t n, const struct render_cmp_opts *o,
   if (!rc) rc = build_stats(&t, err);
   if (!rc) rc = pick_baseline(&t, o, err);
   if (!rc) rc = build_order(&t, err);
+  /* the outputs appear together or not at all: a failed one (a full disk)
+   * takes back the others and the directories made (base/ssdrev.h); the
+   * runs' own analysis.json, written above, is not part of it */
+  struct ssdrev_outputs *group = NULL;
+  if (!rc && !(group = ssdrev_outputs_begin(err))) rc = -ENOMEM;
   if (!rc) rc = ssdrev_mkdirs(o->out_dir, err);
   if (!rc) rc = render_compare_write_outputs(&t, o, res, err);
+  ssdrev_outputs_end(group, rc == 0);
   res->runs_ok = t.nok;
   res->groups = t.ngroups;
   res->metrics = figs.n;
