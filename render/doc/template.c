@@ -621,7 +621,7 @@ static int run_directive(struct expand *e, const char *body, size_t len) {
     *eq = 0;
     if (!key_allowed(d->keys, tok[i]) || set_arg(&a, tok[i], eq + 1) < 0) {
       char msg[300];
-      snprintf(msg, sizeof msg, "%s does not take %s= (it takes: %s)", d->name, tok[i], *d->keys ? d->keys : "nothing");
+      snprintf(msg, sizeof msg, "%s does not take %s= (give %s)", d->name, tok[i], d->usage);
       return ssdrev_fail(e->err, -EINVAL, "%s:%u: %s", e->tname, e->line, msg);
     }
     if (!eq[1]) return fail_at(e, -EINVAL, "empty value for %s=", tok[i]);
