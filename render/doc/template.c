@@ -23,7 +23,7 @@ struct expand {
   const char *chart_rel;
   double dpi;
   struct render_buf *out;
-  json_t *used;            /* set of chart stems already used (keys), to keep names
+  json_t *used;            /* chart stems already used (keys; values: their template lines), to keep names
                               unique: a hash that grows (a fixed table of 64 let the
                               65th chart overwrite an earlier one's file) */
   struct ssdrev_err *err;
@@ -179,7 +179,27 @@ static void chart_stem(struct expand *e, const char *kind, const struct render_a
   snprintf(base, sizeof base, "%s", stem);
   if (!e->used) e->used = json_object();
   for (int k = 2; json_object_get(e->used, stem); k++) snprintf(stem, len, "%.80s-%d", base, k);
-  json_object_set_new(e->used, stem, json_true());
+  json_object_set_new(e->used, stem, json_integer(e->line)); /* its line: chart_err */
+}
+
+/* An error from drawing a chart, prefixed with the line of the chart whose
+ * file it names: the PNG worker reports a failed file (a full disk) when
+ * the next chart is pushed, by then a later directive's. */
+static int chart_err(struct expand *e, int rc) {
+  unsigned line = e->line;
+  const char *msg = e->err ? e->err->msg : "";
+  const char *stem;
+  json_t *v;
+  json_object_foreach(e->used, stem, v) {
+    char pat[120];
+    snprintf(pat, sizeof pat, "/%s.png'", stem);
+    if (json_is_integer(v) && strstr(msg, pat)) line = (unsigned)json_integer_value(v);
+  }
+  unsigned here = e->line;
+  e->line = line;
+  rc = wrap_err(e, rc);
+  e->line = here;
+  return rc;
 }
 
 static int one_chart(struct expand *e, const char *kind, const struct render_args *a, const char *drive,
@@ -225,7 +245,7 @@ static int one_chart(struct expand *e, const char *kind, const struct render_arg
       /* drawn here, in template order: cairo's glyph cache and surface ids
        * are process-wide, so another order (or threads) changes the bytes */
       int rc = render_chart_draw(e->rs, kind, &o, path, e->keep, e->err);
-      if (rc < 0) return wrap_err(e, rc);
+      if (rc < 0) return chart_err(e, rc);
     }
     if (e->keep && e->keep->drawn) {
       snprintf(path, sizeof path, "%s/%s.png", e->chart_rel ? e->chart_rel : "charts", stem);

@@ -99,6 +99,14 @@ part() {
     && fail "ssdrev $* with ${free}k free: a library's words: $(cat "$T/err")"
   left=$(find "$M" -name '*.tmp.*')
   [ -z "$left" ] || fail "ssdrev $* with ${free}k free: temporary files left: $left"
+  # a chart's failure names the line of that chart's directive (the PNG
+  # worker's failure used to carry the line of the chart drawn next)
+  at=$(sed -n "s|^ssdrev report: error: [^ ]*\.md:\([0-9]*\): cannot write '.*/charts/\([a-z_]*\)[-.].*|\1 \2|p" "$T/err")
+  if [ -n "$at" ]; then
+    tl=$(sed -n "s|^ssdrev report: error: \([^ ]*\.md\):[0-9]*:.*|\1|p" "$T/err")
+    sed -n "${at% *}p" "$tl" | grep -q "{{chart ${at#* }[ }]" \
+      || fail "ssdrev $* with ${free}k free: the line is not the failed chart's: $(cat "$T/err")"
+  fi
 }
 # a report of two runs, all three documents and 26 charts: about 1.2 MB at 60 dpi
 for free in 0 16 100 300 600 1000; do
