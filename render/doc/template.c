@@ -42,6 +42,12 @@ struct expand {
   int drop_unit;           /* an inline value was missing: its unit after the directive goes too */
 };
 
+/* The expanded review's largest size (docs/templates.md, "Limits"). Every
+ * format parses it with cmark, whose tree takes about 40 bytes per byte:
+ * a 16 MiB template of {{table dut}} would have asked for 40 GB. Reviews
+ * are a few hundred KiB. */
+#define EXPANDED_MAX_BYTES ((size_t)32 << 20)
+
 /* The checking pass reports up to this many errors at once. */
 #define TEMPLATE_MAX_ERRORS 20
 
@@ -740,6 +746,11 @@ static int walk(struct expand *e, const char *text) {
         }
       }
     }
+    /* checked as it is written: the checking pass knows no sizes; charts
+     * drawn before it are taken back with the report's other outputs */
+    if (e->writing && e->out->len > EXPANDED_MAX_BYTES)
+      return ssdrev_fail(e->err, -EFBIG, "%s:%u: the expanded review passes 32 MiB here (the limit of docs/templates.md)",
+                         e->tname, e->line);
     p += len;
     if (eol) e->line++;
   }

@@ -5,7 +5,8 @@
 # output (the PDF writer's recursion overflowed its stack: issue 26);
 # 64 levels still render. A template of 200,000 directive lines expands
 # in one linear pass (it was quadratic: a strstr over the rest of the text
-# per line) and every line comes out. No timing is asserted.
+# per line) and every line comes out; one that expands past 32 MiB is
+# refused. No timing is asserted.
 set -u
 : "${SSDREV:?set SSDREV to the ssdrev binary}"
 T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX) || exit 1
@@ -49,4 +50,12 @@ n=$(grep -cxF "$v" "$T/many/review.md")
 echo '{{lang ko}}' >>"$T/many.md"
 "$SSDREV" report -t "$T/many.md" -o "$T/many2" -f html "$D/pm981" >/dev/null 2>"$T/err" || fail "lang at the end: $(head -c 400 "$T/err")"
 grep -q '<html lang="ko"' "$T/many2/review.html" || fail "{{lang ko}} on the last line was not taken"
+# a template that expands past 32 MiB (each {{table dut}} is ~800 bytes):
+# refused at the line where it passes, nothing left (cmark's tree of the
+# whole review would take ~40 bytes a byte)
+awk 'BEGIN { for (i = 0; i < 45000; i++) print "{{table dut}}" }' >"$T/big.md"
+"$SSDREV" report -t "$T/big.md" -o "$T/big" "$D/pm981" >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] || fail "45,000 tables: exit $rc, want 1: $(head -c 400 "$T/err")"
+grep -q "big.md:[0-9]*: the expanded review passes 32 MiB" "$T/err" || fail "45,000 tables: $(head -c 400 "$T/err")"
+[ ! -e "$T/big" ] || fail "45,000 tables: output left behind: $(ls -R "$T/big" | head)"
 exit 0
