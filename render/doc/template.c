@@ -505,7 +505,7 @@ static int d_notice(struct expand *e, const char *pos, const struct render_args 
     }
   if (sn.len) {
     if (e->out->len && e->out->s[e->out->len - 1] != '\n') render_buf_puts(e->out, "\n>\n");
-    if (a->lang && !strcmp(a->lang, "ko"))
+    if (lang_of(e, a) == RENDER_LANG_KO) /* the template's language, as the notice above (was lang=ko only) */
       render_buf_printf(e->out, "> **짧은 리뷰:** %s은(는) `--short`로 측정한 시험 실행입니다. 채움 상태는 작은 영역의 비율이고, "
                                 "꼬리 지연의 높은 백분위수는 표본이 부족합니다.", sn.s);
     else

@@ -27,7 +27,7 @@ for f in two one; do
               "| 드라이브 | 수준 | 내용 |" "| 경고 |" "병목현상입니다" "**시뮬레이션 결과:**"; do
     grep -qF -- "$want" "$md" || fail "$f: review.md lacks '$want'"
   done
-  for bad in "| Test |" "| warn |" "| Drive |" "Not measured" "few dies" "Simulated results"; do
+  for bad in "| Test |" "| warn |" "| Drive |" "Not measured" "few dies" "Simulated results" "Short review:"; do
     ! grep -qF -- "$bad" "$md" || fail "$f: review.md still has the English '$bad'"
   done
 done
