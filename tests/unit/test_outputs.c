@@ -178,3 +178,50 @@ TEST("A symbolic link as the archive, its logs directory or its lock file is ref
   CHECK(archive_open_write(&run, test_path("r-lock"), &err) == -ELOOP);
   CHECK(holds_sentinel(s));
 }
+
+/* The CSV cells of `fn` as one string (open_memstream). */
+static char *csv_of(void (*fn)(FILE *, const char *, int), const char *cell, int last) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) return NULL;
+  fn(f, cell, last);
+  fclose(f);
+  return buf;
+}
+
+TEST("A CSV text cell starting with a formula character gets a leading quote mark inside its quotes") {
+  static const char *const in[] = {"=HYPERLINK(\"http://x\",\"y\")", "+cmd|' /C calc'!A0", "@SUM(A1:A9)", "-2+3",
+                                   "\tx", "\rx", "-3.5"};
+  static const char *const out[] = {"\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",", "\"'+cmd|' /C calc'!A0\",",
+                                    "\"'@SUM(A1:A9)\",", "\"'-2+3\",", "\"'\tx\",", "\"'\rx\",", "\"'-3.5\"\n"};
+  for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+    char *s = csv_of(ssdrev_csv_text, in[i], i + 1 == sizeof in / sizeof in[0]);
+    REQUIRE(s);
+    CHECK_STR(s, out[i]);
+    free(s);
+  }
+}
+
+TEST("A CSV text cell is always quoted as RFC 4180 says, an inner quote doubled") {
+  char *s = csv_of(ssdrev_csv_text, "lab \"PM981\", #1\nx", 1);
+  REQUIRE(s);
+  CHECK_STR(s, "\"lab \"\"PM981\"\", #1\nx\"\n");
+  free(s);
+  s = csv_of(ssdrev_csv_text, NULL, 0);
+  REQUIRE(s);
+  CHECK_STR(s, "\"\",");
+  free(s);
+}
+
+TEST("A CSV number cell stays a bare number, negative ones included; anything else becomes a text cell") {
+  static const char *const in[] = {"-3.5", "562.11", "0", "1e+20", "", "=1+2", "-1+2", "inf", "1 ", "--1"};
+  static const char *const out[] = {"-3.5,", "562.11,", "0,", "1e+20,", ",", "\"'=1+2\",", "\"'-1+2\",",
+                                    "\"inf\",", "\"1 \",", "\"'--1\","};
+  for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+    char *s = csv_of(ssdrev_csv_number, in[i], 0);
+    REQUIRE(s);
+    CHECK_STR(s, out[i]);
+    free(s);
+  }
+}
