@@ -179,6 +179,32 @@ TEST("A symbolic link as the archive, its logs directory or its lock file is ref
   CHECK(holds_sentinel(s));
 }
 
+static void count_wait(const char *dir, const char *msg, void *arg) {
+  (void)dir;
+  if (strstr(msg, "waiting up to 1 s")) (*(int *)arg)++;
+}
+
+TEST("A writer asked to wait for a held lock says so once and fails after the wait naming the holder") {
+  struct ssdrev_err err = {{0}};
+  struct archive *run, *other;
+  REQUIRE(archive_create(&run, test_path("waited"), "x", &err) == 0);
+  int calls = 0;
+  struct archive_lock_wait w = {.wait_ms = 1000, .on_wait = count_wait, .arg = &calls};
+  uint64_t t0 = ssdrev_clock_ns();
+  CHECK(archive_open_write_wait(&other, test_path("waited"), &w, &err) == -EBUSY);
+  uint64_t took = ssdrev_clock_ns() - t0;
+  CHECK(took >= 1000000000ull && took < 5000000000ull);
+  CHECK(calls == 1);
+  char want[96];
+  snprintf(want, sizeof want, "is still in use by process %ld after waiting 1 s", (long)getpid());
+  CHECK_CONTAINS(err.msg, want);
+  archive_free(run);
+  /* free now: taken at once, no note */
+  REQUIRE(archive_open_write_wait(&run, test_path("waited"), &w, &err) == 0);
+  CHECK(calls == 1);
+  archive_free(run);
+}
+
 /* The CSV cells of `fn` as one string (open_memstream). */
 static char *csv_of(void (*fn)(FILE *, const char *, int), const char *cell, int last) {
   char *buf = NULL;
