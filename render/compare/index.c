@@ -132,6 +132,10 @@ static int schema_is_ours(sqlite3 *db) {
  * Other SQLite errors return an SQLite code (not a negative errno). */
 static int claim(sqlite3 *db, const char *path, struct ssdrev_err *err) {
   int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+  /* an index on a read-only mount (or a file this user may not write) is
+   * still read: checked in a read transaction, never stamped */
+  int readonly = rc == SQLITE_READONLY || sqlite3_db_readonly(db, "main") == 1;
+  if (rc == SQLITE_READONLY) rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
   if (rc != SQLITE_OK) return rc;
   long long app = pragma_int(db, "PRAGMA application_id"), version = pragma_int(db, "PRAGMA user_version");
   int nobj = 0;
@@ -167,10 +171,12 @@ static int claim(sqlite3 *db, const char *path, struct ssdrev_err *err) {
              version);
     why = msg;
   }
+  if (!why && stamp && readonly && nobj == 0) why = "it is read-only and empty";
   if (why) {
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     return ssdrev_fail(err, -EINVAL, "not using the index '%s': %s", path, why);
   }
+  if (readonly) stamp = 0; /* an index from before, read as it is */
   char sql[128];
   snprintf(sql, sizeof sql, "PRAGMA application_id=%d; PRAGMA user_version=%d;", CMP_INDEX_APP_ID, CMP_INDEX_VERSION);
   if (stamp && (rc = sqlite3_exec(db, schema, NULL, NULL, NULL)) == SQLITE_OK)

@@ -32,6 +32,19 @@ cmpv || fail "compare over an old index: $(cat "$T/e")"
 grep -q 'runs: 1 from the index' "$T/out" || fail "old index not used: $(cat "$T/out")"
 [ "$(sq 'PRAGMA application_id')" = 1400063090 ] || fail "old index not stamped"
 
+# on a read-only mount an index (stamped or from before) is still read, not stamped
+if unshare -m true 2>/dev/null; then
+  printf 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"\n' >"$T/ro.sh"
+  sq 'PRAGMA application_id=0' >/dev/null
+  unshare -m sh "$T/ro.sh" "$F" "$SSDREV" compare "$F" --out "$T/o" --format csv --verbose >"$T/out" 2>"$T/e" \
+    || fail "read-only index: $(cat "$T/e")"
+  grep -q 'runs: 1 from the index' "$T/out" || fail "read-only old index not read: $(cat "$T/out" "$T/e")"
+  [ "$(sq 'PRAGMA application_id')" = 0 ] || fail "a read-only index was stamped"
+  sq 'PRAGMA application_id=1400063090' >/dev/null
+else
+  echo "skip: no unshare -m here (the read-only index case)"
+fi
+
 # another program's database with user_version 1: refused, unchanged
 for kind in schema appid; do
   rm -f "$IX"
