@@ -1,6 +1,6 @@
 #!/bin/sh
-# A read-only archive that was never analyzed (issue 26 item 22b): `analyze`
-# and `report` analyze it in memory, say so, and write nothing into it
+# A read-only archive that was never analyzed (issue 26 item 22b): `analyze`,
+# `report` and `compare` analyze it in memory, say so, and write nothing into it
 # (they failed on the lock file). Read-only two ways: a read-only bind
 # mount (EROFS; needs `unshare -m`, else that part is skipped) and a
 # directory the user may not write (EACCES; as root the tests drop to
@@ -36,6 +36,9 @@ check() {
     || fail "$name: report failed: $(cat "$T/e")"
   grep -q "note: analyzed '$T/$name' in memory" "$T/e" || fail "$name: report note: $(cat "$T/e")"
   grep -q "RO $name" "$T/rep/$name/review.md" || fail "$name: report lacks the run"
+  "$@" "$SSDREV" compare "$T/$name" --out "$T/rep/c-$name" --format csv >"$T/out" 2>"$T/e" \
+    || fail "$name: compare failed: $(cat "$T/e")"
+  grep -q "compared 1 run" "$T/out" || fail "$name: compare: $(cat "$T/out" "$T/e")"
   unchanged "$name" "$name"
 }
 
