@@ -827,8 +827,11 @@ int render_cmp_run(char *const *dirs, size_t n, const struct render_cmp_opts *o,
   /* a run another process still writes is not a bad archive: comparing
    * the others would present part of the set as the set */
   size_t nbusy = 0, first_busy = 0;
-  for (size_t i = n; i-- > 0;)
-    if (runs[i].busy) nbusy++, first_busy = i;
+  for (size_t i = n; i-- > 0;) {
+    if (!runs[i].busy) continue;
+    nbusy++;
+    first_busy = i;
+  }
   if (nbusy) {
     rc = ssdrev_fail(err, -EBUSY, "%zu of %zu runs could not be analyzed: %s%s; nothing was written (compare again "
                      "when %s done, or leave %s out)", nbusy, n, runs[first_busy].err,

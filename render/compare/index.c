@@ -5,6 +5,7 @@
  * runs it had to read. The schema (docs/archive.md) is meant to be queried
  * by users too (the `tidy` view). Used from one thread only. */
 #include <errno.h>
+#include <limits.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,10 +70,11 @@ struct cmp_index {
   int in_tx;
 };
 
-/* One integer PRAGMA's value, or -1. */
+/* One integer PRAGMA's value, or LLONG_MIN on error (an application_id
+ * is any signed 32-bit value, -1 included). */
 static long long pragma_int(sqlite3 *db, const char *sql) {
   sqlite3_stmt *v;
-  long long r = -1;
+  long long r = LLONG_MIN;
   if (sqlite3_prepare_v2(db, sql, -1, &v, NULL) == SQLITE_OK && sqlite3_step(v) == SQLITE_ROW)
     r = sqlite3_column_int64(v, 0);
   sqlite3_finalize(v);
@@ -90,8 +92,7 @@ static char *schema_of(sqlite3 *db, int *nobj) {
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
   *nobj = 0;
-  int rc;
-  while (f && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+  while (f && sqlite3_step(s) == SQLITE_ROW) {
     for (int c = 0; c < 4; c++) fprintf(f, "%s%c", (const char *)sqlite3_column_text(s, c), c == 3 ? '\n' : '\t');
     (*nobj)++;
   }
@@ -140,7 +141,7 @@ static int claim(sqlite3 *db, const char *path, struct ssdrev_err *err) {
   long long app = pragma_int(db, "PRAGMA application_id"), version = pragma_int(db, "PRAGMA user_version");
   int nobj = 0;
   char *have = schema_of(db, &nobj);
-  if (!have || app < 0 || version < 0) {
+  if (!have || app == LLONG_MIN || version == LLONG_MIN) {
     free(have);
     rc = sqlite3_errcode(db);
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
@@ -179,8 +180,8 @@ static int claim(sqlite3 *db, const char *path, struct ssdrev_err *err) {
   if (readonly) stamp = 0; /* an index from before, read as it is */
   char sql[128];
   snprintf(sql, sizeof sql, "PRAGMA application_id=%d; PRAGMA user_version=%d;", CMP_INDEX_APP_ID, CMP_INDEX_VERSION);
-  if (stamp && (rc = sqlite3_exec(db, schema, NULL, NULL, NULL)) == SQLITE_OK)
-    rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+  if (stamp) rc = sqlite3_exec(db, schema, NULL, NULL, NULL);
+  if (stamp && rc == SQLITE_OK) rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
   if (rc == SQLITE_OK) rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   if (rc != SQLITE_OK) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
   return rc;
