@@ -15,7 +15,6 @@
 
 #include "log/ssdlog.h"
 #include "archive/archive.h"
-#include "archive/archive.h"
 
 /* ============================================================ options */
 
@@ -34,6 +33,9 @@ struct analyze_opts {
   double slc_min_seg_gib;        /* SLC change points: minimum segment (0 = three segmentation points) */
   double fill_step_gib;          /* SLC trace resolution (0 = 1/256 GiB) */
   double fine_interval_s;        /* the fine series' interval (0 = 0.1 s; ANALYZE_WANT_SERIES_FINE) */
+  /* analyze_run of a run another process writes: how long to wait for its
+   * lock (all zero: fail at once with -EBUSY) */
+  struct archive_lock_wait lock_wait;
 };
 void analyze_opts_defaults(struct analyze_opts *o);
 /* Parses "50,90,99.9" into o->pcts; fails naming the bad item. */
@@ -156,9 +158,17 @@ json_t *analyze_slc_to_json(const struct ssdrev_slc *s, double min_seg_gib);
 /* ========================================= 4. run, flags, compare */
 
 /* Analyzes every test of the run in DIR and writes DIR/analysis.json
- * atomically, holding the archive's writer lock (archive_open_write: fails
- * with -EBUSY while another process writes the run). *out (if non-NULL)
- * receives the analysis object (caller json_decref's it). */
+ * atomically, holding the archive's writer lock (archive_open_write_wait
+ * with o->lock_wait: fails with -EBUSY while another process writes the
+ * run, at once or after the wait). *out (if non-NULL) receives the analysis
+ * object (caller json_decref's it). Returns 0 when analysis.json was
+ * written, or ANALYZE_RUN_IN_MEMORY for a read-only archive (a read-only
+ * mount, a directory this user may not write: the lock file or
+ * analysis.json cannot be made, EROFS or EACCES): the run is analyzed
+ * without the lock (no writer can change it), *out is the analysis,
+ * nothing is written, and err says why ("'DIR' is read-only (...): analyzed
+ * in memory, analysis.json not written"). Otherwise a negative errno. */
+#define ANALYZE_RUN_IN_MEMORY 1
 int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out,
                 struct ssdrev_err *err);
 

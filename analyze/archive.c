@@ -521,7 +521,15 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   if (out) *out = NULL;
   struct archive *run;
   /* analysis.json is written: as any writer of the archive, under its lock */
-  int rc = archive_open_write(&run, dir, err);
+  int rc = archive_open_write_wait(&run, dir, &o->lock_wait, err);
+  char ro_why[1100] = ""; /* set: a read-only archive, analyzed in memory */
+  if (rc == -EROFS || rc == -EACCES) {
+    /* no lock can be taken where no file can be made; nobody else can
+     * write there either (or, with other rights, only through atomic
+     * renames), so the reader's view of the manifest is consistent */
+    snprintf(ro_why, sizeof ro_why, "%s", strerror(-rc));
+    rc = archive_open(&run, dir, err);
+  }
   if (rc) return rc;
   const json_t *m = run->manifest;
   json_t *a = json_object();
@@ -604,13 +612,24 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   json_object_set_new(a, "jobs", jobs);
   analyze_recovery_finish(a);
   json_object_set_new(a, "flags", analyze_flags(a));
-  rc = ssdrev_write_json_atomic(archive_path(run, ARCHIVE_ANALYSIS), a, err);
+  if (!ro_why[0]) {
+    struct ssdrev_err werr = {{0}};
+    rc = ssdrev_write_json_atomic(archive_path(run, ARCHIVE_ANALYSIS), a, &werr);
+    /* the lock file was there and ours to lock, the directory is not ours
+     * to write (a non-root user, a lock left by another one) */
+    if (rc == -EROFS || rc == -EACCES) snprintf(ro_why, sizeof ro_why, "%s", strerror(-rc));
+    else if (rc && err) *err = werr;
+  }
   archive_free(run);
-  if (rc) {
+  if (ro_why[0]) {
+    rc = ANALYZE_RUN_IN_MEMORY;
+    ssdrev_fail(err, rc, "'%s' is read-only (%s): analyzed in memory, analysis.json not written", dir, ro_why);
+  }
+  if (rc < 0) {
     json_decref(a);
     return rc;
   }
   if (out) *out = a;
   else json_decref(a);
-  return 0;
+  return rc;
 }

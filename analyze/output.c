@@ -1,6 +1,6 @@
 /* output.c — an analysis object as text tables or CSV (libcsv quoting). */
-#include <csv.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,16 +241,13 @@ static void print_table(FILE *f, const json_t *a, unsigned flags) {
             nsample, nsample == 1 ? "" : "s", sample_tests, sample_tests == 1 ? "" : "s", nsample == 1 ? "s" : "");
 }
 
-/* Quotes (libcsv) only fields that need it, so numbers stay bare. */
-static void csv_field(FILE *f, const char *s, int last) {
-  if (strpbrk(s, ",\"\r\n") || (*s == ' ' || (*s && s[strlen(s) - 1] == ' '))) csv_fwrite(f, s, strlen(s));
-  else fputs(s, f);
-  fputc(last ? '\n' : ',', f);
-}
+/* Through base's one CSV writer: test names come from the manifest and
+ * are neutralized there (ssdrev_csv_text); numbers stay bare. */
+static void csv_field(FILE *f, const char *s, int last) { ssdrev_csv_text(f, s, last); }
 static void csv_num(FILE *f, double v, int last) {
-  char b[64];
-  snprintf(b, sizeof b, "%.12g", v);
-  csv_field(f, b, last);
+  char b[64] = "";
+  if (isfinite(v)) snprintf(b, sizeof b, "%.12g", v);
+  ssdrev_csv_number(f, b, last);
 }
 
 int analyze_write_csv(FILE *f, const json_t *a) {
@@ -281,7 +278,7 @@ int analyze_write_csv(FILE *f, const json_t *a) {
       for (i = 0; i < json_array_size(pl); i++) {
         const json_t *e = json_array_get(pct, i);
         if (e) csv_num(f, analyze_json_num(e, "lat_us", 0), i + 1 == json_array_size(pl));
-        else csv_field(f, "", i + 1 == json_array_size(pl));
+        else ssdrev_csv_number(f, "", i + 1 == json_array_size(pl));
       }
       if (!json_array_size(pl)) fputc('\n', f);
     }

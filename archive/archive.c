@@ -111,6 +111,7 @@ static int create_locked(struct archive **out, const char *dir, const char *targ
 /* Opens (create = 0: an existing run, for writing) or creates (create = 1:
  * a new one; create = 2: whichever dir holds) a run under its lock. */
 static int open_locked(struct archive **out, const char *dir, const char *target_spec, int create,
+                       const struct archive_lock_wait *w,
                        struct ssdrev_err *err) {
   *out = NULL;
   if (strlen(dir) >= sizeof((*out)->dir)) return ssdrev_fail(err, -ENAMETOOLONG, "run path too long: '%s'", dir);
@@ -129,7 +130,7 @@ static int open_locked(struct archive **out, const char *dir, const char *target
       return rc;
     }
   }
-  int fd = archive_lock(dir, err);
+  int fd = archive_lock_wait(dir, w, err);
   if (fd < 0) return fd;
   if (create == 1 || (create == 2 && access(mpath, F_OK))) {
     if (!dir_is_empty(dir)) {
@@ -149,16 +150,21 @@ static int open_locked(struct archive **out, const char *dir, const char *target
 
 int archive_create(struct archive **out, const char *dir, const char *target_spec,
                      struct ssdrev_err *err) {
-  return open_locked(out, dir, target_spec, 1, err);
+  return open_locked(out, dir, target_spec, 1, NULL, err);
 }
 
 int archive_open_write(struct archive **out, const char *dir, struct ssdrev_err *err) {
-  return open_locked(out, dir, NULL, 0, err);
+  return open_locked(out, dir, NULL, 0, NULL, err);
+}
+
+int archive_open_write_wait(struct archive **out, const char *dir, const struct archive_lock_wait *w,
+                            struct ssdrev_err *err) {
+  return open_locked(out, dir, NULL, 0, w, err);
 }
 
 int archive_open_or_create(struct archive **out, const char *dir, const char *target_spec,
                              struct ssdrev_err *err) {
-  return open_locked(out, dir, target_spec, 2, err);
+  return open_locked(out, dir, target_spec, 2, NULL, err);
 }
 
 /* 1 when rel names a file inside the run: relative, and no ".." component.

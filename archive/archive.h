@@ -35,6 +35,18 @@ struct archive {
  * or -EBUSY with "archive 'RUN' is in use by process PID", or -ELOOP when
  * RUN or RUN/.lock is a symbolic link. */
 int archive_lock(const char *dir, struct ssdrev_err *err);
+/* How long archive_lock_wait waits for a lock another process holds. */
+struct archive_lock_wait {
+  unsigned wait_ms; /* the longest wait (polled every 100 ms); 0: fail at once */
+  /* called once when the wait starts, with "archive 'RUN' is in use by
+   * process PID: waiting up to N s for it"; NULL: wait silently */
+  void (*on_wait)(const char *dir, const char *msg, void *arg);
+  void *arg;
+};
+/* archive_lock, but a lock held by another process is waited for up to
+ * w->wait_ms (W NULL: not at all); after that -EBUSY with "archive 'RUN' is
+ * still in use by process PID after waiting N s". */
+int archive_lock_wait(const char *dir, const struct archive_lock_wait *w, struct ssdrev_err *err);
 /* Creates DIR (must not exist, or be empty but for a .lock) with a fresh
  * manifest: format, tool version, host, creation time, the given target
  * description. The run holds DIR's lock until archive_free; DIR or
@@ -45,6 +57,9 @@ int archive_create(struct archive **run, const char *dir, const char *target_spe
  * once when another process holds it), then reads the manifest as
  * archive_open does, so what is saved later builds on the latest one. */
 int archive_open_write(struct archive **run, const char *dir, struct ssdrev_err *err);
+/* archive_open_write, waiting for the lock as archive_lock_wait does. */
+int archive_open_write_wait(struct archive **run, const char *dir, const struct archive_lock_wait *w,
+                            struct ssdrev_err *err);
 /* archive_open_write when DIR holds a manifest, else archive_create,
  * decided under the lock (two processes creating one DIR: one creates, the
  * other finds it in use or, later, appends to it). */

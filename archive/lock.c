@@ -33,7 +33,9 @@ static long lock_holder(int fd) {
   return 0;
 }
 
-int archive_lock(const char *dir, struct ssdrev_err *err) {
+int archive_lock(const char *dir, struct ssdrev_err *err) { return archive_lock_wait(dir, NULL, err); }
+
+int archive_lock_wait(const char *dir, const struct archive_lock_wait *w, struct ssdrev_err *err) {
   int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (dfd < 0) {
     int e = errno;
@@ -56,21 +58,44 @@ int archive_lock(const char *dir, struct ssdrev_err *err) {
     close(fd);
     return ssdrev_fail(err, -EPERM, "refusing to write '%s/.lock': not a regular file of its own", dir);
   }
-  if (flock(fd, LOCK_EX | LOCK_NB)) {
+  /* polled, not a blocking flock: the wait is bounded, and a caller may
+   * wait in several threads at once (each on its own run) */
+  uint64_t wait_ns = w ? (uint64_t)w->wait_ms * 1000000ull : 0, start = ssdrev_clock_ns();
+  long pid = 0;
+  int waited = 0;
+  while (flock(fd, LOCK_EX | LOCK_NB)) {
     e = errno;
-    long pid = e == EWOULDBLOCK ? lock_holder(fd) : 0;
-    close(fd);
-    if (e != EWOULDBLOCK) return ssdrev_fail(err, -e, "cannot lock '%s/.lock': %s", dir, strerror(e));
-    if (pid) return ssdrev_fail(err, -EBUSY, "archive '%s' is in use by process %ld", dir, pid);
-    return ssdrev_fail(err, -EBUSY, "archive '%s' is in use by another process", dir);
+    if (e == EINTR) continue;
+    if (e != EWOULDBLOCK) {
+      close(fd);
+      return ssdrev_fail(err, -e, "cannot lock '%s/.lock': %s", dir, strerror(e));
+    }
+    if (!waited || !pid) pid = lock_holder(fd); /* the holder may change while we wait */
+    char who[64];
+    if (pid) snprintf(who, sizeof who, "process %ld", pid);
+    else snprintf(who, sizeof who, "another process");
+    if (ssdrev_clock_ns() - start >= wait_ns) {
+      close(fd);
+      if (waited)
+        return ssdrev_fail(err, -EBUSY, "archive '%s' is still in use by %s after waiting %u s", dir, who,
+                           w->wait_ms / 1000);
+      return ssdrev_fail(err, -EBUSY, "archive '%s' is in use by %s", dir, who);
+    }
+    if (!waited && w->on_wait) {
+      char msg[4300];
+      snprintf(msg, sizeof msg, "archive '%s' is in use by %s: waiting up to %u s for it", dir, who, w->wait_ms / 1000);
+      w->on_wait(dir, msg, w->arg);
+    }
+    waited = 1;
+    nanosleep(&(struct timespec){.tv_nsec = 100000000}, NULL); /* 100 ms */
   }
-  char pid[32];
-  int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+  char mine[32];
+  int n = snprintf(mine, sizeof mine, "%ld\n", (long)getpid());
   /* the PID only names the holder in the message above: the lock holds
    * without it, so a full disk here is not an error (the next save says) */
   /* written over the old PID, then cut to length, so a reader never sees
    * an empty file once a first holder has written it */
-  if (pwrite(fd, pid, (size_t)n, 0) == n) {
+  if (pwrite(fd, mine, (size_t)n, 0) == n) {
     int r = ftruncate(fd, n);
     (void)r;
   }

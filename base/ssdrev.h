@@ -103,6 +103,24 @@ int ssdrev_open_new(const char *path, int replace, struct ssdrev_err *err);
 int ssdrev_write_file_atomic(const char *path, const void *data, size_t len, struct ssdrev_err *err);
 /* Writes a JSON value to PATH atomically (indented, keys in insertion order). */
 int ssdrev_write_json_atomic(const char *path, const json_t *v, struct ssdrev_err *err);
+
+/* CSV cells. Every CSV ssdrev writes (analyze --csv, compare's compare.csv,
+ * groups.csv and runs.csv, log dump --csv) is written cell by cell through
+ * these two, so one rule holds everywhere (docs/hardening.md):
+ *   - a text cell (any string from a file or the command line: a label, a
+ *     model, a test or group name) is always quoted as RFC 4180 says, with
+ *     libcsv's csv_fwrite (in double quotes, an inner quote doubled); one
+ *     that begins with '=', '+', '-', '@', TAB or CR gets a leading ' inside
+ *     the quotes (OWASP's CSV-injection rule), so a spreadsheet shows it as
+ *     text instead of evaluating it as a formula ("=1+2" is written "'=1+2");
+ *   - a number cell is a number ssdrev formatted itself (optional sign,
+ *     digits, one point, an exponent), written bare so that -3.5 stays a
+ *     number; anything else passed as a number is written as a text cell.
+ *     An empty number is an empty (missing) cell.
+ * LAST ends the row ("\n"), else a ',' follows. NULL is an empty cell.
+ * Write errors show in ferror(f). */
+void ssdrev_csv_text(FILE *f, const char *s, int last);
+void ssdrev_csv_number(FILE *f, const char *num, int last);
 /* Opens PATH for reading, refusing anything but a regular file (a FIFO,
  * directory or device: "cannot read 'X': not a regular file (fifo)") without
  * blocking on it (O_NONBLOCK until fstat, then cleared; O_CLOEXEC). Returns

@@ -409,7 +409,14 @@ const char *bench_cliff_stop_name(int stop);
 
 /* Runs a method (profile file, docs/method.md) on a target into a run archive.
  * Steps already complete in the archive are skipped, so an interrupted review
- * resumes. See bench/method/. */
+ * resumes. See bench/method/.
+ * A review's steps all run with the options it was made with: a resume (or
+ * its plan) whose method (the file's content, after "extends"), --short,
+ * --passes, --seed or --include-serial differ from those recorded in the
+ * manifest, or whose --label (when given) differs, fails with
+ * BENCH_REVIEW_OPTIONS_DIFFER and a message naming each option, before
+ * anything is opened or written (docs/archive.md, "Resuming a review"). */
+#define BENCH_REVIEW_OPTIONS_DIFFER (-ECANCELED)
 struct bench_review_opts {
   const char *target_spec;
   const char *profile_path;    /* method file, e.g. profiles/review.json */

@@ -233,8 +233,10 @@ int cmd_analyze(int argc, char **argv) {
       json_object_set_new(a, "fill", json_pack("{s:o}", "slc", s2));
     }
     json_object_set_new(a, "flags", analyze_flags(a));
-  } else if (analyze_run(argv[optind], &o, &a, &err)) {
-    return cli_error(cmd, "%s", err.msg);
+  } else {
+    int arc = analyze_run(argv[optind], &o, &a, &err);
+    if (arc < 0) return cli_error(cmd, "%s", err.msg);
+    if (arc == ANALYZE_RUN_IN_MEMORY) cli_warn("ssdrev analyze: ", "note", "%s", err.msg); /* a read-only archive */
   }
   int rc = 0;
   if (csv) rc = write_csv(cmd, csv, a);

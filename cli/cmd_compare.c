@@ -39,13 +39,17 @@ static void usage(FILE *f) {
           "                      most runs, then the first by name\n"
           "  --jobs N            analysis threads (default 2)\n"
           "  --reanalyze         analyze every run even if analysis.json exists\n"
+          "  --lock-wait S       a run to analyze that another process writes is waited\n"
+          "                      for up to S seconds (default 30; 0: not at all); one\n"
+          "                      still in use then fails the compare (nothing written)\n"
           "  --max-charts N      bar charts to draw (default 64)\n"
           "  --no-index          neither read nor write the folders' index\n"
           "  --verbose           say how many runs came from the index and how many\n"
           "                      were read from their archives\n"
           "  -h, --help          this help\n\n"
           "exit status: 0 when at least one archive was compared, 1 when none was\n"
-          "usable or an output failed, 2 on bad usage.\n");
+          "usable, a run stayed in use by another process, or an output failed, 2 on\n"
+          "bad usage.\n");
 }
 
 static void on_skip(const char *path, const char *reason, void *arg) {
@@ -58,6 +62,11 @@ static void on_warn(const char *path, const char *what, void *arg) {
   cli_warn(NULL, "warning", "'%s': %s", path, what);
 }
 
+static void on_note(const char *path, const char *what, void *arg) {
+  (void)path, (void)arg; /* what names the run */
+  cli_warn("ssdrev compare: ", "note", "%s", what);
+}
+
 int cmd_compare(int argc, char **argv) {
   const char *cmd = "compare";
   if (cli_wants_help(argc, argv)) {
@@ -67,6 +76,7 @@ int cmd_compare(int argc, char **argv) {
   struct render_cmp_opts o;
   render_cmp_opts_defaults(&o);
   o.warn = on_warn;
+  o.note = on_note;
   o.lang_ko = cli_msg_ko(); /* the CLI's language unless --lang says otherwise */
   static const struct option longopts[] = {
       {"out", required_argument, NULL, 'o'},  {"format", required_argument, NULL, 'f'},
@@ -74,7 +84,8 @@ int cmd_compare(int argc, char **argv) {
       {"reanalyze", no_argument, NULL, 'r'},  {"max-charts", required_argument, NULL, 'c'},
       {"lang", required_argument, NULL, 'l'}, {"where", required_argument, NULL, 'w'},
       {"group-by", required_argument, NULL, 'g'}, {"no-index", no_argument, NULL, 'n'},
-      {"verbose", no_argument, NULL, 'v'},    {NULL, 0, NULL, 0},
+      {"verbose", no_argument, NULL, 'v'},    {"lock-wait", required_argument, NULL, 'L'},
+      {NULL, 0, NULL, 0},
   };
   optind = 1;
   opterr = 0;
@@ -94,6 +105,11 @@ int cmd_compare(int argc, char **argv) {
       break;
     case 'b': o.baseline = optarg; break;
     case 'r': o.reanalyze = 1; break;
+    case 'L':
+      if (cli_parse_uint(optarg, 0, 3600, &v))
+        return cli_usage_error(cmd, "--lock-wait: expected 0..3600 seconds, got '%s'", optarg);
+      o.lock_wait_s = (unsigned)v;
+      break;
     case 'c':
       if (cli_parse_uint(optarg, 0, 1000, &v))
         return cli_usage_error(cmd, "--max-charts: expected 0..1000, got '%s'", optarg);

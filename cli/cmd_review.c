@@ -402,7 +402,9 @@ int cmd_review(int argc, char **argv) {
   struct ssdrev_err err = {{0}};
   if (!a.o.quiet || a.plan_only) {
     static char plan[16384];
-    if (bench_review_plan(&a.o, plan, sizeof plan, &err)) return cli_error(cmd, "%s", err.msg);
+    rc = bench_review_plan(&a.o, plan, sizeof plan, &err);
+    if (rc == BENCH_REVIEW_OPTIONS_DIFFER) return cli_usage_error(cmd, "%s", err.msg); /* exit 2 */
+    if (rc) return cli_error(cmd, "%s", err.msg);
     fputs(plan, stdout);
     fflush(stdout);
     if (a.plan_only) return 0;
@@ -416,6 +418,7 @@ int cmd_review(int argc, char **argv) {
             err.msg[0] ? err.msg : "stopped");
     return 130;
   }
+  if (rc == BENCH_REVIEW_OPTIONS_DIFFER) return cli_usage_error(cmd, "%s", err.msg); /* exit 2 */
   if (rc) return cli_error(cmd, "%s", err.msg);
   if (!a.o.quiet) print_summary(a.o.run_dir);
   return 0;

@@ -33,7 +33,10 @@ void cli_note_reanalyzed(const char *cmd, const struct render_runs *rs) {
   char prefix[64];
   snprintf(prefix, sizeof prefix, "ssdrev %s: ", cmd);
   for (size_t i = 0; i < rs->n; i++)
-    if (rs->v[i].reanalyzed)
+    if (rs->v[i].reanalyzed == 2)
+      cli_warn(prefix, "note", "analyzed '%s' in memory (its analysis.json was missing or stale, and the archive is "
+               "read-only: nothing was written into it)", rs->v[i].dir);
+    else if (rs->v[i].reanalyzed)
       cli_warn(prefix, "note", "analyzed '%s' first (its analysis.json was missing or stale) and wrote '%s/analysis.json'",
                rs->v[i].dir, rs->v[i].dir);
 }

@@ -425,6 +425,12 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_W_SKIPPING, "skipping '{path}': {why}", "'{path}' 건너뜀: {why}"),
     ROW(MSG_W_REANALYZED, "analyzed '{dir}' first (its analysis.json was missing or stale) and wrote '{out}'",
         "'{dir}'의 analysis.json이 없거나 오래되어 먼저 분석했고 '{out}'에 썼습니다"),
+    ROW(MSG_W_REANALYZED_MEM,
+        "analyzed '{dir}' in memory (its analysis.json was missing or stale, and the archive is read-only: nothing "
+        "was written into it)",
+        "'{dir}'의 analysis.json이 없거나 오래되어 메모리에서 분석했습니다 (읽기 전용 아카이브라 아무것도 쓰지 않았습니다)"),
+    ROW(MSG_W_READ_ONLY, "'{dir}' is read-only ({why}): analyzed in memory, analysis.json not written",
+        "'{dir}'은(는) 읽기 전용입니다 ({why}): 메모리에서 분석했고 analysis.json은 쓰지 않았습니다"),
     ROW(MSG_W_CDM_TWICE, "'{input}': cell {cell} appears twice; the second is ignored",
         "'{input}': {cell} 셀이 두 번 나옵니다. 두 번째는 무시합니다"),
     ROW(MSG_W_CDM_ZERO, "'{input}': cell {cell} is 0 MB/s (not run); skipped",
@@ -730,7 +736,7 @@ void render_msg_put_reason(struct render_buf *b, enum render_lang lang, const ch
 /* The CLI's message forms with a sentence inside: {why} is itself a
  * missing-data reason, put in the language too. */
 static const enum render_msg_id cli_forms[] = {
-    MSG_W_NOT_MEASURED, MSG_W_SKIPPING,   MSG_W_REANALYZED,    MSG_W_CDM_TWICE,
+    MSG_W_NOT_MEASURED, MSG_W_SKIPPING,   MSG_W_REANALYZED,    MSG_W_REANALYZED_MEM, MSG_W_READ_ONLY, MSG_W_CDM_TWICE,
     MSG_W_CDM_ZERO,     MSG_W_FIO_SHORT_LOG, MSG_W_FIO_NO_LOG, MSG_W_AN_SUMMARIZED,
     MSG_W_AN_FEW,       MSG_W_AN_REST,
 };

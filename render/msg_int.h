@@ -301,6 +301,8 @@ enum render_msg_id {
   MSG_W_NOT_MEASURED,  /* {where} {why} */
   MSG_W_SKIPPING,      /* {path} {why} */
   MSG_W_REANALYZED,    /* {dir} {out} */
+  MSG_W_REANALYZED_MEM, /* {dir}: a read-only archive, analyzed in memory */
+  MSG_W_READ_ONLY,     /* {dir} {why} (analyze of a read-only archive) */
   MSG_W_CDM_TWICE,     /* {input} {cell} */
   MSG_W_CDM_ZERO,      /* {input} {cell} */
   MSG_W_FIO_SHORT_LOG, /* {input} {job} {log} {n} {m} {ver} */

@@ -45,7 +45,8 @@ struct render_run {
   int short_review;  /* a `review --short` run (analysis or manifest "short") */
   json_t *analysis;  /* analysis.json (owned) */
   json_t *manifest;  /* manifest.json (owned; NULL when the archive has none) */
-  int reanalyzed;    /* analysis.json was missing or stale and render_runs_load made it again */
+  int reanalyzed;    /* analysis.json was missing or stale and render_runs_load made it again (1),
+                        or analyzed a read-only archive in memory without writing it (2) */
 };
 
 struct render_runs {
@@ -230,7 +231,18 @@ struct render_cmp_opts {
   /* a usable run with some unreadable tests: warn(path, what, warn_arg); NULL = silent */
   void (*warn)(const char *path, const char *what, void *arg);
   void *warn_arg;
+  /* a run to analyze that another process writes (its lock is held) is
+   * waited for up to lock_wait_s seconds (default RENDER_CMP_LOCK_WAIT_S; 0:
+   * not at all); note(path, "archive ... is in use by process N: waiting up
+   * to S s for it", note_arg) says so when the wait starts (from any
+   * analysis thread; NULL = silent). A run still in use after the wait
+   * fails the whole compare (-EBUSY, nothing written): a comparison never
+   * leaves out a run only because it was busy. */
+  unsigned lock_wait_s;
+  void (*note)(const char *path, const char *what, void *arg);
+  void *note_arg;
 };
+#define RENDER_CMP_LOCK_WAIT_S 30
 void render_cmp_opts_defaults(struct render_cmp_opts *o);
 
 /* Parses "md,csv,pdf,charts" into a RENDER_CMP_* mask. */

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -276,30 +277,105 @@ static int engine_canon(const char *name, char *out, size_t len, struct ssdrev_e
   return 0;
 }
 
+/* Appends "; " and one difference to buf. */
+static void differ(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void differ(char *buf, size_t len, const char *fmt, ...) {
+  size_t used = strlen(buf);
+  if (used && used + 2 < len) {
+    memcpy(buf + used, "; ", 3);
+    used += 2;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  if (used < len) vsnprintf(buf + used, len - used, fmt, ap);
+  va_end(ap);
+}
+
+/* A resume must be asked with the options the run was made with: else the
+ * archive's would win silently (a complete --short run "resumed" without
+ * --short printed every step "(complete)" and exited 0, as if the full
+ * review had run). Compares the method (its content, as the manifest
+ * records it), --short, --passes, --seed and --include-serial by their
+ * effective values, and --label when given; the target, --engine and the
+ * load host are checked by resume_profile. */
+static int check_same_options(const struct review_ctx *c, const json_t *method, const json_t *prof,
+                              struct ssdrev_err *err) {
+  const struct bench_review_opts *o = c->o;
+  char d[1400] = "";
+  const char *had_name = json_string_value(json_object_get(method, "name"));
+  const char *had_path = json_string_value(json_object_get(method, "profile_path"));
+  int had_short = json_is_true(json_object_get(method, "short"));
+  if (had_short != !!o->short_mode)
+    differ(d, sizeof d, "%s (the run was made %s it)", had_short ? "no --short" : "--short",
+           had_short ? "with" : "without");
+  json_int_t had_seed = json_integer_value(json_object_get(method, "seed"));
+  if ((uint64_t)had_seed != o->seed)
+    differ(d, sizeof d, "--seed %llu (the run's: %lld)", (unsigned long long)o->seed, (long long)had_seed);
+  int had_serial = json_is_true(json_object_get(method, "include_serial"));
+  if (had_serial != !!o->include_serial)
+    differ(d, sizeof d, "%s (the run was made %s it)", had_serial ? "no --include-serial" : "--include-serial",
+           had_serial ? "with" : "without");
+  const char *had_label = json_string_value(json_object_get(c->run->manifest, "label"));
+  if (o->label && (!had_label || strcmp(had_label, o->label)))
+    differ(d, sizeof d, "--label '%.200s' (the run's: %s%.200s%s)", o->label, had_label ? "'" : "",
+           had_label ? had_label : "none", had_label ? "'" : "");
+  if (o->profile_path) {
+    struct review_profile now;
+    struct ssdrev_err perr = {{0}};
+    if (bench_review_profile_load(&now, o->profile_path, o->short_mode, o->passes, &perr)) {
+      /* the run's own method file, gone or broken since: the manifest has
+       * the method (a resume needs no file, docs/method.md); another path
+       * that does not load is not this run's method */
+      if (!had_path || strcmp(had_path, o->profile_path))
+        differ(d, sizeof d, "--profile '%.300s' (%.300s)", o->profile_path, perr.msg);
+    } else {
+      int same_method = json_equal(now.json, prof);
+      if (!same_method)
+        differ(d, sizeof d, "--profile '%.300s' (method '%.64s'; the run's is '%.64s' from '%.300s'%s)",
+               o->profile_path, now.name, had_name ? had_name : "?", had_path ? had_path : "?",
+               had_name && !strcmp(had_name, now.name) ? ", changed since" : "");
+      /* the effective count; without --passes it follows from the method
+       * and --short, so only a difference of its own is named */
+      unsigned had_passes = (unsigned)json_integer_value(json_object_get(method, "passes"));
+      if (now.set.passes != had_passes && o->passes)
+        differ(d, sizeof d, "--passes %u (the run's: %u)", now.set.passes, had_passes);
+      else if (now.set.passes != had_passes && same_method && had_short == !!o->short_mode)
+        differ(d, sizeof d, "no --passes (the run was made with --passes %u)", had_passes);
+    }
+    bench_review_profile_free(&now);
+  }
+  if (!d[0]) return 0;
+  return ssdrev_fail(err, BENCH_REVIEW_OPTIONS_DIFFER,
+                     "run '%s' was made with other options than this command's: %s. A review's steps all run "
+                     "with the options it was made with: rerun it with those (its manifest.json \"method\" has "
+                     "them), or give another --out for a new review",
+                     o->run_dir, d);
+}
+
 /* Resuming: the archive's own method and options win over the command line,
- * so the remaining steps run exactly as the first ones did. */
+ * so the remaining steps run exactly as the first ones did; a command that
+ * asks for other ones is refused (check_same_options). */
 static int resume_profile(struct review_ctx *c, struct bench_review_opts *eff,
                           struct ssdrev_err *err) {
   json_t *m = c->run->manifest;
   const char *spec = json_string_value(json_object_get(json_object_get(m, "target"), "spec"));
   if (spec && strcmp(spec, c->o->target_spec) && !c->o->force)
-    return ssdrev_fail(err, -EINVAL, "run '%s' was made on '%s', not '%s' (use --force to continue anyway)",
+    return ssdrev_fail(err, BENCH_REVIEW_OPTIONS_DIFFER,
+                       "run '%s' was made on '%s', not '%s' (use --force to continue anyway)",
                        c->o->run_dir, spec, c->o->target_spec);
   json_t *method = json_object_get(m, "method");
   json_t *prof = json_object_get(m, "profile");
   if (!json_is_object(prof) || !json_is_object(method))
     return ssdrev_fail(err, -EINVAL, "run '%s' holds no review method (not made by `ssdrev review`)",
                        c->o->run_dir);
-  eff->short_mode = json_is_true(json_object_get(method, "short"));
-  eff->passes = (unsigned)json_integer_value(json_object_get(method, "passes"));
-  eff->seed = (uint64_t)json_integer_value(json_object_get(method, "seed"));
   /* the engine the run began with (archives before --engine: the native one) */
   const char *eng = json_string_value(json_object_get(method, "engine"));
   if (!eng) eng = "native";
   char want[32], had[32];
   if (c->o->engine && (engine_canon(c->o->engine, want, sizeof want, err) ||
                        engine_canon(eng, had, sizeof had, err) || strcmp(want, had)))
-    return ssdrev_fail(err, -EINVAL, "run '%s' was made with --engine %s, not --engine %s (resume it with its own)",
+    return ssdrev_fail(err, BENCH_REVIEW_OPTIONS_DIFFER,
+                       "run '%s' was made with --engine %s, not --engine %s (resume it with its own)",
                        c->o->run_dir, eng, c->o->engine);
   eff->engine = json_string_value(json_object_get(method, "engine"));
   /* a run on a load host goes on on that host only: the same name here is
@@ -307,9 +383,16 @@ static int resume_profile(struct review_ctx *c, struct bench_review_opts *eff,
   const char *client = json_string_value(json_object_get(method, "fio_client"));
   const char *now = c->o->fio_client;
   if ((client || now) && (!client || !now || strcmp(client, now)))
-    return ssdrev_fail(err, -EINVAL, "run '%s' was made %s%s, not %s%s (resume it where it ran)", c->o->run_dir,
+    return ssdrev_fail(err, BENCH_REVIEW_OPTIONS_DIFFER, "run '%s' was made %s%s, not %s%s (resume it where it ran)",
+                       c->o->run_dir,
                        client ? "through fio on load host " : "on this machine", client ? client : "",
                        now ? "through fio on load host " : "on this machine", now ? now : "");
+  /* before eff (which may be c->o) takes the run's values */
+  int rc = check_same_options(c, method, prof, err);
+  if (rc) return rc;
+  eff->short_mode = json_is_true(json_object_get(method, "short"));
+  eff->passes = (unsigned)json_integer_value(json_object_get(method, "passes"));
+  eff->seed = (uint64_t)json_integer_value(json_object_get(method, "seed"));
   char src[600];
   snprintf(src, sizeof src, "%s/manifest.json: profile", c->o->run_dir);
   return bench_review_profile_from_json(c->prof, prof, src, eff->short_mode, eff->passes, err);

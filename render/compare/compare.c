@@ -21,6 +21,7 @@ void render_cmp_opts_defaults(struct render_cmp_opts *o) {
   o->formats = RENDER_CMP_MD | RENDER_CMP_CSV | RENDER_CMP_CHARTS;
   o->jobs = 2;
   o->max_charts = 64;
+  o->lock_wait_s = RENDER_CMP_LOCK_WAIT_S;
 }
 
 int render_cmp_formats_parse(const char *list, unsigned *mask, struct ssdrev_err *err) {
@@ -317,6 +318,11 @@ static void run_sig(struct cmp_run *r) {
   }
 }
 
+static void on_lock_wait(const char *dir, const char *msg, void *arg) {
+  const struct render_cmp_opts *o = arg;
+  o->note(dir, msg, o->note_arg);
+}
+
 /* Loads a fresh analysis.json, or analyzes the run (and so writes it), then
  * keeps the identity and the figures and frees the rest. */
 static void prepare_run(struct cmp_run *r, const struct render_cmp_opts *o, struct cmp_figs *figs) {
@@ -343,7 +349,12 @@ static void prepare_run(struct cmp_run *r, const struct render_cmp_opts *o, stru
   if (!an) {
     struct analyze_opts ao;
     analyze_opts_defaults(&ao);
-    if (analyze_run(r->dir, &ao, &an, &err)) {
+    ao.lock_wait = (struct archive_lock_wait){.wait_ms = o->lock_wait_s * 1000, .on_wait = o->note ? on_lock_wait : NULL,
+                                              .arg = (void *)o};
+    /* ANALYZE_RUN_IN_MEMORY (a read-only run) is an analysis as good */
+    int arc = analyze_run(r->dir, &ao, &an, &err);
+    if (arc < 0) {
+      r->busy = arc == -EBUSY;
       set_msg(&r->err, "%s", err.msg[0] ? err.msg : "analysis failed");
       json_decref(man);
       return;
@@ -818,6 +829,20 @@ int render_cmp_run(char *const *dirs, size_t n, const struct render_cmp_opts *o,
     }
   }
   prepare_all(runs, n, o, &figs);
+  /* a run another process still writes is not a bad archive: comparing
+   * the others would present part of the set as the set */
+  size_t nbusy = 0, first_busy = 0;
+  for (size_t i = n; i-- > 0;) {
+    if (!runs[i].busy) continue;
+    nbusy++;
+    first_busy = i;
+  }
+  if (nbusy) {
+    rc = ssdrev_fail(err, -EBUSY, "%zu of %zu runs could not be analyzed: %s%s; nothing was written (compare again "
+                     "when %s done, or leave %s out)", nbusy, n, runs[first_busy].err,
+                     nbusy > 1 ? " (and others)" : "", nbusy > 1 ? "they are" : "it is", nbusy > 1 ? "them" : "it");
+    goto out;
+  }
   for (size_t i = 0; i < n; i++) {
     struct cmp_run *r = &runs[i];
     if (r->err) {

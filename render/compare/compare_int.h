@@ -41,6 +41,7 @@ struct cmp_run {
   const char *dir;             /* borrowed from the caller */
   char *err, *warn;            /* malloc'd: why it is skipped / what is unreadable; NULL if none */
   int analyzed;                /* analysis.json was (re)computed now */
+  int busy;                    /* err: its lock was still held by another process after the wait */
   int from_index;              /* identity and figures came from the archive root's index */
   int filtered;                /* left out by --where */
   int simulated;

@@ -5,6 +5,7 @@
  * runs it had to read. The schema (docs/archive.md) is meant to be queried
  * by users too (the `tidy` view). Used from one thread only. */
 #include <errno.h>
+#include <limits.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,10 @@
 #include "render/compare/compare_int.h"
 
 #define CMP_INDEX_VERSION 1
+/* PRAGMA application_id of every index ssdrev creates: "SsDr" as a
+ * big-endian 32-bit number (docs/archive.md). SQLite's way to say which
+ * program a database file belongs to (`file` prints it). */
+#define CMP_INDEX_APP_ID 0x53734472
 
 static const char schema[] =
     "CREATE TABLE IF NOT EXISTS runs("
@@ -73,6 +78,123 @@ static const char *db_why(sqlite3 *db) {
 
 const char *render_cmp_index_why(const struct cmp_index *x) { return db_why(x->db); }
 
+/* One integer PRAGMA's value, or LLONG_MIN on error (an application_id
+ * is any signed 32-bit value, -1 included). */
+static long long pragma_int(sqlite3 *db, const char *sql) {
+  sqlite3_stmt *v;
+  long long r = LLONG_MIN;
+  if (sqlite3_prepare_v2(db, sql, -1, &v, NULL) == SQLITE_OK && sqlite3_step(v) == SQLITE_ROW)
+    r = sqlite3_column_int64(v, 0);
+  sqlite3_finalize(v);
+  return r;
+}
+
+/* The schema of DB as one string: every object's type, name, table and
+ * CREATE statement, by name (malloc'd; NULL on error). */
+static char *schema_of(sqlite3 *db, int *nobj) {
+  sqlite3_stmt *s;
+  if (sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, ifnull(sql, '') FROM sqlite_master ORDER BY name", -1, &s,
+                         NULL) != SQLITE_OK)
+    return NULL;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  *nobj = 0;
+  while (f && sqlite3_step(s) == SQLITE_ROW) {
+    for (int c = 0; c < 4; c++) fprintf(f, "%s%c", (const char *)sqlite3_column_text(s, c), c == 3 ? '\n' : '\t');
+    (*nobj)++;
+  }
+  sqlite3_finalize(s);
+  if (f && fclose(f)) {
+    free(buf);
+    return NULL;
+  }
+  return f ? buf : NULL;
+}
+
+/* 1 when DB holds exactly the schema this ssdrev creates (an index made
+ * before the application_id was set), 0 when not, -1 on error. */
+static int schema_is_ours(sqlite3 *db) {
+  sqlite3 *mem;
+  if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+    sqlite3_close(mem);
+    return -1;
+  }
+  int n1 = 0, n2 = 0, r = -1;
+  char *want = sqlite3_exec(mem, schema, NULL, NULL, NULL) == SQLITE_OK ? schema_of(mem, &n1) : NULL;
+  char *have = want ? schema_of(db, &n2) : NULL;
+  if (want && have) r = n1 == n2 && !strcmp(want, have);
+  free(want), free(have);
+  sqlite3_close(mem);
+  return r;
+}
+
+/* Makes DB an index or refuses it, in one write transaction (two compares
+ * creating one index: the second waits and then finds the first's):
+ *   - application_id ssdrev's: the schema version must be this one's;
+ *   - application_id 0 and no object at all: a new file, ssdrev creates the
+ *     schema and stamps application_id and user_version;
+ *   - application_id 0 and exactly ssdrev's schema at user_version 1: an
+ *     index made before application_id was set, stamped now;
+ *   - anything else is another program's database (or another schema) and
+ *     is left as it was: -EINVAL with a message naming the file.
+ * Other SQLite errors return an SQLite code (not a negative errno). */
+static int claim(sqlite3 *db, const char *path, struct ssdrev_err *err) {
+  int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+  /* an index on a read-only mount (or a file this user may not write) is
+   * still read: checked in a read transaction, never stamped */
+  int readonly = rc == SQLITE_READONLY || sqlite3_db_readonly(db, "main") == 1;
+  if (rc == SQLITE_READONLY) rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+  if (rc != SQLITE_OK) return rc;
+  long long app = pragma_int(db, "PRAGMA application_id"), version = pragma_int(db, "PRAGMA user_version");
+  int nobj = 0;
+  char *have = schema_of(db, &nobj);
+  if (!have || app == LLONG_MIN || version == LLONG_MIN) {
+    free(have);
+    rc = sqlite3_errcode(db);
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return rc == SQLITE_OK ? SQLITE_ERROR : rc;
+  }
+  free(have);
+  const char *why = NULL;
+  char msg[160];
+  int stamp = 0;
+  if (app == CMP_INDEX_APP_ID) {
+    if (version != CMP_INDEX_VERSION) {
+      snprintf(msg, sizeof msg, "schema version %lld, this ssdrev writes %d (delete it)", version, CMP_INDEX_VERSION);
+      why = msg;
+    }
+  } else if (app != 0) {
+    snprintf(msg, sizeof msg,
+             "it is not an ssdrev index (SQLite application_id 0x%08llx, ssdrev's is 0x%08x); ssdrev leaves it alone",
+             app & 0xffffffffll, CMP_INDEX_APP_ID);
+    why = msg;
+  } else if (nobj == 0 && version == 0) {
+    stamp = 1; /* a new file */
+  } else if (version == CMP_INDEX_VERSION && schema_is_ours(db) == 1) {
+    stamp = 1; /* made before application_id: the same schema */
+  } else {
+    snprintf(msg, sizeof msg,
+             "it is not an ssdrev index (an SQLite database with another schema, user_version %lld); "
+             "ssdrev leaves it alone",
+             version);
+    why = msg;
+  }
+  if (!why && stamp && readonly && nobj == 0) why = "it is read-only and empty";
+  if (why) {
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return ssdrev_fail(err, -EINVAL, "not using the index '%s': %s", path, why);
+  }
+  if (readonly) stamp = 0; /* an index from before, read as it is */
+  char sql[128];
+  snprintf(sql, sizeof sql, "PRAGMA application_id=%d; PRAGMA user_version=%d;", CMP_INDEX_APP_ID, CMP_INDEX_VERSION);
+  if (stamp) rc = sqlite3_exec(db, schema, NULL, NULL, NULL);
+  if (stamp && rc == SQLITE_OK) rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+  if (rc == SQLITE_OK) rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+  if (rc != SQLITE_OK) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  return rc;
+}
+
 struct cmp_index *render_cmp_index_open(const char *root, struct ssdrev_err *err) {
   char path[4200];
   snprintf(path, sizeof path, "%s/%s", root, CMP_INDEX_NAME);
@@ -92,21 +214,11 @@ struct cmp_index *render_cmp_index_open(const char *root, struct ssdrev_err *err
     sqlite3_busy_timeout(x->db, 10000); /* another compare over the same root writes it */
     rc = sqlite3_exec(x->db, "PRAGMA synchronous=NORMAL;", NULL, NULL, NULL);
   }
-  int version = -1;
-  if (rc == SQLITE_OK) {
-    sqlite3_stmt *v;
-    rc = sqlite3_prepare_v2(x->db, "PRAGMA user_version", -1, &v, NULL);
-    if (rc == SQLITE_OK && sqlite3_step(v) == SQLITE_ROW) version = sqlite3_column_int(v, 0);
-    sqlite3_finalize(v);
-  }
-  if (rc == SQLITE_OK && version != 0 && version != CMP_INDEX_VERSION) {
-    ssdrev_fail(err, -EINVAL, "not using the index '%s': schema version %d, this ssdrev writes %d (delete it)",
-                path, version, CMP_INDEX_VERSION);
+  if (rc == SQLITE_OK) rc = claim(x->db, path, err);
+  if (rc == -EINVAL) {
     render_cmp_index_close(x);
     return NULL;
   }
-  if (rc == SQLITE_OK) rc = sqlite3_exec(x->db, schema, NULL, NULL, NULL);
-  if (rc == SQLITE_OK && version == 0) rc = sqlite3_exec(x->db, "PRAGMA user_version=1", NULL, NULL, NULL);
   for (int i = 0; i < S_N && rc == SQLITE_OK; i++) rc = sqlite3_prepare_v2(x->db, stmts[i], -1, &x->st[i], NULL);
   if (rc != SQLITE_OK) {
     ssdrev_fail(err, -EIO, "cannot use the index '%s': %s", path, db_why(x->db));

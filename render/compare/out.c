@@ -3,7 +3,6 @@
  * (Markdown, and PDF through the renderer's Markdown-to-PDF), tidy CSV
  * (libcsv quoting) and the xlsx workbook (xlsx.c). Charts come first: the
  * documents link them. Every string shown comes from strings.c. */
-#include <csv.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -412,10 +411,11 @@ static int write_pdf(struct cmp_out *c, struct ssdrev_err *err) {
 
 /* ---------------------------------------------------------------- CSV */
 
+/* Every cell goes through base's one CSV writer (ssdrev_csv_text,
+ * ssdrev_csv_number): labels, models, firmware and group names come from
+ * the archives and are neutralized there; numbers stay numbers. */
 static void csv_field(FILE *f, const char *s, int last) {
-  if (!s) s = ""; /* a key the analysis left out is an empty field */
-  csv_fwrite(f, s, strlen(s));
-  fputc(last ? '\n' : ',', f);
+  ssdrev_csv_text(f, s, last); /* NULL: a key the analysis left out is an empty field */
 }
 
 /* Numbers in the CSV are plain (no separators) with enough digits to
@@ -432,7 +432,7 @@ static void csv_num(FILE *f, double v, int last) {
       if (e == dot) *e = 0;
     }
   }
-  csv_field(f, b, last);
+  ssdrev_csv_number(f, b, last);
 }
 
 static void csv_header(FILE *f, const char *const *h, size_t n) {
@@ -494,12 +494,12 @@ static int write_csv(struct cmp_out *c, struct ssdrev_err *err) {
       char n[32], rk[32];
       snprintf(n, sizeof n, "%u", s->n);
       snprintf(rk, sizeof rk, "%zu", pos[g]);
-      csv_field(a.f, n, 0);
+      ssdrev_csv_number(a.f, n, 0);
       csv_num(a.f, s->min, 0);
       csv_num(a.f, s->median, 0);
       csv_num(a.f, s->max, 0);
       csv_num(a.f, ratio_of(t, f, g), 0);
-      csv_field(a.f, rk, 1);
+      ssdrev_csv_number(a.f, rk, 1);
     }
   }
   free(rank);
@@ -519,8 +519,9 @@ static int write_csv(struct cmp_out *c, struct ssdrev_err *err) {
     snprintf(nf, sizeof nf, "%zu", r->nvals);
     const char *row[] = {strrchr(r->dir, '/') ? strrchr(r->dir, '/') + 1 : r->dir,
                          r->label, t->groups[r->group].name, r->model, r->firmware, r->state, r->source,
-                         yes_no(r->simulated), r->date, yes_no(r->analyzed), yes_no(r->from_index), nf};
-    for (size_t j = 0; j < sizeof row / sizeof row[0]; j++) csv_field(a.f, row[j], j + 1 == sizeof row / sizeof row[0]);
+                         yes_no(r->simulated), r->date, yes_no(r->analyzed), yes_no(r->from_index)};
+    for (size_t j = 0; j < sizeof row / sizeof row[0]; j++) csv_field(a.f, row[j], 0);
+    ssdrev_csv_number(a.f, nf, 1);
   }
   return ssdrev_atomic_commit(&a, err);
 }

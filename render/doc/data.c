@@ -103,7 +103,7 @@ static int load_one(struct render_run *r, const char *dir, struct ssdrev_err *er
     analyze_opts_defaults(&ao);
     int rc = analyze_run(dir, &ao, &r->analysis, err);
     if (rc < 0) return rc;
-    r->reanalyzed = 1;
+    r->reanalyzed = rc == ANALYZE_RUN_IN_MEMORY ? 2 : 1; /* 2: a read-only archive, nothing written */
   }
   if (!r->analysis)
     return ssdrev_fail(err, -ENOENT, "run '%s' has no usable analysis.json (run `ssdrev analyze %s` first): %s",

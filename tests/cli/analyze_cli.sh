@@ -50,8 +50,8 @@ assert a["tests"]["seqw"]["ops"]["write"]["bytes"] == 4 << 30
 PYEOF
 
 "$SSDREV" analyze "$T/run" --csv "$T/a.csv" --quiet || die "analyze --csv"
-head -1 "$T/a.csv" | grep -q "^test,kind,op,ios," || die "CSV header: $(head -1 "$T/a.csv")"
-grep -q "^rr,job,read," "$T/a.csv" || die "CSV lacks rr read row"
+head -1 "$T/a.csv" | grep -q '^"test","kind","op","ios",' || die "CSV header: $(head -1 "$T/a.csv")"
+grep -q '^"rr","job","read",[0-9]' "$T/a.csv" || die "CSV lacks rr read row"
 [ "$(wc -l < "$T/a.csv")" -eq 6 ] || die "CSV should have 1 + 5 rows (rr all/read/write, seqw all/write)"
 
 "$SSDREV" analyze --log "$T/run/logs/rr.ssdlog" --percentiles 50 >"$T/log" || die "analyze --log"

@@ -57,7 +57,7 @@ PY
 # CDM 6 saves no latency: no lat_us value (the analysis's -1 is not a figure)
 imp cdm "$C/sata-cdm6.txt" --out "$T/cdm6/r1" --model SATA
 "$SSDREV" compare "$T/cdm6" --out "$T/out6" --format csv >/dev/null 2>"$T/e" || fail "cdm6 compare: $(cat "$T/e")"
-grep -q '"r1",.*"cdm","FOB default SEQ128K Q32T1","read_mb_s","MB/s","562.11"' "$T/out6/compare.csv" \
+grep -q '"r1",.*"cdm","FOB default SEQ128K Q32T1","read_mb_s","MB/s",562.11$' "$T/out6/compare.csv" \
   || fail "cdm6 mb_s row: $(grep SEQ128K "$T/out6/compare.csv")"
 if grep -q 'lat_us' "$T/out6/compare.csv"; then fail "cdm6 has no latency: $(grep lat_us "$T/out6/compare.csv")"; fi
 # an unknown baseline is an error; a named one becomes the ratio base

@@ -115,7 +115,8 @@ m = json.load(open(sys.argv[1])); m["steps"]["sweep"] = "running"; m["steps"]["t
 json.dump(m, open(sys.argv[1], "w"))
 PY
 : > "$D/fio-calls"
-PATH="$D/bin:$PATH" "$S" review "$D/t.img" --out "$D/fio" --engine fio --quiet 2>"$D/r.err" || fail "resume: $(cat "$D/r.err")"
+PATH="$D/bin:$PATH" "$S" review "$D/t.img" --profile "$D/m.json" --out "$D/fio" --engine fio --quiet 2>"$D/r.err" \
+  || fail "resume: $(cat "$D/r.err")"
 grep -q 'cdm\.' "$D/fio-calls" && fail "a resume reran a complete step: $(cat "$D/fio-calls")"
 grep -q 'sweep\.QD2\.R0' "$D/fio-calls" || fail "the resume did not rerun the sweep"
 grep -q '"tail": "complete"' "$D/fio/manifest.json" || fail "tail not complete after the resume"
@@ -140,7 +141,7 @@ kill -INT $R
 wait $R; rc=$?
 [ $rc = 130 ] || fail "interrupted fio review: exit $rc, want 130: $(cat "$D/int.err")"
 grep -q '"cdm": "interrupted"' "$D/int/manifest.json" || fail "step not marked interrupted"
-PATH="$D/bin:$PATH" "$S" review "$D/i.img" --out "$D/int" --engine fio --quiet 2>"$D/int2.err" \
+PATH="$D/bin:$PATH" "$S" review "$D/i.img" --profile "$D/long.json" --out "$D/int" --engine fio --quiet 2>"$D/int2.err" \
   || fail "resume after the interrupt: $(cat "$D/int2.err")"
 grep -q '"cdm": "complete"' "$D/int/manifest.json" || fail "the interrupted step did not complete on resume"
 

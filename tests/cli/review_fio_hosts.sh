@@ -130,7 +130,7 @@ h1="127.0.0.1_$P-t1.img"; h2="127.0.0.2_$((P + 1))-t2.img"
 printf '127.0.0.1:%s %s/t1.img\n127.0.0.2:%s %s/t2.img\n' "$P" "$D" "$((P + 1))" "$D" > hosts2.txt
 cp "camp/$h1/manifest.json" before1.json; cp "camp/$h2/manifest.json" before2.json
 sleep 1.1   # the rerun's start times differ from the first run's (seconds)
-"$S" review --engine fio --hosts hosts2.txt --out camp --step tail --quiet > o9 2> e9 || fail "--step campaign: $(cat o9 e9)"
+"$S" review --engine fio --hosts hosts2.txt --out camp --profile m.json --step tail --quiet > o9 2> e9 || fail "--step campaign: $(cat o9 e9)"
 grep -q '2 complete, 0 failed' o9 || fail "--step campaign summary: $(cat o9)"
 /usr/bin/python3 - "$D" "$h1" "$h2" <<'PY' || exit 1
 import json, sys
@@ -147,7 +147,7 @@ for i, h in ((1, sys.argv[2]), (2, sys.argv[3])):
         sys.exit("%s: %s %s" % (h, m["steps"], m["campaign"]))
 PY
 cp "camp/$h1/manifest.json" after1.json
-"$S" review --engine fio --hosts hosts2.txt --out camp --step nosuch --quiet 2> e10 && fail "--step of no step ran"
+"$S" review --engine fio --hosts hosts2.txt --out camp --profile m.json --step nosuch --quiet 2> e10 && fail "--step of no step ran"
 grep -q "hosts2.txt:1: --step: .* has no step 'nosuch'" e10 || fail "--step nosuch message: $(cat e10)"
 cmp -s "camp/$h1/manifest.json" "$D/after1.json" || fail "a refused --step touched a host's run"
 

@@ -61,14 +61,16 @@ pdftotext "$D/rep/review.pdf" - | grep -c "Short review (--short)" >"$D/n"
 pages=$(pdfinfo "$D/rep/review.pdf" | sed -n 's/^Pages: *//p')
 [ "$(cat "$D/n")" = "$pages" ] || fail "$(cat "$D/n") of $pages PDF pages say short"
 
-# resume: pretend the tail step was interrupted; only it reruns
+# resume: pretend the tail step was interrupted; only it reruns (with the
+# options the run was made with: others are refused, review_rerun_options.sh)
 sed 's/"tail": "complete"/"tail": "interrupted"/' "$M" > "$M.x" && mv "$M.x" "$M"
-"$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/run" >/dev/null 2>"$D/err2" || fail "resume failed: $(cat "$D/err2")"
+"$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/run" --short --seed 5 >/dev/null 2>"$D/err2" \
+  || fail "resume failed: $(cat "$D/err2")"
 grep -q '"tail": "complete"' "$M" || fail "tail not complete after resume"
 # the resumed step keeps its number in the method, not [1/1]
 grep -q "^\[7/7\] tail done" "$D/err2" || fail "resumed step renumbered: $(cat "$D/err2")"
 n=$(grep -c '"log": "logs/tail.read.ssdlog"' "$M")
 [ "$n" = 1 ] || fail "resume duplicated tail.read ($n entries)"
-out=$("$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/run" --plan) || fail "plan of a finished run failed"
+out=$("$S" review "sim:$R/samples/models/pm981-256.model" --out "$D/run" --short --seed 5 --plan) || fail "plan of a finished run failed"
 echo "$out" | grep -q "(complete)" || fail "plan does not mark complete steps: $out"
 exit 0

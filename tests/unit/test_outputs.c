@@ -238,3 +238,76 @@ TEST("A symbolic link as the archive, its logs directory or its lock file is ref
   CHECK(archive_open_write(&run, test_path("r-lock"), &err) == -ELOOP);
   CHECK(holds_sentinel(s));
 }
+
+static void count_wait(const char *dir, const char *msg, void *arg) {
+  (void)dir;
+  if (strstr(msg, "waiting up to 1 s")) (*(int *)arg)++;
+}
+
+TEST("A writer asked to wait for a held lock says so once and fails after the wait naming the holder") {
+  struct ssdrev_err err = {{0}};
+  struct archive *run, *other;
+  REQUIRE(archive_create(&run, test_path("waited"), "x", &err) == 0);
+  int calls = 0;
+  struct archive_lock_wait w = {.wait_ms = 1000, .on_wait = count_wait, .arg = &calls};
+  uint64_t t0 = ssdrev_clock_ns();
+  CHECK(archive_open_write_wait(&other, test_path("waited"), &w, &err) == -EBUSY);
+  uint64_t took = ssdrev_clock_ns() - t0;
+  CHECK(took >= 1000000000ull && took < 5000000000ull);
+  CHECK(calls == 1);
+  char want[96];
+  snprintf(want, sizeof want, "is still in use by process %ld after waiting 1 s", (long)getpid());
+  CHECK_CONTAINS(err.msg, want);
+  archive_free(run);
+  /* free now: taken at once, no note */
+  REQUIRE(archive_open_write_wait(&run, test_path("waited"), &w, &err) == 0);
+  CHECK(calls == 1);
+  archive_free(run);
+}
+
+/* The CSV cells of `fn` as one string (open_memstream). */
+static char *csv_of(void (*fn)(FILE *, const char *, int), const char *cell, int last) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) return NULL;
+  fn(f, cell, last);
+  fclose(f);
+  return buf;
+}
+
+TEST("A CSV text cell starting with a formula character gets a leading quote mark inside its quotes") {
+  static const char *const in[] = {"=HYPERLINK(\"http://x\",\"y\")", "+cmd|' /C calc'!A0", "@SUM(A1:A9)", "-2+3",
+                                   "\tx", "\rx", "-3.5"};
+  static const char *const out[] = {"\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",", "\"'+cmd|' /C calc'!A0\",",
+                                    "\"'@SUM(A1:A9)\",", "\"'-2+3\",", "\"'\tx\",", "\"'\rx\",", "\"'-3.5\"\n"};
+  for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+    char *s = csv_of(ssdrev_csv_text, in[i], i + 1 == sizeof in / sizeof in[0]);
+    REQUIRE(s);
+    CHECK_STR(s, out[i]);
+    free(s);
+  }
+}
+
+TEST("A CSV text cell is always quoted as RFC 4180 says, an inner quote doubled") {
+  char *s = csv_of(ssdrev_csv_text, "lab \"PM981\", #1\nx", 1);
+  REQUIRE(s);
+  CHECK_STR(s, "\"lab \"\"PM981\"\", #1\nx\"\n");
+  free(s);
+  s = csv_of(ssdrev_csv_text, NULL, 0);
+  REQUIRE(s);
+  CHECK_STR(s, "\"\",");
+  free(s);
+}
+
+TEST("A CSV number cell stays a bare number, negative ones included; anything else becomes a text cell") {
+  static const char *const in[] = {"-3.5", "562.11", "0", "1e+20", "", "=1+2", "-1+2", "inf", "1 ", "--1"};
+  static const char *const out[] = {"-3.5,", "562.11,", "0,", "1e+20,", ",", "\"'=1+2\",", "\"'-1+2\",",
+                                    "\"inf\",", "\"1 \",", "\"'--1\","};
+  for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+    char *s = csv_of(ssdrev_csv_number, in[i], 0);
+    REQUIRE(s);
+    CHECK_STR(s, out[i]);
+    free(s);
+  }
+}

@@ -148,8 +148,17 @@ TEST("An interrupted review resumes from the interrupted step and keeps the comp
   snprintf(fob_end_copy, sizeof fob_end_copy, "%s", fob_end ? fob_end : "");
   size_t fob_tests = count_kind(m, "cdm", "state", "FOB");
   json_decref(m);
-  /* the second run passes no short mode: the archive's own options win */
+  /* other options than the run's are refused, nothing run or changed */
   o.short_mode = 0;
+  rc = bench_review_run(&o, NULL, NULL, &err);
+  CHECK(rc == BENCH_REVIEW_OPTIONS_DIFFER);
+  CHECK_CONTAINS(err.msg, "no --short (the run was made with it)");
+  m = manifest(dir);
+  REQUIRE(m);
+  CHECK_STR(json_string_value(json_object_get(json_object_get(m, "steps"), "cdm_75")), "interrupted");
+  json_decref(m);
+  /* the same options resume */
+  o.short_mode = 1;
   rc = bench_review_run(&o, NULL, NULL, &err);
   if (rc) fprintf(stderr, "    %s\n", err.msg);
   REQUIRE(rc == 0);

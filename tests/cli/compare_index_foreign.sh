@@ -1,0 +1,73 @@
+#!/bin/sh
+# The compare index is ssdrev's own SQLite file (issue 26 item 21): a new
+# index carries PRAGMA application_id 0x53734472; a database of another
+# program at FOLDER/ssdrev-index.sqlite (another schema at user_version 1,
+# or another application_id) is refused with a warning naming it and left
+# byte for byte as it was; an index made before application_id existed
+# (id 0, exactly ssdrev's schema) is accepted and stamped.
+set -u
+T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+R=${SSDREV_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+F=$T/f
+IX=$F/ssdrev-index.sqlite
+"$SSDREV" import cdm "$R/samples/cdm/pm981-fob-cdm8.txt" --out "$F/a1" --model PM981 >/dev/null 2>"$T/e" \
+  || fail "import: $(cat "$T/e")"
+sq() { /usr/bin/python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); r = None
+for s in sys.argv[2:]: r = c.execute(s).fetchall()
+c.commit(); print(r[0][0] if r else "")' "$IX" "$@"; }
+cmpv() { "$SSDREV" compare "$F" --out "$T/o" --format csv --verbose >"$T/out" 2>"$T/e"; }
+
+# a new index: ssdrev's application_id
+cmpv || fail "compare: $(cat "$T/e")"
+[ "$(sq 'PRAGMA application_id')" = 1400063090 ] || fail "application_id of a new index: $(sq 'PRAGMA application_id')"
+[ "$(sq 'PRAGMA user_version')" = 1 ] || fail "user_version: $(sq 'PRAGMA user_version')"
+
+# an index made before the application_id: accepted and stamped, and used
+sq 'PRAGMA application_id=0' >/dev/null
+cmpv || fail "compare over an old index: $(cat "$T/e")"
+[ -s "$T/e" ] && fail "old index: unexpected message $(cat "$T/e")"
+grep -q 'runs: 1 from the index' "$T/out" || fail "old index not used: $(cat "$T/out")"
+[ "$(sq 'PRAGMA application_id')" = 1400063090 ] || fail "old index not stamped"
+
+# on a read-only mount an index (stamped or from before) is still read, not stamped
+if unshare -m true 2>/dev/null; then
+  printf 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"\n' >"$T/ro.sh"
+  sq 'PRAGMA application_id=0' >/dev/null
+  unshare -m sh "$T/ro.sh" "$F" "$SSDREV" compare "$F" --out "$T/o" --format csv --verbose >"$T/out" 2>"$T/e" \
+    || fail "read-only index: $(cat "$T/e")"
+  grep -q 'runs: 1 from the index' "$T/out" || fail "read-only old index not read: $(cat "$T/out" "$T/e")"
+  [ "$(sq 'PRAGMA application_id')" = 0 ] || fail "a read-only index was stamped"
+  sq 'PRAGMA application_id=1400063090' >/dev/null
+else
+  echo "skip: no unshare -m here (the read-only index case)"
+fi
+
+# another program's database with user_version 1: refused, unchanged
+for kind in schema appid; do
+  rm -f "$IX"
+  if [ $kind = schema ]; then
+    sq 'CREATE TABLE contacts(name TEXT, phone TEXT)' "INSERT INTO contacts VALUES('x','1')" 'PRAGMA user_version=1' >/dev/null
+  else
+    # ssdrev's own schema under another program's application_id
+    sq 'CREATE TABLE runs(id INTEGER PRIMARY KEY)' 'PRAGMA application_id=305419896' 'PRAGMA user_version=1' >/dev/null
+  fi
+  sum=$(sha256sum "$IX")
+  cmpv || fail "$kind: compare failed: $(cat "$T/e")"
+  grep -q "not using the index '$IX': it is not an ssdrev index" "$T/e" || fail "$kind: message: $(cat "$T/e")"
+  [ $kind = appid ] && { grep -q 'application_id 0x12345678' "$T/e" || fail "appid: message: $(cat "$T/e")"; }
+  [ "$(sha256sum "$IX")" = "$sum" ] || fail "$kind: the foreign database was changed"
+  [ "$(sq "SELECT count(*) FROM sqlite_master WHERE name IN ('figures','figure_values','tidy')")" = 0 ] \
+    || fail "$kind: ssdrev's tables were added"
+  grep -q 'compared 1 run' "$T/out" || fail "$kind: compare without the index: $(cat "$T/out")"
+done
+
+# not an SQLite file at all: a warning, left alone
+rm -f "$IX"
+printf 'my notes\n' >"$IX"
+cmpv || fail "text file: compare failed: $(cat "$T/e")"
+grep -q "index '$IX'" "$T/e" || fail "text file: message: $(cat "$T/e")"
+[ "$(cat "$IX")" = "my notes" ] || fail "text file changed"
+exit 0
