@@ -526,6 +526,10 @@ struct bench_fio_export_opts {
 };
 int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary, size_t len,
                             struct ssdrev_err *err);
+/* Checks x->filename and x->ioengine as bench_method_export_fio does first:
+ * -EINVAL (naming --filename or --ioengine) for a value fio would read as
+ * more than one option, another file or a library to load. */
+int bench_method_export_fio_check(const struct bench_fio_export_opts *x, struct ssdrev_err *err);
 
 /* Collects DUT info from a block device without writing to it: for NVMe it
  * runs `nvme id-ctrl -o json`, `nvme smart-log -o json` and `smartctl -a -j`

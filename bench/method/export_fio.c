@@ -421,13 +421,18 @@ static const char target_check_sh[] =
     "  exit 2 ;;\n"
     "esac";
 
+int bench_method_export_fio_check(const struct bench_fio_export_opts *x, struct ssdrev_err *err) {
+  int rc = x->filename ? bench_fio_check_filename(x->filename, "--filename", err) : 0;
+  if (!rc && x->ioengine) rc = bench_fio_check_ioengine(x->ioengine, "--ioengine", err);
+  return rc;
+}
+
 int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary, size_t slen,
                             struct ssdrev_err *err) {
   if (!x->dir || !*x->dir) return ssdrev_fail(err, -EINVAL, "no output directory given");
   if (x->notes && x->notes_len) x->notes[0] = 0;
   /* the options first: nothing is written for a value fio cannot take */
-  int rc = x->filename ? bench_fio_check_filename(x->filename, "--filename", err) : 0;
-  if (!rc && x->ioengine) rc = bench_fio_check_ioengine(x->ioengine, "--ioengine", err);
+  int rc = bench_method_export_fio_check(x, err);
   if (rc) return rc;
   struct review_profile p;
   rc = bench_review_profile_load(&p, x->profile_path, 0, x->passes, err);

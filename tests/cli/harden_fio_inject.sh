@@ -77,15 +77,18 @@ grep -qF "01-cdm.json:'\\'';touch Z;'\\''" x.out || fail "the summary's command 
 "$S" method export --fio x2 --profile e2.json >x2.out 2>x2.err && fail "a state with a newline was exported"
 grep -q "step 'cdm': 'state'" x2.err || fail "the state refusal: $(cat x2.err)"
 [ -e x2 ] && fail "a refused export wrote its directory"
-# --filename and --ioengine: a value fio would read as more is refused, exit 1
+# --filename and --ioengine: a value fio would read as more is refused (a
+# usage error, exit 2)
 for v in "$D/t.img;x" "$D/t#x" "$D/\${HOME}" "$D/t
 exec_prerun=touch $D/PWNED"; do
-  "$S" method export --fio x3 --profile m.json --filename "$v" >/dev/null 2>x3.err && fail "--filename '$v' was taken"
+  "$S" method export --fio x3 --profile m.json --filename "$v" >/dev/null 2>x3.err; rc=$?
+  [ "$rc" = 2 ] || fail "--filename '$v': exit $rc, not 2"
   grep -q "\-\-filename '.*' has a character fio's job files cannot hold" x3.err || fail "--filename message: $(cat x3.err)"
 done
 for v in "$D/evil.so" "external:$D/evil.so" exec "libaio
 exec_prerun=touch $D/PWNED"; do
-  "$S" method export --fio x3 --profile m.json --ioengine "$v" >/dev/null 2>x3.err && fail "--ioengine '$v' was taken"
+  "$S" method export --fio x3 --profile m.json --ioengine "$v" >/dev/null 2>x3.err; rc=$?
+  [ "$rc" = 2 ] || fail "--ioengine '$v': exit $rc, not 2"
   grep -q "\-\-ioengine '.*' is not a fio engine name" x3.err || fail "--ioengine message: $(cat x3.err)"
 done
 [ -e x3 ] && fail "a refused export wrote its directory"
