@@ -464,8 +464,11 @@ struct bench_campaign_host {
 /* Reads HOSTS; errors name PATH:LINE. *hosts is malloc'd (free it). */
 int bench_campaign_hosts_load(const char *path, struct bench_campaign_host **hosts, size_t *n,
                               struct ssdrev_err *err);
-/* Refuses (naming PATH:LINE) a host that is not a loopback address unless
- * remote_unchecked, and then one without its target's size. */
+/* Refuses (naming PATH:LINE) a target that fio's job files cannot hold as
+ * it is (';', '#', '$', '\\', a control character: fio would read another
+ * file) or an address that is not a host name or IPv4 address, a host that
+ * is not a loopback address unless remote_unchecked, and then one without
+ * its target's size. */
 int bench_campaign_hosts_check(const struct bench_campaign_host *hosts, size_t n, const char *path,
                                int remote_unchecked, struct ssdrev_err *err);
 struct bench_campaign_opts {
@@ -530,6 +533,10 @@ struct bench_fio_export_opts {
 };
 int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary, size_t len,
                             struct ssdrev_err *err);
+/* Checks x->filename and x->ioengine as bench_method_export_fio does first:
+ * -EINVAL (naming --filename or --ioengine) for a value fio would read as
+ * more than one option, another file or a library to load. */
+int bench_method_export_fio_check(const struct bench_fio_export_opts *x, struct ssdrev_err *err);
 
 /* Collects DUT info from a block device without writing to it: for NVMe it
  * runs `nvme id-ctrl -o json`, `nvme smart-log -o json` and `smartctl -a -j`

@@ -79,6 +79,8 @@ int cmd_method(int argc, char **argv) {
   }
   if (optind < argc - 1) return cli_usage_error(cmd, "unexpected argument '%s'", argv[1 + optind]);
   if (!x.dir) return cli_usage_error(cmd, "missing --fio DIR (the only export format)");
+  struct ssdrev_err cerr = {{0}};
+  if (bench_method_export_fio_check(&x, &cerr)) return cli_usage_error(cmd, "%s", cerr.msg);
   int rc = cli_resolve_profile(cmd, profile, profile_buf, sizeof profile_buf);
   if (rc) return rc;
   x.profile_path = profile_buf;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include "bench/bench.h"
 #include "archive/archive.h"
+#include "bench/fio/fio_int.h"
 
 #define CAMPAIGN_DEFAULT_PORT 8765 /* fio's */
 #define CAMPAIGN_SUMMARY "campaign.json"
@@ -156,6 +157,17 @@ int bench_campaign_hosts_check(const struct bench_campaign_host *hosts, size_t n
                                int remote_unchecked, struct ssdrev_err *err) {
   int rc = 0;
   for (size_t i = 0; i < n && !rc; i++) {
+    /* fio reads the target from a job file and the address from its
+     * --client=ip:ADDRESS,PORT: refused here, before any host starts, when
+     * fio would read either as something else (bench/fio/fio_int.h) */
+    char what[PATH_MAX + 64];
+    snprintf(what, sizeof what, "%s:%u: target", path, hosts[i].line);
+    if ((rc = bench_fio_check_filename(hosts[i].target, what, err))) break;
+    if (strspn(hosts[i].address, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-") != strlen(hosts[i].address)) {
+      rc = ssdrev_fail(err, -EINVAL, "%s:%u: host '%s' is not a host name or IPv4 address (letters, digits, '.', '-')",
+                       path, hosts[i].line, hosts[i].address);
+      break;
+    }
     if (hosts[i].loopback) continue;
     if (!remote_unchecked)
       rc = ssdrev_fail(err, -ENOTSUP, "%s:%u: host '%s' is not a loopback address (127.0.0.0/8; names are not resolved): the controller cannot "

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "bench/method/review_int.h"
+#include "bench/fio/fio_int.h"
 
 /* A size as fio reads it: bytes, or k/m/g multiples when exact. */
 static void fio_size_str(uint64_t b, char *out, size_t len) {
@@ -40,9 +41,16 @@ static void fio_time_str(double s, char *out, size_t len) {
   else snprintf(out, len, "%.0fms", ceil(s * 1000));
 }
 
-/* The job's logging and ordering: every job a group of its own. */
-static void job_head(FILE *f, const char *name, const struct review_step *s) {
-  fprintf(f, "\n[%s]\nstonewall\nwrite_lat_log=%s\nlog_avg_msec=0\n", name, s->id);
+/* The job's logging and ordering: every job a group of its own. NAME is
+ * ssdrev's own ("QD1.R50") or made of a cell's name: a section name only,
+ * so written as a token (bench_fio_token: "SEQ1M Q8T1" is SEQ1M_Q8T1). */
+static void job_head(struct bench_fio_job *j, const char *name, const struct review_step *s) {
+  char sect[BENCH_FIO_TOKEN_MAX + 1];
+  bench_fio_token(name, sect, sizeof sect);
+  bench_fio_job_section(j, sect);
+  bench_fio_job_flag(j, "stonewall");
+  bench_fio_job_opt(j, "write_lat_log", "%s", s->id);
+  bench_fio_job_opt(j, "log_avg_msec", "0");
 }
 
 static uint64_t region_bytes(const struct bench_fio_export_opts *x, const struct review_profile *p) {
@@ -59,18 +67,24 @@ static double measure_s(const struct bench_fio_export_opts *x, double method_s) 
 
 const char bench_review_fio_discard_sh[] = "if [ -b \"$SSDREV_TARGET\" ]; then blkdiscard \"$SSDREV_TARGET\"; fi";
 
-int bench_review_fio_cdm(FILE *f, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_cdm(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
                          const struct bench_fio_export_opts *x) {
   char region[32], t[32];
   uint64_t r = region_bytes(x, p);
   fio_size_str(r, region, sizeof region);
   fio_time_str(measure_s(x, p->set.measure_s), t, sizeof t);
-  fprintf(f, "# step %s: CrystalDiskMark %s profile, state %s: import with FILE.json:%s\n", s->id,
-          s->cdm_profile, s->state, s->state);
+  bench_fio_job_comment(j, "step %s: CrystalDiskMark %s profile, state %s: import with FILE.json:%s", s->id,
+                        s->cdm_profile, s->state, s->state);
   /* the region, written once first: reads are of written data, as in
    * CrystalDiskMark's test file */
-  fprintf(f, "\n[prepare]\nwrite_lat_log=%s\nlog_avg_msec=0\nrw=write\nbs=1m\niodepth=8\nsize=%s\n", s->id, region);
-  if (s->region_offset_pct > 0) fprintf(f, "offset=%g%%\n", s->region_offset_pct);
+  bench_fio_job_section(j, "prepare");
+  bench_fio_job_opt(j, "write_lat_log", "%s", s->id);
+  bench_fio_job_opt(j, "log_avg_msec", "0");
+  bench_fio_job_opt(j, "rw", "write");
+  bench_fio_job_opt(j, "bs", "1m");
+  bench_fio_job_opt(j, "iodepth", "8");
+  bench_fio_job_opt(j, "size", "%s", region);
+  if (s->region_offset_pct > 0) bench_fio_job_opt(j, "offset", "%g%%", s->region_offset_pct);
   static const struct { unsigned mask; const char *op, *seq, *rnd; } ops[] = {
       {REVIEW_OP_READ, "read", "read", "randread"},
       {REVIEW_OP_WRITE, "write", "write", "randwrite"},
@@ -83,34 +97,39 @@ int bench_review_fio_cdm(FILE *f, const struct review_profile *p, const struct r
       for (unsigned pass = 1; pass <= passes; pass++) {
         char name[96], bs[32];
         snprintf(name, sizeof name, "%s.%s.p%u", c->name, ops[k].op, pass);
-        for (char *q = name; *q; q++)
-          if (*q == ' ') *q = '_';
-        job_head(f, name, s);
+        job_head(j, name, s);
         fio_size_str(c->block_bytes, bs, sizeof bs);
-        fprintf(f, "rw=%s\nbs=%s\niodepth=%u\nnumjobs=%u\n%ssize=%s\n",
-                c->pattern == BENCH_SEQ ? ops[k].seq : ops[k].rnd, bs, c->qd, c->threads,
-                c->threads > 1 ? "group_reporting\n" : "", region);
-        if (ops[k].mask == REVIEW_OP_MIX) fprintf(f, "rwmixread=%u\n", s->mix_read_pct);
-        if (s->region_offset_pct > 0) fprintf(f, "offset=%g%%\n", s->region_offset_pct);
-        fprintf(f, "time_based=1\nruntime=%s\n", t);
+        bench_fio_job_opt(j, "rw", "%s", c->pattern == BENCH_SEQ ? ops[k].seq : ops[k].rnd);
+        bench_fio_job_opt(j, "bs", "%s", bs);
+        bench_fio_job_opt(j, "iodepth", "%u", c->qd);
+        bench_fio_job_opt(j, "numjobs", "%u", c->threads);
+        if (c->threads > 1) bench_fio_job_flag(j, "group_reporting");
+        bench_fio_job_opt(j, "size", "%s", region);
+        if (ops[k].mask == REVIEW_OP_MIX) bench_fio_job_opt(j, "rwmixread", "%u", s->mix_read_pct);
+        if (s->region_offset_pct > 0) bench_fio_job_opt(j, "offset", "%g%%", s->region_offset_pct);
+        bench_fio_job_opt(j, "time_based", "1");
+        bench_fio_job_opt(j, "runtime", "%s", t);
         /* CrystalDiskMark's discarded preparing pass: the first pass ramps */
-        if (pass == 1) fprintf(f, "ramp_time=%s\n", t);
+        if (pass == 1) bench_fio_job_opt(j, "ramp_time", "%s", t);
       }
     }
   }
   return 0;
 }
 
-int bench_review_fio_fill(FILE *f, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_fill(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
                           const struct bench_fio_export_opts *x) {
   char bs[32];
   fio_size_str(s->block_bytes, bs, sizeof bs);
   int whole = s->kind == &bench_review_kind_fill_drive;
-  fprintf(f, "# step %s: %s\n", s->id,
-          whole ? "fill drive: the whole target sequentially (run.sh purges it first), then a rewrite"
-                : "prefill: a share of the target, sequentially");
-  job_head(f, whole ? "empty" : "fill", s);
-  fprintf(f, "rw=write\nbs=%s\niodepth=%u\nsize=%g%%\n", bs, s->qds[0], whole ? 100.0 : s->fill_pct);
+  bench_fio_job_comment(j, "step %s: %s", s->id,
+                        whole ? "fill drive: the whole target sequentially (run.sh purges it first), then a rewrite"
+                              : "prefill: a share of the target, sequentially");
+  job_head(j, whole ? "empty" : "fill", s);
+  bench_fio_job_opt(j, "rw", "write");
+  bench_fio_job_opt(j, "bs", "%s", bs);
+  bench_fio_job_opt(j, "iodepth", "%u", s->qds[0]);
+  bench_fio_job_opt(j, "size", "%g%%", whole ? 100.0 : s->fill_pct);
   if (!whole || !s->near_full_bytes) return 0;
   uint64_t nf = s->near_full_bytes;
   if (p->set.fill_max_bytes && nf > p->set.fill_max_bytes / 4) nf = p->set.fill_max_bytes / 4;
@@ -121,12 +140,15 @@ int bench_review_fio_fill(FILE *f, const struct review_profile *p, const struct 
   fio_size_str(nf, nfs, sizeof nfs);
   /* the method idles near_full_idle_s before this rewrite; a job file has
    * no such pause (docs/interop.md) */
-  job_head(f, "near_full", s);
-  fprintf(f, "rw=write\nbs=%s\niodepth=%u\nsize=%s\n", bs, s->qds[0], nfs);
+  job_head(j, "near_full", s);
+  bench_fio_job_opt(j, "rw", "write");
+  bench_fio_job_opt(j, "bs", "%s", bs);
+  bench_fio_job_opt(j, "iodepth", "%u", s->qds[0]);
+  bench_fio_job_opt(j, "size", "%s", nfs);
   return 0;
 }
 
-int bench_review_fio_sweep(FILE *f, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_sweep(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
                            const struct bench_fio_export_opts *x) {
   char bs[32], m[32], r[32];
   fio_size_str(s->block_bytes, bs, sizeof bs);
@@ -134,68 +156,77 @@ int bench_review_fio_sweep(FILE *f, const struct review_profile *p, const struct
   double rs = p->set.sweep_ramp_s >= 0 ? p->set.sweep_ramp_s : s->ramp_s;
   fio_time_str(measure_s(x, ms), m, sizeof m);
   fio_time_str(x->runtime_s > 0 ? (rs > 0 ? x->runtime_s : 0) : rs, r, sizeof r);
-  fprintf(f, "# step %s: RW-ratio sweep\n", s->id);
+  bench_fio_job_comment(j, "step %s: RW-ratio sweep", s->id);
   for (unsigned qi = 0; qi < s->nqds; qi++)
     for (unsigned rp = 0; rp <= 100; rp += s->read_pct_step) {
       char name[64];
       snprintf(name, sizeof name, "QD%u.R%u", s->qds[qi], rp);
-      job_head(f, name, s);
+      job_head(j, name, s);
       /* randrw even at 0% and 100%: a mixed job is how the import tells a
        * sweep point from a CrystalDiskMark cell */
-      fprintf(f, "rw=randrw\nrwmixread=%u\nbs=%s\niodepth=%u\ntime_based=1\nruntime=%s\n", rp, bs, s->qds[qi], m);
-      if (strcmp(r, "0")) fprintf(f, "ramp_time=%s\n", r);
+      bench_fio_job_opt(j, "rw", "randrw");
+      bench_fio_job_opt(j, "rwmixread", "%u", rp);
+      bench_fio_job_opt(j, "bs", "%s", bs);
+      bench_fio_job_opt(j, "iodepth", "%u", s->qds[qi]);
+      bench_fio_job_opt(j, "time_based", "1");
+      bench_fio_job_opt(j, "runtime", "%s", m);
+      if (strcmp(r, "0")) bench_fio_job_opt(j, "ramp_time", "%s", r);
     }
   return 0;
 }
 
-int bench_review_fio_tail(FILE *f, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_tail(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
                           const struct bench_fio_export_opts *x) {
   char bs[32];
   fio_size_str(s->block_bytes, bs, sizeof bs);
   uint64_t ios = x->ios ? x->ios : p->set.tail_ios && p->set.tail_ios < s->ios ? p->set.tail_ios : s->ios;
-  fprintf(f, "# step %s: QD%u tail latency, %" PRIu64 " I/Os per workload\n", s->id, s->qds[0], ios);
+  bench_fio_job_comment(j, "step %s: QD%u tail latency, %" PRIu64 " I/Os per workload", s->id, s->qds[0], ios);
   static const struct { unsigned mask; const char *name, *rw; int mix; } w[] = {
       {REVIEW_OP_READ, "read", "randread", 0}, {REVIEW_OP_MIX, "mix70", "randrw", 70},
       {REVIEW_OP_WRITE, "write", "randwrite", 0}};
   for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
     if (!(s->workloads & w[k].mask)) continue;
-    job_head(f, w[k].name, s);
-    fprintf(f, "rw=%s\nbs=%s\niodepth=%u\nnumber_ios=%" PRIu64 "\n", w[k].rw, bs, s->qds[0], ios);
-    if (w[k].mix) fprintf(f, "rwmixread=%d\n", w[k].mix);
+    job_head(j, w[k].name, s);
+    bench_fio_job_opt(j, "rw", "%s", w[k].rw);
+    bench_fio_job_opt(j, "bs", "%s", bs);
+    bench_fio_job_opt(j, "iodepth", "%u", s->qds[0]);
+    bench_fio_job_opt(j, "number_ios", "%" PRIu64, ios);
+    if (w[k].mix) bench_fio_job_opt(j, "rwmixread", "%d", w[k].mix);
   }
   return 0;
 }
 
-/* A note on what the export could not express: into the job file F (a
+/* A note on what the export could not express: into the job file J (a
  * comment) and x->notes (the CLI prints them on stderr). */
-static void fio_note(FILE *f, const struct bench_fio_export_opts *x, const struct review_step *s, const char *fmt,
-                     const char *what) {
-  fprintf(f, "# NOTE: ");
-  fprintf(f, fmt, what);
-  fprintf(f, "\n");
+static void fio_note(struct bench_fio_job *j, const struct bench_fio_export_opts *x, const struct review_step *s,
+                     const char *fmt, const char *what) {
+  char line[600];
+  snprintf(line, sizeof line, fmt, what);
+  bench_fio_job_comment(j, "NOTE: %s", line);
   if (!x->notes || !x->notes_len) return;
   size_t n = strlen(x->notes);
   if (n + 1 >= x->notes_len) return;
-  int k = snprintf(x->notes + n, x->notes_len - n, "step '%s' (%s): ", s->id, s->kind->name);
-  if (k < 0 || (size_t)k >= x->notes_len - n) return;
-  n += (size_t)k;
-  k = snprintf(x->notes + n, x->notes_len - n, fmt, what);
-  if (k < 0 || (size_t)k >= x->notes_len - n) return;
-  n += (size_t)k;
-  snprintf(x->notes + n, x->notes_len - n, "\n");
+  snprintf(x->notes + n, x->notes_len - n, "step '%s' (%s): %s\n", s->id, s->kind->name, line);
 }
 
 /* A random job over the whole target, as the method's whole-drive random
  * steps: size=100% says so to the import (a CrystalDiskMark cell of the same
  * shape tests a region). */
-static void rand_job(FILE *f, const char *rw, uint32_t block, unsigned qd, unsigned threads) {
+static void rand_job(struct bench_fio_job *j, const char *rw, uint32_t block, unsigned qd, unsigned threads) {
   char bs[32];
   fio_size_str(block, bs, sizeof bs);
-  fprintf(f, "rw=%s\nbs=%s\niodepth=%u\nsize=100%%\nnorandommap=1\n", rw, bs, qd);
-  if (threads > 1) fprintf(f, "numjobs=%u\ngroup_reporting=1\n", threads);
+  bench_fio_job_opt(j, "rw", "%s", rw);
+  bench_fio_job_opt(j, "bs", "%s", bs);
+  bench_fio_job_opt(j, "iodepth", "%u", qd);
+  bench_fio_job_opt(j, "size", "100%%");
+  bench_fio_job_opt(j, "norandommap", "1");
+  if (threads > 1) {
+    bench_fio_job_opt(j, "numjobs", "%u", threads);
+    bench_fio_job_opt(j, "group_reporting", "1");
+  }
 }
 
-int bench_review_fio_qd_scaling(FILE *f, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_qd_scaling(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
                                 const struct bench_fio_export_opts *x) {
   /* the sweep's short-mode times apply here too, as in qdscale.c */
   double ms = p->set.sweep_measure_s >= 0 ? p->set.sweep_measure_s : s->measure_s;
@@ -203,8 +234,8 @@ int bench_review_fio_qd_scaling(FILE *f, const struct review_profile *p, const s
   char m[32], r[32];
   fio_time_str(measure_s(x, ms), m, sizeof m);
   fio_time_str(x->runtime_s > 0 ? (rs > 0 ? x->runtime_s : 0) : rs, r, sizeof r);
-  fprintf(f, "# step %s: QD scaling, %u KiB random over the whole target, one job per workload and QD\n", s->id,
-          s->block_bytes / 1024);
+  bench_fio_job_comment(j, "step %s: QD scaling, %u KiB random over the whole target, one job per workload and QD",
+                        s->id, s->block_bytes / 1024);
   static const struct { unsigned mask; const char *name, *rw; } w[] = {
       {REVIEW_OP_READ, "read", "randread"}, {REVIEW_OP_WRITE, "write", "randwrite"}};
   for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
@@ -212,11 +243,13 @@ int bench_review_fio_qd_scaling(FILE *f, const struct review_profile *p, const s
     for (unsigned qi = 0; qi < s->nqds; qi++) {
       char name[64];
       snprintf(name, sizeof name, "%s.QD%u", w[k].name, s->qds[qi]);
-      job_head(f, name, s);
-      rand_job(f, w[k].rw, s->block_bytes, s->qds[qi], 1);
+      job_head(j, name, s);
+      rand_job(j, w[k].rw, s->block_bytes, s->qds[qi], 1);
       /* the ramp is how the import tells a QD point from a whole-drive
        * random write (steady state, consistency): keep one even if 0 */
-      fprintf(f, "time_based=1\nruntime=%s\nramp_time=%s\n", m, strcmp(r, "0") ? r : "1ms");
+      bench_fio_job_opt(j, "time_based", "1");
+      bench_fio_job_opt(j, "runtime", "%s", m);
+      bench_fio_job_opt(j, "ramp_time", "%s", strcmp(r, "0") ? r : "1ms");
     }
   }
   return 0;
@@ -224,14 +257,18 @@ int bench_review_fio_qd_scaling(FILE *f, const struct review_profile *p, const s
 
 /* steady_state, consistency: what "prepare" does first. The purge is
  * run.sh's (bench_review_fio_pre_sh); the sequential passes are jobs. */
-static void prepare_jobs(FILE *f, const struct review_step *s) {
+static void prepare_jobs(struct bench_fio_job *j, const struct review_step *s) {
   unsigned passes = s->prepare == REVIEW_PREP_PTS ? 2 : s->prepare == REVIEW_PREP_FILL ? 1 : 0;
-  if (s->prepare != REVIEW_PREP_NONE) fprintf(f, "# prepare: %sthe purge by run.sh\n", bench_review_prepare_text(s->prepare));
+  if (s->prepare != REVIEW_PREP_NONE)
+    bench_fio_job_comment(j, "prepare: %sthe purge by run.sh", bench_review_prepare_text(s->prepare));
   for (unsigned i = 1; i <= passes; i++) {
     char name[32];
     snprintf(name, sizeof name, "prepare%u", i);
-    job_head(f, name, s);
-    fprintf(f, "rw=write\nbs=128k\niodepth=32\nsize=100%%\n");
+    job_head(j, name, s);
+    bench_fio_job_opt(j, "rw", "write");
+    bench_fio_job_opt(j, "bs", "128k");
+    bench_fio_job_opt(j, "iodepth", "32");
+    bench_fio_job_opt(j, "size", "100%%");
   }
 }
 
@@ -239,7 +276,7 @@ const char *bench_review_fio_pre_sh(const struct review_step *s) {
   return s->prepare == REVIEW_PREP_NONE ? NULL : bench_review_fio_discard_sh;
 }
 
-int bench_review_fio_steady(FILE *f, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_steady(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
                             const struct bench_fio_export_opts *x) {
   (void)p;
   /* the PTS matrix (steady.c), 512 B left out: a 4 KiB-sector drive refuses it */
@@ -247,14 +284,14 @@ int bench_review_fio_steady(FILE *f, const struct review_profile *p, const struc
   static const uint32_t mix_block[] = {1048576, 131072, 65536, 32768, 16384, 8192, 4096};
   char t[32];
   fio_time_str(measure_s(x, s->round_s), t, sizeof t);
-  fprintf(f, "# step %s: steady state (SNIA PTS), %u rounds of %s, %s each, QD%u T%u\n", s->id, s->rounds_max,
-          s->matrix ? "the IOPS matrix" : "random write", t, s->qd, s->threads);
+  bench_fio_job_comment(j, "step %s: steady state (SNIA PTS), %u rounds of %s, %s each, QD%u T%u", s->id,
+                        s->rounds_max, s->matrix ? "the IOPS matrix" : "random write", t, s->qd, s->threads);
   char why[200];
   snprintf(why, sizeof why, "%u", s->rounds_max);
-  fio_note(f, x, s, "fio cannot stop on the PTS steady-state rule: all %s rounds (rounds_max) are exported; "
+  fio_note(j, x, s, "fio cannot stop on the PTS steady-state rule: all %s rounds (rounds_max) are exported; "
            "the analysis judges the window from the logs", why);
-  if (s->matrix) fio_note(f, x, s, "%s", "the matrix's 512 B points are left out");
-  prepare_jobs(f, s);
+  if (s->matrix) fio_note(j, x, s, "%s", "the matrix's 512 B points are left out");
+  prepare_jobs(j, s);
   for (unsigned r = 1; r <= s->rounds_max; r++) {
     size_t nm = s->matrix ? sizeof mix_read / sizeof mix_read[0] : 1;
     size_t nb = s->matrix ? sizeof mix_block / sizeof mix_block[0] : 1;
@@ -265,54 +302,63 @@ int bench_review_fio_steady(FILE *f, const struct review_profile *p, const struc
         unsigned rp = s->matrix ? mix_read[m] : 0;
         if (s->matrix) snprintf(name, sizeof name, "r%02u.R%u.%uK", r, rp, block / 1024);
         else snprintf(name, sizeof name, "r%02u", r);
-        job_head(f, name, s);
-        rand_job(f, rp == 100 ? "randread" : rp ? "randrw" : "randwrite", block, s->qd, s->threads);
-        if (rp && rp < 100) fprintf(f, "rwmixread=%u\n", rp);
-        fprintf(f, "time_based=1\nruntime=%s\n", t);
+        job_head(j, name, s);
+        rand_job(j, rp == 100 ? "randread" : rp ? "randrw" : "randwrite", block, s->qd, s->threads);
+        if (rp && rp < 100) bench_fio_job_opt(j, "rwmixread", "%u", rp);
+        bench_fio_job_opt(j, "time_based", "1");
+        bench_fio_job_opt(j, "runtime", "%s", t);
       }
   }
   return 0;
 }
 
-int bench_review_fio_consistency(FILE *f, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_consistency(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
                                  const struct bench_fio_export_opts *x) {
   (void)p;
   char t[32];
   fio_time_str(measure_s(x, s->duration_s), t, sizeof t);
-  fprintf(f, "# step %s: performance consistency, %s of %u KiB random write, QD%u T%u\n", s->id, t,
-          s->block_bytes / 1024, s->qd, s->threads);
-  prepare_jobs(f, s);
-  job_head(f, "write", s);
-  rand_job(f, "randwrite", s->block_bytes, s->qd, s->threads);
-  fprintf(f, "time_based=1\nruntime=%s\n", t);
+  bench_fio_job_comment(j, "step %s: performance consistency, %s of %u KiB random write, QD%u T%u", s->id, t,
+                        s->block_bytes / 1024, s->qd, s->threads);
+  prepare_jobs(j, s);
+  job_head(j, "write", s);
+  rand_job(j, "randwrite", s->block_bytes, s->qd, s->threads);
+  bench_fio_job_opt(j, "time_based", "1");
+  bench_fio_job_opt(j, "runtime", "%s", t);
   return 0;
 }
 
-int bench_review_fio_thermal(FILE *f, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_thermal(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
                              const struct bench_fio_export_opts *x) {
   (void)p;
   char bs[32], t[32], cool[32];
   fio_size_str(s->block_bytes, bs, sizeof bs);
   fio_time_str(measure_s(x, s->duration_s), t, sizeof t);
   fio_time_str(s->cool_s, cool, sizeof cool);
-  fprintf(f, "# step %s: thermal, %gs idle (startdelay), then a sustained sequential write\n", s->id, s->cool_s);
-  fio_note(f, x, s, "%s", "fio records no temperature: the write is exported, the temperature series is not "
+  bench_fio_job_comment(j, "step %s: thermal, %gs idle (startdelay), then a sustained sequential write", s->id,
+                        s->cool_s);
+  fio_note(j, x, s, "%s", "fio records no temperature: the write is exported, the temperature series is not "
            "(sample it beside the run, e.g. nvme smart-log)");
-  job_head(f, "write", s);
-  fprintf(f, "rw=write\nbs=%s\niodepth=%u\nsize=100%%\n", bs, s->qds[0]);
-  if (s->cool_s > 0) fprintf(f, "startdelay=%s\n", cool);
-  fprintf(f, "time_based=1\nruntime=%s\n", t);
-  if (s->max_bytes) fprintf(f, "number_ios=%" PRIu64 "\n", s->max_bytes / s->block_bytes ? s->max_bytes / s->block_bytes : 1);
+  job_head(j, "write", s);
+  bench_fio_job_opt(j, "rw", "write");
+  bench_fio_job_opt(j, "bs", "%s", bs);
+  bench_fio_job_opt(j, "iodepth", "%u", s->qds[0]);
+  bench_fio_job_opt(j, "size", "100%%");
+  if (s->cool_s > 0) bench_fio_job_opt(j, "startdelay", "%s", cool);
+  bench_fio_job_opt(j, "time_based", "1");
+  bench_fio_job_opt(j, "runtime", "%s", t);
+  if (s->max_bytes)
+    bench_fio_job_opt(j, "number_ios", "%" PRIu64,
+                      s->max_bytes / s->block_bytes ? s->max_bytes / s->block_bytes : 1);
   return 0;
 }
 
-int bench_review_fio_recovery(FILE *f, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_recovery(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
                               const struct bench_fio_export_opts *x) {
   char bs[32];
   fio_size_str(s->block_bytes, bs, sizeof bs);
-  fprintf(f, "# step %s: cache recovery after idle, %u KiB QD%u sequential writes, each after its idle (startdelay)\n",
-          s->id, s->block_bytes / 1024, s->qds[0]);
-  fio_note(f, x, s, "%s", "approximated: fio cannot stop a write at the SLC cliff, so each write (the exhaust and "
+  bench_fio_job_comment(j, "step %s: cache recovery after idle, %u KiB QD%u sequential writes, each after its idle "
+                        "(startdelay)", s->id, s->block_bytes / 1024, s->qds[0]);
+  fio_note(j, x, s, "%s", "approximated: fio cannot stop a write at the SLC cliff, so each write (the exhaust and "
            "one per idle) runs to its bound in full (at least a quarter of the target), going forward through it");
   /* the bound and the forward cursor as recovery.c's, in bytes when the
    * size is known, else in % of the target (the bound: its quarter) */
@@ -324,7 +370,7 @@ int bench_review_fio_recovery(FILE *f, const struct review_profile *p, const str
     if (p->set.fill_max_bytes && bound > p->set.fill_max_bytes / 4) bound = p->set.fill_max_bytes / 4;
     bound = bench_review_align_down(bound > cap ? cap : bound, s->block_bytes);
   } else if (s->near_full_bytes) {
-    fio_note(f, x, s, "%s", "bound_bytes is not applied without --size (the bound is a quarter of the target)");
+    fio_note(j, x, s, "%s", "bound_bytes is not applied without --size (the bound is a quarter of the target)");
   }
   cursor = cap ? bench_review_align_down((uint64_t)((double)region * s->region_offset_pct / 100), s->block_bytes)
                : (uint64_t)s->region_offset_pct;
@@ -333,7 +379,7 @@ int bench_review_fio_recovery(FILE *f, const struct review_profile *p, const str
     char name[64], off[32], size[32], idle[32];
     if (i) snprintf(name, sizeof name, "idle%gs", s->idles_s[i - 1]);
     else snprintf(name, sizeof name, "exhaust");
-    job_head(f, name, s);
+    job_head(j, name, s);
     if (cap) {
       fio_size_str(cursor, off, sizeof off);
       fio_size_str(bound, size, sizeof size);
@@ -344,7 +390,12 @@ int bench_review_fio_recovery(FILE *f, const struct review_profile *p, const str
     fio_time_str(i ? s->idles_s[i - 1] : 0, idle, sizeof idle);
     /* startdelay even at 0: an idle before it is how the import tells
      * these writes from a fill */
-    fprintf(f, "rw=write\nbs=%s\niodepth=%u\noffset=%s\nsize=%s\nstartdelay=%s\n", bs, s->qds[0], off, size, idle);
+    bench_fio_job_opt(j, "rw", "write");
+    bench_fio_job_opt(j, "bs", "%s", bs);
+    bench_fio_job_opt(j, "iodepth", "%u", s->qds[0]);
+    bench_fio_job_opt(j, "offset", "%s", off);
+    bench_fio_job_opt(j, "size", "%s", size);
+    bench_fio_job_opt(j, "startdelay", "%s", idle);
     cursor += bound;
   }
   return 0;
@@ -357,85 +408,137 @@ static int put_file(const char *dir, const char *name, const char *text, size_t 
   return ssdrev_write_file_atomic(path, text, len, err);
 }
 
+/* run.sh's check of $SSDREV_TARGET before fio reads it in filename=${...}:
+ * fio expands the variable before it splits the value at ':' and cuts it at
+ * ';' or '#' (options.c fio_option_dup_subs, then str_filename_cb), and
+ * expands $mb_memory etc. in what it got, so a target holding one of those
+ * would have fio write other files than the one named. */
+static const char target_check_sh[] =
+    "case \"$SSDREV_TARGET\" in\n"
+    "*[:\\;#\\$\\\\]* | *[[:cntrl:]]* | [[:space:]]* | *[[:space:]] | -)\n"
+    "  echo \"run.sh: SSDREV_TARGET='$SSDREV_TARGET' has a character fio's filename= reads as syntax"
+    " (':', ';', '#', '$', '\\\\', a control character, a leading or trailing blank)\" >&2\n"
+    "  exit 2 ;;\n"
+    "esac";
+
+int bench_method_export_fio_check(const struct bench_fio_export_opts *x, struct ssdrev_err *err) {
+  int rc = x->filename ? bench_fio_check_filename(x->filename, "--filename", err) : 0;
+  if (!rc && x->ioengine) rc = bench_fio_check_ioengine(x->ioengine, "--ioengine", err);
+  return rc;
+}
+
 int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary, size_t slen,
                             struct ssdrev_err *err) {
   if (!x->dir || !*x->dir) return ssdrev_fail(err, -EINVAL, "no output directory given");
   if (x->notes && x->notes_len) x->notes[0] = 0;
-  struct review_profile p;
-  int rc = bench_review_profile_load(&p, x->profile_path, 0, x->passes, err);
+  /* the options first: nothing is written for a value fio cannot take */
+  int rc = bench_method_export_fio_check(x, err);
   if (rc) return rc;
-  rc = ssdrev_mkdirs(x->dir, err);
-  char *sh = NULL, *imp = NULL;
-  size_t shlen = 0, implen = 0;
-  FILE *run = rc ? NULL : open_memstream(&sh, &shlen);
-  FILE *cmd = run ? open_memstream(&imp, &implen) : NULL;
-  if (!rc && (!run || !cmd)) rc = ssdrev_fail(err, -ENOMEM, "out of memory exporting '%s'", x->profile_path);
-  if (!rc) {
-    fprintf(run, "#!/bin/sh\n# Runs the method '%s' (%s) with fio, one job file per step, in order.\n"
-                 "# Generated by `ssdrev method export --fio`; regenerate rather than edit.\n"
-                 "# DESTROYS the data on $SSDREV_TARGET. Then import the results with the\n"
-                 "# command printed at the end.\nset -e\ncd \"$(dirname \"$0\")\"\n"
-                 ": \"${SSDREV_TARGET:?set SSDREV_TARGET to the device or file to test}\"\n"
-                 "export SSDREV_TARGET\n",
-            p.name, x->profile_path);
-    fprintf(cmd, "ssdrev import fio");
+  struct review_profile p;
+  rc = bench_review_profile_load(&p, x->profile_path, 0, x->passes, err);
+  if (rc) return rc;
+  /* the import command run.sh prints (and the summary): each word quoted
+   * for the shell it is pasted into */
+  char *imp = NULL;
+  size_t implen = 0;
+  FILE *cmd = open_memstream(&imp, &implen);
+  struct bench_fio_sh run;
+  if (!cmd) rc = ssdrev_fail(err, -ENOMEM, "out of memory exporting '%s'", x->profile_path);
+  if (!rc) rc = bench_fio_sh_open(&run, err);
+  if (rc) {
+    if (cmd) fclose(cmd);
+    free(imp);
+    bench_review_profile_free(&p);
+    return rc;
   }
-  unsigned files = 0;
+  bench_fio_sh_code(&run, "#!/bin/sh");
+  bench_fio_sh_comment(&run, "Runs the method '%s' (%s) with fio, one job file per step, in order.", p.name,
+                       x->profile_path);
+  bench_fio_sh_code(&run, "# Generated by `ssdrev method export --fio`; regenerate rather than edit.\n"
+                          "# DESTROYS the data on $SSDREV_TARGET. Then import the results with the\n"
+                          "# command printed at the end.\nset -e\ncd \"$(dirname \"$0\")\"\n"
+                          ": \"${SSDREV_TARGET:?set SSDREV_TARGET to the device or file to test}\"");
+  if (!x->filename) bench_fio_sh_code(&run, target_check_sh);
+  bench_fio_sh_code(&run, "export SSDREV_TARGET");
+  fputs("ssdrev import fio", cmd);
+  /* the job files: made in memory first, written once all are made */
+  struct { char name[96]; char *text; size_t len; } files[REVIEW_MAX_STEPS];
+  unsigned nfiles = 0;
   for (unsigned i = 0; !rc && i < p.nsteps; i++) {
     const struct review_step *s = &p.steps[i];
     /* fio cannot discard a device: run.sh does, before the step's jobs */
     const char *pre = s->kind->fio_pre_sh_of ? s->kind->fio_pre_sh_of(s) : s->kind->fio_pre_sh;
-    if (pre) fprintf(run, "# step %s\n%s\n", s->id, pre);
-    if (!s->kind->fio) continue;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f) {
-      rc = ssdrev_fail(err, -ENOMEM, "out of memory exporting step '%s'", s->id);
-      break;
+    if (pre) {
+      bench_fio_sh_comment(&run, "step %s", s->id);
+      bench_fio_sh_code(&run, pre); /* a constant of the step kind */
     }
-    char fname[96];
-    snprintf(fname, sizeof fname, "%02u-%s.fio", i + 1, s->id);
-    fprintf(f, "# %s: step %s of the method '%s' (%s), generated by ssdrev %s.\n", fname, s->id, p.name,
-            x->profile_path, SSDREV_VERSION);
-    fprintf(f, "[global]\nfilename=%s\nioengine=%s\ndirect=%d\n", x->filename ? x->filename : "${SSDREV_TARGET}",
-            x->ioengine ? x->ioengine : "libaio", x->buffered ? 0 : 1);
+    if (!s->kind->fio) continue;
+    struct bench_fio_job j;
+    if ((rc = bench_fio_job_open(&j, err))) break;
+    char *fname = files[nfiles].name;
+    snprintf(fname, sizeof files[nfiles].name, "%02u-%s.fio", i + 1, s->id); /* ids are [A-Za-z0-9_-] */
+    bench_fio_job_comment(&j, "%s: step %s of the method '%s' (%s), generated by ssdrev %s.", fname, s->id, p.name,
+                          x->profile_path, SSDREV_VERSION);
+    bench_fio_job_global(&j);
+    if (x->filename) bench_fio_job_filename(&j, x->filename, "--filename");
+    else bench_fio_job_env(&j, "filename", "SSDREV_TARGET");
+    bench_fio_job_opt(&j, "ioengine", "%s", x->ioengine ? x->ioengine : "libaio");
+    bench_fio_job_opt(&j, "direct", "%d", x->buffered ? 0 : 1);
     if (x->size_bytes) {
       char sz[32];
       fio_size_str(x->size_bytes, sz, sizeof sz);
-      fprintf(f, "filesize=%s\n", sz);
+      bench_fio_job_opt(&j, "filesize", "%s", sz);
     }
     /* random data, as the method writes unless zero_buffers */
-    fprintf(f, "%s\n", p.set.zero_buffers ? "zero_buffers" : "refill_buffers");
-    s->kind->fio(f, &p, s, x);
-    if (fclose(f)) rc = ssdrev_fail(err, -ENOMEM, "out of memory exporting step '%s'", s->id);
-    if (!rc) rc = put_file(x->dir, fname, text, len, err);
-    free(text);
-    if (rc) break;
-    files++;
-    char stem[96];
+    bench_fio_job_flag(&j, p.set.zero_buffers ? "zero_buffers" : "refill_buffers");
+    s->kind->fio(&j, &p, s, x);
+    rc = bench_fio_job_close(&j, &files[nfiles].text, &files[nfiles].len);
+    if (rc) {
+      /* the message names the value; say which step and file too */
+      char m[sizeof err->msg];
+      snprintf(m, sizeof m, "%s", err->msg);
+      rc = ssdrev_fail(err, rc, "method '%s': step '%s' (%s): %s", x->profile_path, s->id, fname, m);
+      break;
+    }
+    nfiles++;
+    char stem[96], out[120];
     snprintf(stem, sizeof stem, "%.*s", (int)(strlen(fname) - 4), fname);
-    fprintf(run, "fio --output-format=json+ --output=%s.json %s\n", stem, fname);
-    fprintf(cmd, " %s.json", stem);
+    snprintf(out, sizeof out, "--output=%s.json", stem);
+    const char *argv[] = {"fio", "--output-format=json+", out, fname, NULL};
+    bench_fio_sh_cmd(&run, argv);
     /* a step measured in a fill state names it for the import */
-    if (s->state[0]) fprintf(cmd, ":%s", s->state);
+    char word[200];
+    snprintf(word, sizeof word, "%s.json%s%s", stem, s->state[0] ? ":" : "", s->state);
+    fputc(' ', cmd);
+    if ((rc = bench_fio_sh_word(cmd, word, "the import argument of a step's state", err))) {
+      char m[sizeof err->msg];
+      snprintf(m, sizeof m, "%s", err->msg);
+      rc = ssdrev_fail(err, rc, "method '%s': step '%s': 'state': %s", x->profile_path, s->id, m);
+    }
   }
-  if (run && cmd) {
-    fprintf(cmd, " --out RUN");
-    fflush(cmd);
-    fprintf(run, "echo 'done; import with:'\necho '  %s --label \"MY SSD\"'\n", imp ? imp : "");
-    if (fclose(run)) rc = rc ? rc : ssdrev_fail(err, -ENOMEM, "out of memory exporting '%s'", x->profile_path);
-    run = NULL;
+  fputs(" --out RUN", cmd);
+  int cerr = fclose(cmd);
+  if (!rc && (cerr || !imp)) rc = ssdrev_fail(err, -ENOMEM, "out of memory exporting '%s'", x->profile_path);
+  char *sh = NULL;
+  size_t shlen = 0;
+  if (!rc) {
+    bench_fio_sh_print(&run, "done; import with:");
+    char line[4200];
+    snprintf(line, sizeof line, "  %s --label 'MY SSD'", imp);
+    bench_fio_sh_print(&run, line);
   }
-  if (run) fclose(run);
-  if (cmd) fclose(cmd);
+  int src = bench_fio_sh_close(&run, &sh, &shlen);
+  if (!rc) rc = src;
+  if (!rc) rc = ssdrev_mkdirs(x->dir, err);
+  for (unsigned i = 0; !rc && i < nfiles; i++) rc = put_file(x->dir, files[i].name, files[i].text, files[i].len, err);
   if (!rc) {
     rc = put_file(x->dir, "run.sh", sh, shlen, err);
     char path[4200];
     snprintf(path, sizeof path, "%s/run.sh", x->dir);
     if (!rc && chmod(path, 0755)) rc = ssdrev_fail(err, -errno, "cannot make '%s' executable", path);
   }
-  if (!rc && summary) snprintf(summary, slen, "%u job files and run.sh in '%s'; import with: %s", files, x->dir, imp);
+  if (!rc && summary) snprintf(summary, slen, "%u job files and run.sh in '%s'; import with: %s", nfiles, x->dir, imp);
+  for (unsigned i = 0; i < nfiles; i++) free(files[i].text);
   free(sh);
   free(imp);
   bench_review_profile_free(&p);
@@ -444,7 +547,7 @@ int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary
 
 /* ------------------------------------------- one job, as the engine runs it */
 
-void bench_review_fio_job(FILE *f, const char *name, const struct bench_job *job, uint64_t cap_bytes,
+void bench_review_fio_job(struct bench_fio_job *j, const char *name, const struct bench_job *job, uint64_t cap_bytes,
                           const char *log_prefix) {
   static const char *const rw[2][3] = {{"write", "read", "rw"}, {"randwrite", "randread", "randrw"}};
   int mix = job->read_pct > 0 && job->read_pct < 100;
@@ -460,33 +563,42 @@ void bench_review_fio_job(FILE *f, const char *name, const struct bench_job *job
   fio_size_str(job->block_bytes, bs, sizeof bs);
   fio_size_str(job->offset_bytes, off, sizeof off);
   fio_size_str(per, size, sizeof size);
-  fprintf(f, "\n[%s]\nrw=%s\n", name, rw[job->pattern == BENCH_RAND][mix ? 2 : job->read_pct == 100]);
-  if (mix) fprintf(f, "rwmixread=%u\n", job->read_pct);
-  fprintf(f, "bs=%s\niodepth=%u\noffset=%s\nsize=%s\n", bs, job->qd ? job->qd : 1, off, size);
+  bench_fio_job_section(j, name);
+  bench_fio_job_opt(j, "rw", "%s", rw[job->pattern == BENCH_RAND][mix ? 2 : job->read_pct == 100]);
+  if (mix) bench_fio_job_opt(j, "rwmixread", "%u", job->read_pct);
+  bench_fio_job_opt(j, "bs", "%s", bs);
+  bench_fio_job_opt(j, "iodepth", "%u", job->qd ? job->qd : 1);
+  bench_fio_job_opt(j, "offset", "%s", off);
+  bench_fio_job_opt(j, "size", "%s", size);
   if (threads > 1) {
-    fprintf(f, "numjobs=%u\ngroup_reporting=1\n", threads);
+    bench_fio_job_opt(j, "numjobs", "%u", threads);
+    bench_fio_job_opt(j, "group_reporting", "1");
     if (per != span) {
       char inc[32];
       fio_size_str(per, inc, sizeof inc);
-      fprintf(f, "offset_increment=%s\n", inc);
+      bench_fio_job_opt(j, "offset_increment", "%s", inc);
     }
   }
-  if (job->pattern == BENCH_RAND) fprintf(f, "norandommap=1\n"); /* offsets drawn independently, as ssdrev's */
+  if (job->pattern == BENCH_RAND) bench_fio_job_opt(j, "norandommap", "1"); /* offsets drawn independently, as ssdrev's */
   if (job->measure_ns) {
     /* the ramp is the run's start: its I/Os are logged and flagged on
      * import (fio's ramp_time would log none of them) */
     uint64_t ms = (job->ramp_ns + job->measure_ns + 999999) / 1000000;
-    fprintf(f, "time_based=1\nruntime=%" PRIu64 "ms\n", ms ? ms : 1);
+    bench_fio_job_opt(j, "time_based", "1");
+    bench_fio_job_opt(j, "runtime", "%" PRIu64 "ms", ms ? ms : 1);
   } else if (job->size_bytes && job->size_bytes != span) {
     /* fio's io_size and number_ios are per clone (numjobs), ssdrev's
      * size and I/O count are the job's, shared by its threads */
     char io[32];
     fio_size_str(job->size_bytes / threads, io, sizeof io);
-    fprintf(f, "io_size=%s\n", io);
+    bench_fio_job_opt(j, "io_size", "%s", io);
   }
   /* a time-based job may stop earlier at its I/O count (thermal's max_bytes) */
-  if (job->max_ios) fprintf(f, "number_ios=%" PRIu64 "\n", (job->max_ios + threads - 1) / threads);
-  if (job->zero_buffers) fprintf(f, "zero_buffers=1\n");
-  if (job->wait == BENCH_WAIT_IOPOLL) fprintf(f, "hipri=1\n");
-  fprintf(f, "randseed=%" PRIu64 "\nwrite_lat_log=%s\nlog_avg_msec=0\nlog_offset=1\n", job->seed, log_prefix);
+  if (job->max_ios) bench_fio_job_opt(j, "number_ios", "%" PRIu64, (job->max_ios + threads - 1) / threads);
+  if (job->zero_buffers) bench_fio_job_opt(j, "zero_buffers", "1");
+  if (job->wait == BENCH_WAIT_IOPOLL) bench_fio_job_opt(j, "hipri", "1");
+  bench_fio_job_opt(j, "randseed", "%" PRIu64, job->seed);
+  bench_fio_job_opt(j, "write_lat_log", "%s", log_prefix);
+  bench_fio_job_opt(j, "log_avg_msec", "0");
+  bench_fio_job_opt(j, "log_offset", "1");
 }

@@ -95,3 +95,26 @@ TEST("--engine names a runner of the table or one of ssdrev's engines") {
   CHECK(!(bench_review_runner_fio.flags & REVIEW_RUNNER_SIM));
   CHECK(bench_review_runner_fio.flags & REVIEW_RUNNER_CLIENT);
 }
+
+TEST("A hosts line whose target or address fio would read as something else is refused, naming the line") {
+  struct bench_campaign_host *h = NULL;
+  size_t n = 0;
+  struct ssdrev_err err = {{0}};
+  /* fio cuts a job file line at ';' and '#': filename=/tmp/d/victim.img;x
+   * wrote victim.img, a file the guard never checked (issue 26 item 1) */
+  const char *p = write_hosts("h-semi", "127.0.0.2:8931 /tmp/d/a.img\n127.0.0.3:8931 /tmp/d/victim.img;x\n");
+  REQUIRE(bench_campaign_hosts_load(p, &h, &n, &err) == 0);
+  CHECK(bench_campaign_hosts_check(h, n, p, 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "h-semi:2: target '/tmp/d/victim.img;x' has a character fio's job files cannot hold");
+  free(h);
+  p = write_hosts("h-dollar", "127.0.0.2 /tmp/${HOME}x\n");
+  REQUIRE(bench_campaign_hosts_load(p, &h, &n, &err) == 0);
+  CHECK(bench_campaign_hosts_check(h, n, p, 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "h-dollar:1: target");
+  free(h);
+  p = write_hosts("h-addr", "lab,1:9000 /dev/x 2T\n");
+  REQUIRE(bench_campaign_hosts_load(p, &h, &n, &err) == 0);
+  CHECK(bench_campaign_hosts_check(h, n, p, 1, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "h-addr:1: host 'lab,1' is not a host name");
+  free(h);
+}

@@ -22,6 +22,7 @@
 #include "tests/fuzz/fuzz_simstate.c"
 #include "tests/fuzz/fuzz_analysis.c"
 #include "tests/fuzz/fuzz_logstats.c"
+#include "tests/fuzz/fuzz_fiojob.c"
 #include "log/ssdlog.h"
 #include "sim/sim.h"
 #include "bench/bench.h"
@@ -112,6 +113,10 @@ TEST("Every fio latency-log seed converts to a log that reads back whole, or fai
 
 TEST("Every method-file seed and past method finding loads and plans, or fails cleanly") {
   REPLAY("profile", fuzz_profile_one);
+}
+
+TEST("Every method-file seed exports fio job files and a run.sh that read back as meant, or is refused cleanly") {
+  REPLAY("fiojob", fuzz_fiojob_one);
 }
 
 TEST("Every nvme-cli/smartctl seed and past DUT finding gives a summary or fails cleanly") {
