@@ -148,6 +148,17 @@ int bench_review_json_workloads(const json_t *obj, const struct review_workload 
                                 const char *where, struct ssdrev_err *err);
 int bench_review_json_str(const json_t *obj, const char *key, char *out, size_t len,
                     const char *where, struct ssdrev_err *err);
+/* Rejects a key of OBJ in neither NULL-terminated list A nor B (either may
+ * be NULL), so a typo in a method file fails loudly instead of silently
+ * using a default: "WHERE: unknown key 'K'". */
+int bench_review_json_keys(const json_t *obj, const char *const *a, const char *const *b,
+                           const char *where, struct ssdrev_err *err);
+/* Checks every entry of a method's "cdm_profiles" object, used by a step or
+ * not, as a cell list (bench/method/cdm.c): errors name WHERE and the entry. */
+int bench_review_cdm_profiles_check(const json_t *profiles, const char *where, struct ssdrev_err *err);
+/* Rejects any string anywhere in ROOT that holds a NUL byte ("\u0000"),
+ * naming WHERE and the string's place ("steps[1].state"). */
+int bench_review_json_no_nul(const json_t *root, const char *where, struct ssdrev_err *err);
 
 /* The runner's state while a method runs. */
 struct review_ctx {
