@@ -405,6 +405,12 @@ int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progre
                      c.runner->name, eff.fio_client);
     goto out;
   }
+  /* every step's buffers must fit this machine's memory, before the target
+   * is opened (or created) and the first step (a sim takes one buffer per
+   * job; a load host's memory is its own) */
+  if (!eff.fio_client && eff.target_spec && strncmp(eff.target_spec, "sim:", 4) &&
+      (rc = bench_review_check_memory(&prof, err)))
+    goto out;
   /* the guard first: a refused target is refused whatever the engine, and
    * no engine (fio neither) is started on it */
   if (eff.remote_bytes) {

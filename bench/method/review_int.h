@@ -251,6 +251,13 @@ extern const struct review_kind bench_review_kind_purge, bench_review_kind_cdm, 
     bench_review_kind_qd_scaling, bench_review_kind_thermal, bench_review_kind_steady_state,
     bench_review_kind_consistency, bench_review_kind_cache_recovery;
 
+/* The I/O buffer bytes of the step's largest job on an engine that uses
+ * its buffers (bench_job_buffer_bytes; bench/method/kinds.c). */
+uint64_t bench_review_step_buffer_bytes(const struct review_step *s);
+/* bench_mem_check for every step of P, before the review starts: the
+ * message names the method, the step and the numbers. */
+int bench_review_check_memory(const struct review_profile *p, struct ssdrev_err *err);
+
 /* How the method's jobs run (bench/method/runner.c): a table of runners
  * with what each can do, looked up by --engine. Every step kind makes its
  * tests through bench_review_run_job, which hands each job to the runner,

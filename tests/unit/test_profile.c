@@ -378,3 +378,25 @@ TEST("extends with a NUL byte in the name is refused, not cut at the NUL") {
   unlink(base);
   rmdir(dir);
 }
+
+TEST("A step's buffer need is its largest job's queue depth x threads x block, and one over the machine's memory is refused naming it") {
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  REQUIRE(load_text(&p, MHEAD "\"steps\":[{\"id\":\"q\",\"kind\":\"qd_scaling\",\"block\":\"16MiB\",\"qds\":[512,1024]},"
+                        "{\"id\":\"ss\",\"kind\":\"steady_state\",\"matrix\":true,\"qd\":32,\"threads\":2},"
+                        "{\"id\":\"c\",\"kind\":\"cdm\",\"cells\":[\"SEQ1M Q8T1\",\"RND4K Q32T16\"]},"
+                        "{\"id\":\"p\",\"kind\":\"purge\"}]}", 0, &err) == 0);
+  CHECK_EQ_U64(bench_review_step_buffer_bytes(&p.steps[0]), 1024ull << 24);
+  CHECK_EQ_U64(bench_review_step_buffer_bytes(&p.steps[1]), 64ull << 20); /* the matrix's 1 MiB blocks */
+  CHECK_EQ_U64(bench_review_step_buffer_bytes(&p.steps[2]), 8ull << 20);
+  CHECK_EQ_U64(bench_review_step_buffer_bytes(&p.steps[3]), 0);
+  CHECK_EQ_U64(bench_job_buffer_bytes(16u << 20, 1024, 1), 16u << 20); /* the sim: one buffer */
+  CHECK_EQ_U64(bench_job_buffer_bytes(512, 4, 0), 4 * 4096);
+  if (bench_mem_avail_bytes()) {
+    CHECK(bench_mem_check(4096, "x", &err) == 0);
+    CHECK(bench_mem_check(UINT64_C(1) << 60, "step 'big'", &err) == -ENOMEM);
+    CHECK_CONTAINS(err.msg, "step 'big' needs");
+    CHECK_CONTAINS(err.msg, "available");
+  }
+  bench_review_profile_free(&p);
+}
