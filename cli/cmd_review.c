@@ -158,13 +158,13 @@ static int parse_args(int argc, char **argv, struct review_args *a) {
     if (a->remote_unchecked) return cli_usage_error(cmd, "--remote-unchecked is for --hosts");
     if (optind >= argc) return cli_usage_error(cmd, "no TARGET given");
     if (optind + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
-    int trc = cli_resolve_target(cmd, argv[optind], a->target_buf, sizeof a->target_buf, &a->o.target_spec);
-    if (trc) return trc;
   }
   if (!a->o.run_dir && !a->plan_only) return cli_usage_error(cmd, "--out RUN_DIR is required");
   int rc = cli_resolve_profile(cmd, profile ? profile : "review", a->profile_buf, sizeof a->profile_buf);
   if (rc) return rc;
   a->o.profile_path = a->profile_buf;
+  /* last: usage errors (exit 2) come before a model found nowhere (1) */
+  if (!a->hosts) return cli_resolve_target(cmd, argv[optind], a->target_buf, sizeof a->target_buf, &a->o.target_spec);
   return 0;
 }
 

@@ -236,8 +236,6 @@ static int parse_args(int argc, char **argv, struct run_args *a) {
   }
   if (optind >= argc) return cli_usage_error(cmd, "no TARGET given");
   if (optind + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
-  int trc = cli_resolve_target(cmd, argv[optind], a->target_buf, sizeof a->target_buf, &a->target);
-  if (trc) return trc;
   if (!a->out) return cli_usage_error(cmd, "--out RUN_DIR is required");
   if (a->rw_mixed) a->job.read_pct = (unsigned)a->mix;
   if (a->io_limit_set) {
@@ -251,7 +249,8 @@ static int parse_args(int argc, char **argv, struct run_args *a) {
   }
   a->topts.seed = a->job.seed;
   a->topts.write_intent = a->job.read_pct < 100;
-  return 0;
+  /* last: usage errors (exit 2) come before a model found nowhere (1) */
+  return cli_resolve_target(cmd, argv[optind], a->target_buf, sizeof a->target_buf, &a->target);
 }
 
 static void progress_line(const struct bench_progress *p, void *arg) {
