@@ -556,6 +556,10 @@ int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
   bench_review_format_duration(total, d, sizeof d);
   OUT("estimated total: %s of device time%s\n", d,
       is_sim ? " (simulated: the wall time is much shorter)" : "");
+  /* the rule the review itself applies before it starts */
+  struct ssdrev_err merr;
+  if (!is_sim && !o->fio_client && bench_review_check_memory(&prof, &merr))
+    OUT("the review would refuse to start: %s\n", merr.msg);
 #undef OUT
   if (used >= len) rc = ssdrev_fail(err, -ENOSPC, "plan: buffer too small");
 out:

@@ -45,8 +45,11 @@ grep -q "step 'ss' needs 1024.0 GiB of I/O buffers" "$D/err" || fail "the refusa
 grep -q "available" "$D/err" || fail "the refusal does not name the memory available: $(cat "$D/err")"
 [ -e "$D/f.img" ] && fail "the target was created for a refused plan"
 [ -e "$D/run2" ] && fail "a run archive was made for a refused plan"
-# --plan still shows such a method (it writes nothing, allocates nothing)
-"$S" review "$D/f.img" --profile "$D/huge.json" --plan >/dev/null 2>&1 || true
+# --plan shows such a method and says the review would refuse it (writing nothing)
+"$S" review "$D/f.img" --create-size 64M --profile "$D/huge.json" --plan >"$D/plan" 2>"$D/err" \
+  || fail "--plan of a plan over the memory failed: $(cat "$D/err")"
+grep -q "the review would refuse to start: .*step 'ss' needs 1024.0 GiB" "$D/plan" || fail "--plan: $(cat "$D/plan")"
+[ -e "$D/f.img" ] && fail "--plan created the target"
 
 # ssdrev run: the same rule for one job
 "$S" run "$D/g.img" --create-size 64M --out "$D/run3" --rw randwrite --bs 16M --iodepth 4096 --threads 256 \
