@@ -19,7 +19,7 @@ set -u
 MANIFEST=install-manifest.txt
 NL='
 '
-die() { echo "install.sh: $*" >&2; exit 1; }
+die() { printf "install.sh: %s\n" "$*" >&2; exit 1; }
 
 [ $# -ge 5 ] || die "usage: install.sh install|uninstall DESTDIR PREFIX DATADIR MANDIR [BINARY DATA_FILE...]"
 mode=$1 DESTDIR=$2 PREFIX=$3 DATADIR=$4 MANDIR=$5
@@ -144,7 +144,7 @@ install)
     printf '%s' "$lines"
   } | LC_ALL=C sort -u >"$tmp" || { rm -f -- "$tmp"; die "cannot write '$tmp'"; }
   mv -f -- "$tmp" "$M" || { rm -f -- "$tmp"; die "cannot write '$M'"; }
-  echo "installed $DESTDIR$PREFIX/bin/ssdrev, data in $DESTDIR$DATADIR, man page ssdrev(1); manifest $M"
+  printf "installed %s, data in %s, man page ssdrev(1); manifest %s\n" "$DESTDIR$PREFIX/bin/ssdrev" "$DESTDIR$DATADIR" "$M"
   ;;
 uninstall)
   M="$DESTDIR$DATADIR/$MANIFEST"
@@ -174,13 +174,13 @@ uninstall)
     t="$DESTDIR$p"
     if [ ! -e "$t" ] && [ ! -L "$t" ]; then continue; fi
     if ! dir_stays_under "$p"; then
-      echo "install.sh: left '$t': its directory leads outside the install directories" >&2
+      printf "install.sh: left '%s': its directory leads outside the install directories\n" "$t" >&2
       continue
     fi
     if [ -L "$t" ] || [ -f "$t" ]; then
       rm -f -- "$t" || die "cannot remove '$t'"
     else
-      echo "install.sh: left '$t': not a regular file or a symbolic link" >&2
+      printf "install.sh: left '%s': not a regular file or a symbolic link\n" "$t" >&2
     fi
   done <"$M"
   # deepest first (a directory sorts after its parent); each only if empty
@@ -191,7 +191,7 @@ uninstall)
     t="$DESTDIR${line#d }"
     if [ -d "$t" ] && [ ! -L "$t" ]; then rmdir -- "$t" 2>/dev/null || true; fi
   done
-  echo "uninstalled what $M named"
+  printf "uninstalled what %s named\n" "$M"
   ;;
 *)
   die "unknown mode '$mode' (install or uninstall)"
