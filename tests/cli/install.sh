@@ -98,9 +98,9 @@ mi uninstall DESTDIR="$T/d" PREFIX="/pfx $T/canary" || fail "make uninstall PREF
 [ "$(cat "$T/d/pfx" 2>/dev/null)" = keep ] || fail "uninstall removed '$T/d/pfx', outside what install made"
 [ "$(cat "$T/canary/bin/ssdrev" 2>/dev/null)" = keep ] || fail "uninstall removed '$T/canary/bin/ssdrev'"
 [ -e "$T/d/pfx $T" ] && fail "uninstall left directories: $(find "$T/d" | head -5)"
-# PREFIX with ';', '$', quotes (make reads '$$' as '$'); the binary finds
+# PREFIX with ";", "$", quotes, a backslash (make reads "$$" as "$"); the binary finds
 # its data directory by that name (the C string is escaped too)
-P2="$T/p x;\$\$y'q\"z" P2real="$T/p x;\$y'q\"z"
+P2="$T/p x;\$\$y'q\"z\\b" P2real="$T/p x;\$y'q\"z\\b"
 mi install PREFIX="$P2" || fail "make install PREFIX with ; \$ quotes failed: $(tail -5 "$T/make.log")"
 [ -x "$P2real/bin/ssdrev" ] || fail "odd PREFIX misplaced: $(find "$T" -maxdepth 1 | head)"
 (cd "$T/elsewhere" && env -u SSDREV_ROOT -u SSDREV_DATA "$P2real/bin/ssdrev" model list) >"$T/models3" 2>"$T/err" \
