@@ -61,10 +61,15 @@ $(BUILD)/obj/%.o: %.c
 
 # The data directory is compiled into cli/util.c: the stamp holds the value
 # it was built with and changes (rebuilding util.o) only when DATADIR does.
-$(BUILD)/obj/cli/util.o $(BUILD)/san/cli/util.o: CFLAGS_ALL += -DSSDREV_DATADIR='"$(DATADIR)"'
+# Every user path reaches the shell as one single-quoted word ($(call
+# sq,...)): spaces, semicolons, dollars and quotes in PREFIX or DESTDIR are plain
+# characters; in a C string literal backslashes and double quotes are escaped too (cstr).
+sq   = '$(subst ','\'',$(1))'
+cstr = "$(subst ",\",$(subst \,\\,$(1)))"
+$(BUILD)/obj/cli/util.o $(BUILD)/san/cli/util.o: CFLAGS_ALL += -DSSDREV_DATADIR=$(call sq,$(call cstr,$(DATADIR)))
 $(BUILD)/obj/cli/util.o $(BUILD)/san/cli/util.o: $(BUILD)/datadir.stamp
 $(BUILD)/datadir.stamp: FORCE
-	@mkdir -p $(@D); echo '$(DATADIR)' > $@.new; cmp -s $@.new $@ || mv $@.new $@; rm -f $@.new
+	@mkdir -p $(@D); printf '%s\n' $(call sq,$(DATADIR)) > $@.new; cmp -s $@.new $@ || mv $@.new $@; rm -f $@.new
 FORCE:
 
 # ------------------------------------------------ sanitizer build for the tests
@@ -114,19 +119,17 @@ lint:
 
 # The binary, the data it finds from anywhere (DATADIR: method files,
 # templates, samples incl. the simulated drive models) and ssdrev(1).
+# scripts/install.sh writes DATADIR/install-manifest.txt of the files and
+# directories install made; uninstall removes only those (files that are
+# regular files or links under PREFIX, DATADIR or MANDIR, then the
+# directories once empty), never a file you put there.
 DATA_FILES = $(wildcard profiles/*.json templates/*.md samples/*/*)
+INSTALL_DIRS = $(call sq,$(DESTDIR)) $(call sq,$(PREFIX)) $(call sq,$(DATADIR)) $(call sq,$(MANDIR))
 install: all
-	install -D -m 755 $(BUILD)/ssdrev $(DESTDIR)$(PREFIX)/bin/ssdrev
-	@for f in $(DATA_FILES); do install -D -m 644 "$$f" "$(DESTDIR)$(DATADIR)/$$f" || exit 1; done
-	install -D -m 644 man/ssdrev.1 $(DESTDIR)$(MANDIR)/man1/ssdrev.1
-	@echo "installed $(DESTDIR)$(PREFIX)/bin/ssdrev, data in $(DESTDIR)$(DATADIR), man page ssdrev(1)"
+	@sh scripts/install.sh install $(INSTALL_DIRS) $(call sq,$(BUILD)/ssdrev) $(DATA_FILES)
 
-# Removes exactly what install put there (and the data directory once empty).
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/ssdrev $(DESTDIR)$(MANDIR)/man1/ssdrev.1
-	@for f in $(DATA_FILES); do rm -f "$(DESTDIR)$(DATADIR)/$$f"; done
-	@for d in samples/cdm samples/dut samples/fio samples/models samples profiles templates; do \
-	  rmdir "$(DESTDIR)$(DATADIR)/$$d" 2>/dev/null; done; rmdir "$(DESTDIR)$(DATADIR)" 2>/dev/null; true
+	@sh scripts/install.sh uninstall $(INSTALL_DIRS)
 
 clean:
 	rm -rf $(BUILD)

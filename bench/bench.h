@@ -297,6 +297,22 @@ typedef void (*bench_progress_fn)(const struct bench_progress *p, void *arg);
  * drains in-flight I/O and finalizes the log. */
 extern volatile int bench_stop_requested;
 
+/* Memory: the I/O buffers of a job (queue depth x threads x block, each
+ * buffer rounded up to 4 KiB) may take at most 1/BENCH_MEM_FRACTION of the
+ * machine's MemAvailable (/proc/meminfo). One rule, checked by
+ * bench_job_run before any I/O and by a review for every step before it
+ * starts; an engine that never touches the data (the sim) takes one buffer
+ * whatever the queue depth. */
+#define BENCH_MEM_FRACTION 2
+/* The buffer bytes of SLOTS I/O slots of BLOCK_BYTES (one when NO_DATA). */
+uint64_t bench_job_buffer_bytes(uint32_t block_bytes, uint64_t slots, int no_data);
+/* MemAvailable in bytes; 0 when /proc/meminfo cannot say. */
+uint64_t bench_mem_avail_bytes(void);
+/* 0 when NEED_BYTES of buffers fit the rule above (or MemAvailable is
+ * unknown); else -ENOMEM, the message naming WHAT ("step 'x'", "job 'y'")
+ * and the numbers. */
+int bench_mem_check(uint64_t need_bytes, const char *what, struct ssdrev_err *err);
+
 /* Runs one job on an open target and logs every I/O to log_path (created or
  * replaced; NULL for no log). Fails before any I/O on bad parameters (naming
  * the field). Each thread runs its own engine instance (a sim target folds

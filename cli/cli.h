@@ -56,8 +56,13 @@ int cli_data_path(const char *rel, char *out, size_t len);
 const char *cli_data_dirs(char *buf, size_t len);
 /* A "sim:MODEL" target whose model file is not found as given is looked up
  * with cli_data_path (sim:samples/models/pm981-256.model works from any
- * directory once installed); any other target is returned as it is. */
-const char *cli_resolve_target(const char *spec, char *buf, size_t len);
+ * directory once installed), and a bare name (sim:pm981-256, with or
+ * without ".model") as samples/models/NAME.model there. *OUT is the path
+ * found (in BUF) or SPEC itself for any other target; returns 0. A model
+ * found nowhere is an error (exit code 1 returned, printed for CMD) that
+ * lists the close names (edit distance) from the directory typed and the
+ * data directories, or the models there when none is close. */
+int cli_resolve_target(const char *cmd, const char *spec, char *buf, size_t len, const char **out);
 /* Installs SIGINT/SIGTERM handlers that set bench_stop_requested. */
 void cli_install_signal_handlers(void);
 

@@ -29,7 +29,8 @@ static const char usage_text[] =
     "  --profile FILE|NAME  method file (default profiles/review.json); a bare NAME\n"
     "                       means profiles/NAME.json (cdm-default, cdm-nvme, ...);\n"
     "                       a relative path is found here, else in $SSDREV_DATA or\n"
-    "                       the installed data directory (so is a sim:MODEL file)\n"
+    "                       the installed data directory (so is a sim:MODEL file;\n"
+    "                       sim:NAME is samples/models/NAME.model there)\n"
     "  --step ID            run only this step (again, if it is complete)\n"
     "  --short              small regions and short measure times, for trying out\n"
     "  --passes N           measured CDM passes: 5 as CrystalDiskMark 8 (default),\n"
@@ -59,7 +60,8 @@ static const char usage_text[] =
     "target:\n"
     "  --create-size SIZE   create (and preallocate) a regular file of SIZE\n"
     "  --destructive        allow writing a block device (destroys its data)\n"
-    "  --force              overwrite a file ssdrev did not create, or a device\n"
+    "  --force              overwrite a file ssdrev did not create (its data is\n"
+    "                       lost; never a sim model file), or a device\n"
     "                       carrying a partition table or filesystem signature\n"
     "output:\n"
     "  --out DIR            run archive (required)\n"
@@ -156,12 +158,13 @@ static int parse_args(int argc, char **argv, struct review_args *a) {
     if (a->remote_unchecked) return cli_usage_error(cmd, "--remote-unchecked is for --hosts");
     if (optind >= argc) return cli_usage_error(cmd, "no TARGET given");
     if (optind + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
-    a->o.target_spec = cli_resolve_target(argv[optind], a->target_buf, sizeof a->target_buf);
   }
   if (!a->o.run_dir && !a->plan_only) return cli_usage_error(cmd, "--out RUN_DIR is required");
   int rc = cli_resolve_profile(cmd, profile ? profile : "review", a->profile_buf, sizeof a->profile_buf);
   if (rc) return rc;
   a->o.profile_path = a->profile_buf;
+  /* last: usage errors (exit 2) come before a model found nowhere (1) */
+  if (!a->hosts) return cli_resolve_target(cmd, argv[optind], a->target_buf, sizeof a->target_buf, &a->o.target_spec);
   return 0;
 }
 

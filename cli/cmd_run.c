@@ -52,7 +52,8 @@ static const char usage_text[] =
     "  --buffered          do not use O_DIRECT\n"
     "  --create-size SIZE  create (and preallocate) a regular file of SIZE\n"
     "  --destructive       allow writing a block device (destroys its data)\n"
-    "  --force             overwrite a file ssdrev did not create, or a device\n"
+    "  --force             overwrite a file ssdrev did not create (its data is\n"
+    "                      lost; never a sim model file), or a device\n"
     "                      that carries a partition table or filesystem signature;\n"
     "                      a device in use (mounted in any namespace, active\n"
     "                      swap, held by LVM/md/dm, backing a loop device) or\n"
@@ -235,7 +236,6 @@ static int parse_args(int argc, char **argv, struct run_args *a) {
   }
   if (optind >= argc) return cli_usage_error(cmd, "no TARGET given");
   if (optind + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
-  a->target = cli_resolve_target(argv[optind], a->target_buf, sizeof a->target_buf);
   if (!a->out) return cli_usage_error(cmd, "--out RUN_DIR is required");
   if (a->rw_mixed) a->job.read_pct = (unsigned)a->mix;
   if (a->io_limit_set) {
@@ -249,7 +249,8 @@ static int parse_args(int argc, char **argv, struct run_args *a) {
   }
   a->topts.seed = a->job.seed;
   a->topts.write_intent = a->job.read_pct < 100;
-  return 0;
+  /* last: usage errors (exit 2) come before a model found nowhere (1) */
+  return cli_resolve_target(cmd, argv[optind], a->target_buf, sizeof a->target_buf, &a->target);
 }
 
 static void progress_line(const struct bench_progress *p, void *arg) {

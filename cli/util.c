@@ -1,5 +1,6 @@
 /* util.c — option parsing and error printing shared by the subcommands. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -261,11 +262,150 @@ const char *cli_data_dirs(char *buf, size_t len) {
   return buf;
 }
 
-const char *cli_resolve_target(const char *spec, char *buf, size_t len) {
-  if (strncmp(spec, "sim:", 4) || len < 5) return spec;
+/* Levenshtein distance of A and B (each at most 255 bytes, longer ones
+ * compared by their first 255): how far a mistyped model name is. */
+static unsigned edit_distance(const char *a, const char *b) {
+  size_t na = strnlen(a, 255), nb = strnlen(b, 255);
+  unsigned row[256];
+  for (size_t j = 0; j <= nb; j++) row[j] = (unsigned)j;
+  for (size_t i = 1; i <= na; i++) {
+    unsigned diag = row[0];
+    row[0] = (unsigned)i;
+    for (size_t j = 1; j <= nb; j++) {
+      unsigned up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      diag = up;
+      row[j] = best;
+    }
+  }
+  return row[nb];
+}
+
+/* A model name without its directory and ".model". */
+static void model_stem(const char *path, char *out, size_t len) {
+  const char *b = strrchr(path, '/');
+  b = b ? b + 1 : path;
+  size_t n = strlen(b);
+  if (n > 6 && !strcmp(b + n - 6, ".model")) n -= 6;
+  snprintf(out, len, "%.*s", (int)n, b);
+}
+
+#define CLOSE_MAX 5
+
+struct close_models {
+  char name[CLOSE_MAX][300]; /* as the user would type it after "sim:" */
+  unsigned dist[CLOSE_MAX];
+  size_t n;
+  size_t seen;               /* model files looked at */
+  char any[3][256];          /* the first few names, for "models here: ..." */
+};
+
+/* Adds the *.model files of DIR close to WANT (a stem) to C; PREFIX is
+ * what the user would type before a file name of DIR ("" for a data
+ * directory's models: the bare name resolves there). */
+static void close_models_in(struct close_models *c, const char *dir, const char *prefix, const char *want) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  unsigned limit = (unsigned)strlen(want) / 3 + 1; /* pm981-265 vs pm981-256: 2 */
+  if (limit < 2) limit = 2;
+  while ((e = readdir(d))) {
+    size_t l = strlen(e->d_name);
+    if (l <= 6 || strcmp(e->d_name + l - 6, ".model")) continue;
+    char stem[256], name[300];
+    model_stem(e->d_name, stem, sizeof stem);
+    if (c->seen < 3) snprintf(c->any[c->seen], sizeof c->any[0], "%s", stem);
+    c->seen++;
+    unsigned dd = edit_distance(stem, want);
+    if (dd > limit) continue;
+    if (*prefix) snprintf(name, sizeof name, "%s%s", prefix, e->d_name);
+    else snprintf(name, sizeof name, "%s", stem);
+    /* one name per model: the typed directory is usually a data one */
+    int dup = 0;
+    for (size_t i = 0; i < c->n && !dup; i++) {
+      char st[256];
+      model_stem(c->name[i], st, sizeof st);
+      dup = !strcmp(st, stem);
+    }
+    if (dup) continue;
+    /* keep the CLOSE_MAX closest, closest first */
+    size_t at = c->n;
+    while (at > 0 && c->dist[at - 1] > dd) at--;
+    if (at >= CLOSE_MAX) continue;
+    size_t last = c->n < CLOSE_MAX ? c->n : CLOSE_MAX - 1;
+    for (size_t i = last; i > at; i--) {
+      memcpy(c->name[i], c->name[i - 1], sizeof c->name[0]);
+      c->dist[i] = c->dist[i - 1];
+    }
+    snprintf(c->name[at], sizeof c->name[0], "%s", name);
+    c->dist[at] = dd;
+    if (c->n < CLOSE_MAX) c->n++;
+  }
+  closedir(d);
+}
+
+int cli_resolve_target(const char *cmd, const char *spec, char *buf, size_t len, const char **out) {
+  *out = spec;
+  if (strncmp(spec, "sim:", 4) || len < 5) return 0;
+  const char *model = spec + 4;
+  if (!*model) return cli_usage_error(cmd, "target 'sim:': expected sim:MODEL (ssdrev model list names them)");
   memcpy(buf, "sim:", 4);
-  if (cli_data_path(spec + 4, buf + 4, len - 4)) return spec;
-  return buf;
+  if (cli_data_path(model, buf + 4, len - 4) == 0) {
+    *out = buf;
+    return 0;
+  }
+  /* a bare name ("sim:hot-512", "sim:hot-512.model") is one of the data
+   * directory's models */
+  size_t n = strlen(model);
+  int bare = !strchr(model, '/');
+  if (bare) {
+    char rel[4200];
+    int has_ext = n > 6 && !strcmp(model + n - 6, ".model");
+    snprintf(rel, sizeof rel, "samples/models/%s%s", model, has_ext ? "" : ".model");
+    if (cli_data_path(rel, buf + 4, len - 4) == 0) {
+      *out = buf;
+      return 0;
+    }
+  }
+  /* not found: the close names, from the directory typed (as typed) and
+   * from the data directories' models (as bare names, which resolve) */
+  char want[256];
+  model_stem(model, want, sizeof want);
+  struct close_models c;
+  memset(&c, 0, sizeof c);
+  const char *slash = strrchr(model, '/');
+  if (slash) {
+    char dir[4200], rdir[4200], prefix[4200];
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - model), model);
+    snprintf(prefix, sizeof prefix, "%.*s", (int)(slash - model + 1), model);
+    if (cli_data_path(dir[0] ? dir : "/", rdir, sizeof rdir) == 0) close_models_in(&c, rdir, prefix, want);
+  }
+  const char *dirs[3];
+  size_t nd = data_dirs(dirs);
+  char here[4200];
+  if (cli_data_path("samples/models", here, sizeof here) == 0) close_models_in(&c, here, "", want);
+  for (size_t i = 0; i < nd; i++) {
+    char dm[4200];
+    snprintf(dm, sizeof dm, "%s/samples/models", dirs[i]);
+    close_models_in(&c, dm, "", want);
+  }
+  char list[2048] = "", dd[1024];
+  size_t used = 0;
+  for (size_t i = 0; i < c.n && used < sizeof list; i++) {
+    int w = snprintf(list + used, sizeof list - used, "%ssim:%s", i ? ", " : "", c.name[i]);
+    if (w > 0) used += (size_t)w;
+  }
+  if (c.n)
+    return cli_error(cmd, "target '%s': no such model; did you mean %s? (ssdrev model list names them all)", spec,
+                     list);
+  for (size_t i = 0; i < c.seen && i < 3; i++) {
+    int w = snprintf(list + used, sizeof list - used, "%ssim:%s", i ? ", " : "", c.any[i]);
+    if (w > 0 && used + (size_t)w < sizeof list) used += (size_t)w;
+  }
+  return cli_error(cmd, "target '%s': no such model file here nor under samples/models in %s%s%s%s", spec,
+                   cli_data_dirs(dd, sizeof dd), c.seen ? " (models there: " : "", list,
+                   c.seen ? (c.seen > 3 ? ", ...; ssdrev model list names them all)" : ")") : "");
 }
 
 /* A bare name (no '/', no ".json") means profiles/NAME.json; either form is

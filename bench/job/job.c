@@ -174,11 +174,17 @@ static int worker_alloc(struct job_worker *w) {
   if (!w->bufs || !w->ios || !w->freeq || !w->batch || !w->done || !w->read_dirty || !w->recs)
     return ssdrev_fail(&w->err, -ENOMEM, "out of memory for %u I/O slots", qd);
   size_t stride = (bs + 4095) / 4096 * 4096;
-  w->buf_region = buffers_alloc(stride, qd);
-  if (!w->buf_region) return ssdrev_fail(&w->err, -ENOMEM, "out of memory for %u buffers of %zu bytes", qd, bs);
+  /* An engine that never touches the data (the sim) gets one buffer for
+   * every slot: QD 1024 x 16 MiB would otherwise be 16 GiB of zeros. */
+  unsigned nbufs = sh->no_data ? 1 : qd;
+  w->buf_region = buffers_alloc(stride, nbufs);
+  if (!w->buf_region) return ssdrev_fail(&w->err, -ENOMEM, "out of memory for %u buffers of %zu bytes", nbufs, bs);
+  if (sh->no_data) memset(w->buf_region, 0, bs);
   for (unsigned i = 0; i < qd; i++) {
-    w->bufs[i] = (char *)w->buf_region + stride * i;
-    if (sh->job->zero_buffers || sh->no_data) memset(w->bufs[i], 0, bs);
+    w->bufs[i] = (char *)w->buf_region + (sh->no_data ? 0 : stride * i);
+    if (sh->no_data) {
+      /* zeroed once above */
+    } else if (sh->job->zero_buffers) memset(w->bufs[i], 0, bs);
     else bench_job_fill_random(&w->rng, w->bufs[i], bs);
     w->ios[i].buf = w->bufs[i];
     w->ios[i].buf_index = i;
@@ -481,6 +487,42 @@ static uint64_t job_poll_ns(const struct bench_job *job) {
   return job->wait == BENCH_WAIT_POLL ? BENCH_POLL_NS : 0;
 }
 
+uint64_t bench_job_buffer_bytes(uint32_t block_bytes, uint64_t slots, int no_data) {
+  uint64_t stride = ((uint64_t)block_bytes + 4095) / 4096 * 4096;
+  return no_data ? stride : stride * slots;
+}
+
+/* "12.0 GiB": a buffer size for the memory message. */
+static void gib_text(uint64_t b, char *buf, size_t len) {
+  if (b >= (1ull << 30)) snprintf(buf, len, "%.1f GiB", (double)b / 1073741824.0);
+  else snprintf(buf, len, "%.1f MiB", (double)b / 1048576.0);
+}
+
+uint64_t bench_mem_avail_bytes(void) {
+  FILE *f = fopen("/proc/meminfo", "re");
+  if (!f) return 0;
+  char line[256];
+  unsigned long long kib = 0;
+  int found = 0;
+  while (!found && fgets(line, sizeof line, f)) found = sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+  fclose(f);
+  return found ? (uint64_t)kib * 1024 : 0;
+}
+
+int bench_mem_check(uint64_t need_bytes, const char *what, struct ssdrev_err *err) {
+  uint64_t avail = bench_mem_avail_bytes();
+  /* unknown (no /proc): the allocation itself still fails cleanly */
+  if (!avail || need_bytes <= avail / BENCH_MEM_FRACTION) return 0;
+  char need[32], have[32], lim[32];
+  gib_text(need_bytes, need, sizeof need);
+  gib_text(avail, have, sizeof have);
+  gib_text(avail / BENCH_MEM_FRACTION, lim, sizeof lim);
+  return ssdrev_fail(err, -ENOMEM,
+                     "%s needs %s of I/O buffers (%llu bytes: queue depth x threads x block), over the %s it may "
+                     "take (1/%d of the %s this machine has available); lower its qd, threads or block",
+                     what, need, (unsigned long long)need_bytes, lim, BENCH_MEM_FRACTION, have);
+}
+
 int bench_job_run(struct bench_target *t, const struct bench_job *job, const char *log_path,
                   bench_progress_fn progress, void *progress_arg, struct bench_job_result *res,
                   struct ssdrev_err *err) {
@@ -537,6 +579,16 @@ int bench_job_run(struct bench_target *t, const struct bench_job *job, const cha
   sh->nworkers = fold ? 1 : job->threads * sh->per_group;
   sh->qd = fold ? job->qd * job->threads : spread ? 1 : job->qd;
   sh->no_data = (ops->flags & BENCH_ENGINE_NO_DATA) != 0;
+  /* the one memory rule (bench_mem_check), before any thread or I/O */
+  char what[200];
+  snprintf(what, sizeof what, "job '%s'", job->name);
+  rc = bench_mem_check(bench_job_buffer_bytes(job->block_bytes, (uint64_t)job->qd * job->threads, sh->no_data),
+                       what, err);
+  if (rc) {
+    pthread_mutex_destroy(&sh->watch_mu);
+    free(sh);
+    return rc;
+  }
   uint64_t bs = job->block_bytes;
   sh->region_off = job->offset_bytes;
   sh->region_len = (job->span_bytes ? job->span_bytes : bench_target_size_bytes(t) - job->offset_bytes) / bs * bs;

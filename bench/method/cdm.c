@@ -79,6 +79,32 @@ static int parse_cell(struct review_cell *c, const json_t *v, const char *where,
   return 0;
 }
 
+/* Parses a cell list (a step's "cells" or a cdm_profiles entry, named by
+ * WHERE) into S->cells. */
+static int parse_cells(struct review_step *s, const json_t *cells, const char *where, struct ssdrev_err *err) {
+  if (!json_is_array(cells) || json_array_size(cells) == 0 || json_array_size(cells) > REVIEW_MAX_CELLS)
+    return ssdrev_fail(err, -EINVAL, "%s: must be an array of 1 to %d cells", where, REVIEW_MAX_CELLS);
+  for (size_t i = 0; i < json_array_size(cells); i++) {
+    int rc = parse_cell(&s->cells[i], json_array_get(cells, i), where, err);
+    if (rc) return rc;
+    s->ncells = (unsigned)i + 1;
+  }
+  return 0;
+}
+
+int bench_review_cdm_profiles_check(const json_t *profiles, const char *where, struct ssdrev_err *err) {
+  const char *key;
+  json_t *v;
+  json_object_foreach((json_t *)profiles, key, v) {
+    char w2[700];
+    snprintf(w2, sizeof w2, "%s: cdm_profiles.%s", where, key);
+    struct review_step scratch;
+    int rc = parse_cells(&scratch, v, w2, err);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
 static const char *const cdm_keys[] = {"state", "profile", "cells", "ops", "mix_read_pct",
                                        "region_offset_pct", NULL};
 
@@ -103,13 +129,7 @@ static int cdm_parse(struct review_step *s, const json_t *obj, const struct revi
   } else {
     snprintf(w2, sizeof w2, "%s: cells", where);
   }
-  if (!json_is_array(cells) || json_array_size(cells) == 0 ||
-      json_array_size(cells) > REVIEW_MAX_CELLS)
-    return ssdrev_fail(err, -EINVAL, "%s: must be an array of 1 to %d cells", w2, REVIEW_MAX_CELLS);
-  for (size_t i = 0; i < json_array_size(cells); i++) {
-    if ((rc = parse_cell(&s->cells[i], json_array_get(cells, i), w2, err))) return rc;
-    s->ncells = (unsigned)i + 1;
-  }
+  if ((rc = parse_cells(s, cells, w2, err))) return rc;
   const json_t *ops = json_object_get(obj, "ops");
   if (!ops) {
     s->ops = REVIEW_OP_READ | REVIEW_OP_WRITE;

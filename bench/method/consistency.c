@@ -8,6 +8,8 @@
 
 static const char *const cs_keys[] = {"block", "qd", "threads", "duration_s", "prepare", "short", NULL};
 
+static const char *const cs_short_keys[] = {"duration_s", NULL};
+
 static int cs_parse(struct review_step *s, const json_t *obj, const struct review_profile *p, const char *where,
                     struct ssdrev_err *err) {
   s->block_bytes = 4096;
@@ -22,12 +24,16 @@ static int cs_parse(struct review_step *s, const json_t *obj, const struct revie
   if (!rc) rc = bench_review_json_prepare(obj, s, where, err);
   const json_t *sh = json_object_get(obj, "short");
   if (!rc && sh && !json_is_object(sh)) rc = ssdrev_fail(err, -EINVAL, "%s: 'short' must be an object", where);
-  if (rc || !p->short_mode) return rc;
-  /* short mode: the step's "short" duration, else at most 10 s */
-  if (s->duration_s > 10) s->duration_s = 10;
+  if (rc) return rc;
+  /* short mode: the step's "short" duration, else at most 10 s; the block
+   * is checked in either mode (into a copy without --short) */
+  double d = s->duration_s > 10 ? 10 : s->duration_s;
   char w2[700];
   snprintf(w2, sizeof w2, "%s: short", where);
-  return sh ? bench_review_json_num(sh, "duration_s", 1, 7 * 86400, &s->duration_s, w2, err) : 0;
+  if (sh && (rc = bench_review_json_keys(sh, cs_short_keys, NULL, w2, err))) return rc;
+  if (sh && (rc = bench_review_json_num(sh, "duration_s", 1, 7 * 86400, &d, w2, err))) return rc;
+  if (p->short_mode) s->duration_s = d;
+  return 0;
 }
 
 static double cs_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap) {

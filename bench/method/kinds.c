@@ -28,6 +28,39 @@ size_t bench_review_kind_names(char *buf, size_t len) {
   return need;
 }
 
+uint64_t bench_review_step_buffer_bytes(const struct review_step *s) {
+  /* the largest job of the step, from the fields the kinds make jobs of:
+   * CDM cells, qd or the qds list, threads and block (the PTS matrix goes
+   * up to 1 MiB blocks); the 128 KiB QD32 preparing pass and the CDM
+   * region's 1 MiB QD8 write are below any limit that matters */
+  uint64_t best = 0;
+  for (unsigned i = 0; i < s->ncells; i++) {
+    const struct review_cell *c = &s->cells[i];
+    uint64_t b = bench_job_buffer_bytes(c->block_bytes, (uint64_t)c->qd * c->threads, 0);
+    if (b > best) best = b;
+  }
+  uint64_t qd = s->qd;
+  for (unsigned i = 0; i < s->nqds; i++)
+    if (s->qds[i] > qd) qd = s->qds[i];
+  uint32_t block = s->block_bytes;
+  if (s->matrix && block < 1048576) block = 1048576;
+  if (qd && block) {
+    uint64_t b = bench_job_buffer_bytes(block, qd * (s->threads ? s->threads : 1), 0);
+    if (b > best) best = b;
+  }
+  return best;
+}
+
+int bench_review_check_memory(const struct review_profile *p, struct ssdrev_err *err) {
+  for (unsigned i = 0; i < p->nsteps; i++) {
+    char what[640];
+    snprintf(what, sizeof what, "method '%s': step '%s'", p->source, p->steps[i].id);
+    int rc = bench_mem_check(bench_review_step_buffer_bytes(&p->steps[i]), what, err);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
 /* Every kind of test a run holds; the step kinds above make all but the last two. */
 static const struct bench_test_kind test_kinds[] = {
     {"cdm", 0, "state profile cell op pass"},

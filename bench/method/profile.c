@@ -64,10 +64,8 @@ int bench_review_json_str(const json_t *obj, const char *key, char *out, size_t 
   return 0;
 }
 
-/* Rejects keys not in `allowed` (NULL-terminated lists, up to two), so a
- * typo in a method file fails loudly instead of silently using a default. */
-static int check_keys(const json_t *obj, const char *const *a, const char *const *b,
-                      const char *where, struct ssdrev_err *err) {
+int bench_review_json_keys(const json_t *obj, const char *const *a, const char *const *b,
+                           const char *where, struct ssdrev_err *err) {
   const char *key;
   const json_t *v;
   json_object_foreach((json_t *)obj, key, v) {
@@ -79,6 +77,45 @@ static int check_keys(const json_t *obj, const char *const *a, const char *const
   return 0;
 }
 
+/* Refuses a string holding a NUL byte anywhere in V (JSON "\u0000"): C
+ * code reads such a string only up to the NUL, so "review\u0000x" would
+ * be taken for "review" (jansson gives the whole length; strlen does not).
+ * PATH is V's place in the file ("steps[2].id") for the message. */
+static int check_nul(const json_t *v, char *path, size_t len, size_t used, const char *where,
+                     struct ssdrev_err *err) {
+  if (json_is_string(v)) {
+    if (strlen(json_string_value(v)) != json_string_length(v))
+      return ssdrev_fail(err, -EINVAL, "%s: '%s' holds a NUL byte (\\u0000), which no value of a method may hold",
+                         where, used ? path : "(the whole file)");
+    return 0;
+  }
+  if (json_is_array(v)) {
+    for (size_t i = 0; i < json_array_size(v); i++) {
+      int n = snprintf(path + used, len - used, "[%zu]", i);
+      size_t u = n > 0 && (size_t)n < len - used ? used + (size_t)n : used;
+      int rc = check_nul(json_array_get(v, i), path, len, u, where, err);
+      path[used] = 0;
+      if (rc) return rc;
+    }
+  } else if (json_is_object(v)) {
+    const char *key;
+    json_t *x;
+    json_object_foreach((json_t *)v, key, x) {
+      int n = snprintf(path + used, len - used, "%s%s", used ? "." : "", key);
+      size_t u = n > 0 && (size_t)n < len - used ? used + (size_t)n : used;
+      int rc = check_nul(x, path, len, u, where, err);
+      path[used] = 0;
+      if (rc) return rc;
+    }
+  }
+  return 0;
+}
+
+int bench_review_json_no_nul(const json_t *root, const char *where, struct ssdrev_err *err) {
+  char path[512] = "";
+  return check_nul(root, path, sizeof path, 0, where, err);
+}
+
 static const char *const settings_keys[] = {
     "passes", "measure_s", "interval_s", "region_bytes", "zero_buffers", "wait", "temp_interval_s",
     "fill_max_bytes", "sweep_measure_s", "sweep_ramp_s", "tail_ios", NULL};
@@ -87,7 +124,7 @@ static int parse_settings(struct review_settings *s, const json_t *obj, const ch
                           struct ssdrev_err *err) {
   if (!obj) return 0;
   if (!json_is_object(obj)) return ssdrev_fail(err, -EINVAL, "%s: must be an object", where);
-  int rc = check_keys(obj, settings_keys, NULL, where, err);
+  int rc = bench_review_json_keys(obj, settings_keys, NULL, where, err);
   if (!rc) rc = bench_review_json_uint(obj, "passes", 1, 100, &s->passes, where, err);
   if (!rc) rc = bench_review_json_num(obj, "measure_s", 0.001, 86400, &s->measure_s, where, err);
   if (!rc) rc = bench_review_json_num(obj, "interval_s", 0, 86400, &s->interval_s, where, err);
@@ -123,7 +160,7 @@ static int parse_plan(struct review_settings *s, const json_t *obj, const char *
                       struct ssdrev_err *err) {
   if (!obj) return 0;
   if (!json_is_object(obj)) return ssdrev_fail(err, -EINVAL, "%s: must be an object", where);
-  int rc = check_keys(obj, plan_keys, NULL, where, err);
+  int rc = bench_review_json_keys(obj, plan_keys, NULL, where, err);
   if (!rc) rc = bench_review_json_num(obj, "write_mb_s", 1, 1e6, &s->plan_write_mb_s, where, err);
   if (!rc) rc = bench_review_json_num(obj, "read_mb_s", 1, 1e6, &s->plan_read_mb_s, where, err);
   if (!rc) rc = bench_review_json_num(obj, "qd1_iops", 1, 1e8, &s->plan_qd1_iops, where, err);
@@ -155,7 +192,7 @@ static int parse_step(struct review_profile *p, struct review_step *s, const jso
     bench_review_kind_names(names, sizeof names);
     return ssdrev_fail(err, -EINVAL, "%s: unknown kind '%s' (%s)", where, kind, names);
   }
-  rc = check_keys(obj, common_step_keys, s->kind->keys, where, err);
+  rc = bench_review_json_keys(obj, common_step_keys, s->kind->keys, where, err);
   if (rc) return rc;
   const json_t *t = json_object_get(obj, "temperature");
   if (t && !json_is_boolean(t))
@@ -184,7 +221,8 @@ int bench_review_profile_from_json(struct review_profile *p, json_t *root, const
   json_t *ver = json_object_get(root, "format_version");
   if (!json_is_integer(ver) || json_integer_value(ver) != 1)
     return ssdrev_fail(err, -EINVAL, "%s: unsupported 'format_version' (this ssdrev reads 1)", where);
-  int rc = check_keys(root, top_keys, NULL, where, err);
+  int rc = bench_review_json_keys(root, top_keys, NULL, where, err);
+  if (!rc) rc = bench_review_json_no_nul(root, where, err);
   if (rc) return rc;
   p->json = json_incref(root);
   p->short_mode = short_mode;
@@ -210,20 +248,22 @@ int bench_review_profile_from_json(struct review_profile *p, json_t *root, const
   if ((rc = parse_settings(s, json_object_get(root, "settings"), w2, err))) goto fail;
   snprintf(w2, sizeof w2, "%s: plan", where);
   if ((rc = parse_plan(s, json_object_get(root, "plan"), w2, err))) goto fail;
-  if (short_mode) {
-    /* Short mode: the file's "short" block, else small built-in values so
-     * any method can be tried out in seconds. */
-    s->passes = 1;
-    s->measure_s = 0.1;
-    s->interval_s = 0;
-    s->region_bytes = 64ull << 20;
-    s->fill_max_bytes = 2ull << 30;
-    s->sweep_measure_s = 0.05;
-    s->sweep_ramp_s = 0;
-    s->tail_ios = 5000;
-    snprintf(w2, sizeof w2, "%s: short", where);
-    if ((rc = parse_settings(s, json_object_get(root, "short"), w2, err))) goto fail;
-  }
+  /* Short mode: the file's "short" block, else small built-in values so
+   * any method can be tried out in seconds. Without --short the block is
+   * checked all the same (into a copy): a method that passes a full run
+   * must not fail the day it is first tried with --short. */
+  struct review_settings sh = *s;
+  sh.passes = 1;
+  sh.measure_s = 0.1;
+  sh.interval_s = 0;
+  sh.region_bytes = 64ull << 20;
+  sh.fill_max_bytes = 2ull << 30;
+  sh.sweep_measure_s = 0.05;
+  sh.sweep_ramp_s = 0;
+  sh.tail_ios = 5000;
+  snprintf(w2, sizeof w2, "%s: short", where);
+  if ((rc = parse_settings(&sh, json_object_get(root, "short"), w2, err))) goto fail;
+  if (short_mode) *s = sh;
   if (passes) s->passes = passes;
 
   json_t *dut = json_object_get(root, "dut");
@@ -236,6 +276,7 @@ int bench_review_profile_from_json(struct review_profile *p, json_t *root, const
     rc = ssdrev_fail(err, -EINVAL, "%s: 'cdm_profiles' must be an object of cell lists", where);
     goto fail;
   }
+  if (cp && (rc = bench_review_cdm_profiles_check(cp, where, err))) goto fail;
   json_t *steps = json_object_get(root, "steps");
   if (!json_is_array(steps) || json_array_size(steps) == 0) {
     rc = ssdrev_fail(err, -EINVAL, "%s: 'steps' must be a non-empty array", where);
@@ -263,9 +304,10 @@ static json_t *extend_method(json_t *root, const char *path, struct ssdrev_err *
   const json_t *ext = json_object_get(root, "extends");
   if (!ext) return root;
   const char *name = json_string_value(ext);
-  if (!name || !*name || strchr(name, '/') || strchr(name, '.')) {
+  /* a NUL would end the name early: "review\u0000x" is not "review" */
+  if (!name || !*name || strlen(name) != json_string_length(ext) || strchr(name, '/') || strchr(name, '.')) {
     json_decref(root);
-    ssdrev_fail(err, -EINVAL, "%s: 'extends' must name a method file beside it, without '/' or '.'", path);
+    ssdrev_fail(err, -EINVAL, "%s: 'extends' must name a method file beside it, without '/', '.' or a NUL byte", path);
     return NULL;
   }
   const char *slash = strrchr(path, '/');

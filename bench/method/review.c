@@ -488,6 +488,12 @@ int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progre
                      c.runner->name, eff.fio_client);
     goto out;
   }
+  /* every step's buffers must fit this machine's memory, before the target
+   * is opened (or created) and the first step (a sim takes one buffer per
+   * job; a load host's memory is its own) */
+  if (!eff.fio_client && eff.target_spec && strncmp(eff.target_spec, "sim:", 4) &&
+      (rc = bench_review_check_memory(&prof, err)))
+    goto out;
   /* the guard first: a refused target is refused whatever the engine, and
    * no engine (fio neither) is started on it */
   if (eff.remote_bytes) {
@@ -633,6 +639,10 @@ int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
   bench_review_format_duration(total, d, sizeof d);
   OUT("estimated total: %s of device time%s\n", d,
       is_sim ? " (simulated: the wall time is much shorter)" : "");
+  /* the rule the review itself applies before it starts */
+  struct ssdrev_err merr;
+  if (!is_sim && !o->fio_client && bench_review_check_memory(&prof, &merr))
+    OUT("the review would refuse to start: %s\n", merr.msg);
 #undef OUT
   if (used >= len) rc = ssdrev_fail(err, -ENOSPC, "plan: buffer too small");
 out:

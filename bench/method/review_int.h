@@ -150,6 +150,17 @@ int bench_review_json_workloads(const json_t *obj, const struct review_workload 
                                 const char *where, struct ssdrev_err *err);
 int bench_review_json_str(const json_t *obj, const char *key, char *out, size_t len,
                     const char *where, struct ssdrev_err *err);
+/* Rejects a key of OBJ in neither NULL-terminated list A nor B (either may
+ * be NULL), so a typo in a method file fails loudly instead of silently
+ * using a default: "WHERE: unknown key 'K'". */
+int bench_review_json_keys(const json_t *obj, const char *const *a, const char *const *b,
+                           const char *where, struct ssdrev_err *err);
+/* Checks every entry of a method's "cdm_profiles" object, used by a step or
+ * not, as a cell list (bench/method/cdm.c): errors name WHERE and the entry. */
+int bench_review_cdm_profiles_check(const json_t *profiles, const char *where, struct ssdrev_err *err);
+/* Rejects any string anywhere in ROOT that holds a NUL byte ("\u0000"),
+ * naming WHERE and the string's place ("steps[1].state"). */
+int bench_review_json_no_nul(const json_t *root, const char *where, struct ssdrev_err *err);
 
 /* The runner's state while a method runs. */
 struct review_ctx {
@@ -241,6 +252,13 @@ extern const struct review_kind bench_review_kind_purge, bench_review_kind_cdm, 
     bench_review_kind_fill_drive, bench_review_kind_rw_sweep, bench_review_kind_tail,
     bench_review_kind_qd_scaling, bench_review_kind_thermal, bench_review_kind_steady_state,
     bench_review_kind_consistency, bench_review_kind_cache_recovery;
+
+/* The I/O buffer bytes of the step's largest job on an engine that uses
+ * its buffers (bench_job_buffer_bytes; bench/method/kinds.c). */
+uint64_t bench_review_step_buffer_bytes(const struct review_step *s);
+/* bench_mem_check for every step of P, before the review starts: the
+ * message names the method, the step and the numbers. */
+int bench_review_check_memory(const struct review_profile *p, struct ssdrev_err *err);
 
 /* How the method's jobs run (bench/method/runner.c): a table of runners
  * with what each can do, looked up by --engine. Every step kind makes its

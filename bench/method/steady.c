@@ -19,6 +19,8 @@ static const uint32_t ss_mix_block[] = {1048576, 131072, 65536, 32768, 16384, 81
 #define SS_NMIX (sizeof ss_mix_read / sizeof ss_mix_read[0])
 #define SS_NBLOCK (sizeof ss_mix_block / sizeof ss_mix_block[0])
 
+static const char *const ss_short_keys[] = {"round_s", "rounds_max", NULL};
+
 static int ss_times(const json_t *obj, struct review_step *s, const char *where, struct ssdrev_err *err) {
   int rc = bench_review_json_num(obj, "round_s", 0.001, 86400, &s->round_s, where, err);
   if (!rc) rc = bench_review_json_uint(obj, "rounds_max", 2, SS_ROUNDS_MAX, &s->rounds_max, where, err);
@@ -46,16 +48,21 @@ static int ss_parse(struct review_step *s, const json_t *obj, const struct revie
   const json_t *sh = json_object_get(obj, "short");
   if (!rc && sh && !json_is_object(sh)) rc = ssdrev_fail(err, -EINVAL, "%s: 'short' must be an object", where);
   if (rc) return rc;
-  if (p->short_mode) {
-    /* short mode: the step's "short" times, else rounds of at most 0.5 s */
-    if (s->round_s > 0.5) s->round_s = 0.5;
-    char w2[700];
-    snprintf(w2, sizeof w2, "%s: short", where);
-    if (sh && (rc = ss_times(sh, s, w2, err))) return rc;
-  }
   if (s->window > s->rounds_max)
     return ssdrev_fail(err, -EINVAL, "%s: 'window' (%u) must not exceed 'rounds_max' (%u)", where, s->window,
                        s->rounds_max);
+  /* short mode: the step's "short" times, else rounds of at most 0.5 s;
+   * the block is checked in either mode (into a copy without --short) */
+  struct review_step cp = *s;
+  if (cp.round_s > 0.5) cp.round_s = 0.5;
+  char w2[700];
+  snprintf(w2, sizeof w2, "%s: short", where);
+  if (sh && (rc = bench_review_json_keys(sh, ss_short_keys, NULL, w2, err))) return rc;
+  if (sh && (rc = ss_times(sh, &cp, w2, err))) return rc;
+  if (cp.window > cp.rounds_max)
+    return ssdrev_fail(err, -EINVAL, "%s: 'rounds_max' (%u) must not be below the step's 'window' (%u)", w2,
+                       cp.rounds_max, cp.window);
+  if (p->short_mode) *s = cp;
   return 0;
 }
 

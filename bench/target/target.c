@@ -122,6 +122,50 @@ static int file_dio_align(struct bench_target *t, const char *path, struct ssdre
   return 0;
 }
 
+/* "2.1 KiB", "3.0 GiB": a size for a message. */
+static void size_text(uint64_t b, char *buf, size_t len) {
+  static const char *const u[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  double v = (double)b;
+  size_t i = 0;
+  while (v >= 1024 && i + 1 < sizeof u / sizeof u[0]) v /= 1024, i++;
+  if (i) snprintf(buf, len, "%.1f %s", v, u[i]);
+  else snprintf(buf, len, "%llu bytes", (unsigned long long)b);
+}
+
+/* A model file is at most this large (sim_model_load reads up to 1 MiB). */
+#define TARGET_MODEL_MAX_BYTES (1u << 20)
+
+/* An existing regular file that ssdrev did not create. A simulated drive's
+ * model file given without "sim:" (`review hot-512.model`) is a mistake
+ * whatever the options: refused, even with --force, naming the sim: target
+ * meant. Any other such file is written only with --force; the refusal
+ * says what would be lost, and does not advise --force for a file with
+ * content (that advice once zeroed a model file). */
+static int foreign_file(struct bench_target *t, const char *path, const struct bench_target_opts *o,
+                        struct ssdrev_err *err) {
+  if (t->size_bytes && t->size_bytes <= TARGET_MODEL_MAX_BYTES) {
+    struct sim_model *m = calloc(1, sizeof *m);
+    struct ssdrev_err ignored = {{0}};
+    int model = m && sim_model_load(m, path, &ignored) == 0;
+    free(m);
+    if (model)
+      return ssdrev_fail(err, -EINVAL,
+                         "refusing to use '%s': it is a simulated drive's model file, not a drive; did you mean "
+                         "sim:%s? (a model file is never a target, with --force neither)", path, path);
+  }
+  if (!t->writable || o->force) return 0;
+  if (!t->size_bytes)
+    return ssdrev_fail(err, -EEXIST,
+                       "refusing to write '%s': ssdrev did not create this file (it is empty; --force uses it, "
+                       "--create-size SIZE gives it a size)", path);
+  char sz[32];
+  size_text(t->size_bytes, sz, sizeof sz);
+  return ssdrev_fail(err, -EEXIST,
+                     "refusing to write '%s': it is not empty (%llu bytes, %s) and not an ssdrev target file (ssdrev "
+                     "did not create it); the test would overwrite its contents. Give a new path with --create-size "
+                     "SIZE for a test file", path, (unsigned long long)t->size_bytes, sz);
+}
+
 static int open_file(struct bench_target *t, const char *path, const struct stat *st, int exists,
                      const struct bench_target_opts *o, struct ssdrev_err *err) {
   if (!exists) {
@@ -154,8 +198,10 @@ static int open_file(struct bench_target *t, const char *path, const struct stat
   }
   int rc = open_fd(t, path, 0, err);
   if (rc) return rc;
-  if (t->writable && exists && !o->force && !file_is_ours(t->fd, path))
-    return ssdrev_fail(err, -EEXIST, "refusing to write '%s': ssdrev did not create this file (use --force to overwrite it)", path);
+  if (exists && !file_is_ours(t->fd, path)) {
+    rc = foreign_file(t, path, o, err);
+    if (rc) return rc;
+  }
   if (t->writable && o->create_bytes > t->size_bytes) {
     rc = preallocate(t->fd, o->create_bytes);
     if (rc) return ssdrev_fail(err, rc, "cannot grow '%s' to %llu bytes: %s", path,

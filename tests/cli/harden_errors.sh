@@ -43,7 +43,7 @@ expect 1 model "cannot open 'nope.model'" model show nope.model
 expect 1 dut "cannot open 'nope.json'" dut --id-ctrl nope.json
 expect 1 analyze "'nope'.*No such file" analyze nope
 expect 1 analyze "nope.ssdlog" analyze --log nope.ssdlog
-expect 1 run "cannot open 'nope.model'" run sim:nope.model --out o_3
+expect 1 run "target 'sim:nope.model': no such model" run sim:nope.model --out o_3
 expect 1 chart "o_none.*analysis.json" chart cdm o_none --out o_4.png
 expect 1 report "o_none.*analysis.json" report -t "$ROOT/templates/review.en.md" --out o_5 o_none
 

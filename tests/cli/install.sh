@@ -6,7 +6,9 @@
 # set; $SSDREV_DATA overrides the data directory; ssdrev(1) formats with
 # `man -l` and has a section for every command; `make uninstall` removes
 # every file install made; with DESTDIR the files go under it while the
-# binary looks in PREFIX.
+# binary looks in PREFIX. PREFIX and DESTDIR may hold spaces, ';', '$' and
+# quotes; uninstall removes only what install's manifest names, never a
+# file the user put there nor one outside DESTDIR (issue 26).
 set -u
 fail() { echo "install: $*" >&2; exit 1; }
 S=${SSDREV:?SSDREV must point at the ssdrev binary}
@@ -83,9 +85,56 @@ make -C "$R" --no-print-directory uninstall DESTDIR="$T/dest" PREFIX=/opt/ssdrev
   || fail "make uninstall DESTDIR=... failed"
 [ -z "$(find "$T/dest" -type f | head -3)" ] || fail "DESTDIR uninstall left: $(find "$T/dest" -type f | head -3)"
 
+# Odd paths (issue 26). `make uninstall PREFIX="/d/pfx x"` once ran
+# `rm -f /d/pfx x/bin/ssdrev`: with DESTDIR in the scratch dir and a second
+# word that is an absolute path, canaries stand where that deleted.
+mkdir -p "$T/d" "$T/canary/bin"
+echo keep > "$T/d/pfx"; echo keep > "$T/canary/bin/ssdrev"
+mi() { make -C "$R" --no-print-directory "$@" BUILD="$T/build" >"$T/make.log" 2>&1; }
+mi install DESTDIR="$T/d" PREFIX="/pfx $T/canary" || fail "make install PREFIX='/pfx ...' failed: $(tail -5 "$T/make.log")"
+[ -x "$T/d/pfx $T/canary/bin/ssdrev" ] || fail "PREFIX with a space misplaced: $(find "$T/d" -maxdepth 3 | head)"
+[ -f "$T/d/pfx $T/canary/share/ssdrev/install-manifest.txt" ] || fail "no install manifest"
+mi uninstall DESTDIR="$T/d" PREFIX="/pfx $T/canary" || fail "make uninstall PREFIX='/pfx ...' failed: $(tail -5 "$T/make.log")"
+[ "$(cat "$T/d/pfx" 2>/dev/null)" = keep ] || fail "uninstall removed '$T/d/pfx', outside what install made"
+[ "$(cat "$T/canary/bin/ssdrev" 2>/dev/null)" = keep ] || fail "uninstall removed '$T/canary/bin/ssdrev'"
+[ -e "$T/d/pfx $T" ] && fail "uninstall left directories: $(find "$T/d" | head -5)"
+# PREFIX with ";", "$", quotes, a backslash (make reads "$$" as "$"); the binary finds
+# its data directory by that name (the C string is escaped too)
+P2="$T/p x;\$\$y'q\"z\\b" P2real="$T/p x;\$y'q\"z\\b"
+mi install PREFIX="$P2" || fail "make install PREFIX with ; \$ quotes failed: $(tail -5 "$T/make.log")"
+[ -x "$P2real/bin/ssdrev" ] || fail "odd PREFIX misplaced: $(find "$T" -maxdepth 1 | head)"
+(cd "$T/elsewhere" && env -u SSDREV_ROOT -u SSDREV_DATA "$P2real/bin/ssdrev" model list) >"$T/models3" 2>"$T/err" \
+  || fail "model list from the odd PREFIX failed: $(cat "$T/err")"
+grep -q "pm981-256.model" "$T/models3" || fail "the odd PREFIX's binary does not find its data: $(cat "$T/models3")"
+# a file the user put in the data directory survives uninstall, and so does its directory
+echo '{}' > "$P2real/share/ssdrev/profiles/mine.json"
+mi uninstall PREFIX="$P2" || fail "make uninstall PREFIX with ; \$ quotes failed: $(tail -5 "$T/make.log")"
+[ -f "$P2real/share/ssdrev/profiles/mine.json" ] || fail "uninstall removed a file the user put in the data directory"
+left=$(find "$P2real" -type f ! -name mine.json | head -3)
+[ -z "$left" ] || fail "uninstall with an odd PREFIX left: $left"
+[ -e "$P2real/bin" ] && fail "uninstall left $P2real/bin"
+# DESTDIR with the same characters
+W="$T/w d;\$\$v'q\"z" Wreal="$T/w d;\$v'q\"z"
+mi install DESTDIR="$W" PREFIX=/opt/ssdrev-test || fail "make install with an odd DESTDIR failed: $(tail -5 "$T/make.log")"
+[ -x "$Wreal/opt/ssdrev-test/bin/ssdrev" ] || fail "odd DESTDIR misplaced"
+# a manifest naming a file outside the install directories: nothing is removed
+echo keep > "$T/outside"
+printf 'f %s\n' "$T/outside" >> "$Wreal/opt/ssdrev-test/share/ssdrev/install-manifest.txt"
+mi uninstall DESTDIR="$W" PREFIX=/opt/ssdrev-test && fail "uninstall accepted a manifest line outside PREFIX"
+grep -q "not under PREFIX" "$T/make.log" || fail "no reason for the refused manifest: $(tail -3 "$T/make.log")"
+[ -f "$T/outside" ] && [ -x "$Wreal/opt/ssdrev-test/bin/ssdrev" ] || fail "a refused uninstall removed files"
+grep -v "^f $T/outside\$" "$Wreal/opt/ssdrev-test/share/ssdrev/install-manifest.txt" > "$T/m" \
+  && cat "$T/m" > "$Wreal/opt/ssdrev-test/share/ssdrev/install-manifest.txt"
+mi uninstall DESTDIR="$W" PREFIX=/opt/ssdrev-test || fail "make uninstall with an odd DESTDIR failed: $(tail -5 "$T/make.log")"
+[ -z "$(find "$Wreal" -type f | head -3)" ] || fail "odd DESTDIR uninstall left: $(find "$Wreal" -type f | head -3)"
+[ -d "$Wreal" ] || fail "uninstall removed DESTDIR itself"
+# no manifest: nothing removed, and said so
+mi uninstall PREFIX="$T/never" && fail "uninstall without a manifest succeeded"
+grep -q "no install manifest" "$T/make.log" || fail "no-manifest message: $(tail -3 "$T/make.log")"
+
 cd "$R" || fail "cd"
 make -C "$R" --no-print-directory uninstall PREFIX="$P" BUILD="$T/build" >"$T/make.log" 2>&1 || fail "make uninstall failed"
-left=$(find "$P" -type f | head -5)
+left=$(find "$P" -type f 2>/dev/null | head -5)
 [ -z "$left" ] || fail "uninstall left: $left"
 [ -d "$P/share/ssdrev" ] && fail "uninstall left the data directory"
 exit 0

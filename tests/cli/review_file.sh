@@ -36,5 +36,8 @@ grep -q "FOB    real     RND4K Q1T1" "$D/an.txt" || fail "no CDM panel in analyz
 : > "$D/foreign.img"; truncate -s 64M "$D/foreign.img"
 "$S" review "$D/foreign.img" --out "$D/run2" --short --quiet 2>"$D/err"; rc=$?
 [ $rc -eq 1 ] || fail "foreign file not refused (exit $rc)"
-grep -q "force" "$D/err" || fail "refusal does not mention --force: $(cat "$D/err")"
+# it says what would be lost, and does not advise --force (issue 26)
+grep -q "not empty (67108864 bytes, 64.0 MiB) and not an ssdrev target file" "$D/err" \
+  || fail "refusal does not say what would be lost: $(cat "$D/err")"
+grep -q "force" "$D/err" && fail "refusal of a file with content advises --force: $(cat "$D/err")"
 exit 0

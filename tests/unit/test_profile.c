@@ -18,7 +18,8 @@ static const char *repo(const char *rel) {
 
 static int load_text(struct review_profile *p, const char *text, int short_mode, struct ssdrev_err *err) {
   json_error_t je;
-  json_t *root = json_loads(text, 0, &je);
+  /* as ssdrev_load_json reads method files: "\u0000" reaches the parser */
+  json_t *root = json_loads(text, JSON_ALLOW_NUL, &je);
   if (!root) return -999;
   int rc = bench_review_profile_from_json(p, root, "test.json", short_mode, 0, err);
   json_decref(root);
@@ -280,5 +281,122 @@ TEST("A purge step takes its method (auto, discard, format); auto is the default
   char d[256];
   p.steps[1].kind->describe(&p, &p.steps[1], 1ull << 30, d, sizeof d);
   CHECK_CONTAINS(d, "Format NVM");
+  bench_review_profile_free(&p);
+}
+
+#define MHEAD "{\"format\":\"ssdrev-method\",\"format_version\":1,"
+
+TEST("The method's short block is checked without --short too: an unknown key or a bad value is refused") {
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  for (int sm = 0; sm < 2; sm++) {
+    CHECK(load_text(&p, MHEAD "\"short\":{\"measure_s\":0.2,\"bogus\":1},\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"}]}", sm,
+                    &err) == -EINVAL);
+    CHECK_CONTAINS(err.msg, "test.json");
+    CHECK_CONTAINS(err.msg, "short: unknown key 'bogus'");
+    CHECK(load_text(&p, MHEAD "\"short\":{\"measure_s\":-5},\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"}]}", sm, &err) ==
+          -EINVAL);
+    CHECK_CONTAINS(err.msg, "short: 'measure_s'");
+  }
+  /* a valid block changes nothing without --short, everything with it */
+  REQUIRE(load_text(&p, MHEAD "\"short\":{\"measure_s\":0.2},\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"}]}", 0, &err) == 0);
+  CHECK_NEAR(p.set.measure_s, 5, 0);
+  bench_review_profile_free(&p);
+  REQUIRE(load_text(&p, MHEAD "\"short\":{\"measure_s\":0.2},\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"}]}", 1, &err) == 0);
+  CHECK_NEAR(p.set.measure_s, 0.2, 0);
+  CHECK_EQ_U64(p.set.passes, 1);
+  bench_review_profile_free(&p);
+}
+
+TEST("A step's short object refuses unknown keys and bad values in either mode, naming the step") {
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  for (int sm = 0; sm < 2; sm++) {
+    CHECK(load_text(&p, MHEAD "\"steps\":[{\"id\":\"ss\",\"kind\":\"steady_state\",\"short\":{\"round_s\":0.1,\"bogus\":1}}]}",
+                    sm, &err) == -EINVAL);
+    CHECK_CONTAINS(err.msg, "step 'ss': short: unknown key 'bogus'");
+    CHECK(load_text(&p, MHEAD "\"steps\":[{\"id\":\"ss\",\"kind\":\"steady_state\",\"short\":{\"round_s\":-1}}]}", sm,
+                    &err) == -EINVAL);
+    CHECK_CONTAINS(err.msg, "step 'ss': short: 'round_s'");
+    CHECK(load_text(&p, MHEAD "\"steps\":[{\"id\":\"cs\",\"kind\":\"consistency\",\"short\":{\"duration\":5}}]}", sm,
+                    &err) == -EINVAL);
+    CHECK_CONTAINS(err.msg, "step 'cs': short: unknown key 'duration'");
+    CHECK(load_text(&p, MHEAD "\"steps\":[{\"id\":\"cs\",\"kind\":\"consistency\",\"short\":{\"duration_s\":0}}]}", sm,
+                    &err) == -EINVAL);
+    CHECK_CONTAINS(err.msg, "step 'cs': short: 'duration_s'");
+  }
+  REQUIRE(load_text(&p, MHEAD "\"steps\":[{\"id\":\"cs\",\"kind\":\"consistency\",\"short\":{\"duration_s\":3}}]}", 0,
+                    &err) == 0);
+  CHECK_NEAR(p.steps[0].duration_s, 1800, 0);
+  bench_review_profile_free(&p);
+  REQUIRE(load_text(&p, MHEAD "\"steps\":[{\"id\":\"cs\",\"kind\":\"consistency\",\"short\":{\"duration_s\":3}}]}", 1,
+                    &err) == 0);
+  CHECK_NEAR(p.steps[0].duration_s, 3, 0);
+  bench_review_profile_free(&p);
+}
+
+TEST("Every cdm_profiles entry is checked, whether a step uses it or not") {
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  CHECK(load_text(&p, MHEAD "\"cdm_profiles\":{\"spare\":[{\"name\":\"X\",\"pattern\":\"seq\",\"block\":4096,\"bogus\":1}]},"
+                      "\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"}]}", 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "cdm_profiles.spare");
+  CHECK_CONTAINS(err.msg, "'bogus'");
+}
+
+TEST("A string holding a NUL byte is refused wherever it is in a method, naming its place") {
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  CHECK(load_text(&p, MHEAD "\"name\":\"review\\u0000x\",\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"}]}", 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "'name' holds a NUL byte");
+  CHECK(load_text(&p, MHEAD "\"steps\":[{\"id\":\"c\",\"kind\":\"cdm\",\"state\":\"FOB\\u0000x\",\"cells\":[\"SEQ1M Q8T1\"]}]}",
+                  0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "'steps[0].state' holds a NUL byte");
+  CHECK(load_text(&p, MHEAD "\"steps\":[{\"id\":\"a\",\"kind\":\"purge\",\"comment\":\"\\u0000\"}]}", 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "steps[0].comment");
+}
+
+TEST("extends with a NUL byte in the name is refused, not cut at the NUL") {
+  char dir[] = "/tmp/ssdrev-test-profile.XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  char path[600], base[600];
+  snprintf(path, sizeof path, "%s/m.json", dir);
+  snprintf(base, sizeof base, "%s/review.json", dir);
+  FILE *f = fopen(base, "w");
+  REQUIRE(f);
+  fputs(MHEAD "\"steps\":[{\"id\":\"a\",\"kind\":\"purge\"}]}", f);
+  fclose(f);
+  f = fopen(path, "w");
+  REQUIRE(f);
+  fputs(MHEAD "\"extends\":\"review\\u0000x\",\"steps\":[]}", f);
+  fclose(f);
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  CHECK(bench_review_profile_load(&p, path, 0, 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "NUL byte");
+  unlink(path);
+  unlink(base);
+  rmdir(dir);
+}
+
+TEST("A step's buffer need is its largest job's queue depth x threads x block, and one over the machine's memory is refused naming it") {
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  REQUIRE(load_text(&p, MHEAD "\"steps\":[{\"id\":\"q\",\"kind\":\"qd_scaling\",\"block\":\"16MiB\",\"qds\":[512,1024]},"
+                        "{\"id\":\"ss\",\"kind\":\"steady_state\",\"matrix\":true,\"qd\":32,\"threads\":2},"
+                        "{\"id\":\"c\",\"kind\":\"cdm\",\"cells\":[\"SEQ1M Q8T1\",\"RND4K Q32T16\"]},"
+                        "{\"id\":\"p\",\"kind\":\"purge\"}]}", 0, &err) == 0);
+  CHECK_EQ_U64(bench_review_step_buffer_bytes(&p.steps[0]), 1024ull << 24);
+  CHECK_EQ_U64(bench_review_step_buffer_bytes(&p.steps[1]), 64ull << 20); /* the matrix's 1 MiB blocks */
+  CHECK_EQ_U64(bench_review_step_buffer_bytes(&p.steps[2]), 8ull << 20);
+  CHECK_EQ_U64(bench_review_step_buffer_bytes(&p.steps[3]), 0);
+  CHECK_EQ_U64(bench_job_buffer_bytes(16u << 20, 1024, 1), 16u << 20); /* the sim: one buffer */
+  CHECK_EQ_U64(bench_job_buffer_bytes(512, 4, 0), 4 * 4096);
+  if (bench_mem_avail_bytes()) {
+    CHECK(bench_mem_check(4096, "x", &err) == 0);
+    CHECK(bench_mem_check(UINT64_C(1) << 60, "step 'big'", &err) == -ENOMEM);
+    CHECK_CONTAINS(err.msg, "step 'big' needs");
+    CHECK_CONTAINS(err.msg, "available");
+  }
   bench_review_profile_free(&p);
 }
