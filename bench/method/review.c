@@ -361,8 +361,10 @@ static int resume_profile(struct review_ctx *c, struct bench_review_opts *eff,
   const char *spec = json_string_value(json_object_get(json_object_get(m, "target"), "spec"));
   if (spec && strcmp(spec, c->o->target_spec) && !c->o->force)
     return ssdrev_fail(err, BENCH_REVIEW_OPTIONS_DIFFER,
-                       "run '%s' was made on '%s', not '%s' (use --force to continue anyway)",
-                       c->o->run_dir, spec, c->o->target_spec);
+                       "run '%s' was made on '%s', not '%s': resume it on its own target, or give another "
+                       "--out for a new review (only if '%s' is that same drive under another name, --force "
+                       "continues on it, and overwrites what it holds)",
+                       c->o->run_dir, spec, c->o->target_spec, c->o->target_spec);
   json_t *method = json_object_get(m, "method");
   json_t *prof = json_object_get(m, "profile");
   if (!json_is_object(prof) || !json_is_object(method))
