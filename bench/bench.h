@@ -453,10 +453,19 @@ struct bench_campaign_host {
   char fio_client[300];      /* fio's --client=ARG: "ip:127.0.0.2,8765" */
   char run_name[300];        /* the run's directory in the campaign: "127.0.0.2_8765-t.img" */
 };
-#define BENCH_CAMPAIGN_MAX_HOSTS 256 /* hosts of one campaign, polled at once */
-/* Reads HOSTS; errors name PATH:LINE. *hosts is malloc'd (free it). */
+#define BENCH_CAMPAIGN_MAX_HOSTS 256   /* hosts of one campaign, polled at once */
+#define BENCH_CAMPAIGN_ADDRESS_MAX 255 /* characters of a host address (address[] less its NUL) */
+/* Reads HOSTS (1 MiB at most); errors name PATH:LINE. *hosts is malloc'd
+ * (free it). Lines of any length; a NUL byte, a control character other
+ * than TAB (a CR only before the newline), a fourth field, an IPv6 address
+ * or an address of more than BENCH_CAMPAIGN_ADDRESS_MAX characters is
+ * refused. */
 int bench_campaign_hosts_load(const char *path, struct bench_campaign_host **hosts, size_t *n,
                               struct ssdrev_err *err);
+/* The same from LEN bytes of TEXT (need not be NUL-terminated), errors
+ * naming PATH: what bench_campaign_hosts_load does after reading. */
+int bench_campaign_hosts_parse(const char *path, const char *text, size_t len, struct bench_campaign_host **hosts,
+                               size_t *n, struct ssdrev_err *err);
 /* Refuses (naming PATH:LINE) a host that is not a loopback address unless
  * remote_unchecked, and then one without its target's size. */
 int bench_campaign_hosts_check(const struct bench_campaign_host *hosts, size_t n, const char *path,
