@@ -451,7 +451,7 @@ struct bench_campaign_host {
   int loopback;              /* 127.0.0.0/8: the target is on this machine */
   uint64_t size_bytes;       /* the third field (a host that is not loopback): the target's size */
   char fio_client[300];      /* fio's --client=ARG: "ip:127.0.0.2,8765" */
-  char run_name[300];        /* the run's directory in the campaign: "127.0.0.2_8765-t.img" */
+  char run_name[300];        /* the run's directory in the campaign (255 bytes at most): "127.0.0.2_8765-t.img" */
 };
 #define BENCH_CAMPAIGN_MAX_HOSTS 256   /* hosts of one campaign, polled at once */
 #define BENCH_CAMPAIGN_ADDRESS_MAX 255 /* characters of a host address (address[] less its NUL) */

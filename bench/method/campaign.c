@@ -187,9 +187,10 @@ static int parse_line(char *buf, const char *path, unsigned line, struct bench_c
                        "of this machine is sized here)", where);
   if (nf == 3 && (ssdrev_parse_size(f[2], &x->size_bytes) || x->size_bytes < 1048576))
     return ssdrev_fail(err, -EINVAL, "%s: size '%s' is not a size of at least 1 MiB (e.g. 8G)", where, f[2]);
-  /* the run's directory: HOST_PORT-TARGETNAME, safe characters only */
+  /* the run's directory: HOST_PORT-TARGETNAME, safe characters only, in
+   * a file name's 255 bytes (64 + 1 + 5 + 1 + 180) */
   const char *base = strrchr(x->target, '/') + 1;
-  snprintf(x->run_name, sizeof x->run_name, "%.64s_%u-%.200s", x->address, x->port, *base ? base : "target");
+  snprintf(x->run_name, sizeof x->run_name, "%.64s_%u-%.180s", x->address, x->port, *base ? base : "target");
   for (char *q = x->run_name; *q; q++)
     if (!isalnum((unsigned char)*q) && *q != '.' && *q != '_' && *q != '-') *q = '_';
   snprintf(x->fio_client, sizeof x->fio_client, "ip:%s,%u", x->address, x->port);
@@ -247,7 +248,7 @@ int bench_campaign_hosts_parse(const char *path, const char *text, size_t len, s
       else if (x.loopback && h[i].loopback && same_local_target(h[i].target, x.target))
         rc = ssdrev_fail(err, -EINVAL, "%s:%u: target '%s' of this machine is on line %u already", path, line,
                          x.target, h[i].line);
-      /* the name keeps 64 characters of the address and 200 of the file */
+      /* the name keeps 64 characters of the address and 180 of the file */
       else if (!strcmp(h[i].run_name, x.run_name))
         rc = ssdrev_fail(err, -EINVAL, "%s:%u: the run directory '%s' is line %u's already (shorten the address or "
                          "the target's name)", path, line, x.run_name, h[i].line);
