@@ -590,7 +590,7 @@ static int run_to_fd(const char *dir, char *const argv[], int out_fd, double lim
  * 3.33 and in fio's master. With log_compression (FIO_CLIENT_LOG_CHUNK)
  * the server sends its compressed chunks, which the client stores whole,
  * and `fio --inflate-log` writes every sample back as the text log. This
- * inflates each compressed DIR/NAME_{lat,clat,slat}.N.log.HOST in place
+ * inflates each compressed DIR/NAME_{lat,clat}.N.log.HOST in place
  * (through a temporary file). 0, or fails naming the test and the log. */
 #define FIO_CLIENT_LOG_CHUNK "4m" /* log_compression= of a load host's jobs: its chunk */
 static int inflate_client_logs(const char *dir, const char *name, struct ssdrev_err *err) {
@@ -602,6 +602,7 @@ static int inflate_client_logs(const char *dir, const char *name, struct ssdrev_
   while (!rc && (e = readdir(d))) {
     const char *n = e->d_name;
     if (strncmp(n, name, nl) || n[nl] != '_' || !strstr(n + nl, ".log.")) continue;
+    if (!strncmp(n + nl, "_slat.", 6)) continue; /* never imported: removed with the others */
     char path[PATH_MAX + 300];
     if (snprintf(path, sizeof path, "%s/%s", dir, n) >= (int)sizeof path) continue;
     /* a zlib stream (RFC 1950: deflate, header check a multiple of 31);
@@ -632,7 +633,11 @@ static int inflate_client_logs(const char *dir, const char *name, struct ssdrev_
       rc = ssdrev_fail(err, -EIO, "test '%s': 'fio --inflate-log=%s' (the load host's compressed latency log) %s%s%s",
                        name, n, st == -ETIMEDOUT ? "did not end in time" : "failed", tail[0] ? ": " : "", tail);
     } else {
+      /* no fsync: the text is read once and removed after the import,
+       * and a crash reruns the whole step */
+      ssdrev_atomic_defer_sync(1);
       rc = ssdrev_atomic_commit(&a, err);
+      ssdrev_atomic_defer_sync(0);
     }
   }
   closedir(d);
