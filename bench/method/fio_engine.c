@@ -849,11 +849,14 @@ static int fio_purge_remote(struct review_ctx *c, enum bench_purge how, const ch
   snprintf(path, sizeof path, "%s/%s.fio", dir, name);
   if ((rc = ssdrev_write_file_atomic(path, text, (size_t)n, err))) return rc;
   struct fio_run fr;
-  int st = run_fio(c, dir, name, 0, 0, NULL, NULL, &fr, err);
+  /* its estimate for the time limit: the target written at the plan's rate
+   * (a trim is rarely slower) */
+  double est_s = (double)size / (c->prof->set.plan_write_mb_s * 1e6);
+  int st = run_fio(c, dir, name, est_s, 0, NULL, NULL, &fr, err);
   if (st < 0) return st;
   if (fr.timed_out)
-    return ssdrev_fail(err, -ETIMEDOUT, "step '%s': the purge (fio trim, job %s) showed no I/O for %.0f s and was "
-                       "killed: %s", c->step->id, name, limit_margin_s(), fr.tail);
+    return ssdrev_fail(err, -ETIMEDOUT, "step '%s': the purge (fio trim, job %s) ran past its time limit of %.3g s "
+                       "and was killed%s%s", c->step->id, name, fr.limit_s, fr.tail[0] ? ": " : "", fr.tail);
   if (fr.stopped) return ssdrev_fail(err, -EINTR, "interrupted during the purge of step '%s'", c->step->id);
   if (st) return ssdrev_fail(err, -EIO, "step '%s': the purge (fio trim) exited with status %d: %s", c->step->id, st, fr.tail);
   *used = blk ? "discard (fio trim)" : "punch (fio trim, falloc)";
