@@ -474,12 +474,21 @@ struct bench_campaign_host {
   int loopback;              /* 127.0.0.0/8: the target is on this machine */
   uint64_t size_bytes;       /* the third field (a host that is not loopback): the target's size */
   char fio_client[300];      /* fio's --client=ARG: "ip:127.0.0.2,8765" */
-  char run_name[300];        /* the run's directory in the campaign: "127.0.0.2_8765-t.img" */
+  char run_name[300];        /* the run's directory in the campaign (255 bytes at most): "127.0.0.2_8765-t.img" */
 };
-#define BENCH_CAMPAIGN_MAX_HOSTS 256 /* hosts of one campaign, polled at once */
-/* Reads HOSTS; errors name PATH:LINE. *hosts is malloc'd (free it). */
+#define BENCH_CAMPAIGN_MAX_HOSTS 256   /* hosts of one campaign, polled at once */
+#define BENCH_CAMPAIGN_ADDRESS_MAX 255 /* characters of a host address (address[] less its NUL) */
+/* Reads HOSTS (1 MiB at most); errors name PATH:LINE. *hosts is malloc'd
+ * (free it). Lines of any length; a NUL byte, a control character other
+ * than TAB (a CR only before the newline), a fourth field, an IPv6 address
+ * or an address of more than BENCH_CAMPAIGN_ADDRESS_MAX characters is
+ * refused. */
 int bench_campaign_hosts_load(const char *path, struct bench_campaign_host **hosts, size_t *n,
                               struct ssdrev_err *err);
+/* The same from LEN bytes of TEXT (need not be NUL-terminated), errors
+ * naming PATH: what bench_campaign_hosts_load does after reading. */
+int bench_campaign_hosts_parse(const char *path, const char *text, size_t len, struct bench_campaign_host **hosts,
+                               size_t *n, struct ssdrev_err *err);
 /* Refuses (naming PATH:LINE) a target that fio's job files cannot hold as
  * it is (';', '#', '$', '\\', a control character: fio would read another
  * file) or an address that is not a host name or IPv4 address, a host that

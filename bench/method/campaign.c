@@ -34,87 +34,214 @@ static int is_loopback(const char *addr) {
   return inet_pton(AF_INET, addr, &a) == 1 && (ntohl(a.s_addr) >> 24) == 127;
 }
 
-/* Two targets of this machine are one when they name the same device or
- * file (a symlink, "/dev/./loop0"); targets not made yet compare by name. */
-static int same_local_target(const char *a, const char *b) {
-  struct stat sa, sb;
-  if (stat(a, &sa) || stat(b, &sb)) return !strcmp(a, b);
-  if (S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode)) return sa.st_rdev == sb.st_rdev;
-  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+/* PATH made canonical without needing it to exist: the longest existing
+ * prefix through realpath() (every symlink resolved), then the rest with
+ * "." dropped and ".." taken lexically (those parts do not exist, so no
+ * symlink can be among them); a last component that is a symlink (dangling:
+ * it names a file not made yet) is followed, 40 deep at most, as the kernel
+ * does. 0, or -1 when PATH is not absolute or too long. */
+static int canonical_path(const char *path, char *out, size_t len) {
+  char cur[PATH_MAX];
+  if (path[0] != '/' || strlen(path) >= sizeof cur) return -1;
+  memcpy(cur, path, strlen(path) + 1);
+  for (int depth = 0; depth < 40; depth++) {
+    /* the longest prefix realpath() takes ("/" at least) */
+    size_t cut = strlen(cur);
+    char base[PATH_MAX];
+    for (;;) {
+      char save = cur[cut];
+      cur[cut] = 0;
+      char *r = realpath(cut ? cur : "/", base);
+      cur[cut] = save;
+      if (r) break;
+      if (cut == 0) return -1;
+      while (cut > 0 && cur[cut - 1] == '/') cut--;
+      while (cut > 0 && cur[cut - 1] != '/') cut--;
+    }
+    /* the rest, component by component */
+    size_t n = strlen(base);
+    if (n == 1) n = 0; /* "/" */
+    for (char *q = cur + cut, *e; *q; q = e) {
+      while (*q == '/') q++;
+      if (!*q) break;
+      for (e = q; *e && *e != '/'; e++) {}
+      size_t cl = (size_t)(e - q);
+      if (cl == 1 && q[0] == '.') continue;
+      if (cl == 2 && q[0] == '.' && q[1] == '.') {
+        while (n > 0 && base[n - 1] != '/') n--;
+        if (n > 0) n--;
+        continue;
+      }
+      if (n + 1 + cl >= sizeof base) return -1;
+      base[n++] = '/';
+      memcpy(base + n, q, cl);
+      n += cl;
+    }
+    if (!n) base[n++] = '/';
+    base[n] = 0;
+    /* a dangling symlink: the file it names is the target */
+    char link[PATH_MAX];
+    ssize_t ll = readlink(base, link, sizeof link - 1);
+    if (ll <= 0) {
+      if (strlen(base) >= len) return -1;
+      snprintf(out, len, "%s", base);
+      return 0;
+    }
+    link[ll] = 0;
+    char next[PATH_MAX * 2];
+    if (link[0] == '/') snprintf(next, sizeof next, "%s", link);
+    else snprintf(next, sizeof next, "%.*s/%s", (int)(strrchr(base, '/') - base), base, link);
+    if (strlen(next) >= sizeof cur) return -1;
+    memcpy(cur, next, strlen(next) + 1);
+  }
+  return -1; /* a loop of links */
 }
 
-int bench_campaign_hosts_load(const char *path, struct bench_campaign_host **out, size_t *nout,
-                              struct ssdrev_err *err) {
+/* Two targets of this machine are one when they name the same device or
+ * file (a symlink, "/dev/./loop0"); targets not made yet when their
+ * canonical paths are equal ("D/a.img", "D/./a.img", "L/a.img" through a
+ * symlink L to D). */
+static int same_local_target(const char *a, const char *b) {
+  struct stat sa, sb;
+  if (!stat(a, &sa) && !stat(b, &sb)) {
+    if (S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode)) return sa.st_rdev == sb.st_rdev;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  }
+  char ca[PATH_MAX], cb[PATH_MAX];
+  if (canonical_path(a, ca, sizeof ca) || canonical_path(b, cb, sizeof cb)) return !strcmp(a, b);
+  return !strcmp(ca, cb);
+}
+
+/* A host address: an IPv4 address or a host name, in the characters a name
+ * may have; what fio's --client=ip:ADDRESS,PORT takes whole. 0, or fails
+ * naming WHERE (PATH:LINE). */
+static int check_address(const char *a, const char *where, struct ssdrev_err *err) {
+  size_t n = strlen(a);
+  /* IPv6 ("[::1]:8765", "::1"): fio takes ip6:, but the guard's loopback
+   * rule and the run names are IPv4's; refused plainly (docs/interop.md) */
+  if (a[0] == '[' || strchr(a, ':'))
+    return ssdrev_fail(err, -EINVAL, "%s: IPv6 addresses are not supported (give an IPv4 address or a host name)",
+                       where);
+  if (!n) return ssdrev_fail(err, -EINVAL, "%s: no host address before the port", where);
+  if (n > BENCH_CAMPAIGN_ADDRESS_MAX)
+    return ssdrev_fail(err, -EINVAL, "%s: host address of %zu characters is longer than the limit of %d", where, n,
+                       BENCH_CAMPAIGN_ADDRESS_MAX);
+  for (const char *q = a; *q; q++)
+    if (!isalnum((unsigned char)*q) && *q != '.' && *q != '-' && *q != '_')
+      return ssdrev_fail(err, -EINVAL, "%s: host address '%s' has a character that is not a letter, digit, '.', '-' "
+                         "or '_'", where, a);
+  return 0;
+}
+
+/* One line of a hosts file (NUL-terminated, its own copy: cut into fields
+ * in place) into *x; 1 when it has a host, 0 when blank or a comment. */
+static int parse_line(char *buf, const char *path, unsigned line, struct bench_campaign_host *x,
+                      struct ssdrev_err *err) {
+  char where[PATH_MAX + 32];
+  snprintf(where, sizeof where, "%s:%u", path, line);
+  char *hash = strchr(buf, '#');
+  if (hash) *hash = 0;
+  char *f[4] = {0};
+  int nf = 0;
+  for (char *q = buf; *q;) {
+    while (*q == ' ' || *q == '\t') q++;
+    if (!*q) break;
+    if (nf == 3)
+      return ssdrev_fail(err, -EINVAL, "%s: expected 'ADDRESS[:PORT] DEVICE-OR-FILE [SIZE]', got more than three "
+                         "fields", where);
+    f[nf++] = q;
+    while (*q && *q != ' ' && *q != '\t') q++;
+    if (*q) *q++ = 0;
+  }
+  if (nf == 0) return 0;
+  if (nf < 2)
+    return ssdrev_fail(err, -EINVAL, "%s: expected 'ADDRESS[:PORT] DEVICE-OR-FILE [SIZE]', got one field", where);
+  memset(x, 0, sizeof *x);
+  x->line = line;
+  x->port = CAMPAIGN_DEFAULT_PORT;
+  if (f[0][0] == '[' || (strchr(f[0], ':') && strchr(f[0], ':') != strrchr(f[0], ':')))
+    return check_address(f[0], where, err); /* IPv6: refused whole, before its colons read as a port */
+  char *colon = strchr(f[0], ':');
+  if (colon) {
+    *colon = 0;
+    char *end;
+    errno = 0;
+    unsigned long port = strtoul(colon + 1, &end, 10);
+    if (end == colon + 1 || *end || errno || port < 1 || port > 65535 || !isdigit((unsigned char)colon[1]))
+      return ssdrev_fail(err, -EINVAL, "%s: port '%s' is not a number in 1..65535", where, colon + 1);
+    x->port = (unsigned)port;
+  }
+  int rc = check_address(f[0], where, err);
+  if (rc) return rc;
+  snprintf(x->address, sizeof x->address, "%s", f[0]);
+  if (f[1][0] != '/')
+    return ssdrev_fail(err, -EINVAL, "%s: target '%s' must be an absolute path (the host's fio server opens it)",
+                       where, f[1]);
+  if (strlen(f[1]) >= sizeof x->target)
+    return ssdrev_fail(err, -EINVAL, "%s: target of %zu bytes is longer than the limit of %zu", where, strlen(f[1]),
+                       sizeof x->target - 1);
+  snprintf(x->target, sizeof x->target, "%s", f[1]);
+  x->loopback = is_loopback(x->address);
+  /* a target here is sized here; one on another machine cannot be */
+  if (nf == 3 && x->loopback)
+    return ssdrev_fail(err, -EINVAL, "%s: a size is only for a host that is not a loopback address (the target "
+                       "of this machine is sized here)", where);
+  if (nf == 3 && (ssdrev_parse_size(f[2], &x->size_bytes) || x->size_bytes < 1048576))
+    return ssdrev_fail(err, -EINVAL, "%s: size '%s' is not a size of at least 1 MiB (e.g. 8G)", where, f[2]);
+  /* the run's directory: HOST_PORT-TARGETNAME, safe characters only, in
+   * a file name's 255 bytes (64 + 1 + 5 + 1 + 180) */
+  const char *base = strrchr(x->target, '/') + 1;
+  snprintf(x->run_name, sizeof x->run_name, "%.64s_%u-%.180s", x->address, x->port, *base ? base : "target");
+  for (char *q = x->run_name; *q; q++)
+    if (!isalnum((unsigned char)*q) && *q != '.' && *q != '_' && *q != '-') *q = '_';
+  snprintf(x->fio_client, sizeof x->fio_client, "ip:%s,%u", x->address, x->port);
+  return 1;
+}
+
+int bench_campaign_hosts_parse(const char *path, const char *text, size_t len, struct bench_campaign_host **out,
+                               size_t *nout, struct ssdrev_err *err) {
   *out = NULL;
   *nout = 0;
-  char *text;
-  size_t len;
-  int rc = ssdrev_read_file(path, &text, &len, 1 << 20, err);
-  if (rc) return rc;
   struct bench_campaign_host *h = NULL;
   size_t n = 0;
   unsigned line = 0;
-  for (char *p = text, *next; !rc && p < text + len; p = next) {
-    char *nl = memchr(p, '\n', (size_t)(text + len - p));
+  int rc = 0;
+  char *buf = NULL;
+  size_t cap = 0;
+  for (const char *p = text, *next; !rc && p < text + len; p = next) {
+    const char *nl = memchr(p, '\n', (size_t)(text + len - p));
+    size_t ll = (size_t)((nl ? nl : text + len) - p);
     next = nl ? nl + 1 : text + len;
     line++;
-    char buf[4400];
-    snprintf(buf, sizeof buf, "%.*s", (int)(next - p - (nl ? 1 : 0)), p);
-    char *hash = strchr(buf, '#');
-    if (hash) *hash = 0;
-    char *f[4] = {0};
-    int nf = 0;
-    for (char *q = buf; *q && nf < 4;) {
-      while (*q && isspace((unsigned char)*q)) q++;
-      if (!*q) break;
-      f[nf++] = q;
-      while (*q && !isspace((unsigned char)*q)) q++;
-      if (*q) *q++ = 0;
+    if (ll && p[ll - 1] == '\r') ll--; /* a CRLF file */
+    /* a line of any length, but nothing a reader or a terminal would take
+     * otherwise: a NUL would end it in C (what follows unread), a control
+     * character hides what follows */
+    for (size_t i = 0; i < ll && !rc; i++) {
+      unsigned char ch = (unsigned char)p[i];
+      if ((ch < 0x20 && ch != '\t') || ch == 0x7f)
+        rc = ssdrev_fail(err, -EINVAL, "%s:%u: %s at byte %zu of the line (hosts files are text)", path, line,
+                         ch ? "a control character" : "a NUL byte", i + 1);
     }
-    if (nf == 0) continue;
-    if (nf < 2 || nf > 3) {
-      rc = ssdrev_fail(err, -EINVAL, "%s:%u: expected 'ADDRESS[:PORT] DEVICE-OR-FILE [SIZE]', got %s", path, line,
-                       nf < 2 ? "one field" : "more than three fields");
-      break;
-    }
-    struct bench_campaign_host x;
-    memset(&x, 0, sizeof x);
-    x.line = line;
-    x.port = CAMPAIGN_DEFAULT_PORT;
-    char *colon = strchr(f[0], ':');
-    if (colon) {
-      *colon = 0;
-      char *end;
-      errno = 0;
-      unsigned long port = strtoul(colon + 1, &end, 10);
-      if (end == colon + 1 || *end || errno || port < 1 || port > 65535) {
-        rc = ssdrev_fail(err, -EINVAL, "%s:%u: port '%s' is not a number in 1..65535", path, line, colon + 1);
+    if (rc) break;
+    if (ll + 1 > cap) {
+      char *nb = realloc(buf, ll + 1);
+      if (!nb) {
+        rc = ssdrev_fail(err, -ENOMEM, "out of memory reading '%s'", path);
         break;
       }
-      x.port = (unsigned)port;
+      buf = nb;
+      cap = ll + 1;
     }
-    if (!*f[0] || strlen(f[0]) >= sizeof x.address) {
-      rc = ssdrev_fail(err, -EINVAL, "%s:%u: no host address before the port", path, line);
+    memcpy(buf, p, ll);
+    buf[ll] = 0;
+    struct bench_campaign_host x;
+    int got = parse_line(buf, path, line, &x, err);
+    if (got < 0) {
+      rc = got;
       break;
     }
-    snprintf(x.address, sizeof x.address, "%s", f[0]);
-    if (f[1][0] != '/' || strlen(f[1]) >= sizeof x.target) {
-      rc = ssdrev_fail(err, -EINVAL, "%s:%u: target '%s' must be an absolute path (the host's fio server opens it)",
-                       path, line, f[1]);
-      break;
-    }
-    snprintf(x.target, sizeof x.target, "%s", f[1]);
-    x.loopback = is_loopback(x.address);
-    /* a target here is sized here; one on another machine cannot be */
-    if (nf == 3 && x.loopback) {
-      rc = ssdrev_fail(err, -EINVAL, "%s:%u: a size is only for a host that is not a loopback address (the target "
-                       "of this machine is sized here)", path, line);
-      break;
-    }
-    if (nf == 3 && (ssdrev_parse_size(f[2], &x.size_bytes) || x.size_bytes < 1048576)) {
-      rc = ssdrev_fail(err, -EINVAL, "%s:%u: size '%s' is not a size of at least 1 MiB (e.g. 8G)", path, line, f[2]);
-      break;
-    }
+    if (!got) continue;
     for (size_t i = 0; i < n && !rc; i++) {
       if (!strcmp(h[i].address, x.address) && h[i].port == x.port)
         rc = ssdrev_fail(err, -EINVAL, "%s:%u: host %s:%u is on line %u already (one target per fio server)", path,
@@ -122,14 +249,12 @@ int bench_campaign_hosts_load(const char *path, struct bench_campaign_host **out
       else if (x.loopback && h[i].loopback && same_local_target(h[i].target, x.target))
         rc = ssdrev_fail(err, -EINVAL, "%s:%u: target '%s' of this machine is on line %u already", path, line,
                          x.target, h[i].line);
+      /* the name keeps 64 characters of the address and 180 of the file */
+      else if (!strcmp(h[i].run_name, x.run_name))
+        rc = ssdrev_fail(err, -EINVAL, "%s:%u: the run directory '%s' is line %u's already (shorten the address or "
+                         "the target's name)", path, line, x.run_name, h[i].line);
     }
     if (rc) break;
-    /* the run's directory: HOST_PORT-TARGETNAME, safe characters only */
-    const char *base = strrchr(x.target, '/') + 1;
-    snprintf(x.run_name, sizeof x.run_name, "%.64s_%u-%.200s", x.address, x.port, *base ? base : "target");
-    for (char *q = x.run_name; *q; q++)
-      if (!isalnum((unsigned char)*q) && *q != '.' && *q != '_' && *q != '-') *q = '_';
-    snprintf(x.fio_client, sizeof x.fio_client, "ip:%s,%u", x.address, x.port);
     if (n >= BENCH_CAMPAIGN_MAX_HOSTS) { /* the report loop polls them all at once */
       rc = ssdrev_fail(err, -E2BIG, "%s:%u: more than %d hosts in one campaign", path, line, BENCH_CAMPAIGN_MAX_HOSTS);
       break;
@@ -142,7 +267,7 @@ int bench_campaign_hosts_load(const char *path, struct bench_campaign_host **out
     h = g;
     h[n++] = x;
   }
-  free(text);
+  free(buf);
   if (!rc && !n) rc = ssdrev_fail(err, -EINVAL, "%s: no hosts (one 'ADDRESS[:PORT] DEVICE-OR-FILE' per line)", path);
   if (rc) {
     free(h);
@@ -151,6 +276,19 @@ int bench_campaign_hosts_load(const char *path, struct bench_campaign_host **out
   *out = h;
   *nout = n;
   return 0;
+}
+
+int bench_campaign_hosts_load(const char *path, struct bench_campaign_host **out, size_t *nout,
+                              struct ssdrev_err *err) {
+  *out = NULL;
+  *nout = 0;
+  char *text;
+  size_t len;
+  int rc = ssdrev_read_file(path, &text, &len, 1 << 20, err);
+  if (rc) return rc;
+  rc = bench_campaign_hosts_parse(path, text, len, out, nout, err);
+  free(text);
+  return rc;
 }
 
 int bench_campaign_hosts_check(const struct bench_campaign_host *hosts, size_t n, const char *path,

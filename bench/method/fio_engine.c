@@ -35,10 +35,44 @@
 #define FIO_ENGINE_DIR "fio"    /* RUN/fio/STEP/: job files and fio's outputs */
 #define FIO_MIN_MAJOR 3
 #define FIO_MIN_MINOR 13        /* ioengine=io_uring came with fio 3.13 */
+/* Time limits (docs/interop.md "The fio engine's time limits"): a job
+ * whose length is known (time-based: runtime, the ramp within it) is killed
+ * when it runs FIO_LIMIT_SHARE of that plus FIO_LIMIT_MARGIN_S past it; a
+ * size-bound job, whose length is only the plan's estimate, when it is past
+ * that same limit of its estimate AND fio reported no I/O moving for
+ * FIO_LIMIT_MARGIN_S (a slow drive that still writes is never cut), or
+ * FIO_LIMIT_BLIND when fio reports nothing.
+ * `fio --version` gets FIO_VERSION_LIMIT_S. $SSDREV_FIO_MARGIN_S (seconds,
+ * for tests) replaces both the margin and the version check's limit. */
+#define FIO_LIMIT_SHARE 0.5
+#define FIO_LIMIT_MARGIN_S 120.0
+/* A size-bound job whose fio prints no status line (fio --client with
+ * JSON output prints none) gives no sign of I/O moving: it is killed only
+ * past FIO_LIMIT_BLIND times its estimate plus the margin (a drive 50 times
+ * slower than the plan's write_mb_s) */
+#define FIO_LIMIT_BLIND 50.0
+#define FIO_VERSION_LIMIT_S 10.0
+#define FIO_KILL_GRACE_NS 10000000000ull /* SIGTERM, then SIGKILL this much later */
+/* fio's console output: streamed to RUN/fio/STEP/TEST.out up to
+ * FIO_OUT_FILE_MAX bytes (then only its end is kept there), its last
+ * FIO_TAIL_BYTES in memory for messages */
+#define FIO_OUT_FILE_MAX (64u << 20)
+#define FIO_TAIL_BYTES 4096
 
-/* Starts ARGV (argv[0] looked up in PATH) in DIR with stdout and stderr
- * into a pipe (*fd, the read end). Returns the pid or a negative errno. */
-static pid_t spawn(const char *dir, char *const argv[], int *fd, struct ssdrev_err *err) {
+/* The margin of the time limits, in seconds (see FIO_LIMIT_MARGIN_S). */
+static double limit_margin_s(void) {
+  const char *v = getenv("SSDREV_FIO_MARGIN_S");
+  char *end;
+  double m = v && *v ? strtod(v, &end) : -1;
+  return v && *v && !*end && m > 0 && m < 1e7 ? m : FIO_LIMIT_MARGIN_S;
+}
+
+/* Starts ARGV (argv[0] looked up in PATH) in DIR with stderr, and stdout
+ * unless OUT_FD >= 0 (then stdout goes there), into a pipe (*fd, the read
+ * end), as the leader of a process group of its own: fio's job processes
+ * share it, so a kill of the group reaches them all. Returns the pid or a
+ * negative errno. */
+static pid_t spawn(const char *dir, char *const argv[], int out_fd, int *fd, struct ssdrev_err *err) {
   int p[2];
   if (pipe(p)) return ssdrev_fail(err, -errno, "cannot start %s: pipe: %s", argv[0], strerror(errno));
   pid_t pid = fork();
@@ -51,16 +85,29 @@ static pid_t spawn(const char *dir, char *const argv[], int *fd, struct ssdrev_e
     /* fio must not outlive ssdrev (it would go on writing the target) */
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() == 1) _exit(125); /* the parent died before prctl took */
-    dup2(p[1], STDOUT_FILENO);
+    setpgid(0, 0);
+    dup2(out_fd >= 0 ? out_fd : p[1], STDOUT_FILENO);
     dup2(p[1], STDERR_FILENO);
     close(p[0]), close(p[1]);
     if (dir && chdir(dir)) _exit(126);
     execvp(argv[0], argv);
     _exit(127); /* not found: the parent names it */
   }
+  setpgid(pid, pid); /* also here: a kill before the child's own call must find the group */
   close(p[1]);
   *fd = p[0];
   return pid;
+}
+
+/* Signals PID's process group (fio and its job processes), PID alone when
+ * the group is gone. */
+static void kill_group(pid_t pid, int sig) {
+  if (kill(-pid, sig)) kill(pid, sig);
+}
+
+/* An exit status from waitpid(): its code, 128 + signal when killed. */
+static int exit_code(int st) {
+  return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
 }
 
 /* Waits for PID; its exit status, 128 + signal when killed. */
@@ -68,7 +115,87 @@ static int wait_exit(pid_t pid) {
   int st;
   while (waitpid(pid, &st, 0) < 0)
     if (errno != EINTR) return -1;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
+  return exit_code(st);
+}
+
+/* fio's console output as it comes: into a file (OUT, -1 for none) up to
+ * FIO_OUT_FILE_MAX bytes, its last FIO_TAIL_BYTES in memory. */
+struct fio_output {
+  int fd;                        /* the .out file, -1 when none */
+  uint64_t bytes;                /* all fio wrote */
+  uint64_t filed;                /* of which in the file */
+  char tail[2 * FIO_TAIL_BYTES]; /* the last tail_len bytes (FIO_TAIL_BYTES at least once full) */
+  size_t tail_len;
+};
+
+static void output_add(struct fio_output *o, const char *buf, size_t n) {
+  o->bytes += n;
+  if (o->fd >= 0 && o->filed < FIO_OUT_FILE_MAX) {
+    size_t w = n < FIO_OUT_FILE_MAX - o->filed ? n : (size_t)(FIO_OUT_FILE_MAX - o->filed);
+    for (size_t off = 0; off < w;) {
+      ssize_t r = write(o->fd, buf + off, w - off);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) { /* a full disk loses only the text: the tail stays */
+        close(o->fd);
+        o->fd = -1;
+        break;
+      }
+      off += (size_t)r;
+    }
+    o->filed += w;
+  }
+  if (n >= FIO_TAIL_BYTES) {
+    memcpy(o->tail, buf + n - FIO_TAIL_BYTES, FIO_TAIL_BYTES);
+    o->tail_len = FIO_TAIL_BYTES;
+    return;
+  }
+  if (o->tail_len + n > sizeof o->tail) { /* keep the last FIO_TAIL_BYTES - n, then add */
+    size_t keep = FIO_TAIL_BYTES - n;
+    memmove(o->tail, o->tail + o->tail_len - keep, keep);
+    o->tail_len = keep;
+  }
+  memcpy(o->tail + o->tail_len, buf, n);
+  o->tail_len += n;
+}
+
+/* Ends the file: past FIO_OUT_FILE_MAX, a note of what was left out and
+ * the tail, so the file ends as fio's output did. */
+static void output_close(struct fio_output *o) {
+  if (o->fd < 0) return;
+  uint64_t dropped = o->bytes - o->filed;
+  if (dropped) {
+    size_t last = dropped < o->tail_len ? (size_t)dropped : o->tail_len; /* the tail's bytes not in the file */
+    char note[200];
+    int n = snprintf(note, sizeof note, "\n[ssdrev: %" PRIu64 " bytes of fio's output past its first %u MiB "
+                     "are not kept here; its last %zu bytes follow]\n", dropped - last, FIO_OUT_FILE_MAX >> 20, last);
+    if (write(o->fd, note, (size_t)n) != n || write(o->fd, o->tail + o->tail_len - last, last) < 0) {
+      /* the text only */
+    }
+  }
+  close(o->fd);
+  o->fd = -1;
+}
+
+/* The last LINES non-empty lines of fio's output, for a message: at most
+ * OLEN - 1 bytes, joined by " | ", a control character as '?'. */
+static void output_last(const struct fio_output *o, int lines, char *out, size_t olen) {
+  const char *t = o->tail;
+  size_t len = o->tail_len;
+  while (len && (t[len - 1] == '\n' || t[len - 1] == '\r' || t[len - 1] == ' ')) len--;
+  size_t s = len;
+  for (int k = 0; s > 0; s--)
+    if ((t[s - 1] == '\n' || t[s - 1] == '\r') && s < len && t[s] != '\n' && t[s] != '\r' && ++k == lines) break;
+  if (len - s > olen - 1) s = len - (olen - 1);
+  size_t n = 0;
+  for (size_t i = s; i < len && n + 4 < olen; i++) {
+    char ch = t[i];
+    if (ch == '\n' || ch == '\r') {
+      if (n && out[n - 1] != ' ') memcpy(out + n, " | ", 3), n += 3;
+      continue;
+    }
+    out[n++] = (unsigned char)ch < 0x20 || ch == 0x7f ? '?' : ch;
+  }
+  out[n] = 0;
 }
 
 /* ------------------------------------------------------------------ check */
@@ -113,17 +240,41 @@ static int fio_check(struct review_ctx *c, struct ssdrev_err *err) {
                        "use \"auto\", \"sleep\" or \"iopoll\"", c->prof->source);
   char *argv[] = {"fio", "--version", NULL};
   int fd;
-  pid_t pid = spawn(NULL, argv, &fd, err);
+  pid_t pid = spawn(NULL, argv, -1, &fd, err);
   if (pid < 0) return (int)pid;
+  /* its first 255 bytes, within its time limit: a fio that hangs or
+   * prints forever is killed, not waited for */
   char out[256];
   size_t n = 0;
-  ssize_t r;
-  while (n + 1 < sizeof out && ((r = read(fd, out + n, sizeof out - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
-    if (r > 0) n += (size_t)r;
+  double limit_s = limit_margin_s() < FIO_VERSION_LIMIT_S ? limit_margin_s() : FIO_VERSION_LIMIT_S;
+  uint64_t end_ns = ssdrev_clock_ns() + (uint64_t)(limit_s * 1e9);
+  int late = 0;
+  for (;;) {
+    uint64_t now = ssdrev_clock_ns();
+    if (now >= end_ns) {
+      late = 1;
+      break;
+    }
+    struct pollfd pf = {.fd = fd, .events = POLLIN};
+    int pr = poll(&pf, 1, (int)((end_ns - now) / 1000000 + 1));
+    if (pr < 0 && errno == EINTR) continue;
+    if (pr <= 0) continue;
+    char buf[512];
+    ssize_t r = read(fd, buf, sizeof buf);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    size_t take = (size_t)r < sizeof out - 1 - n ? (size_t)r : sizeof out - 1 - n;
+    memcpy(out + n, buf, take);
+    n += take;
+  }
   close(fd);
   out[n] = 0;
+  if (late) kill_group(pid, SIGKILL); /* it printed nothing of use: no grace */
   int st = wait_exit(pid);
   out[strcspn(out, "\r\n")] = 0;
+  if (late)
+    return ssdrev_fail(err, -ETIMEDOUT, "--engine fio: 'fio --version' did not end within %g s (killed)%s%.*s",
+                       limit_s, out[0] ? "; it printed: " : "", 200, out);
   if (st == 127) return ssdrev_fail(err, -ENOENT, "--engine fio: fio is not installed (not in PATH; apt-get install fio)");
   if (st != 0 || !out[0])
     return ssdrev_fail(err, -ENOENT, "--engine fio: 'fio --version' failed (exit status %d): %s", st, out);
@@ -219,14 +370,6 @@ static void remove_text_logs(const char *dir, const char *test) {
   closedir(d);
 }
 
-/* The last non-empty line of fio's output, for a message. */
-static void last_line(const char *text, size_t len, char *out, size_t olen) {
-  while (len && (text[len - 1] == '\n' || text[len - 1] == '\r' || text[len - 1] == ' ')) len--;
-  size_t s = len;
-  while (s && text[s - 1] != '\n' && text[s - 1] != '\r') s--;
-  snprintf(out, olen, "%.*s", (int)(len - s), text + s);
-}
-
 /* A test entry for a job that did not complete (no log). */
 static void add_unfinished(struct review_ctx *c, const struct bench_job *job, const struct bench_record_opts *o,
                            json_t *params, const char *status, const char *msg) {
@@ -251,14 +394,27 @@ static void sleep_idle(struct review_ctx *c, const struct bench_job *job, const 
   }
 }
 
-/* Runs fio on DIR/NAME.fio (JSON to DIR/NAME.json, its console output kept
- * as DIR/NAME.out), through c->o->fio_client when set, in DIR: its logs (a
- * client's come back from the server named .HOST) land there. Its status
- * lines drive PROGRESS; a stop request stops it (*stopped). Returns fio's
- * exit status, or a negative errno when it could not start; LAST gets the
- * last line of its output. */
-static int run_fio(struct review_ctx *c, const char *dir, const char *name, double want_s, bench_progress_fn progress,
-                   void *parg, int *stopped, char *last, size_t lastlen, struct ssdrev_err *err) {
+/* How a fio run ended, beside its exit status. */
+struct fio_run {
+  int stopped;        /* a stop request (SIGINT) ended it */
+  int timed_out;      /* it outlived its time limit and was killed */
+  int blind;          /* that limit was FIO_LIMIT_BLIND's (no status line came) */
+  double limit_s;     /* that limit */
+  uint64_t out_bytes; /* console output it wrote */
+  char tail[400];     /* its last lines, for a message */
+};
+
+/* Runs fio on DIR/NAME.fio (JSON to DIR/NAME.json, its console output
+ * streamed into DIR/NAME.out), through c->o->fio_client when set, in DIR:
+ * its logs (a client's come back from the server named .HOST) land there.
+ * Its status lines drive PROGRESS (when set); a stop request stops it
+ * (r->stopped). WANT_S is the job's length, known when TIMED (time-based),
+ * else the plan's estimate (0: none); past its limit (FIO_LIMIT_SHARE,
+ * FIO_LIMIT_MARGIN_S) fio is killed (r->timed_out). Returns fio's exit
+ * status, or a negative errno when it could not start. */
+static int run_fio(struct review_ctx *c, const char *dir, const char *name, double want_s, int timed,
+                   bench_progress_fn progress, void *parg, struct fio_run *r, struct ssdrev_err *err) {
+  memset(r, 0, sizeof *r);
   char out_arg[360], client_arg[300], jf[300];
   snprintf(out_arg, sizeof out_arg, "--output=%s.json", name);
   snprintf(jf, sizeof jf, "%s.fio", name);
@@ -267,40 +423,82 @@ static int run_fio(struct review_ctx *c, const char *dir, const char *name, doub
   argv[k++] = "fio";
   argv[k++] = "--output-format=json+";
   argv[k++] = out_arg;
-  if (progress) {
-    /* a status line a second, on stdout although it is a pipe */
-    argv[k++] = "--eta=always";
-    argv[k++] = "--eta-newline=1";
-  }
+  /* a status line a second, on stdout although it is a pipe: the progress
+   * and the proof of I/O moving that a size-bound job's limit needs */
+  argv[k++] = "--eta=always";
+  argv[k++] = "--eta-newline=1";
   if (c->o->fio_client) {
     snprintf(client_arg, sizeof client_arg, "--client=%s", c->o->fio_client);
     argv[k++] = client_arg;
   }
   argv[k++] = jf;
   argv[k] = NULL;
+  char outp[PATH_MAX + 200];
+  snprintf(outp, sizeof outp, "%s/%s.out", dir, name);
+  struct ssdrev_err oerr;
+  static struct fio_output out; /* 8 KiB: off the stack; one fio at a time per process */
+  memset(&out, 0, sizeof out);
+  out.fd = ssdrev_open_new(outp, 1, &oerr); /* none: only the text is lost, the tail stays */
   int fd;
-  pid_t pid = spawn(dir, argv, &fd, err);
-  if (pid < 0) return (int)pid;
-  char *outbuf = NULL;
-  size_t outlen = 0;
-  FILE *ob = open_memstream(&outbuf, &outlen);
-  uint64_t t0 = ssdrev_clock_ns();
+  pid_t pid = spawn(dir, argv, -1, &fd, err);
+  if (pid < 0) {
+    if (out.fd >= 0) close(out.fd);
+    return (int)pid;
+  }
+  double margin = limit_margin_s();
+  r->limit_s = (want_s > 0 ? want_s * (1 + FIO_LIMIT_SHARE) : 0) + margin;
+  uint64_t t0 = ssdrev_clock_ns(), moved_ns = t0;
+  uint64_t limit_ns = t0 + (uint64_t)(r->limit_s * 1e9), margin_ns = (uint64_t)(margin * 1e9);
+  uint64_t blind_ns = t0 + (uint64_t)(((want_s > 0 ? want_s * FIO_LIMIT_BLIND : 0) + margin) * 1e9);
+  int seen_status = 0; /* a status line came: the size-bound rule can see I/O moving */
   char line[1024];
   size_t ll = 0;
-  *stopped = 0;
-  uint64_t stop_ns = 0;
-  int sent = 0; /* after the stop: 1 SIGINT, 2 SIGTERM, 3 SIGKILL */
+  uint64_t sig_ns = 0;
+  int sent = 0; /* signals sent: 1 SIGINT (a stop), 2 SIGTERM, 3 SIGKILL */
+  int st = -1, reaped = 0;
+  uint64_t reaped_ns = 0;
   for (;;) {
-    if (bench_stop_requested && !*stopped) {
+    uint64_t now = ssdrev_clock_ns();
+    if (bench_stop_requested && !sent && !reaped) {
       kill(pid, SIGINT); /* fio stops its jobs and exits */
-      *stopped = sent = 1;
-      stop_ns = ssdrev_clock_ns();
+      r->stopped = sent = 1;
+      sig_ns = now;
+    }
+    /* past its limit: a time-based job at once, a size-bound one once no
+     * status line has shown I/O moving for the margin (without any status
+     * line, at the blind limit) */
+    if (!sent && !reaped &&
+        (timed ? now > limit_ns : seen_status ? now > limit_ns && now - moved_ns > margin_ns : now > blind_ns)) {
+      kill_group(pid, SIGTERM);
+      r->timed_out = 1;
+      r->blind = !timed && !seen_status;
+      if (r->blind) r->limit_s = (double)(blind_ns - t0) / 1e9;
+      sent = 2;
+      sig_ns = now;
     }
     /* a fio that does not exit (a client still connecting, a hung server)
-     * must not hang the review: SIGTERM after 10 s, SIGKILL after 20 s */
-    if (sent && sent < 3 && ssdrev_clock_ns() - stop_ns > (uint64_t)sent * 10000000000ull) {
-      kill(pid, sent == 1 ? SIGTERM : SIGKILL);
+     * must not hang the review: SIGTERM 10 s after SIGINT, SIGKILL 10 s
+     * after SIGTERM */
+    if (sent && sent < 3 && !reaped && now - sig_ns > FIO_KILL_GRACE_NS) {
       sent++;
+      kill_group(pid, sent == 2 ? SIGTERM : SIGKILL);
+      sig_ns = now;
+    }
+    if (!reaped) {
+      int ws;
+      pid_t w = waitpid(pid, &ws, WNOHANG);
+      if (w == pid) {
+        st = exit_code(ws);
+        reaped = 1;
+        reaped_ns = now;
+      }
+    }
+    /* fio is gone but something it started holds the pipe: 2 s more, then
+     * its group is killed and the rest of the output left unread (the
+     * group only: PID itself is reaped, its number free for reuse) */
+    if (reaped && now - reaped_ns > 2000000000ull) {
+      kill(-pid, SIGKILL);
+      break;
     }
     struct pollfd pf = {.fd = fd, .events = POLLIN};
     int pr = poll(&pf, 1, 250);
@@ -311,7 +509,7 @@ static int run_fio(struct review_ctx *c, const char *dir, const char *name, doub
       if (n < 0 && errno == EINTR) continue;
       break; /* EOF: fio is done */
     }
-    if (n > 0 && ob) fwrite(buf, 1, (size_t)n, ob);
+    if (n > 0) output_add(&out, buf, (size_t)n);
     for (ssize_t i = 0; i < n; i++) {
       if (buf[i] != '\n' && buf[i] != '\r') {
         if (ll + 1 < sizeof line) line[ll++] = buf[i];
@@ -320,7 +518,10 @@ static int run_fio(struct review_ctx *c, const char *dir, const char *name, doub
       line[ll] = 0;
       ll = 0;
       double mb_s, iops, frac;
-      if (!progress || !parse_status(line, &mb_s, &iops, &frac)) continue;
+      if (!parse_status(line, &mb_s, &iops, &frac)) continue;
+      seen_status = 1;
+      if (mb_s > 0 || iops > 0) moved_ns = ssdrev_clock_ns();
+      if (!progress) continue;
       double el = (double)(ssdrev_clock_ns() - t0) / 1e9;
       if (frac < 0) frac = want_s > 0 ? el / want_s : -1;
       if (frac > 0.99) frac = 0.99;
@@ -331,17 +532,111 @@ static int run_fio(struct review_ctx *c, const char *dir, const char *name, doub
     }
   }
   close(fd);
-  int st = wait_exit(pid);
+  if (!reaped) st = wait_exit(pid);
   if (st < 0) ssdrev_fail(err, -ECHILD, "fio (test %s): cannot wait for it: %s", name, strerror(errno));
-  if (ob) fclose(ob);
-  char outp[PATH_MAX + 200];
-  snprintf(outp, sizeof outp, "%s/%s.out", dir, name);
-  struct ssdrev_err oerr;
-  if (outbuf) ssdrev_write_file_atomic(outp, outbuf, outlen, &oerr); /* a failure here loses only the text */
-  last[0] = 0;
-  if (outbuf) last_line(outbuf, outlen, last, lastlen);
-  free(outbuf);
+  output_close(&out);
+  r->out_bytes = out.bytes;
+  output_last(&out, 3, r->tail, sizeof r->tail);
   return st;
+}
+
+/* Runs ARGV in DIR with stdout into OUT_FD, its stderr's end into TAIL,
+ * killed past LIMIT_S. Its exit status, -ETIMEDOUT when killed, or a
+ * negative errno when it could not start. */
+static int run_to_fd(const char *dir, char *const argv[], int out_fd, double limit_s, char *tail, size_t tlen,
+                     struct ssdrev_err *err) {
+  int fd;
+  pid_t pid = spawn(dir, argv, out_fd, &fd, err);
+  if (pid < 0) return (int)pid;
+  static struct fio_output eo;
+  memset(&eo, 0, sizeof eo);
+  eo.fd = -1;
+  uint64_t end_ns = ssdrev_clock_ns() + (uint64_t)(limit_s * 1e9);
+  int late = 0;
+  for (;;) {
+    uint64_t now = ssdrev_clock_ns();
+    if (now >= end_ns || bench_stop_requested) {
+      late = 1;
+      break;
+    }
+    struct pollfd pf = {.fd = fd, .events = POLLIN};
+    int pr = poll(&pf, 1, 250);
+    if (pr <= 0) continue;
+    char buf[4096];
+    ssize_t r = read(fd, buf, sizeof buf);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    output_add(&eo, buf, (size_t)r);
+  }
+  close(fd);
+  if (late) kill_group(pid, SIGKILL);
+  int st = wait_exit(pid);
+  output_last(&eo, 2, tail, tlen);
+  return late ? -ETIMEDOUT : st;
+}
+
+/* fio --client writes a job's per-I/O logs itself, from the samples the
+ * server sends after the job, and with log_offset=1 it writes only the
+ * first 4/5 of them: client.c hands flush_samples() nr_samples x
+ * sizeof(struct io_sample) bytes, which it divides by the entry with the
+ * offset (8 bytes more), so 1,000 I/Os logged 800 and a test of one slow
+ * I/O logged none ("fio wrote no per-I/O latency log", a flaky campaign:
+ * it took a 1 MiB write slower than the test's 100 ms). Checked with fio
+ * 3.33 and in fio's master. With log_compression (FIO_CLIENT_LOG_CHUNK)
+ * the server sends its compressed chunks, which the client stores whole,
+ * and `fio --inflate-log` writes every sample back as the text log. This
+ * inflates each compressed DIR/NAME_{lat,clat}.N.log.HOST in place
+ * (through a temporary file). 0, or fails naming the test and the log. */
+#define FIO_CLIENT_LOG_CHUNK "4m" /* log_compression= of a load host's jobs: its chunk */
+static int inflate_client_logs(const char *dir, const char *name, struct ssdrev_err *err) {
+  DIR *d = opendir(dir);
+  if (!d) return 0; /* no logs: the import says so */
+  size_t nl = strlen(name);
+  int rc = 0;
+  struct dirent *e;
+  while (!rc && (e = readdir(d))) {
+    const char *n = e->d_name;
+    if (strncmp(n, name, nl) || n[nl] != '_' || !strstr(n + nl, ".log.")) continue;
+    if (!strncmp(n + nl, "_slat.", 6)) continue; /* never imported: removed with the others */
+    char path[PATH_MAX + 300];
+    if (snprintf(path, sizeof path, "%s/%s", dir, n) >= (int)sizeof path) continue;
+    /* a zlib stream (RFC 1950: deflate, header check a multiple of 31);
+     * a text log starts with a digit */
+    unsigned char h[2];
+    FILE *f = fopen(path, "rb");
+    if (!f) continue;
+    size_t got = fread(h, 1, 2, f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    if (got != 2 || (h[0] & 0x0f) != 8 || ((h[0] << 8) | h[1]) % 31) continue;
+    struct ssdrev_atomic a;
+    if ((rc = ssdrev_atomic_open(&a, path, err))) break;
+    char arg[PATH_MAX + 32];
+    snprintf(arg, sizeof arg, "--inflate-log=%s", n);
+    char *argv[] = {"fio", arg, NULL};
+    char tail[300];
+    fflush(a.f);
+    /* a few seconds for a log of any size */
+    double limit_s = limit_margin_s() + (double)size / 1e6;
+    int st = run_to_fd(dir, argv, fileno(a.f), limit_s, tail, sizeof tail, err);
+    if (st < 0 && st != -ETIMEDOUT) {
+      ssdrev_atomic_abort(&a);
+      rc = st;
+    } else if (st) {
+      ssdrev_atomic_abort(&a);
+      rc = ssdrev_fail(err, -EIO, "test '%s': 'fio --inflate-log=%s' (the load host's compressed latency log) %s%s%s",
+                       name, n, st == -ETIMEDOUT ? "did not end in time" : "failed", tail[0] ? ": " : "", tail);
+    } else {
+      /* no fsync: the text is read once and removed after the import,
+       * and a crash reruns the whole step */
+      ssdrev_atomic_defer_sync(1);
+      rc = ssdrev_atomic_commit(&a, err);
+      ssdrev_atomic_defer_sync(0);
+    }
+  }
+  closedir(d);
+  return rc;
 }
 
 /* Free huge pages (HugePages_Free x Hugepagesize), in bytes; 0 when none. */
@@ -412,6 +707,9 @@ static int fio_run_job(struct review_ctx *c, const struct bench_job *job, const 
     bench_fio_job_opt(&j, "iomem", "mmaphuge");
     json_object_set_new(params, "fio_iomem", json_string("mmaphuge"));
   }
+  /* a load host's logs come back compressed, else fio's client loses a
+   * fifth of them (inflate_client_logs) */
+  if (c->o->fio_client) bench_fio_job_opt(&j, "log_compression", "%s", FIO_CLIENT_LOG_CHUNK);
   char *text;
   size_t tlen;
   rc = bench_fio_job_close(&j, &text, &tlen);
@@ -435,27 +733,48 @@ static int fio_run_job(struct review_ctx *c, const struct bench_job *job, const 
     res->interrupted = 1;
     return archive_save(c->run, err);
   }
-  int stopped = 0;
-  char last[400] = "", outp[PATH_MAX + BENCH_FIO_TOKEN_MAX + 8];
+  char outp[PATH_MAX + BENCH_FIO_TOKEN_MAX + 8];
   snprintf(outp, sizeof outp, "%s/%s.out", dir, stem);
-  double want_s = job->measure_ns ? (double)(job->ramp_ns + job->measure_ns) / 1e9 : c->job_est_s;
-  int st = run_fio(c, dir, stem, want_s, o->progress, o->progress_arg, &stopped, last, sizeof last, err);
+  /* a time-based job's length is known (fio ends it at runtime); a
+   * size-bound one's is the plan's estimate */
+  int timed = job->measure_ns > 0;
+  double want_s = timed ? (double)(job->ramp_ns + job->measure_ns) / 1e9 : c->job_est_s;
+  struct fio_run fr;
+  int st = run_fio(c, dir, stem, want_s, timed, o->progress, o->progress_arg, &fr, err);
   if (st < 0) {
     json_decref(params);
     json_decref(o->extra);
     return st;
   }
-  if (stopped || bench_stop_requested) {
+  if (!fr.timed_out && (fr.stopped || bench_stop_requested)) {
     add_unfinished(c, job, o, params, "interrupted", NULL);
     json_decref(o->extra);
     res->interrupted = 1;
     return archive_save(c->run, err);
   }
-  if (st != 0) {
-    char msg[600];
-    snprintf(msg, sizeof msg, "fio exited with status %d%s%s", st, last[0] ? ": " : "", last);
-    rc = ssdrev_fail(err, -EIO, "step '%s', test '%s': %s (see %s)", c->step->id, job->name, msg, outp);
+  if (fr.timed_out || st != 0) {
+    char msg[800];
+    char how[32];
+    if (fr.blind) snprintf(how, sizeof how, "x %g +", FIO_LIMIT_BLIND);
+    else snprintf(how, sizeof how, "+ %g%% +", FIO_LIMIT_SHARE * 100);
+    if (fr.timed_out)
+      snprintf(msg, sizeof msg, "fio ran past its time limit of %.3g s (%s %.3g s %s %.3g s margin%s) and "
+               "was killed (exit status %d)%s%s", fr.limit_s, timed ? "runtime" : "estimate", want_s, how,
+               limit_margin_s(),
+               timed ? "" : fr.blind ? "; fio showed no status line" : ", then no I/O for the margin", st,
+               fr.tail[0] ? "; its output ended: " : "", fr.tail);
+    else
+      snprintf(msg, sizeof msg, "fio exited with status %d%s%s", st, fr.tail[0] ? ": " : "", fr.tail);
+    rc = ssdrev_fail(err, fr.timed_out ? -ETIMEDOUT : -EIO, "step '%s', test '%s': %s (see %s)", c->step->id,
+                     job->name, msg, outp);
     add_unfinished(c, job, o, params, "failed", msg);
+    json_decref(o->extra);
+    struct ssdrev_err serr;
+    archive_save(c->run, &serr);
+    return rc;
+  }
+  if (c->o->fio_client && (rc = inflate_client_logs(dir, stem, err))) {
+    add_unfinished(c, job, o, params, "failed", err->msg);
     json_decref(o->extra);
     struct ssdrev_err serr;
     archive_save(c->run, &serr);
@@ -467,6 +786,11 @@ static int fio_run_job(struct review_ctx *c, const struct bench_job *job, const 
   rc = import_fio_test(c->run, path, &as, &test, err);
   json_decref(o->extra);
   if (rc) {
+    /* what fio did, beside what its outputs lack */
+    char m[sizeof err->msg];
+    memcpy(m, err->msg, sizeof m);
+    ssdrev_fail(err, rc, "%s (fio exited with status 0 after %" PRIu64 " bytes of output%s%s; see %s.out)", m,
+                fr.out_bytes, fr.tail[0] ? ", ending: " : "", fr.tail, stem);
     struct bench_record_opts bare = {.kind = o->kind}; /* its extra keys are gone with o->extra */
     add_unfinished(c, job, &bare, params, "failed", err->msg);
     struct ssdrev_err serr;
@@ -535,12 +859,17 @@ static int fio_purge_remote(struct review_ctx *c, enum bench_purge how, const ch
   rc = ssdrev_write_file_atomic(path, text, tlen, err);
   free(text);
   if (rc) return rc;
-  int stopped;
-  char last[400];
-  int st = run_fio(c, dir, name, 0, NULL, NULL, &stopped, last, sizeof last, err);
+  struct fio_run fr;
+  /* its estimate for the time limit: the target written at the plan's rate
+   * (a trim is rarely slower) */
+  double est_s = (double)size / (c->prof->set.plan_write_mb_s * 1e6);
+  int st = run_fio(c, dir, name, est_s, 0, NULL, NULL, &fr, err);
   if (st < 0) return st;
-  if (stopped) return ssdrev_fail(err, -EINTR, "interrupted during the purge of step '%s'", c->step->id);
-  if (st) return ssdrev_fail(err, -EIO, "step '%s': the purge (fio trim) exited with status %d: %s", c->step->id, st, last);
+  if (fr.timed_out)
+    return ssdrev_fail(err, -ETIMEDOUT, "step '%s': the purge (fio trim, job %s) ran past its time limit of %.3g s "
+                       "and was killed%s%s", c->step->id, name, fr.limit_s, fr.tail[0] ? ": " : "", fr.tail);
+  if (fr.stopped) return ssdrev_fail(err, -EINTR, "interrupted during the purge of step '%s'", c->step->id);
+  if (st) return ssdrev_fail(err, -EIO, "step '%s': the purge (fio trim) exited with status %d: %s", c->step->id, st, fr.tail);
   *used = blk ? "discard (fio trim)" : "punch (fio trim, falloc)";
   return 0;
 }

@@ -3,7 +3,8 @@
 # on loopback addresses only (127.0.0.1, .2, .3, .4; each its own port and
 # temporary file). One server is killed mid-campaign: that host ends failed
 # (campaign.json and its manifest say so), the others complete; a host whose
-# target the guard refuses fails without fio writing it; `ssdrev compare`
+# target the guard refuses fails without fio writing it; every I/O fio
+# counted is in each test's log (a test of one I/O too); `ssdrev compare`
 # takes the campaign directory as it is; --step reruns one step on every
 # host. Bad hosts files name file:line, and
 # a host that is not a loopback address is refused before anything starts.
@@ -25,6 +26,7 @@ cat > m.json <<'JSON'
  "settings": {"passes": 1, "measure_s": 0.1, "interval_s": 0, "region_bytes": "4MiB"},
  "steps": [{"id": "purge", "kind": "purge"},
            {"id": "cdm", "kind": "cdm", "cells": ["RND4K Q1T1"], "ops": ["read"]},
+           {"id": "one", "kind": "tail", "ios": 1, "workloads": ["write"]},
            {"id": "tail", "kind": "tail", "ios": 500, "workloads": ["read", "write"]}]}
 JSON
 
@@ -89,8 +91,15 @@ for a in ("127.0.0.1", "127.0.0.2"):
     if m["campaign"]["status"] != "complete" or m["method"]["fio_client"] != "ip:%s,%d" % (a, st[a]["port"]): sys.exit("%s manifest" % a)
     if not all(s == "complete" for s in m["steps"].values()): sys.exit("%s steps %s" % (a, m["steps"]))
     if not [t for t in m["tests"] if t["name"] == "tail.write" and t.get("log")]: sys.exit("%s: no tail.write log" % a)
+    # every I/O fio counted is in the test's log: fio's client wrote only
+    # 4/5 of the samples of a log with offsets (none of a 1-I/O test's)
+    for t in m["tests"]:
+        ios = sum(v.get("ios", 0) for v in t.get("fio", {}).get("ops", {}).values())
+        got = t.get("log_source", {}).get("records")
+        if not t.get("log") or got != ios: sys.exit("%s: test %s logged %s of fio's %d I/Os" % (a, t["name"], got, ios))
+    if not [t for t in m["tests"] if t["name"] == "one.write" and t["log_source"]["records"] == 1]: sys.exit("%s: one.write" % a)
 k = st["127.0.0.3"]
-if k["status"] != "failed" or "fio" not in k.get("error", ""): sys.exit("killed host: %s" % k)
+if k["status"] != "failed" or "fio exited with status" not in k.get("error", ""): sys.exit("killed host (the message says what fio did): %s" % k)
 m = json.load(open(d + "/camp/" + k["run"] + "/manifest.json"))
 if m["campaign"]["status"] != "failed" or "complete" == m["steps"].get("tail"): sys.exit("killed host manifest %s" % m["steps"])
 g = st["127.0.0.4"]

@@ -1,6 +1,8 @@
 /* test_campaign.c — the campaign's hosts file (bench_campaign_hosts_load)
  * and the engine table (bench_review_runner_find). */
 #include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "tests/unit/testlib.h"
 #include "bench/bench.h"
 #include "bench/method/review_int.h"
@@ -76,6 +78,126 @@ TEST("A bad hosts file is refused naming the file and line") {
     CHECK_CONTAINS(err.msg, cases[i].want);
     CHECK(h == NULL);
   }
+}
+
+/* Parses LEN bytes of TEXT as hosts file "hy"; the error or "" in MSG. */
+static int parse_text(const char *text, size_t len, struct bench_campaign_host **h, size_t *n, char *msg, size_t ml) {
+  struct ssdrev_err err = {{0}};
+  int rc = bench_campaign_hosts_parse("hy", text, len, h, n, &err);
+  snprintf(msg, ml, "%s", rc ? err.msg : "");
+  return rc;
+}
+
+TEST("A hosts line is read whole whatever its length, so a field past 4,400 bytes is not lost") {
+  /* the old reader cut each line at 4,400 bytes and ran the host without
+   * its third field */
+  static char text[6000];
+  int k = snprintf(text, sizeof text, "127.0.0.1 /%0*d%*s", 3000, 0, 1500, "");
+  snprintf(text + k, sizeof text - k, "8G\n");
+  struct bench_campaign_host *h = NULL;
+  size_t n = 0;
+  char msg[600];
+  CHECK(parse_text(text, strlen(text), &h, &n, msg, sizeof msg) == -EINVAL);
+  CHECK_CONTAINS(msg, "hy:1: a size is only for a host that is not a loopback address");
+  k = snprintf(text, sizeof text, "127.0.0.1 /a%*s b c\n", 4390, "");
+  CHECK(parse_text(text, (size_t)k, &h, &n, msg, sizeof msg) == -EINVAL);
+  CHECK_CONTAINS(msg, "hy:1: expected 'ADDRESS[:PORT] DEVICE-OR-FILE [SIZE]', got more than three fields");
+  /* a target longer than a path can be is refused, not cut */
+  static char big[6000];
+  k = snprintf(big, sizeof big, "127.0.0.1 /%0*d\n", 5000, 0);
+  CHECK(parse_text(big, (size_t)k, &h, &n, msg, sizeof msg) == -EINVAL);
+  CHECK_CONTAINS(msg, "hy:1: target of 5001 bytes is longer than the limit of 4095");
+  CHECK(h == NULL);
+}
+
+TEST("A NUL byte or a control character in a hosts file is refused naming the line") {
+  static const char nul[] = "127.0.0.1:9001 /var/tmp/a.img\0\n127.0.0.2:9002 /var/tmp/b.img\n";
+  struct bench_campaign_host *h = NULL;
+  size_t n = 0;
+  char msg[600];
+  CHECK(parse_text(nul, sizeof nul - 1, &h, &n, msg, sizeof msg) == -EINVAL);
+  CHECK_CONTAINS(msg, "hy:1: a NUL byte at byte 30 of the line");
+  static const char nul2[] = "127.0.0.1:9001 /var/tmp/a.img\n127.0.0.2:9002 /var/tmp/b\0.img\n";
+  CHECK(parse_text(nul2, sizeof nul2 - 1, &h, &n, msg, sizeof msg) == -EINVAL);
+  CHECK_CONTAINS(msg, "hy:2: a NUL byte");
+  static const char esc[] = "127.0.0.1:9001 /var/tmp/a\033[2K.img\n";
+  CHECK(parse_text(esc, sizeof esc - 1, &h, &n, msg, sizeof msg) == -EINVAL);
+  CHECK_CONTAINS(msg, "hy:1: a control character");
+  static const char cr[] = "127.0.0.1:9001 /var/tmp/a\r.img\n";
+  CHECK(parse_text(cr, sizeof cr - 1, &h, &n, msg, sizeof msg) == -EINVAL);
+  CHECK_CONTAINS(msg, "hy:1: a control character");
+  CHECK(h == NULL);
+  /* a CRLF file and tabs between fields are text */
+  static const char crlf[] = "127.0.0.1:9001\t/var/tmp/a.img\r\n127.0.0.2:9002 /var/tmp/b.img\r\n";
+  REQUIRE(parse_text(crlf, sizeof crlf - 1, &h, &n, msg, sizeof msg) == 0);
+  REQUIRE(n == 2);
+  CHECK_STR(h[0].target, "/var/tmp/a.img");
+  CHECK_STR(h[1].target, "/var/tmp/b.img");
+  free(h);
+}
+
+TEST("A host address too long or IPv6 is refused with what is wrong with it") {
+  static char text[800];
+  int k = snprintf(text, sizeof text, "%0*d:8911 /a\n", 309, 0);
+  struct bench_campaign_host *h = NULL;
+  size_t n = 0;
+  char msg[800];
+  CHECK(parse_text(text, (size_t)k, &h, &n, msg, sizeof msg) == -EINVAL);
+  CHECK_CONTAINS(msg, "hy:1: host address of 309 characters is longer than the limit of 255");
+  k = snprintf(text, sizeof text, "a%0*d /a\n", 254, 0); /* 255: the longest taken */
+  REQUIRE(parse_text(text, (size_t)k, &h, &n, msg, sizeof msg) == 0);
+  CHECK_EQ_U64(strlen(h[0].address), 255);
+  free(h);
+  h = NULL;
+  static const char *const v6[] = {"[::1]:8911 /a\n", "[::1] /a\n", "::1 /a\n", "fe80::1:8765 /a\n"};
+  for (size_t i = 0; i < sizeof v6 / sizeof v6[0]; i++) {
+    CHECK(parse_text(v6[i], strlen(v6[i]), &h, &n, msg, sizeof msg) == -EINVAL);
+    CHECK_CONTAINS(msg, "hy:1: IPv6 addresses are not supported");
+  }
+  static const char comma[] = "127.0.0.1,9 /a\n";
+  CHECK(parse_text(comma, sizeof comma - 1, &h, &n, msg, sizeof msg) == -EINVAL);
+  CHECK_CONTAINS(msg, "hy:1: host address '127.0.0.1,9' has a character");
+  static const char plus[] = "127.0.0.1:+80 /a\n";
+  CHECK(parse_text(plus, sizeof plus - 1, &h, &n, msg, sizeof msg) == -EINVAL);
+  CHECK_CONTAINS(msg, "hy:1: port '+80' is not a number");
+  CHECK(h == NULL);
+}
+
+TEST("Two spellings of one file not made yet are one target") {
+  const char *d = test_path("same");
+  mkdir(d, 0700);
+  char link[600], text[4000];
+  snprintf(link, sizeof link, "%s/ln", d);
+  unlink(link);
+  REQUIRE(symlink(d, link) == 0);
+  char dangling[600];
+  snprintf(dangling, sizeof dangling, "%s/dl", d);
+  unlink(dangling);
+  REQUIRE(symlink("a.img", dangling) == 0);
+  /* a.img does not exist: each second spelling names it all the same */
+  const char *second[] = {"%s/./a.img", "%s//a.img", "%s/ln/a.img", "%s/x/../a.img", "%s/dl", "%s/ln/./dl"};
+  for (size_t i = 0; i < sizeof second / sizeof second[0]; i++) {
+    char two[700];
+    snprintf(two, sizeof two, second[i], d);
+    snprintf(text, sizeof text, "127.0.0.1:1 %s/a.img\n127.0.0.2:2 %s\n", d, two);
+    struct bench_campaign_host *h = NULL;
+    size_t n = 0;
+    char msg[5000];
+    CHECK(parse_text(text, strlen(text), &h, &n, msg, sizeof msg) == -EINVAL);
+    CHECK_CONTAINS(msg, "of this machine is on line 1");
+    CHECK(h == NULL);
+  }
+  /* other files are other targets */
+  snprintf(text, sizeof text, "127.0.0.1:1 %s/a.img\n127.0.0.2:2 %s/b.img\n127.0.0.3:3 %s/ln/sub/a.img\n", d, d, d);
+  struct bench_campaign_host *h = NULL;
+  size_t n = 0;
+  char msg[5000];
+  CHECK(parse_text(text, strlen(text), &h, &n, msg, sizeof msg) == 0);
+  CHECK_EQ_U64(n, 3);
+  free(h);
+  unlink(link);
+  unlink(dangling);
+  rmdir(d);
 }
 
 TEST("--engine names a runner of the table or one of ssdrev's engines") {

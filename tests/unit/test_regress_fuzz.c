@@ -23,6 +23,7 @@
 #include "tests/fuzz/fuzz_analysis.c"
 #include "tests/fuzz/fuzz_logstats.c"
 #include "tests/fuzz/fuzz_fiojob.c"
+#include "tests/fuzz/fuzz_hosts.c"
 #include "log/ssdlog.h"
 #include "sim/sim.h"
 #include "bench/bench.h"
@@ -137,6 +138,10 @@ TEST("Every analysis.json seed and past finding renders a template and a chart, 
 
 TEST("Every log seed and past hostile-value finding analyzes with bounded bins, or is refused cleanly") {
   REPLAY("logstats", fuzz_logstats_one);
+}
+
+TEST("Every hosts-file seed and past hosts finding is taken with its invariants, or refused naming the file") {
+  REPLAY("hosts", fuzz_hosts_one);
 }
 
 /* Seeds written by tests/fuzz/gen_log_seeds.sh go stale when a format
