@@ -235,8 +235,7 @@ TEST("A hosts line whose target or address fio would read as something else is r
   CHECK_CONTAINS(err.msg, "h-dollar:1: target");
   free(h);
   p = write_hosts("h-addr", "lab,1:9000 /dev/x 2T\n");
-  REQUIRE(bench_campaign_hosts_load(p, &h, &n, &err) == 0);
-  CHECK(bench_campaign_hosts_check(h, n, p, 1, &err) == -EINVAL);
-  CHECK_CONTAINS(err.msg, "h-addr:1: host 'lab,1' is not a host name");
-  free(h);
+  CHECK(bench_campaign_hosts_load(p, &h, &n, &err) == -EINVAL); /* fio's --client=ip:ADDR,PORT would split it */
+  CHECK_CONTAINS(err.msg, "h-addr:1");
+  CHECK_CONTAINS(err.msg, "host address 'lab,1' has a character");
 }
