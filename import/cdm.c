@@ -466,9 +466,8 @@ int import_cdm_add(struct archive *run, const struct import_input *in, int multi
   double measure_s = 0;
   if (time_s && !strncmp(time_s, "Measure ", 8)) measure_s = strtod(time_s + 8, NULL);
   unsigned mix_read_pct = first_percent(json_string_value(json_object_get(sum, "mix")), 70);
-  /* names taken so far, hashed: archive_find_test scans the manifest, and
-   * once per cell that made a 20,000-row file take 30 s (quadratic) */
-  json_t *seen = json_object();
+  /* names taken so far (by earlier inputs too), hashed */
+  json_t *seen = import_names_taken(run);
   unsigned added = 0;
   size_t i;
   json_t *c;
@@ -478,7 +477,7 @@ int import_cdm_add(struct archive *run, const struct import_input *in, int multi
     char cname[64], name[320];
     import_safe_name(cname, sizeof cname, cell);
     snprintf(name, sizeof name, "%scdm.%s.%s", stem, cname, op);
-    if (json_object_get(seen, name) || (multi && archive_find_test(run, name))) {
+    if (json_object_get(seen, name)) {
       import_warn(run, res, "'%s': cell %s %s appears twice; the second is ignored", input, cell, op);
       continue;
     }

@@ -866,6 +866,7 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
   }
   struct fio_map_ctx map = {0};
   unsigned added = 0;
+  json_t *taken = import_names_taken(run); /* test names in the run */
   json_array_foreach(jobs, i, job) {
     const char *jobname = json_string_value(json_object_get(job, "jobname"));
     /* client mode appends an aggregate over hosts; it has no options */
@@ -897,7 +898,7 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
       json_decref(opts);
       break;
     }
-    if (archive_find_test(run, name)) {
+    if (json_object_get(taken, name)) {
       rc = ssdrev_fail(err, -EEXIST, "cannot import '%s' job %s: a test of that name is already in the run "
                        "(give each input its own file name)", input, name);
       json_decref(params);
@@ -907,6 +908,7 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
     /* the parameters ssdrev ran the job with, not fio's reading of them */
     if (as && as->params) json_object_update(params, (json_t *)as->params);
     json_t *test = archive_add_test(run, name, params, NULL);
+    json_object_set_new(taken, name, json_true());
     json_object_set_new(test, "step", json_string(as ? as->step : "fio"));
     if (!as && host_grouped && numjobs > 1)
       json_object_set_new(json_object_get(test, "params"), "threads", json_integer((json_int_t)numjobs));
@@ -1019,6 +1021,7 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
   json_decref(hosts);
   json_decref(used_logs);
   json_decref(entries);
+  json_decref(taken);
   if (!rc && !added) rc = ssdrev_fail(err, -EINVAL, "no fio jobs in '%s'", input);
   /* --logs given and none of the logs the jobs wrote is there */
   if (!rc && log_dir && logs_missing && !res->logs)
