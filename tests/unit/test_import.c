@@ -95,7 +95,8 @@ TEST("CrystalDiskMark 7 spelling and NVMe cells parse to SEQ128K Q32T1 and RND4K
 }
 
 TEST("A malformed CrystalDiskMark result line fails naming the file and line") {
-  static const char t[] = "[Read]\n  SEQ    1MiB (Q=  8, T= 1):  3531.284 MB/s\n  SEQ    1MiB (Q=  x):  fast\n";
+  static const char t[] = "[Read]\n  SEQ    1MiB (Q=  8, T= 1):  3531.284 MB/s [   3367.7 IOPS] <  2373.63 us>\n"
+                          "  SEQ    1MiB (Q=  x):  fast\n";
   struct ssdrev_err err = {{0}};
   CHECK(import_cdm_parse(t, sizeof t - 1, "bad.txt", &err) == NULL);
   CHECK_CONTAINS(err.msg, "bad.txt");
