@@ -7,12 +7,12 @@
 #            RW-sweep groups and steady-state rounds (summaries, no logs),
 # median of REPEATS per N (wall and CPU seconds). Both were quadratic before issue 26.
 # Usage: sh perf/analyze/import-scale.sh SSDREV ["JOBS..."] ["TESTS..."] [REPEATS]
-#   defaults: "20000 40000", "100000 200000", 3. Needs python3; about 1.3 GB
+#   defaults: "20000 40000", "100000 200000", 3 (an empty list: none). Needs python3; about 1.3 GB
 #   of memory and 700 MB of disk under $TMPDIR at 40,000 jobs.
 set -eu
 S=$(command -v "${1:?usage: import-scale.sh SSDREV [JOBS] [TESTS] [REPEATS]}")
-JOBS=${2:-"20000 40000"}
-TESTS=${3:-"100000 200000"}
+JOBS=${2-"20000 40000"}
+TESTS=${3-"100000 200000"}
 REP=${4:-3}
 R=$(pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/ssdrev-perf.XXXXXX")
