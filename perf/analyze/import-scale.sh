@@ -17,6 +17,7 @@ REP=${4:-3}
 R=$(pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/ssdrev-perf.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM # the EXIT trap cleans up after a signal too
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # "WALL CPU" seconds of "$@" (CPU: user + system; the machine is shared, so
 # CPU time is the steadier figure)
