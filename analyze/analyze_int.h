@@ -88,6 +88,11 @@ json_int_t analyze_json_int_of(double v);
 /* Number (integer or real) of o[key] or `dflt`. */
 double analyze_json_num(const json_t *o, const char *key, double dflt);
 const char *analyze_json_str(const json_t *o, const char *key);
+/* A lookup key of any length, printf-formatted (a fixed buffer would cut
+ * two long names to one key), for the JSON-object indexes that let the
+ * aggregates and flags find a group in O(1) instead of scanning (a scan
+ * per test was quadratic). NULL when out of memory; the caller frees it. */
+char *analyze_key(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Queue-depth scaling: a QD is the plateau when no higher QD gains this share
  * of IOPS over it (docs/flags.md qd_plateau). */
@@ -123,6 +128,9 @@ void analyze_flag_add(json_t *flags, const char *id, const char *severity, json_
 /* Aggregators (analyze/archive.c's table) and flag rules (analyze/flags.c's). */
 void analyze_write_volume_add(json_t *a, const json_t *test, const json_t *entry);
 void analyze_steady_add(json_t *a, const json_t *test, const json_t *entry);
+/* The steady-state judgment and matrix from every round added (after the
+ * last analyze_steady_add; nothing without a steady-state step). */
+void analyze_steady_finish(json_t *a);
 void analyze_consistency_add(json_t *a, const json_t *test, const json_t *entry);
 /* The consistency analysis of one test's entry (its series and series_fine): new object, or NULL. */
 json_t *analyze_consistency_of(const json_t *entry);

@@ -76,7 +76,7 @@ static void cdm_fold(json_t *row, const char *op, double mb_s, double lat_us, do
   json_object_set_new(o, "passes", json_integer(json_integer_value(json_object_get(o, "passes")) + 1));
 }
 
-static void cdm_add(json_t *cdm, const json_t *test, const json_t *entry) {
+static void cdm_add(json_t *cdm, json_t *idx, const json_t *test, const json_t *entry) {
   const char *state = analyze_json_str(test, "state"), *profile = analyze_json_str(test, "profile"), *cell = analyze_json_str(test, "cell"),
              *op = analyze_json_str(test, "op");
   if (!cell || !op) return;
@@ -98,22 +98,19 @@ static void cdm_add(json_t *cdm, const json_t *test, const json_t *entry) {
   } else {
     return;
   }
-  size_t i;
-  json_t *row = NULL, *r;
-  json_array_foreach(cdm, i, r) {
-    if (!strcmp(analyze_json_str(r, "state"), state) && !strcmp(analyze_json_str(r, "profile"), profile) &&
-        !strcmp(analyze_json_str(r, "cell"), cell)) {
-      row = r;
-      break;
-    }
-  }
+  /* the lengths keep "a b"+"c" and "a"+"b c" apart */
+  char *key = analyze_key("cdm %zu %s %zu %s %s", strlen(state), state, strlen(profile), profile, cell);
+  if (!key) return;
+  json_t *row = json_object_get(idx, key);
   if (!row) {
     row = json_object();
     json_object_set_new(row, "state", json_string(state));
     json_object_set_new(row, "profile", json_string(profile));
     json_object_set_new(row, "cell", json_string(cell));
     json_array_append_new(cdm, row);
+    json_object_set(idx, key, row);
   }
+  free(key);
   cdm_fold(row, op, mb_s, lat_us, block_bytes(test), iops, sum && !st ? json_object_get(sum, "text") : NULL);
 }
 
@@ -155,20 +152,19 @@ static int cmp_points(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static void sweep_add(json_t *sweep, const json_t *test, const json_t *entry) {
+static void sweep_add(json_t *sweep, json_t *idx, const json_t *test, const json_t *entry) {
   const json_t *st = all_stats(entry, "all");
   if (!st) return;
   json_int_t qd = (json_int_t)analyze_json_num(test, "qd", analyze_json_num(json_object_get(test, "params"), "qd", 1));
-  size_t i;
-  json_t *g = NULL, *x;
-  json_array_foreach(sweep, i, x) {
-    if (json_integer_value(json_object_get(x, "qd")) == qd) g = x;
-  }
+  char key[40];
+  snprintf(key, sizeof key, "sweep %lld", (long long)qd);
+  json_t *g = json_object_get(idx, key);
   if (!g) {
     g = json_object();
     json_object_set_new(g, "qd", json_integer(qd));
     json_object_set_new(g, "points", json_array());
     json_array_append_new(sweep, g);
+    json_object_set(idx, key, g);
   }
   json_t *p = json_object();
   json_object_set_new(p, "read_pct", json_real(analyze_json_num(test, "read_pct", analyze_json_num(json_object_get(test, "params"), "read_pct", 0))));
@@ -200,17 +196,20 @@ static void sweep_sort(json_t *sweep) {
 }
 
 /* Queue-depth scaling: one point per workload and QD. */
-static void qd_add(json_t *qds, const json_t *test, const json_t *entry) {
+static void qd_add(json_t *qds, json_t *idx, const json_t *test, const json_t *entry) {
   const char *w = analyze_json_str(test, "workload");
   const json_t *st = all_stats(entry, "all");
   if (!w || !st) return;
   size_t i;
-  json_t *g = NULL, *x;
-  json_array_foreach(qds, i, x) if (!strcmp(analyze_json_str(x, "workload"), w)) g = x;
+  char *key = analyze_key("qd %s", w);
+  if (!key) return;
+  json_t *g = json_object_get(idx, key);
   if (!g) {
     g = json_pack("{s:s, s:[]}", "workload", w, "points");
     json_array_append_new(qds, g);
+    json_object_set(idx, key, g);
   }
+  free(key);
   double p99 = NAN;
   json_t *e;
   json_array_foreach(json_object_get(st, "pct"), i, e) if (analyze_json_num(e, "p", 0) == 99) p99 =
@@ -242,16 +241,21 @@ static void qd_finish(json_t *qds) {
     double best = 0;
     for (size_t k = 0; k < n; k++) best = fmax(best, analyze_json_num(json_array_get(pts, k), "iops", 0));
     json_object_set_new(g, "max_iops", analyze_json_real(best, 1));
+    /* above[k]: the best IOPS at a QD above point k's (suffix maxima: one
+     * pass, not one per point) */
+    double *above = calloc(n ? n : 1, sizeof *above);
+    if (!above) continue;
+    for (size_t k = n; k-- > 1;)
+      above[k - 1] = fmax(above[k], analyze_json_num(json_array_get(pts, k), "iops", 0));
     for (size_t k = 0; k < n && best > 0; k++) {
       const json_t *pk = json_array_get(pts, k);
-      double above = 0;
-      for (size_t j = k + 1; j < n; j++) above = fmax(above, analyze_json_num(json_array_get(pts, j), "iops", 0));
-      if (above < (1 + ANALYZE_QD_PLATEAU_GAIN) * analyze_json_num(pk, "iops", 0)) {
+      if (above[k] < (1 + ANALYZE_QD_PLATEAU_GAIN) * analyze_json_num(pk, "iops", 0)) {
         json_object_set(g, "plateau_qd", json_object_get(pk, "qd"));
         json_object_set(g, "plateau_iops", json_object_get(pk, "iops"));
         break;
       }
     }
+    free(above);
   }
 }
 
@@ -342,13 +346,17 @@ static void job_add(json_t *jobs, const json_t *test, const json_t *entry) {
 /* The review-level aggregates a test of each kind feeds. */
 struct aggs {
   json_t *a, *cdm, *sweep, *tail, *jobs, *qds;
+  /* the groups by key ("cdm ...", "sweep QD", "qd WORKLOAD"), so that each
+   * test finds its row or group in O(1): a scan of them per test made a
+   * manifest of 100,000 tests take minutes (quadratic) */
+  json_t *idx;
 };
-static void agg_cdm(struct aggs *g, const json_t *t, const json_t *e) { cdm_add(g->cdm, t, e); }
+static void agg_cdm(struct aggs *g, const json_t *t, const json_t *e) { cdm_add(g->cdm, g->idx, t, e); }
 static void agg_tail(struct aggs *g, const json_t *t, const json_t *e) { tail_add(g->tail, t, e); }
-static void agg_sweep(struct aggs *g, const json_t *t, const json_t *e) { sweep_add(g->sweep, t, e); }
+static void agg_sweep(struct aggs *g, const json_t *t, const json_t *e) { sweep_add(g->sweep, g->idx, t, e); }
 static void agg_fill(struct aggs *g, const json_t *t, const json_t *e) { fill_add(g->a, t, e); }
 static void agg_job(struct aggs *g, const json_t *t, const json_t *e) { job_add(g->jobs, t, e); }
-static void agg_qd(struct aggs *g, const json_t *t, const json_t *e) { qd_add(g->qds, t, e); }
+static void agg_qd(struct aggs *g, const json_t *t, const json_t *e) { qd_add(g->qds, g->idx, t, e); }
 static void agg_thermal(struct aggs *g, const json_t *t, const json_t *e) {
   json_t *th = json_object_get(g->a, "thermal");
   if (!th) json_object_set_new(g->a, "thermal", th = json_array());
@@ -552,7 +560,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   json_object_set_new(a, "percentiles", pl);
   json_t *tests = json_object(), *cdm = json_array(), *sweep = json_array(), *tail = json_object(), *jobs = json_array(),
          *qds = json_array();
-  struct aggs g = {.a = a, .cdm = cdm, .sweep = sweep, .tail = tail, .jobs = jobs, .qds = qds};
+  struct aggs g = {.a = a, .cdm = cdm, .sweep = sweep, .tail = tail, .jobs = jobs, .qds = qds, .idx = json_object()};
   size_t i;
   json_t *t;
   const json_t *mt = json_object_get(m, "tests");
@@ -561,7 +569,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   if (!tv || !entries) {
     free(tv), free(entries);
     json_decref(a), json_decref(tests), json_decref(cdm), json_decref(sweep), json_decref(tail), json_decref(jobs),
-        json_decref(qds);
+        json_decref(qds), json_decref(g.idx);
     archive_free(run);
     return ssdrev_fail(err, -ENOMEM, "out of memory");
   }
@@ -601,7 +609,9 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   }
   free(tv);
   free(entries);
+  json_decref(g.idx);
   sweep_sort(sweep);
+  analyze_steady_finish(a);
   json_object_set_new(a, "tests", tests);
   json_object_set_new(a, "cdm", cdm);
   json_object_set_new(a, "rw_sweep", sweep);

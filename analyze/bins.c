@@ -3,6 +3,8 @@
  * memory holds the window plus one small summary per closed bin. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/analyze_int.h"
@@ -213,4 +215,16 @@ double analyze_json_num(const json_t *o, const char *key, double dflt) {
 const char *analyze_json_str(const json_t *o, const char *key) {
   const json_t *v = json_object_get(o, key);
   return json_is_string(v) ? json_string_value(v) : NULL;
+}
+char *analyze_key(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *key = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (!key) return NULL;
+  va_start(ap, fmt);
+  vsnprintf(key, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return key;
 }

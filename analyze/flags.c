@@ -73,18 +73,40 @@ static void rule_rnd_plateau(const json_t *a, json_t *flags) {
   }
 }
 
+/* A CDM row's profile and cell as one key (the length keeps "a b"+"c" and
+ * "a"+"b c" apart); NULL without them. */
+static char *cdm_key(const json_t *row) {
+  const char *p = analyze_json_str(row, "profile"), *c = analyze_json_str(row, "cell");
+  return p && c ? analyze_key("%zu %s %s", strlen(p), p, c) : NULL;
+}
+
 static void rule_fob_vs_full(const json_t *a, json_t *flags) {
   static const char *const ops[] = {"read", "write", "mix"};
   const json_t *cdm = json_object_get(a, "cdm");
   size_t i, j;
   json_t *fob, *full;
+  /* the filled-state rows per profile and cell, in table order: each FOB
+   * row finds its own in O(1) (a scan per row was quadratic in cells) */
+  json_t *filled = json_object();
+  json_array_foreach(cdm, j, full) {
+    const char *st = analyze_json_str(full, "state");
+    char *key = cdm_key(full);
+    if (!st || !strcmp(st, "FOB") || !key) {
+      free(key);
+      continue;
+    }
+    json_t *rows = json_object_get(filled, key);
+    if (!rows) json_object_set_new(filled, key, rows = json_array());
+    json_array_append(rows, full);
+    free(key);
+  }
   json_array_foreach(cdm, i, fob) {
     if (strcmp(analyze_json_str(fob, "state") ? analyze_json_str(fob, "state") : "", "FOB")) continue;
-    json_array_foreach(cdm, j, full) {
+    char *key = cdm_key(fob);
+    const json_t *rows = key ? json_object_get(filled, key) : NULL;
+    free(key);
+    json_array_foreach(rows, j, full) {
       const char *st = analyze_json_str(full, "state");
-      if (!st || !strcmp(st, "FOB") || strcmp(analyze_json_str(full, "cell"), analyze_json_str(fob, "cell")) ||
-          strcmp(analyze_json_str(full, "profile"), analyze_json_str(fob, "profile")))
-        continue;
       for (unsigned k = 0; k < 3; k++) {
         double x = cdm_mb_s(fob, ops[k]), y = cdm_mb_s(full, ops[k]);
         if (x <= 0 || y < 0 || y >= FULL_VS_FOB_MIN * x) continue;
@@ -97,6 +119,7 @@ static void rule_fob_vs_full(const json_t *a, json_t *flags) {
       }
     }
   }
+  json_decref(filled);
 }
 
 static void rule_write_cliff(const json_t *a, json_t *flags) {

@@ -154,32 +154,18 @@ static void ctx_free(struct log_ctx *c) {
   free(c);
 }
 
-/* Sets err for a record no run can produce, naming the file, the record
- * (0-based, in reading order) and the chunk; the analysis is refused rather
- * than binned over a span of centuries. */
+/* Sets err for a record no run can produce (ssdlog_rec_check, the rule the
+ * fio log converter applies too), naming the file, the record (0-based, in
+ * reading order) and the chunk; the analysis is refused rather than binned
+ * over a span of centuries. */
 static int check_record(struct log_ctx *c, const struct ssdlog_chunk *k, size_t i,
                         struct ssdrev_err *err) {
-  uint64_t sub = k->submit_ns[i], lat = k->lat_ns[i], rec = c->rec_no + i;
-  if (sub > (uint64_t)INT64_MAX || lat > (uint64_t)INT64_MAX - sub)
-    return ssdrev_fail(err, -EINVAL,
-                       "impossible record %llu in '%s' (chunk at byte %llu): submit_ns %llu + lat_ns %llu "
-                       "is beyond 2^63 ns",
-                       (unsigned long long)rec, c->path, (unsigned long long)k->file_offset,
-                       (unsigned long long)sub, (unsigned long long)lat);
-  if (c->max_done_ns && sub + lat > c->max_done_ns)
-    return ssdrev_fail(err, -EINVAL,
-                       "impossible record %llu in '%s' (chunk at byte %llu): it completes at %.9g s, far "
-                       "beyond the test's duration (limit %.9g s from ramp_ns + measure_ns + idle_ns in its params)",
-                       (unsigned long long)rec, c->path, (unsigned long long)k->file_offset,
-                       (double)(sub + lat) / 1e9, (double)c->max_done_ns / 1e9);
-  if (k->offset_bytes && (k->offset_bytes[i] > (uint64_t)INT64_MAX ||
-                          k->len_bytes[i] > (uint64_t)INT64_MAX - k->offset_bytes[i]))
-    return ssdrev_fail(err, -EINVAL,
-                       "impossible record %llu in '%s' (chunk at byte %llu): offset_bytes %llu + len_bytes %lu "
-                       "is beyond 2^63",
-                       (unsigned long long)rec, c->path, (unsigned long long)k->file_offset,
-                       (unsigned long long)k->offset_bytes[i], (unsigned long)k->len_bytes[i]);
-  return 0;
+  char why[256];
+  if (!ssdlog_rec_check(k->submit_ns[i], k->lat_ns[i], k->offset_bytes != NULL,
+                        k->offset_bytes ? k->offset_bytes[i] : 0, k->len_bytes[i], c->max_done_ns, why, sizeof why))
+    return 0;
+  return ssdrev_fail(err, -EINVAL, "impossible record %llu in '%s' (chunk at byte %llu): %s",
+                     (unsigned long long)(c->rec_no + i), c->path, (unsigned long long)k->file_offset, why);
 }
 
 /* Adds one measured record to the bins in `mask`. */
@@ -557,26 +543,6 @@ int analyze_rate_fill(const double *t_s, const double *mb_s, size_t n, double fi
   return 0;
 }
 
-/* Completion times a test can reach: twice its planned duration (ramp,
- * measure and idle from the log's params) plus 10 minutes for a drive's
- * error recovery; 0 (unknown) for size-based tests and logs without params. */
-static uint64_t params_max_done_ns(const struct ssdlog_header *h) {
-  json_t *p = h && h->params_json ? json_loads(h->params_json, 0, NULL) : NULL;
-  const json_t *m = json_object_get(p, "measure_ns");
-  long double lim = 0;
-  if (json_is_integer(m) && json_integer_value(m) > 0) {
-    lim = (long double)json_integer_value(m);
-    const char *more[] = {"ramp_ns", "idle_ns"};
-    for (unsigned i = 0; i < 2; i++) {
-      const json_t *v = json_object_get(p, more[i]);
-      if (json_is_integer(v) && json_integer_value(v) > 0) lim += (long double)json_integer_value(v);
-    }
-    lim = 2 * lim + 600e9L;
-  }
-  json_decref(p);
-  return lim <= 0 ? 0 : lim >= (long double)INT64_MAX ? (uint64_t)INT64_MAX : (uint64_t)lim;
-}
-
 /* The smallest unit above `unit` (at least twice it) that keeps values in
  * [lo, hi] within BINS_MAX bins, rounded up to a power of two (`pow2`, for
  * byte steps) or to 1, 2 or 5 times a power of ten (nanoseconds). */
@@ -762,7 +728,8 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
   unsigned cols = SSDLOG_COL_SUBMIT | SSDLOG_COL_LAT | SSDLOG_COL_LEN | SSDLOG_COL_STATUS | SSDLOG_COL_OP |
                   SSDLOG_COL_FLAGS;
   if (want & ANALYZE_WANT_FILL) cols |= SSDLOG_COL_OFFSET;
-  c->max_done_ns = params_max_done_ns(ssdlog_get_header(r));
+  const struct ssdlog_header *hdr = ssdlog_get_header(r);
+  c->max_done_ns = ssdlog_params_max_done_ns(hdr ? hdr->params_json : NULL);
   unsigned widened = 0;
   rc = read_all(r, cols, c, 1, NULL, 0, err);
   if (rc >= 0) rc = solve_pcts(r, c, err);

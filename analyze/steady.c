@@ -72,8 +72,8 @@ void analyze_write_volume_add(json_t *a, const json_t *t, const json_t *e) {
   }
 }
 
-/* Recomputes the judgment from the rounds so far (called per round: the
- * aggregate is complete after the last one). */
+/* The judgment from all the rounds (once, by analyze_steady_finish: once
+ * per round made a run of many rounds quadratic). */
 static void steady_judge(json_t *ss) {
   json_t *rounds = json_object_get(ss, "rounds");
   size_t n = json_array_size(rounds);
@@ -117,23 +117,25 @@ static void steady_matrix(json_t *ss) {
   if (!json_array_size(pts) || !w) return;
   double f = analyze_json_num(w, "first_round", 0), l = analyze_json_num(w, "last_round", 0);
   json_t *out = json_array();
+  json_t *cells = json_object(); /* "READ_PCT BLOCK" -> the cell of out: found in O(1) */
   size_t i;
   json_t *p;
   json_array_foreach(pts, i, p) {
     double r = analyze_json_num(p, "round", 0);
     if (r < f || r > l) continue;
     double rp = analyze_json_num(p, "read_pct", 0), bs = analyze_json_num(p, "block_bytes", 0);
-    json_t *cell = NULL, *c;
-    size_t k;
-    json_array_foreach(out, k, c) if (analyze_json_num(c, "read_pct", -1) == rp && analyze_json_num(c, "block_bytes", -1) == bs)
-        cell = c;
+    char key[64];
+    snprintf(key, sizeof key, "%.17g %.17g", rp, bs); /* %.17g: distinct doubles, distinct keys */
+    json_t *cell = json_object_get(cells, key);
     if (!cell) {
       cell = json_pack("{s:f, s:f, s:f, s:i}", "read_pct", rp, "block_bytes", bs, "sum", 0.0, "n", 0);
       json_array_append_new(out, cell);
+      json_object_set(cells, key, cell);
     }
     json_object_set_new(cell, "sum", json_real(analyze_json_num(cell, "sum", 0) + analyze_json_num(p, "iops", 0)));
     json_object_set_new(cell, "n", json_integer(json_integer_value(json_object_get(cell, "n")) + 1));
   }
+  json_decref(cells);
   if (json_array_size(out) < 2) { /* one point per round: no matrix, the rounds say it all */
     json_decref(out);
     return;
@@ -168,10 +170,7 @@ void analyze_steady_add(json_t *a, const json_t *t, const json_t *e) {
   json_array_append_new(json_object_get(ss, "matrix_points"),
                         json_pack("{s:i, s:f, s:f, s:f}", "round", round, "read_pct", analyze_json_num(t, "read_pct", 0),
                                   "block_bytes", analyze_json_num(p, "block_bytes", 0), "iops", iops));
-  if (!json_is_true(json_object_get(t, "tracking"))) {
-    steady_matrix(ss);
-    return;
-  }
+  if (!json_is_true(json_object_get(t, "tracking"))) return;
   const char *name = analyze_json_str(t, "name");
   const json_t *wv = json_object_get(json_object_get(json_object_get(a, "write_volume"), "tests"), name ? name : "");
   double bytes = analyze_json_num(json_object_get(t, "result"), "bytes", 0);
@@ -181,7 +180,12 @@ void analyze_steady_add(json_t *a, const json_t *t, const json_t *e) {
                                   "before_bytes", analyze_json_int_of(analyze_json_num(wv, "before_bytes", 0)),
                                   "write_bytes",
                                   analyze_json_int_of(bytes * (100 - analyze_json_num(p, "read_pct", 0)) / 100)));
-  steady_judge(ss);
+}
+
+void analyze_steady_finish(json_t *a) {
+  json_t *ss = json_object_get(a, "steady_state");
+  if (!ss) return;
+  if (json_array_size(json_object_get(ss, "rounds"))) steady_judge(ss);
   steady_matrix(ss);
 }
 

@@ -117,12 +117,27 @@ static const char *measured_value(const char *p, const char *end, double max, co
   return why;
 }
 
+/* 1 when the text at p (after blanks) starts with word, and then *next is
+ * just after it (and the blanks after it). */
+static int unit_follows(const char *p, const char *end, const char *word, const char **next) {
+  p = skip_ws(p, end);
+  size_t n = strlen(word);
+  if ((size_t)(end - p) < n || strncmp(p, word, n)) return 0;
+  *next = skip_ws(p + n, end);
+  return 1;
+}
+
 /* One result line, e.g.
  *   "  SEQ    1MiB (Q=  8, T= 1):  3531.284 MB/s [   3367.7 IOPS] <  2373.63 us>"
  *   "Sequential 1MiB (Q=  8, T= 1):  ..."   (CDM 7 spelling)
+ * full: the row is of the section layout (CrystalDiskMark 7 to 9, and
+ * KDiskMark), which writes MB/s, IOPS and latency on every row: a row
+ * without all three (a cut row, "SEQ 1MiB (Q= 8, T= 1):  3371.6") is
+ * refused, not imported as a result. CDM 6 rows (parse_legacy_line) have
+ * IOPS on random rows only and no latency.
  * Returns 1 and appends a cell, 0 when the line is not a result line, or -1
  * when it looks like one but is malformed; then *why says what is wrong. */
-static int parse_result_line(json_t *cells, enum cdm_section sec, const char *p, const char *end,
+static int parse_result_line(json_t *cells, enum cdm_section sec, int full, const char *p, const char *end,
                              char *why, size_t why_len) {
   static const struct { const char *word, *prefix, *pattern; } kinds[] = {
       {"SEQ", "SEQ", "seq"}, {"Sequential", "SEQ", "seq"},
@@ -156,10 +171,16 @@ static int parse_result_line(json_t *cells, enum cdm_section sec, const char *p,
   if (!colon) return -1;
   const char *mb_text = skip_ws(colon + 1, end);
   if (measured_value(colon + 1, end, CDM_MAX_MB_S, "MB/s value", &mb_s, &p, why, why_len)) return -1;
+  const char *after_unit;
+  if (!unit_follows(p, end, "MB/s", &after_unit)) {
+    snprintf(why, why_len, "no 'MB/s' after the value (a cut row?)");
+    return -1;
+  }
   /* the values as the file wrote them: a report shows these digits, never
    * a recomputed or re-rounded number */
   json_t *text = json_object();
   json_object_set_new(text, "mb_s", json_stringn(mb_text, (size_t)(p - mb_text)));
+  p = after_unit;
   double block = size * mult + 0.5;
   const char *bad = count_problem(floor(block), CDM_MAX_BLOCK_BYTES);
   if (bad) {
@@ -190,23 +211,44 @@ static int parse_result_line(json_t *cells, enum cdm_section sec, const char *p,
   json_object_set_new(c, "threads", json_integer((json_int_t)th));
   json_object_set_new(c, "mb_s", json_real(mb_s));
   json_object_set_new(c, "text", text);
-  /* IOPS in [...] and mean latency in <... us> are absent before CDM 7 */
+  /* IOPS in [... IOPS] and mean latency in <... us>: on every row from
+   * CDM 7 on (full), on CDM 6's random rows only (IOPS) */
   const char *b = find_char(p, end, '[');
   double v;
-  const char *after;
+  const char *after, *close;
+  if (full && !b) {
+    snprintf(why, why_len, "no '[ N IOPS]' after MB/s, which CrystalDiskMark 7 to 9 write on every row (a cut row?)");
+    json_decref(c);
+    return -1;
+  }
   if (b) {
     if (measured_value(b + 1, end, CDM_MAX_IOPS, "IOPS value", &v, &after, why, why_len)) {
+      json_decref(c);
+      return -1;
+    }
+    if (!unit_follows(after, end, "IOPS", &close) || close >= end || *close != ']') {
+      snprintf(why, why_len, "the IOPS value is not closed by 'IOPS]' (a cut row?)");
       json_decref(c);
       return -1;
     }
     json_object_set_new(c, "iops", json_real(v));
     const char *it = skip_ws(b + 1, end);
     json_object_set_new(text, "iops", json_stringn(it, (size_t)(after - it)));
-    p = after;
+    p = close + 1;
   }
   const char *l = find_char(p, end, '<');
+  if (full && !l) {
+    snprintf(why, why_len, "no '< N us>' latency after IOPS, which CrystalDiskMark 7 to 9 write on every row (a cut row?)");
+    json_decref(c);
+    return -1;
+  }
   if (l) {
     if (measured_value(l + 1, end, CDM_MAX_LAT_US, "latency (us)", &v, &after, why, why_len)) {
+      json_decref(c);
+      return -1;
+    }
+    if (!unit_follows(after, end, "us", &close) || close >= end || *close != '>') {
+      snprintf(why, why_len, "the latency is not closed by 'us>' (a cut row?)");
       json_decref(c);
       return -1;
     }
@@ -248,7 +290,7 @@ static int parse_legacy_line(json_t *cells, const char *p, const char *end, char
   int n = snprintf(buf, sizeof buf, "%s %.*s %.*s", seq ? "SEQ" : "RND", sz == sz_end ? 6 : (int)(sz_end - sz),
                    sz == sz_end ? "128KiB" : sz, (int)(end - paren), paren);
   if (n < 0 || (size_t)n >= sizeof buf) return -1;
-  return parse_result_line(cells, op, buf, buf + n, why, why_len);
+  return parse_result_line(cells, op, 0, buf, buf + n, why, why_len);
 }
 
 json_t *import_cdm_parse(const char *text, size_t len, const char *name, struct ssdrev_err *err) {
@@ -297,8 +339,8 @@ json_t *import_cdm_parse(const char *text, size_t len, const char *name, struct 
       }
       if (rc > 0) legacy = 1;
     } else if (sec != CDM_NONE && s < le) {
-      char why[128] = "";
-      int rc = parse_result_line(cells, sec, s, le, why, sizeof why);
+      char why[160] = "";
+      int rc = parse_result_line(cells, sec, 1, s, le, why, sizeof why);
       if (rc < 0) {
         ssdrev_fail(err, -EINVAL, "bad CrystalDiskMark result in '%s' line %u: %s%s'%.*s'", name, line,
                     why, why[0] ? " in " : "", (int)(le - s > 120 ? 120 : le - s), s);
@@ -466,9 +508,8 @@ int import_cdm_add(struct archive *run, const struct import_input *in, int multi
   double measure_s = 0;
   if (time_s && !strncmp(time_s, "Measure ", 8)) measure_s = strtod(time_s + 8, NULL);
   unsigned mix_read_pct = first_percent(json_string_value(json_object_get(sum, "mix")), 70);
-  /* names taken so far, hashed: archive_find_test scans the manifest, and
-   * once per cell that made a 20,000-row file take 30 s (quadratic) */
-  json_t *seen = json_object();
+  /* names taken so far (by earlier inputs too), hashed */
+  json_t *seen = import_names_taken(run);
   unsigned added = 0;
   size_t i;
   json_t *c;
@@ -478,7 +519,7 @@ int import_cdm_add(struct archive *run, const struct import_input *in, int multi
     char cname[64], name[320];
     import_safe_name(cname, sizeof cname, cell);
     snprintf(name, sizeof name, "%scdm.%s.%s", stem, cname, op);
-    if (json_object_get(seen, name) || (multi && archive_find_test(run, name))) {
+    if (json_object_get(seen, name)) {
       import_warn(run, res, "'%s': cell %s %s appears twice; the second is ignored", input, cell, op);
       continue;
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "import/import_int.h"
 #include "log/ssdlog.h"
 #include "archive/archive.h"
@@ -543,37 +544,80 @@ static int find_bw_log(const struct import_opts *o, const char *json_dir, const 
 }
 
 #define FIO_BW_TRACE_MAX 1000000 /* points of an averaged bandwidth log (a week at 1 s) */
+/* The longest line of an averaged bandwidth log: fio writes about 30 bytes
+ * ("time, KiB/s, ddir, bs, offset, prio[, issue time]"); a longer line is
+ * refused, naming it, rather than cut (fgets of 512 bytes read the rest of
+ * a long line as another window: 99,999,999 KiB/s was accepted) */
+#define FIO_BW_LINE_MAX 4096
+
+/* One line of f into buf (cap bytes, the newline dropped, a CR before it
+ * too): 1, 0 at the end of the file, -E2BIG for a line of cap bytes or more,
+ * -EINVAL for a NUL byte in it (the line's end is not read then). */
+static int bw_line(FILE *f, char *buf, size_t cap, size_t *len) {
+  size_t n = 0;
+  int c;
+  while ((c = getc_unlocked(f)) != EOF && c != '\n') { /* f is this thread's own */
+    if (!c) return -EINVAL;
+    if (n + 1 >= cap) return -E2BIG;
+    buf[n++] = (char)c;
+  }
+  if (c == EOF && !n) return 0;
+  if (n && buf[n - 1] == '\r') n--;
+  buf[n] = 0;
+  *len = n;
+  return 1;
+}
 
 /* An averaged bandwidth log (log_avg_msec > 0) as a fill trace: the write
- * direction's "time_ms, KiB/s, ddir, ..." lines as {"file", "interval_ms",
- * "t_s", "mb_s"} (t_s: the end of each window). Fails naming the file and
- * line on a malformed line. */
+ * direction's "time_ms, KiB/s, ddir, bs[, ...]" lines as {"file",
+ * "interval_ms", "t_s", "mb_s"} (t_s: the end of each window). Every field
+ * is a non-negative integer (the priority may be hex); fails naming the file
+ * and line on a malformed, overlong or NUL-holding line. */
 static json_t *bw_trace_read(const char *path, double interval_ms, struct ssdrev_err *err) {
-  FILE *f = fopen(path, "r");
+  /* a regular file only (a FIFO would block the import) */
+  int fd = ssdrev_open_read(path, NULL, err);
+  if (fd < 0) return NULL;
+  FILE *f = fdopen(fd, "r");
   if (!f) {
     int e = errno;
+    close(fd);
     ssdrev_fail(err, -e, "cannot open fio bandwidth log '%s': %s", path, strerror(e));
     return NULL;
   }
   json_t *t = json_array(), *m = json_array();
-  char line[512];
+  char line[FIO_BW_LINE_MAX];
+  size_t len;
   unsigned long long no = 0;
-  int bad = 0;
-  while (!bad && fgets(line, sizeof line, f)) {
+  int bad = 0, got;
+  while (!bad && (got = bw_line(f, line, sizeof line, &len)) != 0) {
     no++;
-    unsigned long long v[3];
+    if (got < 0) {
+      bad = 1;
+      ssdrev_fail(err, -EINVAL, "bad fio bandwidth log '%s' line %llu: %s", path, no,
+                  got == -E2BIG ? "longer than 4095 bytes" : "a NUL byte");
+      break;
+    }
+    /* time_ms, KiB/s, ddir, bs, then fio's further integer columns */
+    unsigned long long v[4];
     const char *c = line;
-    for (int i = 0; i < 3 && !bad; i++) {
+    int nf = 0;
+    while (!bad) {
       char *end;
       while (*c == ' ' || *c == '\t') c++;
       errno = 0;
-      v[i] = strtoull(c, &end, 10);
-      if (end == c || errno || (*end != ',' && i < 2) || *c == '-') bad = 1;
-      c = *end == ',' ? end + 1 : end;
+      unsigned long long x = strtoull(c, &end, nf < 4 ? 10 : 0); /* the priority: 0x%04x with log_prio=1 */
+      if (end == c || errno || *c == '-' || *c == '+') bad = 1;
+      while (*end == ' ' || *end == '\t') end++;
+      if (*end && *end != ',') bad = 1;
+      if (nf < 4) v[nf] = x;
+      nf++;
+      if (!*end) break;
+      c = end + 1;
     }
-    if (bad || v[0] > (1ull << 43)) {
+    if (bad || nf < 4 || v[0] > (1ull << 43)) {
       bad = 1;
-      ssdrev_fail(err, -EINVAL, "bad fio bandwidth log '%s' line %llu: expected 'time_ms, KiB/s, ddir, bs'", path, no);
+      ssdrev_fail(err, -EINVAL, "bad fio bandwidth log '%s' line %llu: expected 'time_ms, KiB/s, ddir, bs' "
+                  "(non-negative integers)", path, no);
       break;
     }
     if (v[2] != 1) continue; /* the write direction is the fill */
@@ -584,6 +628,11 @@ static json_t *bw_trace_read(const char *path, double interval_ms, struct ssdrev
     }
     json_array_append_new(t, json_real((double)v[0] / 1e3));
     json_array_append_new(m, json_real((double)v[1] * 1024.0 / 1e6));
+  }
+  if (!bad && ferror(f)) {
+    int e = errno ? errno : EIO;
+    bad = 1;
+    ssdrev_fail(err, -e, "cannot read fio bandwidth log '%s': %s", path, strerror(e));
   }
   fclose(f);
   if (bad) {
@@ -608,10 +657,12 @@ static int import_job_log(struct archive *run, json_t *test, const char *name, c
   struct ssdlog_writer *w;
   int rc = ssdlog_writer_open(&w, archive_path(run, rel), SSDLOG_CLOCK_IMPORTED, start_unix_ns,
                                  params, 0, err);
+  /* the analysis' duration limit, from the params it will read */
+  uint64_t max_done_ns = ssdlog_params_max_done_ns(params);
   free(params);
   if (rc) return rc;
   const char *lo = import_opt(o, "log-offset");
-  struct import_fio_log_fmt fmt = {.has_offset = lo ? lo[0] - '0' : -1, .queue_id = 0};
+  struct import_fio_log_fmt fmt = {.has_offset = lo ? lo[0] - '0' : -1, .queue_id = 0, .max_done_ns = max_done_ns};
   /* the JSON lists every option set, so no log_offset means fio's default 0;
    * guessing by column count would take fio 3.36's issue-time column (or
    * the prio) of a 6-column log for an offset */
@@ -866,6 +917,7 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
   }
   struct fio_map_ctx map = {0};
   unsigned added = 0;
+  json_t *taken = import_names_taken(run); /* test names in the run */
   json_array_foreach(jobs, i, job) {
     const char *jobname = json_string_value(json_object_get(job, "jobname"));
     /* client mode appends an aggregate over hosts; it has no options */
@@ -897,7 +949,7 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
       json_decref(opts);
       break;
     }
-    if (archive_find_test(run, name)) {
+    if (json_object_get(taken, name)) {
       rc = ssdrev_fail(err, -EEXIST, "cannot import '%s' job %s: a test of that name is already in the run "
                        "(give each input its own file name)", input, name);
       json_decref(params);
@@ -907,6 +959,7 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
     /* the parameters ssdrev ran the job with, not fio's reading of them */
     if (as && as->params) json_object_update(params, (json_t *)as->params);
     json_t *test = archive_add_test(run, name, params, NULL);
+    json_object_set_new(taken, name, json_true());
     json_object_set_new(test, "step", json_string(as ? as->step : "fio"));
     if (!as && host_grouped && numjobs > 1)
       json_object_set_new(json_object_get(test, "params"), "threads", json_integer((json_int_t)numjobs));
@@ -1019,6 +1072,7 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
   json_decref(hosts);
   json_decref(used_logs);
   json_decref(entries);
+  json_decref(taken);
   if (!rc && !added) rc = ssdrev_fail(err, -EINVAL, "no fio jobs in '%s'", input);
   /* --logs given and none of the logs the jobs wrote is there */
   if (!rc && log_dir && logs_missing && !res->logs)

@@ -24,7 +24,10 @@ struct fiolog_state {
   uint64_t col[FIOLOG_MAX_COLS]; /* parsed fields of the current record */
   int col_ok[FIOLOG_MAX_COLS];   /* field parsed as a number */
   int col_hex[FIOLOG_MAX_COLS];  /* field was written as 0x... (log_prio=1) */
-  uint64_t line;                 /* 1-based record number */
+  uint64_t line;                 /* the file line (1-based) where the current record began */
+  uint64_t next_line;            /* the file line where the next record begins */
+  uint64_t nl_in_fields;         /* newlines inside the current record's (quoted) fields */
+  int last_term;                 /* the character that ended the last record (CR of a CR LF) */
   uint64_t seq_cursor[4];        /* seq_rebuild: bytes logged so far per direction */
   struct ssdlog_rec batch[FIOLOG_BATCH];
   size_t nbatch;
@@ -42,6 +45,8 @@ static int fiolog_flush(struct fiolog_state *s) {
 static void fiolog_field(void *data, size_t len, void *arg) {
   struct fiolog_state *s = arg;
   if (s->rc) return;
+  /* a quoted field may hold line breaks: the next records' lines move on */
+  for (const char *q = data, *e = q + len; q && (q = memchr(q, '\n', (size_t)(e - q))); q++) s->nl_in_fields++;
   unsigned i = s->ncols++;
   if (i >= FIOLOG_MAX_COLS) return; /* extra columns of future fio versions */
   char buf[32];
@@ -61,14 +66,20 @@ static void fiolog_field(void *data, size_t len, void *arg) {
   s->col_hex[i] = len > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
 }
 
+/* Record callback, also for every line break outside a record
+ * (CSV_REPALL_NL), so that blank lines count and messages name the file's
+ * own line: libcsv skipped them, and a bad line after a blank one was named
+ * a line too early. The LF of a CR LF ends no line of its own. */
 static void fiolog_record(int c, void *arg) {
-  (void)c;
   struct fiolog_state *s = arg;
   unsigned n = s->ncols;
   s->ncols = 0;
-  if (s->rc) return;
-  s->line++;
-  if (n == 0) return;
+  int crlf_tail = n == 0 && c == '\n' && s->last_term == '\r';
+  s->last_term = c;
+  s->line = s->next_line;
+  if (!crlf_tail) s->next_line += 1 + s->nl_in_fields;
+  s->nl_in_fields = 0;
+  if (s->rc || n == 0) return;
   if (n < 4) {
     s->rc = ssdrev_fail(s->err, -EINVAL,
                         "bad fio log '%s' line %llu: %u columns, expected at least 4 "
@@ -117,20 +128,7 @@ static void fiolog_record(int c, void *arg) {
                         (unsigned long long)s->line, (unsigned long long)t_ms);
     return;
   }
-  /* a latency or an offset + length beyond 63 bits is no I/O: the analysis
-   * refuses such records, so refuse them here, where the line is known */
-  if (lat_ns > (uint64_t)INT64_MAX) {
-    s->rc = ssdrev_fail(s->err, -EINVAL, "bad fio log '%s' line %llu: latency %llu ns out of range (max 2^63-1)",
-                        s->path, (unsigned long long)s->line, (unsigned long long)lat_ns);
-    return;
-  }
-  if (s->has_offset && (s->col[4] > (uint64_t)INT64_MAX || bs > (uint64_t)INT64_MAX - s->col[4])) {
-    s->rc = ssdrev_fail(s->err, -EINVAL, "bad fio log '%s' line %llu: offset %llu + bs %llu is beyond 2^63",
-                        s->path, (unsigned long long)s->line, (unsigned long long)s->col[4],
-                        (unsigned long long)bs);
-    return;
-  }
-  struct ssdlog_rec *r = &s->batch[s->nbatch++];
+  struct ssdlog_rec *r = &s->batch[s->nbatch];
   memset(r, 0, sizeof *r);
   /* fio stamps the sample at completion with a millisecond clock, so the
    * submit time is completion - latency, good to about 1 ms. */
@@ -156,6 +154,16 @@ static void fiolog_record(int c, void *arg) {
     s->st->rebuilt++;
   }
   r->len_bytes = (uint32_t)bs;
+  /* a record the analysis would refuse (a latency or an offset + length
+   * beyond 63 bits, a completion far past the test's duration) is refused
+   * here, by the same rule, where the line is known */
+  char why[256];
+  if (ssdlog_rec_check(r->submit_ns, r->lat_ns, 1, r->offset_bytes, r->len_bytes, s->fmt->max_done_ns, why,
+                       sizeof why)) {
+    s->rc = ssdrev_fail(s->err, -EINVAL, "bad fio log '%s' line %llu: %s", s->path, (unsigned long long)s->line, why);
+    return;
+  }
+  s->nbatch++;
   if (s->fmt->ramp_ns && r->submit_ns < s->fmt->ramp_ns) r->flags |= SSDLOG_REC_RAMP;
   r->queue_id = s->fmt->queue_id;
   r->op = ddir == 3 ? SSDLOG_OP_FLUSH : (uint8_t)ddir; /* fio's DDIR_SYNC is 3 */
@@ -189,8 +197,9 @@ int import_fio_log_import(const char *path, const struct import_fio_log_fmt *fmt
   s->w = w;
   s->st = st;
   s->err = err;
+  s->next_line = 1;
   struct csv_parser p;
-  if (csv_init(&p, 0)) {
+  if (csv_init(&p, CSV_REPALL_NL)) {
     free(s);
     fclose(f);
     return ssdrev_fail(err, -ENOMEM, "cannot set up the CSV parser for '%s'", path);
@@ -200,7 +209,7 @@ int import_fio_log_import(const char *path, const struct import_fio_log_fmt *fmt
   while (!s->rc && (n = fread(buf, 1, sizeof buf, f)) > 0) {
     if (csv_parse(&p, buf, n, fiolog_field, fiolog_record, s) != n && !s->rc)
       s->rc = ssdrev_fail(err, -EINVAL, "bad fio log '%s' near line %llu: %s", path,
-                          (unsigned long long)s->line + 1, csv_strerror(csv_error(&p)));
+                          (unsigned long long)s->next_line, csv_strerror(csv_error(&p)));
   }
   if (!s->rc && ferror(f)) {
     int e = errno ? errno : EIO;

@@ -176,6 +176,17 @@ void import_test_times(json_t *test, uint64_t start_unix_ns, uint64_t end_unix_n
   json_object_set_new(test, "time_source", json_string("imported"));
 }
 
+json_t *import_names_taken(const struct archive *run) {
+  json_t *names = json_object();
+  size_t i;
+  json_t *t;
+  json_array_foreach(json_object_get(run->manifest, "tests"), i, t) {
+    const char *n = json_string_value(json_object_get(t, "name"));
+    if (n) json_object_set_new(names, n, json_true());
+  }
+  return names;
+}
+
 void import_warn(struct archive *run, struct import_result *res, const char *fmt, ...) {
   char msg[1024];
   va_list ap;

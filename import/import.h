@@ -114,6 +114,10 @@ struct import_fio_log_fmt {
    * runs ramp and measurement as one job, so the ramp is in the log as the
    * native engine keeps it) */
   uint64_t ramp_ns;
+  /* > 0: the latest completion the test can reach, ssdlog_params_max_done_ns
+   * of the params the log's header gets; a line completing later is refused
+   * (ssdlog_rec_check: the analysis' rule) */
+  uint64_t max_done_ns;
 };
 struct import_fio_log_stats {
   uint64_t lines;         /* records converted */

@@ -31,6 +31,11 @@ void import_stage_remove(const char *stage);
  * staging directory. Frees run in every case. Returns the first error. */
 int import_stage_finish(struct archive *run, const struct import_opts *o, int rc,
                         struct ssdrev_err *err);
+/* The run's test names as a set (a JSON object NAME -> true; the caller
+ * decrefs it), built once so that an importer checks each new name in O(1):
+ * archive_find_test scans the manifest, and once per job that made a
+ * 20,000-job fio file take minutes (quadratic). Add each name it takes. */
+json_t *import_names_taken(const struct archive *run);
 /* Appends a warning to the manifest's "import_warnings" and counts it. */
 void import_warn(struct archive *run, struct import_result *res, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

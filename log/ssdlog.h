@@ -36,6 +36,22 @@ struct ssdlog_rec {
   uint8_t flags;         /* enum ssdlog_rec_flag */
 };
 
+/* The validity rule of a record (log/check.c), one for every reader and
+ * converter: analyze refuses a log holding a record that breaks it, and the
+ * fio log converter refuses the line that would make one. A record is
+ * possible when submit_ns + lat_ns is within 2^63 - 1 ns, when it completes
+ * by max_done_ns (0: no limit known), and, when has_offset, when
+ * offset_bytes + len_bytes is within 2^63 - 1. Returns 0, or -EINVAL with
+ * why filled (what is wrong, with the values; no location: the caller
+ * names the file and the record or line). */
+int ssdlog_rec_check(uint64_t submit_ns, uint64_t lat_ns, int has_offset, uint64_t offset_bytes,
+                     uint64_t len_bytes, uint64_t max_done_ns, char *why, size_t why_len);
+/* The latest completion a test can reach, from its params (a JSON object's
+ * text, as in the log header): twice its planned duration (ramp_ns,
+ * measure_ns and idle_ns) plus 10 minutes for a drive's error recovery; 0
+ * (unknown) for size-based tests and without params. */
+uint64_t ssdlog_params_max_done_ns(const char *params_json);
+
 enum ssdlog_clock_source {
   SSDLOG_CLOCK_MONOTONIC = 1, /* CLOCK_MONOTONIC of a real run */
   SSDLOG_CLOCK_VIRTUAL = 2,   /* the simulated drive's virtual clock */

@@ -19,6 +19,7 @@ run sim-speed sh perf/bench/sim-speed.sh "$B"
 run vs-fio sh perf/bench/vs-fio.sh "$B/ssdrev" 5 5
 run engine-fio sh perf/bench/engine-fio.sh "$B/ssdrev" 5 5
 run pct-vs-numpy sh perf/analyze/pct-vs-numpy.sh "$B/ssdrev"
+run import-scale sh perf/analyze/import-scale.sh "$B/ssdrev"
 run render sh perf/render/bench.sh "$B" 5
 run review sh perf/bench/review.sh "$B"
 run compare sh perf/bench/compare.sh "$B"

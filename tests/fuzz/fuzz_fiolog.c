@@ -18,7 +18,8 @@ static int fuzz_fiolog_one(const uint8_t *data, size_t size) {
     fprintf(stderr, "fuzz_fiolog: cannot open the writer: %s\n", err.msg);
     abort();
   }
-  struct import_fio_log_fmt fmt = {.has_offset = -1, .queue_id = 3};
+  /* half the inputs with a duration limit (a time-based job of 1 s) */
+  struct import_fio_log_fmt fmt = {.has_offset = -1, .queue_id = 3, .max_done_ns = size & 1 ? 602000000000ull : 0};
   struct import_fio_log_stats st;
   int rc = import_fio_log_import(in, &fmt, w, &st, &err);
   fuzz_check_err(&err);
@@ -40,6 +41,13 @@ static int fuzz_fiolog_one(const uint8_t *data, size_t size) {
     n++;
     bytes += rec.len_bytes;
     if (rec.queue_id != 3 || rec.op > SSDLOG_OP_FLUSH) abort();
+    /* every converted record passes the analysis' rule (issue 26 item 18) */
+    char why[256];
+    if (ssdlog_rec_check(rec.submit_ns, rec.lat_ns, 1, rec.offset_bytes, rec.len_bytes, fmt.max_done_ns, why,
+                         sizeof why)) {
+      fprintf(stderr, "fuzz_fiolog: converted a record the analysis refuses: %s\n", why);
+      abort();
+    }
   }
   if (rc < 0) {
     fprintf(stderr, "fuzz_fiolog: converted log does not read: %s\n", err.msg);

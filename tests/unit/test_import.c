@@ -9,6 +9,7 @@
 #include "sim/sim.h"
 #include "import/import.h"
 #include "bench/bench.h"
+#include "analyze/analyze.h"
 
 static const char cdm8[] =
     "\xEF\xBB\xBF------------------------------------------------------------------------------\r\n"
@@ -94,7 +95,8 @@ TEST("CrystalDiskMark 7 spelling and NVMe cells parse to SEQ128K Q32T1 and RND4K
 }
 
 TEST("A malformed CrystalDiskMark result line fails naming the file and line") {
-  static const char t[] = "[Read]\n  SEQ    1MiB (Q=  8, T= 1):  3531.284 MB/s\n  SEQ    1MiB (Q=  x):  fast\n";
+  static const char t[] = "[Read]\n  SEQ    1MiB (Q=  8, T= 1):  3531.284 MB/s [   3367.7 IOPS] <  2373.63 us>\n"
+                          "  SEQ    1MiB (Q=  x):  fast\n";
   struct ssdrev_err err = {{0}};
   CHECK(import_cdm_parse(t, sizeof t - 1, "bad.txt", &err) == NULL);
   CHECK_CONTAINS(err.msg, "bad.txt");
@@ -210,6 +212,87 @@ TEST("A fio log with a bad line fails naming the file and the line") {
   n = roundtrip("ddir.log", "1, 100, 7, 4096, 0\n", -1, r, 4, &st, &err);
   CHECK(n == -EINVAL);
   CHECK_CONTAINS(err.msg, "ddir");
+}
+
+TEST("A fio log names a bad line by the file's own number after blank lines, LF or CR LF") {
+  struct ssdrev_err err = {{0}};
+  struct ssdlog_rec r[8];
+  struct import_fio_log_stats st;
+  int n = roundtrip("blank.log", "1, 100, 0, 4096, 0\n\n\n2, 100, 0, 4096, 0\n3, fast, 0, 4096, 0\n", -1, r, 8, &st,
+                    &err);
+  CHECK(n == -EINVAL);
+  CHECK_CONTAINS(err.msg, "line 5:");
+  n = roundtrip("crlf.log", "1, 100, 0, 4096, 0\r\n\r\n2, 100, 0, 4096, 0\r\n3, fast, 0, 4096, 0\r\n", -1, r, 8,
+                &st, &err);
+  CHECK(n == -EINVAL);
+  CHECK_CONTAINS(err.msg, "line 4:");
+  /* the blank lines hold no record: the good lines convert */
+  n = roundtrip("blank-ok.log", "1, 100, 0, 4096, 0\r\n\r\n\r\n2, 200, 0, 4096, 0\r\n", -1, r, 8, &st, &err);
+  CHECK(n == 2);
+}
+
+/* 1 when analyze_log refuses a log of the one record (submit, lat, offset,
+ * 4 KiB) with these params, 0 when it accepts it, -1 on a setup failure. */
+static int analysis_refuses(const char *params, uint64_t submit_ns, uint64_t lat_ns, uint64_t offset) {
+  const char *path = test_path("one.ssdlog");
+  unlink(path);
+  struct ssdrev_err err = {{0}};
+  struct ssdlog_writer *w;
+  if (ssdlog_writer_open(&w, path, SSDLOG_CLOCK_IMPORTED, 0, params, 0, &err)) return -1;
+  struct ssdlog_rec rec = {.submit_ns = submit_ns, .lat_ns = lat_ns, .offset_bytes = offset, .len_bytes = 4096};
+  if (ssdlog_append(w, &rec, 1, &err) || ssdlog_writer_close(w, &err)) return -1;
+  struct analyze_opts o;
+  analyze_opts_defaults(&o);
+  json_t *res = NULL;
+  int rc = analyze_log(path, &o, ANALYZE_WANT_SERIES | ANALYZE_WANT_FILL, &res, &err);
+  json_decref(res);
+  return rc != 0;
+}
+
+TEST("A fio log line is refused at import exactly when the analysis would refuse its record (one rule)") {
+  static const char params[] = "{\"measure_ns\": 1000000000}"; /* a time-based job of 1 s: limit 602 s */
+  static const struct {
+    uint64_t t_ms, lat_ns, offset;
+  } cases[] = {
+      {5, 9223372036854775807ull, 0},        /* 2^63-1 ns: review --engine fio completed, analyze refused */
+      {5, 1000, 0},                          /* an ordinary I/O */
+      {601000, 900000000, 0},                /* completes at 601 s: within the limit */
+      {603000, 1000, 0},                     /* completes at 603 s: beyond */
+      {5, 1000, 9223372036854775807ull - 4095}, /* offset + len = 2^63: beyond */
+      {5, 1000, 9223372036854775807ull - 4096}, /* offset + len = 2^63-1: within */
+  };
+  uint64_t max_done = ssdlog_params_max_done_ns(params);
+  CHECK_EQ_U64(max_done, 602000000000ull);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char text[160], name[32];
+    snprintf(text, sizeof text, "1, 100, 0, 4096, 0, 0\n%llu, %llu, 0, 4096, %llu, 0\n",
+             (unsigned long long)cases[i].t_ms, (unsigned long long)cases[i].lat_ns,
+             (unsigned long long)cases[i].offset);
+    snprintf(name, sizeof name, "rule%zu.log", i);
+    const char *src = test_path(name);
+    REQUIRE(write_text(src, text) == 0);
+    const char *dst = test_path("rule.ssdlog");
+    unlink(dst);
+    struct ssdrev_err err = {{0}};
+    struct ssdlog_writer *w;
+    REQUIRE(ssdlog_writer_open(&w, dst, SSDLOG_CLOCK_IMPORTED, 0, params, 0, &err) == 0);
+    struct import_fio_log_fmt fmt = {.has_offset = 1, .max_done_ns = max_done};
+    struct import_fio_log_stats st;
+    int rc = import_fio_log_import(src, &fmt, w, &st, &err);
+    struct ssdrev_err cerr = {{0}};
+    ssdlog_writer_close(w, &cerr);
+    /* the record as the converter makes it: submit = completion - latency, at least 0 */
+    uint64_t done = cases[i].t_ms * 1000000ull;
+    uint64_t submit = cases[i].lat_ns > done ? 0 : done - cases[i].lat_ns;
+    int refused = analysis_refuses(params, submit, cases[i].lat_ns, cases[i].offset);
+    REQUIRE(refused >= 0);
+    if ((rc != 0) != refused) printf("    case %zu: import rc %d, analysis refuses %d (%s)\n", i, rc, refused, err.msg);
+    CHECK((rc != 0) == refused);
+    if (rc) {
+      CHECK_CONTAINS(err.msg, name);
+      CHECK_CONTAINS(err.msg, "line 2:");
+    }
+  }
 }
 
 TEST("fio JSON after warning lines loads; garbage fails naming the file") {

@@ -131,8 +131,8 @@ TEST("Percentiles from json+ bins skip keys that are not latencies and are never
 
 TEST("A fio latency log line with a latency or offset beyond 63 bits is refused naming file and line") {
   static const char *const bad[][2] = {
-      {"1, 52000, 0, 4096, 0\n2, 18446744073709551615, 0, 4096, 0\n", "line 2: latency 18446744073709551615"},
-      {"1, 52000, 0, 4096, 0, 0\n2, 5000, 0, 4096, 18446744073709547520, 0\n", "line 2: offset 18446744073709547520"},
+      {"1, 52000, 0, 4096, 0\n2, 18446744073709551615, 0, 4096, 0\n", "line 2: submit_ns 0 + lat_ns 18446744073709551615 is beyond 2^63 ns"},
+      {"1, 52000, 0, 4096, 0, 0\n2, 5000, 0, 4096, 18446744073709547520, 0\n", "line 2: offset_bytes 18446744073709547520 + len_bytes 4096 is beyond 2^63"},
   };
   for (size_t i = 0; i < 2; i++) {
     char name[32], out[600];

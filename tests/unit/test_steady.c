@@ -280,6 +280,7 @@ TEST("not_steady survives an interrupted step without a window and a window of m
     json_decref(t);
     json_decref(e);
   }
+  analyze_steady_finish(a); /* the judgment, once after the last round */
   const json_t *w = json_object_get(json_object_get(a, "steady_state"), "window");
   REQUIRE(w);
   CHECK(json_is_null(json_object_get(w, "range_pct")));
