@@ -27,47 +27,56 @@
 #define BENCH_FIO_LINE_MAX 4095
 #define BENCH_FIO_TOKEN_MAX 200 /* a section name or file stem (fio takes 255) */
 
-/* ---- fio job files (bench/fio/jobfile.c) */
+/* ---- the text both writers build (bench/fio/text.c) */
 
-struct bench_fio_job {
-  FILE *f;               /* open_memstream over text/len */
+/* A file being written in memory, sticky on its first refusal. */
+struct bench_fio_text {
+  FILE *f;                /* open_memstream over text/len */
   char *text;
   size_t len;
-  int rc;                /* the first refusal or failure; 0 while none */
+  int rc;                 /* the first refusal or failure; 0 while none */
+  const char *what;       /* "a fio job file", for the out-of-memory message */
   struct ssdrev_err *err; /* receives rc's message */
 };
 
-/* Starts an empty job file in memory. 0, or -ENOMEM (err filled). */
-int bench_fio_job_open(struct bench_fio_job *j, struct ssdrev_err *err);
-/* Ends J. On success (returns 0) *text (NUL-terminated, caller frees) and
+/* Starts an empty WHAT (a static string) in memory. 0, or -ENOMEM (err
+ * filled). */
+int bench_fio_text_open(struct bench_fio_text *t, const char *what, struct ssdrev_err *err);
+/* Ends T. On success (returns 0) *text (NUL-terminated, caller frees) and
  * *len hold the file; else returns the first refusal (its message in the
  * err of _open), frees everything and sets *text = NULL. */
-int bench_fio_job_close(struct bench_fio_job *j, char **text, size_t *len);
+int bench_fio_text_close(struct bench_fio_text *t, char **text, size_t *len);
+/* Keeps RC as T's refusal unless one is kept already (its message is in
+ * T->err). */
+void bench_fio_text_fail(struct bench_fio_text *t, int rc);
+
+/* ---- fio job files (bench/fio/jobfile.c) */
+
 /* "# TEXT": one comment line whatever TEXT holds (a control character
  * becomes '?', the line is cut at BENCH_FIO_LINE_MAX). */
-void bench_fio_job_comment(struct bench_fio_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void bench_fio_job_comment(struct bench_fio_text *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "[global]", after a blank line when not the first section. */
-void bench_fio_job_global(struct bench_fio_job *j);
+void bench_fio_job_global(struct bench_fio_text *j);
 /* "[NAME]" (a job), after a blank line. NAME must be a token
  * (bench_fio_token_ok): refused otherwise, naming it. */
-void bench_fio_job_section(struct bench_fio_job *j, const char *name);
+void bench_fio_job_section(struct bench_fio_text *j, const char *name);
 /* "KEY=VALUE", VALUE formatted from FMT. Refused (naming KEY and VALUE): a
  * KEY that is not [a-z0-9_]+ or names an option that runs a program or
  * reads another job file (exec_prerun, exec_postrun, ioscheduler, include,
  * ...), a VALUE that bench_fio_value_check refuses, an ioengine that is not
  * an engine name (bench_fio_check_ioengine), and "filename" (use
  * bench_fio_job_filename). */
-void bench_fio_job_opt(struct bench_fio_job *j, const char *key, const char *fmt, ...)
+void bench_fio_job_opt(struct bench_fio_text *j, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* A bare option ("stonewall"), KEY as in bench_fio_job_opt. */
-void bench_fio_job_flag(struct bench_fio_job *j, const char *key);
+void bench_fio_job_flag(struct bench_fio_text *j, const char *key);
 /* "filename=PATH": PATH exactly, ':' escaped as "\:" (fio's file-list
  * separator); refused when bench_fio_check_filename refuses it. WHAT names
  * PATH in the message ("--filename", "hosts.txt:3: target"). */
-void bench_fio_job_filename(struct bench_fio_job *j, const char *path, const char *what);
+void bench_fio_job_filename(struct bench_fio_text *j, const char *path, const char *what);
 /* "KEY=${VAR}": the one expansion ssdrev writes on purpose (the export's
  * filename=${SSDREV_TARGET}, checked by run.sh). VAR must be [A-Z_]+. */
-void bench_fio_job_env(struct bench_fio_job *j, const char *key, const char *var);
+void bench_fio_job_env(struct bench_fio_text *j, const char *key, const char *var);
 
 /* 0 when VALUE is one option value to fio; else -EINVAL with a message
  * "WHAT 'VALUE' has a character fio's job files cannot hold (...)". */
@@ -89,27 +98,16 @@ void bench_fio_token(const char *name, char *out, size_t len);
 
 /* ---- shell scripts (bench/fio/shell.c) */
 
-struct bench_fio_sh {
-  FILE *f;
-  char *text;
-  size_t len;
-  int rc;
-  struct ssdrev_err *err;
-};
-
-int bench_fio_sh_open(struct bench_fio_sh *s, struct ssdrev_err *err);
-/* As bench_fio_job_close. */
-int bench_fio_sh_close(struct bench_fio_sh *s, char **text, size_t *len);
 /* "# TEXT": one comment line (control characters become '?'). */
-void bench_fio_sh_comment(struct bench_fio_sh *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void bench_fio_sh_comment(struct bench_fio_text *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* CODE as it is, then a newline: ssdrev's own script text, a constant of
  * the program. Never a string from a file or the command line. */
-void bench_fio_sh_code(struct bench_fio_sh *s, const char *code);
+void bench_fio_sh_code(struct bench_fio_text *s, const char *code);
 /* A command line: ARGV's words (NULL-terminated) each as bench_fio_sh_word. */
-void bench_fio_sh_cmd(struct bench_fio_sh *s, const char *const argv[]);
+void bench_fio_sh_cmd(struct bench_fio_text *s, const char *const argv[]);
 /* printf '%s\n' 'TEXT': prints TEXT as it is (echo would read backslashes
  * in dash). TEXT may not hold a control character (refused). */
-void bench_fio_sh_print(struct bench_fio_sh *s, const char *text);
+void bench_fio_sh_print(struct bench_fio_text *s, const char *text);
 /* Writes W to F as one shell word: as it is when it is a plain word
  * ([A-Za-z0-9_./:=%@+,-]+), else single-quoted, a quote as '\''. Refuses a
  * control character (a word that would span lines) with -EINVAL naming

@@ -33,31 +33,6 @@
 static const char *const denied_keys[] = {"exec_prerun", "exec_postrun", "ioscheduler", "program",
                                           "arguments", "include", NULL};
 
-static void job_fail(struct bench_fio_job *j, int rc) {
-  if (!j->rc) j->rc = rc;
-}
-
-int bench_fio_job_open(struct bench_fio_job *j, struct ssdrev_err *err) {
-  memset(j, 0, sizeof *j);
-  j->err = err;
-  j->f = open_memstream(&j->text, &j->len);
-  if (!j->f) return j->rc = ssdrev_fail(err, -ENOMEM, "out of memory writing a fio job file");
-  return 0;
-}
-
-int bench_fio_job_close(struct bench_fio_job *j, char **text, size_t *len) {
-  if (j->f && fclose(j->f) && !j->rc) j->rc = ssdrev_fail(j->err, -ENOMEM, "out of memory writing a fio job file");
-  j->f = NULL;
-  if (j->rc) {
-    free(j->text);
-    j->text = NULL;
-  }
-  *text = j->text;
-  *len = j->rc ? 0 : j->len;
-  j->text = NULL;
-  return j->rc;
-}
-
 /* One line of text with every control byte as '?', at most MAX bytes. */
 static void safe_line(FILE *f, const char *s, size_t max) {
   for (size_t n = 0; *s && n < max; s++, n++) {
@@ -66,7 +41,7 @@ static void safe_line(FILE *f, const char *s, size_t max) {
   }
 }
 
-void bench_fio_job_comment(struct bench_fio_job *j, const char *fmt, ...) {
+void bench_fio_job_comment(struct bench_fio_text *j, const char *fmt, ...) {
   if (j->rc) return;
   char *s = NULL;
   va_list ap;
@@ -74,7 +49,7 @@ void bench_fio_job_comment(struct bench_fio_job *j, const char *fmt, ...) {
   int n = vasprintf(&s, fmt, ap);
   va_end(ap);
   if (n < 0) {
-    job_fail(j, ssdrev_fail(j->err, -ENOMEM, "out of memory writing a fio job file"));
+    bench_fio_text_fail(j, ssdrev_fail(j->err, -ENOMEM, "out of memory writing a fio job file"));
     return;
   }
   fputs("# ", j->f);
@@ -102,21 +77,21 @@ void bench_fio_token(const char *name, char *out, size_t len) {
   out[k] = 0;
 }
 
-static void section(struct bench_fio_job *j, const char *name) {
+static void section(struct bench_fio_text *j, const char *name) {
   if (ftell(j->f) > 0) fputc('\n', j->f);
   fprintf(j->f, "[%s]\n", name);
 }
 
-void bench_fio_job_global(struct bench_fio_job *j) {
+void bench_fio_job_global(struct bench_fio_text *j) {
   if (!j->rc) section(j, "global");
 }
 
-void bench_fio_job_section(struct bench_fio_job *j, const char *name) {
+void bench_fio_job_section(struct bench_fio_text *j, const char *name) {
   if (j->rc) return;
   if (!bench_fio_token_ok(name)) {
     char shown[BENCH_FIO_TOKEN_MAX + 1];
     bench_fio_token(name, shown, sizeof shown);
-    job_fail(j, ssdrev_fail(j->err, -EINVAL, "fio job file: section name '%s' is not a token of letters, digits, "
+    bench_fio_text_fail(j, ssdrev_fail(j->err, -EINVAL, "fio job file: section name '%s' is not a token of letters, digits, "
                             "'.', '_' and '-' (or begins with \"global\" or '.')", shown));
     return;
   }
@@ -169,25 +144,25 @@ int bench_fio_check_ioengine(const char *name, const char *what, struct ssdrev_e
 }
 
 /* 0 when KEY may be written: [a-z0-9_]+ and not a denied option. */
-static int key_ok(struct bench_fio_job *j, const char *key) {
+static int key_ok(struct bench_fio_text *j, const char *key) {
   size_t n = strlen(key);
   if (!n || strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_") != n) {
-    job_fail(j, ssdrev_fail(j->err, -EINVAL, "fio job file: option name '%.64s' is not [a-z0-9_]+", key));
+    bench_fio_text_fail(j, ssdrev_fail(j->err, -EINVAL, "fio job file: option name '%.64s' is not [a-z0-9_]+", key));
     return -1;
   }
   for (size_t i = 0; denied_keys[i]; i++)
     if (!strncmp(key, denied_keys[i], strlen(denied_keys[i]))) {
-      job_fail(j, ssdrev_fail(j->err, -EPERM, "fio job file: option '%s' runs a program or reads another file; "
+      bench_fio_text_fail(j, ssdrev_fail(j->err, -EPERM, "fio job file: option '%s' runs a program or reads another file; "
                               "ssdrev never writes it", key));
       return -1;
     }
   return 0;
 }
 
-void bench_fio_job_opt(struct bench_fio_job *j, const char *key, const char *fmt, ...) {
+void bench_fio_job_opt(struct bench_fio_text *j, const char *key, const char *fmt, ...) {
   if (j->rc || key_ok(j, key)) return;
   if (!strcmp(key, "filename")) {
-    job_fail(j, ssdrev_fail(j->err, -EINVAL, "fio job file: filename= is written by bench_fio_job_filename"));
+    bench_fio_text_fail(j, ssdrev_fail(j->err, -EINVAL, "fio job file: filename= is written by bench_fio_job_filename"));
     return;
   }
   char *v = NULL;
@@ -196,28 +171,28 @@ void bench_fio_job_opt(struct bench_fio_job *j, const char *key, const char *fmt
   int n = vasprintf(&v, fmt, ap);
   va_end(ap);
   if (n < 0) {
-    job_fail(j, ssdrev_fail(j->err, -ENOMEM, "out of memory writing a fio job file"));
+    bench_fio_text_fail(j, ssdrev_fail(j->err, -ENOMEM, "out of memory writing a fio job file"));
     return;
   }
   char what[96];
   snprintf(what, sizeof what, "fio option %s=", key);
   int rc = !strcmp(key, "ioengine") ? bench_fio_check_ioengine(v, "ioengine", j->err)
                                     : bench_fio_value_check(v, what, j->err);
-  if (rc) job_fail(j, rc);
+  if (rc) bench_fio_text_fail(j, rc);
   else fprintf(j->f, "%s=%s\n", key, v);
   free(v);
 }
 
-void bench_fio_job_flag(struct bench_fio_job *j, const char *key) {
+void bench_fio_job_flag(struct bench_fio_text *j, const char *key) {
   if (j->rc || key_ok(j, key)) return;
   fprintf(j->f, "%s\n", key);
 }
 
-void bench_fio_job_filename(struct bench_fio_job *j, const char *path, const char *what) {
+void bench_fio_job_filename(struct bench_fio_text *j, const char *path, const char *what) {
   if (j->rc) return;
   int rc = bench_fio_check_filename(path, what, j->err);
   if (rc) {
-    job_fail(j, rc);
+    bench_fio_text_fail(j, rc);
     return;
   }
   fputs("filename=", j->f);
@@ -228,11 +203,11 @@ void bench_fio_job_filename(struct bench_fio_job *j, const char *path, const cha
   fputc('\n', j->f);
 }
 
-void bench_fio_job_env(struct bench_fio_job *j, const char *key, const char *var) {
+void bench_fio_job_env(struct bench_fio_text *j, const char *key, const char *var) {
   if (j->rc || key_ok(j, key)) return;
   size_t n = strlen(var);
   if (!n || strspn(var, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") != n) {
-    job_fail(j, ssdrev_fail(j->err, -EINVAL, "fio job file: '%.64s' is not an environment variable name", var));
+    bench_fio_text_fail(j, ssdrev_fail(j->err, -EINVAL, "fio job file: '%.64s' is not an environment variable name", var));
     return;
   }
   fprintf(j->f, "%s=${%s}\n", key, var);

@@ -16,32 +16,7 @@
 
 #define SH_PLAIN "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=%@+,-"
 
-static void sh_fail(struct bench_fio_sh *s, int rc) {
-  if (!s->rc) s->rc = rc;
-}
-
-int bench_fio_sh_open(struct bench_fio_sh *s, struct ssdrev_err *err) {
-  memset(s, 0, sizeof *s);
-  s->err = err;
-  s->f = open_memstream(&s->text, &s->len);
-  if (!s->f) return s->rc = ssdrev_fail(err, -ENOMEM, "out of memory writing a shell script");
-  return 0;
-}
-
-int bench_fio_sh_close(struct bench_fio_sh *s, char **text, size_t *len) {
-  if (s->f && fclose(s->f) && !s->rc) s->rc = ssdrev_fail(s->err, -ENOMEM, "out of memory writing a shell script");
-  s->f = NULL;
-  if (s->rc) {
-    free(s->text);
-    s->text = NULL;
-  }
-  *text = s->text;
-  *len = s->rc ? 0 : s->len;
-  s->text = NULL;
-  return s->rc;
-}
-
-void bench_fio_sh_comment(struct bench_fio_sh *s, const char *fmt, ...) {
+void bench_fio_sh_comment(struct bench_fio_text *s, const char *fmt, ...) {
   if (s->rc) return;
   char *t = NULL;
   va_list ap;
@@ -49,7 +24,7 @@ void bench_fio_sh_comment(struct bench_fio_sh *s, const char *fmt, ...) {
   int n = vasprintf(&t, fmt, ap);
   va_end(ap);
   if (n < 0) {
-    sh_fail(s, ssdrev_fail(s->err, -ENOMEM, "out of memory writing a shell script"));
+    bench_fio_text_fail(s, ssdrev_fail(s->err, -ENOMEM, "out of memory writing a shell script"));
     return;
   }
   fputs("# ", s->f);
@@ -58,7 +33,7 @@ void bench_fio_sh_comment(struct bench_fio_sh *s, const char *fmt, ...) {
   free(t);
 }
 
-void bench_fio_sh_code(struct bench_fio_sh *s, const char *code) {
+void bench_fio_sh_code(struct bench_fio_text *s, const char *code) {
   if (s->rc) return;
   fputs(code, s->f);
   fputc('\n', s->f);
@@ -88,20 +63,20 @@ int bench_fio_sh_word(FILE *f, const char *w, const char *what, struct ssdrev_er
   return 0;
 }
 
-void bench_fio_sh_cmd(struct bench_fio_sh *s, const char *const argv[]) {
+void bench_fio_sh_cmd(struct bench_fio_text *s, const char *const argv[]) {
   for (size_t i = 0; !s->rc && argv[i]; i++) {
     if (i) fputc(' ', s->f);
     int rc = bench_fio_sh_word(s->f, argv[i], "a shell word", s->err);
-    if (rc) sh_fail(s, rc);
+    if (rc) bench_fio_text_fail(s, rc);
   }
   if (!s->rc) fputc('\n', s->f);
 }
 
-void bench_fio_sh_print(struct bench_fio_sh *s, const char *text) {
+void bench_fio_sh_print(struct bench_fio_text *s, const char *text) {
   if (s->rc) return;
   for (const unsigned char *q = (const unsigned char *)text; *q; q++)
     if (*q < 0x20 || *q == 0x7f) {
-      sh_fail(s, bench_fio_sh_word(s->f, text, "a printed line", s->err)); /* refuses it, writing nothing */
+      bench_fio_text_fail(s, bench_fio_sh_word(s->f, text, "a printed line", s->err)); /* refuses it, writing nothing */
       return;
     }
   /* always quoted, so the text is one argument whatever it holds */

@@ -44,7 +44,7 @@ static void fio_time_str(double s, char *out, size_t len) {
 /* The job's logging and ordering: every job a group of its own. NAME is
  * ssdrev's own ("QD1.R50") or made of a cell's name: a section name only,
  * so written as a token (bench_fio_token: "SEQ1M Q8T1" is SEQ1M_Q8T1). */
-static void job_head(struct bench_fio_job *j, const char *name, const struct review_step *s) {
+static void job_head(struct bench_fio_text *j, const char *name, const struct review_step *s) {
   char sect[BENCH_FIO_TOKEN_MAX + 1];
   bench_fio_token(name, sect, sizeof sect);
   bench_fio_job_section(j, sect);
@@ -67,7 +67,7 @@ static double measure_s(const struct bench_fio_export_opts *x, double method_s) 
 
 const char bench_review_fio_discard_sh[] = "if [ -b \"$SSDREV_TARGET\" ]; then blkdiscard \"$SSDREV_TARGET\"; fi";
 
-int bench_review_fio_cdm(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_cdm(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                          const struct bench_fio_export_opts *x) {
   char region[32], t[32];
   uint64_t r = region_bytes(x, p);
@@ -117,7 +117,7 @@ int bench_review_fio_cdm(struct bench_fio_job *j, const struct review_profile *p
   return 0;
 }
 
-int bench_review_fio_fill(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_fill(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                           const struct bench_fio_export_opts *x) {
   char bs[32];
   fio_size_str(s->block_bytes, bs, sizeof bs);
@@ -148,7 +148,7 @@ int bench_review_fio_fill(struct bench_fio_job *j, const struct review_profile *
   return 0;
 }
 
-int bench_review_fio_sweep(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_sweep(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                            const struct bench_fio_export_opts *x) {
   char bs[32], m[32], r[32];
   fio_size_str(s->block_bytes, bs, sizeof bs);
@@ -175,7 +175,7 @@ int bench_review_fio_sweep(struct bench_fio_job *j, const struct review_profile 
   return 0;
 }
 
-int bench_review_fio_tail(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_tail(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                           const struct bench_fio_export_opts *x) {
   char bs[32];
   fio_size_str(s->block_bytes, bs, sizeof bs);
@@ -198,7 +198,7 @@ int bench_review_fio_tail(struct bench_fio_job *j, const struct review_profile *
 
 /* A note on what the export could not express: into the job file J (a
  * comment) and x->notes (the CLI prints them on stderr). */
-static void fio_note(struct bench_fio_job *j, const struct bench_fio_export_opts *x, const struct review_step *s,
+static void fio_note(struct bench_fio_text *j, const struct bench_fio_export_opts *x, const struct review_step *s,
                      const char *fmt, const char *what) {
   char line[600];
   snprintf(line, sizeof line, fmt, what);
@@ -212,7 +212,7 @@ static void fio_note(struct bench_fio_job *j, const struct bench_fio_export_opts
 /* A random job over the whole target, as the method's whole-drive random
  * steps: size=100% says so to the import (a CrystalDiskMark cell of the same
  * shape tests a region). */
-static void rand_job(struct bench_fio_job *j, const char *rw, uint32_t block, unsigned qd, unsigned threads) {
+static void rand_job(struct bench_fio_text *j, const char *rw, uint32_t block, unsigned qd, unsigned threads) {
   char bs[32];
   fio_size_str(block, bs, sizeof bs);
   bench_fio_job_opt(j, "rw", "%s", rw);
@@ -226,7 +226,7 @@ static void rand_job(struct bench_fio_job *j, const char *rw, uint32_t block, un
   }
 }
 
-int bench_review_fio_qd_scaling(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_qd_scaling(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                                 const struct bench_fio_export_opts *x) {
   /* the sweep's short-mode times apply here too, as in qdscale.c */
   double ms = p->set.sweep_measure_s >= 0 ? p->set.sweep_measure_s : s->measure_s;
@@ -257,7 +257,7 @@ int bench_review_fio_qd_scaling(struct bench_fio_job *j, const struct review_pro
 
 /* steady_state, consistency: what "prepare" does first. The purge is
  * run.sh's (bench_review_fio_pre_sh); the sequential passes are jobs. */
-static void prepare_jobs(struct bench_fio_job *j, const struct review_step *s) {
+static void prepare_jobs(struct bench_fio_text *j, const struct review_step *s) {
   unsigned passes = s->prepare == REVIEW_PREP_PTS ? 2 : s->prepare == REVIEW_PREP_FILL ? 1 : 0;
   if (s->prepare != REVIEW_PREP_NONE)
     bench_fio_job_comment(j, "prepare: %sthe purge by run.sh", bench_review_prepare_text(s->prepare));
@@ -276,7 +276,7 @@ const char *bench_review_fio_pre_sh(const struct review_step *s) {
   return s->prepare == REVIEW_PREP_NONE ? NULL : bench_review_fio_discard_sh;
 }
 
-int bench_review_fio_steady(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_steady(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                             const struct bench_fio_export_opts *x) {
   (void)p;
   /* the PTS matrix (steady.c), 512 B left out: a 4 KiB-sector drive refuses it */
@@ -312,7 +312,7 @@ int bench_review_fio_steady(struct bench_fio_job *j, const struct review_profile
   return 0;
 }
 
-int bench_review_fio_consistency(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_consistency(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                                  const struct bench_fio_export_opts *x) {
   (void)p;
   char t[32];
@@ -327,7 +327,7 @@ int bench_review_fio_consistency(struct bench_fio_job *j, const struct review_pr
   return 0;
 }
 
-int bench_review_fio_thermal(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_thermal(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                              const struct bench_fio_export_opts *x) {
   (void)p;
   char bs[32], t[32], cool[32];
@@ -352,7 +352,7 @@ int bench_review_fio_thermal(struct bench_fio_job *j, const struct review_profil
   return 0;
 }
 
-int bench_review_fio_recovery(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_recovery(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                               const struct bench_fio_export_opts *x) {
   char bs[32];
   fio_size_str(s->block_bytes, bs, sizeof bs);
@@ -442,9 +442,9 @@ int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary
   char *imp = NULL;
   size_t implen = 0;
   FILE *cmd = open_memstream(&imp, &implen);
-  struct bench_fio_sh run;
+  struct bench_fio_text run;
   if (!cmd) rc = ssdrev_fail(err, -ENOMEM, "out of memory exporting '%s'", x->profile_path);
-  if (!rc) rc = bench_fio_sh_open(&run, err);
+  if (!rc) rc = bench_fio_text_open(&run, "a shell script", err);
   if (rc) {
     if (cmd) fclose(cmd);
     free(imp);
@@ -473,8 +473,8 @@ int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary
       bench_fio_sh_code(&run, pre); /* a constant of the step kind */
     }
     if (!s->kind->fio) continue;
-    struct bench_fio_job j;
-    if ((rc = bench_fio_job_open(&j, err))) break;
+    struct bench_fio_text j;
+    if ((rc = bench_fio_text_open(&j, "a fio job file", err))) break;
     char *fname = files[nfiles].name;
     snprintf(fname, sizeof files[nfiles].name, "%02u-%s.fio", i + 1, s->id); /* ids are [A-Za-z0-9_-] */
     bench_fio_job_comment(&j, "%s: step %s of the method '%s' (%s), generated by ssdrev %s.", fname, s->id, p.name,
@@ -492,7 +492,7 @@ int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary
     /* random data, as the method writes unless zero_buffers */
     bench_fio_job_flag(&j, p.set.zero_buffers ? "zero_buffers" : "refill_buffers");
     s->kind->fio(&j, &p, s, x);
-    rc = bench_fio_job_close(&j, &files[nfiles].text, &files[nfiles].len);
+    rc = bench_fio_text_close(&j, &files[nfiles].text, &files[nfiles].len);
     if (rc) {
       /* the message names the value; say which step and file too */
       char m[sizeof err->msg];
@@ -527,7 +527,7 @@ int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary
     snprintf(line, sizeof line, "  %s --label 'MY SSD'", imp);
     bench_fio_sh_print(&run, line);
   }
-  int src = bench_fio_sh_close(&run, &sh, &shlen);
+  int src = bench_fio_text_close(&run, &sh, &shlen);
   if (!rc) rc = src;
   if (!rc) rc = ssdrev_mkdirs(x->dir, err);
   for (unsigned i = 0; !rc && i < nfiles; i++) rc = put_file(x->dir, files[i].name, files[i].text, files[i].len, err);
@@ -547,7 +547,7 @@ int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary
 
 /* ------------------------------------------- one job, as the engine runs it */
 
-void bench_review_fio_job(struct bench_fio_job *j, const char *name, const struct bench_job *job, uint64_t cap_bytes,
+void bench_review_fio_job(struct bench_fio_text *j, const char *name, const struct bench_job *job, uint64_t cap_bytes,
                           const char *log_prefix) {
   static const char *const rw[2][3] = {{"write", "read", "rw"}, {"randwrite", "randread", "randrw"}};
   int mix = job->read_pct > 0 && job->read_pct < 100;

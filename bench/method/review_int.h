@@ -14,7 +14,7 @@
 #define REVIEW_ID_MAX 48
 #define REVIEW_MAX_IDLES 16
 
-struct bench_fio_job; /* a fio job file being written (bench/fio/fio_int.h) */
+struct bench_fio_text; /* a fio job file being written (bench/fio/fio_int.h) */
 
 /* Percentiles the tail step checks for enough samples (analysis' default). */
 #define REVIEW_TAIL_MIN_BEYOND 10 /* I/Os at or beyond a percentile to trust it */
@@ -215,29 +215,29 @@ struct review_kind {
   /* `ssdrev method export --fio` (bench/method/export_fio.c): writes the
    * step's fio jobs to J (NULL: the step has no fio jobs); fio_pre_sh is a
    * shell line run.sh runs before them (NULL: none) */
-  int (*fio)(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+  int (*fio)(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
              const struct bench_fio_export_opts *x);
   const char *fio_pre_sh;
   const char *(*fio_pre_sh_of)(const struct review_step *s); /* the line per step (NULL: fio_pre_sh) */
 };
 /* The fio hooks of the step kinds (bench/method/export_fio.c). */
-int bench_review_fio_cdm(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_cdm(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                          const struct bench_fio_export_opts *x);
-int bench_review_fio_fill(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_fill(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                           const struct bench_fio_export_opts *x);
-int bench_review_fio_sweep(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_sweep(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                            const struct bench_fio_export_opts *x);
-int bench_review_fio_tail(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_tail(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                           const struct bench_fio_export_opts *x);
-int bench_review_fio_qd_scaling(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_qd_scaling(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                                 const struct bench_fio_export_opts *x);
-int bench_review_fio_steady(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_steady(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                             const struct bench_fio_export_opts *x);
-int bench_review_fio_consistency(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_consistency(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                                  const struct bench_fio_export_opts *x);
-int bench_review_fio_thermal(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_thermal(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                              const struct bench_fio_export_opts *x);
-int bench_review_fio_recovery(struct bench_fio_job *j, const struct review_profile *p, const struct review_step *s,
+int bench_review_fio_recovery(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                               const struct bench_fio_export_opts *x);
 /* steady_state, consistency: run.sh's purge when the step's prepare has one */
 const char *bench_review_fio_pre_sh(const struct review_step *s);
@@ -299,7 +299,7 @@ extern const struct review_runner bench_review_runner_native, bench_review_runne
  * with, on a target of CAP_BYTES, logging each I/O with its offset to
  * LOG_PREFIX_lat.1.log. Ramp and measure are one time-based run (the ramp's
  * I/Os are flagged on import, as the native engine logs them). */
-void bench_review_fio_job(struct bench_fio_job *j, const char *name, const struct bench_job *job, uint64_t cap_bytes,
+void bench_review_fio_job(struct bench_fio_text *j, const char *name, const struct bench_job *job, uint64_t cap_bytes,
                           const char *log_prefix);
 
 /* Runs one job as a test entry of the run: logs to logs/NAME.ssdlog, adds

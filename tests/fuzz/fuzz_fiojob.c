@@ -323,16 +323,16 @@ static void fj_engine_jobs(const struct review_profile *p) {
       struct bench_job job = {.pattern = s->cells[c].pattern, .read_pct = 100, .block_bytes = s->cells[c].block_bytes,
                               .qd = s->cells[c].qd, .threads = s->cells[c].threads, .span_bytes = 1u << 30,
                               .measure_ns = 1000000000, .seed = 1};
-      struct bench_fio_job j;
+      struct bench_fio_text j;
       struct ssdrev_err err = {{0}};
-      if (bench_fio_job_open(&j, &err)) abort();
+      if (bench_fio_text_open(&j, "a fio job file", &err)) abort();
       bench_fio_job_comment(&j, "test %s of step %s (method '%s')", name, s->id, p->name);
       bench_fio_job_global(&j);
       bench_fio_job_filename(&j, "/proc/1/fd/3", "target");
       bench_review_fio_job(&j, stem, &job, 1ull << 30, stem);
       char *text;
       size_t len;
-      if (bench_fio_job_close(&j, &text, &len)) abort(); /* a token section never fails */
+      if (bench_fio_text_close(&j, &text, &len)) abort(); /* a token section never fails */
       struct fj_want w = {.filename = "/proc/1/fd/3", .log_prefix = stem};
       if (fj_read(text, &w, fj_sect) != 2 || strcmp(fj_sect[1], stem)) abort();
       free(text);

@@ -9,13 +9,13 @@
 
 /* The text of a job file written by one call of WRITE, or NULL (err set). */
 static char *one_opt(const char *key, const char *value, struct ssdrev_err *err) {
-  struct bench_fio_job j;
-  if (bench_fio_job_open(&j, err)) return NULL;
+  struct bench_fio_text j;
+  if (bench_fio_text_open(&j, "a fio job file", err)) return NULL;
   bench_fio_job_section(&j, "job");
   bench_fio_job_opt(&j, key, "%s", value);
   char *text;
   size_t len;
-  return bench_fio_job_close(&j, &text, &len) ? NULL : text;
+  return bench_fio_text_close(&j, &text, &len) ? NULL : text;
 }
 
 TEST("A value fio would read as another line, a comment or an expansion is refused, naming the option and value") {
@@ -44,26 +44,26 @@ TEST("Options that run a program or read another file are never written, whateve
     CHECK(one_opt(keys[i], "true", &err) == NULL);
     CHECK(err.msg[0]);
   }
-  struct bench_fio_job j;
+  struct bench_fio_text j;
   struct ssdrev_err err = {{0}};
-  REQUIRE(bench_fio_job_open(&j, &err) == 0);
+  REQUIRE(bench_fio_text_open(&j, "a fio job file", &err) == 0);
   bench_fio_job_flag(&j, "exec_postrun");
   char *text;
   size_t len;
-  CHECK(bench_fio_job_close(&j, &text, &len) == -EPERM);
+  CHECK(bench_fio_text_close(&j, &text, &len) == -EPERM);
   CHECK(text == NULL);
   CHECK_CONTAINS(err.msg, "option 'exec_postrun' runs a program");
 }
 
 TEST("A filename is written exactly as given, its ':' escaped as fio documents, or refused naming it") {
-  struct bench_fio_job j;
+  struct bench_fio_text j;
   struct ssdrev_err err = {{0}};
-  REQUIRE(bench_fio_job_open(&j, &err) == 0);
+  REQUIRE(bench_fio_text_open(&j, "a fio job file", &err) == 0);
   bench_fio_job_global(&j);
   bench_fio_job_filename(&j, "/tmp/d/v:w.img", "target");
   char *text;
   size_t len;
-  REQUIRE(bench_fio_job_close(&j, &text, &len) == 0);
+  REQUIRE(bench_fio_text_close(&j, &text, &len) == 0);
   CHECK_STR(text, "[global]\nfilename=/tmp/d/v\\:w.img\n");
   free(text);
   static const char *const bad[] = {"/tmp/d/victim.img;x", "/tmp/d/v#x", "/tmp/$HOME", "/tmp/a\\b", "/tmp/a\nb",
@@ -90,25 +90,25 @@ TEST("A section name must be a token; any name becomes one with its other bytes 
   CHECK(!bench_fio_token_ok("globalx"));
   CHECK(!bench_fio_token_ok("a]b"));
   CHECK(!bench_fio_token_ok("a b"));
-  struct bench_fio_job j;
+  struct bench_fio_text j;
   struct ssdrev_err err = {{0}};
-  REQUIRE(bench_fio_job_open(&j, &err) == 0);
+  REQUIRE(bench_fio_text_open(&j, "a fio job file", &err) == 0);
   bench_fio_job_section(&j, "]\n[g]");
   bench_fio_job_opt(&j, "bs", "4k"); /* sticky: nothing after the refusal */
   char *text;
   size_t len;
-  CHECK(bench_fio_job_close(&j, &text, &len) == -EINVAL);
+  CHECK(bench_fio_text_close(&j, &text, &len) == -EINVAL);
   CHECK_CONTAINS(err.msg, "section name '___g_' is not a token");
 }
 
 TEST("A comment stays one comment line whatever the name in it holds") {
-  struct bench_fio_job j;
+  struct bench_fio_text j;
   struct ssdrev_err err = {{0}};
-  REQUIRE(bench_fio_job_open(&j, &err) == 0);
+  REQUIRE(bench_fio_text_open(&j, "a fio job file", &err) == 0);
   bench_fio_job_comment(&j, "method '%s'", "x\n[global]\nexec_prerun=touch /tmp/PWNED\n#");
   char *text;
   size_t len;
-  REQUIRE(bench_fio_job_close(&j, &text, &len) == 0);
+  REQUIRE(bench_fio_text_close(&j, &text, &len) == 0);
   CHECK_STR(text, "# method 'x?[global]?exec_prerun=touch /tmp/PWNED?#'\n");
   free(text);
 }
@@ -127,18 +127,18 @@ TEST("An ioengine is a fio engine name only: a path, external: and exec are refu
 }
 
 TEST("The export's one expansion, ${SSDREV_TARGET}, is written only for a variable name") {
-  struct bench_fio_job j;
+  struct bench_fio_text j;
   struct ssdrev_err err = {{0}};
-  REQUIRE(bench_fio_job_open(&j, &err) == 0);
+  REQUIRE(bench_fio_text_open(&j, "a fio job file", &err) == 0);
   bench_fio_job_env(&j, "filename", "SSDREV_TARGET");
   char *text;
   size_t len;
-  REQUIRE(bench_fio_job_close(&j, &text, &len) == 0);
+  REQUIRE(bench_fio_text_close(&j, &text, &len) == 0);
   CHECK_STR(text, "filename=${SSDREV_TARGET}\n");
   free(text);
-  REQUIRE(bench_fio_job_open(&j, &err) == 0);
+  REQUIRE(bench_fio_text_open(&j, "a fio job file", &err) == 0);
   bench_fio_job_env(&j, "filename", "X}\nexec_prerun=id");
-  CHECK(bench_fio_job_close(&j, &text, &len) == -EINVAL);
+  CHECK(bench_fio_text_close(&j, &text, &len) == -EINVAL);
 }
 
 TEST("A shell word is left as it is when plain and single-quoted otherwise, a quote as '\\''") {
@@ -162,21 +162,21 @@ TEST("A shell word is left as it is when plain and single-quoted otherwise, a qu
 }
 
 TEST("A script prints its lines with printf, quoted, and refuses a line holding a control character") {
-  struct bench_fio_sh s;
+  struct bench_fio_text s;
   struct ssdrev_err err = {{0}};
-  REQUIRE(bench_fio_sh_open(&s, &err) == 0);
+  REQUIRE(bench_fio_text_open(&s, "a shell script", &err) == 0);
   bench_fio_sh_comment(&s, "method '%s'", "x\ntouch Z");
   bench_fio_sh_print(&s, "it's \\c done");
   const char *argv[] = {"fio", "--output=a b.json", NULL};
   bench_fio_sh_cmd(&s, argv);
   char *text;
   size_t len;
-  REQUIRE(bench_fio_sh_close(&s, &text, &len) == 0);
+  REQUIRE(bench_fio_text_close(&s, &text, &len) == 0);
   CHECK_STR(text, "# method 'x?touch Z'\nprintf '%s\\n' 'it'\\''s \\c done'\nfio '--output=a b.json'\n");
   free(text);
-  REQUIRE(bench_fio_sh_open(&s, &err) == 0);
+  REQUIRE(bench_fio_text_open(&s, "a shell script", &err) == 0);
   bench_fio_sh_print(&s, "a\nb");
-  CHECK(bench_fio_sh_close(&s, &text, &len) == -EINVAL);
+  CHECK(bench_fio_text_close(&s, &text, &len) == -EINVAL);
   CHECK(text == NULL);
 }
 
@@ -189,18 +189,18 @@ TEST("The fio engine's job for a test is one section named by its token, every v
   job.span_bytes = 1 << 20;
   job.measure_ns = 100000000;
   job.seed = 7;
-  struct bench_fio_job j;
+  struct bench_fio_text j;
   struct ssdrev_err err = {{0}};
-  REQUIRE(bench_fio_job_open(&j, &err) == 0);
+  REQUIRE(bench_fio_text_open(&j, "a fio job file", &err) == 0);
   bench_review_fio_job(&j, "cdm.RND4K_Q4T1.mix.p1", &job, 1 << 30, "cdm.RND4K_Q4T1.mix.p1");
   char *text;
   size_t len;
-  REQUIRE(bench_fio_job_close(&j, &text, &len) == 0);
+  REQUIRE(bench_fio_text_close(&j, &text, &len) == 0);
   CHECK(!strncmp(text, "[cdm.RND4K_Q4T1.mix.p1]\nrw=randrw\nrwmixread=70\nbs=4k\n", 52));
   CHECK_CONTAINS(text, "\nwrite_lat_log=cdm.RND4K_Q4T1.mix.p1\n");
   free(text);
-  REQUIRE(bench_fio_job_open(&j, &err) == 0);
+  REQUIRE(bench_fio_text_open(&j, "a fio job file", &err) == 0);
   bench_review_fio_job(&j, "x]\n[g]\nexec_prerun=id", &job, 1 << 30, "x");
-  CHECK(bench_fio_job_close(&j, &text, &len) == -EINVAL);
+  CHECK(bench_fio_text_close(&j, &text, &len) == -EINVAL);
 }
 

@@ -1,0 +1,33 @@
+/* text.c — the in-memory file both writers build (bench/fio/fio_int.h):
+ * an open_memstream that keeps its first refusal, so that a caller writes a
+ * whole job file or script and checks once at close. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench/fio/fio_int.h"
+
+int bench_fio_text_open(struct bench_fio_text *t, const char *what, struct ssdrev_err *err) {
+  memset(t, 0, sizeof *t);
+  t->err = err;
+  t->what = what;
+  t->f = open_memstream(&t->text, &t->len);
+  if (!t->f) return t->rc = ssdrev_fail(err, -ENOMEM, "out of memory writing %s", what);
+  return 0;
+}
+
+void bench_fio_text_fail(struct bench_fio_text *t, int rc) {
+  if (!t->rc) t->rc = rc;
+}
+
+int bench_fio_text_close(struct bench_fio_text *t, char **text, size_t *len) {
+  if (t->f && fclose(t->f) && !t->rc) t->rc = ssdrev_fail(t->err, -ENOMEM, "out of memory writing %s", t->what);
+  t->f = NULL;
+  if (t->rc) {
+    free(t->text);
+    t->text = NULL;
+  }
+  *text = t->text;
+  *len = t->rc ? 0 : t->len;
+  t->text = NULL;
+  return t->rc;
+}
