@@ -68,9 +68,12 @@ int cmd_report(int argc, char **argv) {
   if (tmpl && lang) return cli_usage_error(cmd, "--lang picks the generic template's language: give it without --template (a template names its own)");
   /* no template: the generic one, which fits any runs ({{if}} blocks on
    * what they hold), in the asked language */
+  int generic = !tmpl;
   if (!tmpl) tmpl = cli_generic_template(lang);
   char tbuf[4200];
   tmpl = cli_template_path(tmpl, tbuf, sizeof tbuf);
+  if (generic && tmpl != tbuf)
+    return cli_error(cmd, "the generic template templates/%s.md is not here, in $SSDREV_DATA or the data directory: give --template", cli_generic_template(lang));
   if (!out || !*out) return cli_usage_error(cmd, "--out is required");
   if (!nruns) return cli_usage_error(cmd, "give at least one analyzed run directory");
   struct ssdrev_err err = {{0}};

@@ -74,6 +74,8 @@ int cmd_template(int argc, char **argv) {
   if (!force && access(out, F_OK) == 0) return cli_error(cmd, "'%s' exists: give --force to replace it", out);
   char tbuf[4200];
   const char *path = cli_template_path(tmpl ? tmpl : cli_generic_template(lang), tbuf, sizeof tbuf);
+  if (!tmpl && path != tbuf)
+    return cli_error(cmd, "the generic template templates/%s.md is not here, in $SSDREV_DATA or the data directory: give --template", cli_generic_template(lang));
   struct ssdrev_err err = {{0}};
   char *text = NULL;
   size_t len = 0;

@@ -579,6 +579,11 @@ static const struct msg_row rows[MSG_COUNT] = {
         "In the consistency test's steady region the drive writes {mean:0} IOPS, its 1% low {p1:0} IOPS, its "
         "stddev {cov:1}% of the mean.",
         "일관성 시험의 안정 구간에서 평균 {mean:0} IOPS, 하위 1% {p1:0} IOPS, 표준편차는 평균의 {cov:1}%입니다."),
+    ROW(MSG_FD_FLAG_RND_PLATEAU,
+        "{cell} read stays at {mb_s:0} MB/s ({state}), under the {limit_mb_s:0} MB/s this rule sets for a drive of "
+        "{capacity_gb:0} GB at QD32: queue depth does not lift its random reads",
+        "{cell} 읽기가 {mb_s:0}MB/s({state})로, 이 규칙이 {capacity_gb:0}GB 드라이브의 QD32에 기대하는 {limit_mb_s:0}MB/s에 "
+        "못 미칩니다: QD를 높여도 랜덤 읽기가 늘지 않습니다"),
     ROW(MSG_FD_NO_FINDINGS, "No rule fired on these runs.", "이 실행들에서 발동한 규칙이 없습니다."),
 };
 

@@ -361,6 +361,7 @@ enum render_msg_id {
   MSG_FD_NOT_STEADY,
   MSG_FD_STEADY_SHORT,
   MSG_FD_CONSISTENCY,
+  MSG_FD_FLAG_RND_PLATEAU, /* the rnd_read_plateau flag as a finding: its numbers and rule, no cause it cannot know */
   MSG_FD_NO_FINDINGS,
   MSG_COUNT
 };

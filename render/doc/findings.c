@@ -389,7 +389,12 @@ static void f_flags(struct fd *f) {
     const json_t *fl;
     json_array_foreach(json_object_get(r->analysis, "flags"), k, fl) {
       const json_t *nums = json_object_get(fl, "numbers");
-      int id = render_msg_flag_for(f->lang, json_string_value(json_object_get(fl, "id")), nums);
+      const char *fid = json_string_value(json_object_get(fl, "id"));
+      int id = render_msg_flag_for(f->lang, fid, nums);
+      /* the flags table's text names a cause (few dies) the numbers cannot
+       * show for every target: the finding states the numbers and rule */
+      if (id >= 0 && fid && !strcmp(fid, "rnd_read_plateau") && render_msg_params_ok(f->lang, MSG_FD_FLAG_RND_PLATEAU, nums))
+        id = MSG_FD_FLAG_RND_PLATEAU;
       if (id < 0) continue; /* a flag the catalogue cannot word in full is in the flags table */
       struct render_buf t = {0};
       render_msg_put(&t, f->lang, (enum render_msg_id)id, nums);
