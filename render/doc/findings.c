@@ -402,8 +402,8 @@ static void f_flags(struct fd *f) {
         render_buf_free(&t);
         continue;
       }
-      /* a sentence: a capital first letter and a full stop */
-      if (t.s[0] >= 'a' && t.s[0] <= 'z') t.s[0] = (char)(t.s[0] - 'a' + 'A');
+      /* a sentence: a capital first letter (English) and a full stop */
+      if (f->lang == RENDER_LANG_EN && t.s[0] >= 'a' && t.s[0] <= 'z') t.s[0] = (char)(t.s[0] - 'a' + 'A');
       render_buf_puts(f->out, "- ");
       if (f->n > 1) {
         render_buf_puts(f->out, "**");

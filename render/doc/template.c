@@ -836,34 +836,47 @@ static int has_data(struct expand *e, const char *name, const char *state, const
   return fail_at(e, -EINVAL, "if: has=%s names no data: give a chart or table kind, or slc, flags, short, simulated", name);
 }
 
-/* {{if has=X [all=X] [lacks=X] [drives=N|N+] [state=S]}}: every key must
- * hold. has=: some run (inside {{each}}: this run) has X; all=: every run
- * has it; lacks=: no run has it; drives=: the number of runs. Returns 1, 0,
- * or < 0 on a bad condition. */
+/* {{if has=X [all=X] [lacks=X] [value=PATH] [drives=N|N+] [state=S] [drive=D]}}:
+ * every key must hold. has=: some run (inside {{each}} or with drive=:
+ * that run) has X; all=: every run has it; lacks=: no run has it; value=:
+ * analysis.json of run 1 (inside {{each}} or with drive=: that run) holds
+ * a number, string or boolean at PATH ({{value}}'s paths); drives=: the
+ * number of runs. Returns 1, 0, or < 0 on a bad condition. */
 static int eval_if(struct expand *e, char *body) {
   char *tok[MAX_TOKENS];
   int n = tokenize(body, tok, MAX_TOKENS);
   if (n < 0) return fail_at(e, -EINVAL, "bad {{%s}}: give {{if has=KIND}} (docs/templates.md)", body);
-  if (n < 2) return fail_at(e, -EINVAL, "{{if}} needs a condition: give {{if has=KIND}}, all=, lacks= or drives=%s", "");
-  const char *state = NULL;
-  for (int i = 1; i < n; i++)
+  if (n < 2) return fail_at(e, -EINVAL, "{{if}} needs a condition: give {{if has=KIND}}, all=, lacks=, value= or drives=%s", "");
+  const char *state = NULL, *drive = e->cur_drive[0] ? e->cur_drive : NULL;
+  for (int i = 1; i < n; i++) {
     if (!strncmp(tok[i], "state=", 6)) {
       state = tok[i] + 6;
       if (strcmp(state, "FOB") && strcmp(state, "75%")) return fail_at(e, -EINVAL, "state=%s: give FOB or 75%%", state);
     }
+    if (!strncmp(tok[i], "drive=", 6)) {
+      drive = tok[i] + 6;
+      if (!strcmp(drive, "all")) drive = NULL;
+      else if (!render_runs_find(e->rs, drive)) return fail_at(e, -ENOENT, "drive=%s: no run with that label or number", drive);
+    }
+  }
   int ok = 1;
   for (int i = 1; i < n; i++) {
     char *eq = strchr(tok[i], '=');
-    if (!eq || !eq[1]) return fail_at(e, -EINVAL, "if: '%s' is no condition (give has=, all=, lacks=, drives= or state=)", tok[i]);
+    if (!eq || !eq[1])
+      return fail_at(e, -EINVAL, "if: '%s' is no condition (give has=, all=, lacks=, value=, drives=, state= or drive=)", tok[i]);
     *eq = 0;
     const char *k = tok[i], *v = eq + 1;
     int r;
-    if (!strcmp(k, "state")) continue;
+    if (!strcmp(k, "state") || !strcmp(k, "drive")) continue;
     if (!strcmp(k, "has")) {
-      r = has_data(e, v, state, e->cur_drive[0] ? e->cur_drive : NULL);
+      r = has_data(e, v, state, drive);
     } else if (!strcmp(k, "lacks")) {
-      r = has_data(e, v, state, e->cur_drive[0] ? e->cur_drive : NULL);
+      r = has_data(e, v, state, drive);
       if (r >= 0) r = !r;
+    } else if (!strcmp(k, "value")) {
+      const struct render_run *run = render_runs_find(e->rs, drive ? drive : "1");
+      json_t *x = run ? render_data_path(run->analysis, v) : NULL;
+      r = json_is_number(x) || json_is_string(x) || json_is_boolean(x);
     } else if (!strcmp(k, "all")) {
       r = 1;
       for (size_t d = 0; r == 1 && d < e->rs->n; d++) {
@@ -879,7 +892,7 @@ static int eval_if(struct expand *e, char *body) {
       r = plus ? e->rs->n >= want : e->rs->n == want;
     } else {
       char msg[200];
-      snprintf(msg, sizeof msg, "if does not take %s= (give has=, all=, lacks=, drives= or state=)", k);
+      snprintf(msg, sizeof msg, "if does not take %s= (give has=, all=, lacks=, value=, drives=, state= or drive=)", k);
       return ssdrev_fail(e->err, -EINVAL, "%s:%u: %s", e->tname, e->line, msg);
     }
     if (r < 0) return r;
