@@ -493,6 +493,8 @@ static const struct msg_row rows[MSG_COUNT] = {
         "a gap under 3% counts as even).",
         "{cell} {op:op} ({state}): {lead}이(가) {lead_mb_s:0}MB/s로 가장 빠르며 {next}({next_mb_s:0}MB/s)보다 {pct:0}% "
         "앞섭니다 (3% 미만의 차이는 비슷한 것으로 봅니다)."),
+    ROW(MSG_FD_CDM_LEAD_BARE, "{cell} {op:op} ({state}): {lead} leads with {lead_mb_s:0} MB/s, {pct:0}% ahead of {next} ({next_mb_s:0} MB/s).",
+        "{cell} {op:op} ({state}): {lead}이(가) {lead_mb_s:0}MB/s로 가장 빠르며 {next}({next_mb_s:0}MB/s)보다 {pct:0}% 앞섭니다."),
     ROW(MSG_FD_CDM_EVEN,
         "{cell} {op:op} ({state}): {lead} and {next} are even ({lead_mb_s:0} and {next_mb_s:0} MB/s, under 3% apart).",
         "{cell} {op:op} ({state}): {lead}({lead_mb_s:0}MB/s)와 {next}({next_mb_s:0}MB/s)는 차이가 3% 미만으로 "
@@ -545,6 +547,8 @@ static const struct msg_row rows[MSG_COUNT] = {
         "tail blow-up).",
         "QD1 4K 랜덤 {wl}: 중앙값 {p50:1} µs, p{p} {p_us:1} µs로 중앙값의 {ratio:1}배입니다 (10배를 넘으면 꼬리 "
         "지연이 크게 늘어난 것으로 봅니다)."),
+    ROW(MSG_FD_TAIL_BARE, "QD1 4K random {wl}: median {p50:1} µs, p{p} {p_us:1} µs, {ratio:1}x the median.",
+        "QD1 4K 랜덤 {wl}: 중앙값 {p50:1} µs, p{p} {p_us:1} µs로 중앙값의 {ratio:1}배입니다."),
     ROW(MSG_FD_TAIL_BLOW,
         "QD1 4K random {wl}: p{p} {p_us:1} µs is {ratio:1}x the median {p50:1} µs, more than 10x: the tail blows up.",
         "QD1 4K 랜덤 {wl}: p{p} {p_us:1} µs로 중앙값 {p50:1} µs의 {ratio:1}배이며, 10배를 넘어 꼬리 지연이 크게 "

@@ -339,6 +339,7 @@ enum render_msg_id {
   /* ------------------------------------------------ findings (findings.c, issue 27) */
   MSG_FD_WEAK_SHORT,
   MSG_FD_CDM_LEAD,
+  MSG_FD_CDM_LEAD_BARE, /* the lead after the first: the list stated the rule once */
   MSG_FD_CDM_EVEN,
   MSG_FD_FOB_DIFF,
   MSG_FD_FOB_DIFF_NOSPREAD,
@@ -353,6 +354,7 @@ enum render_msg_id {
   MSG_FD_QD_NONE,
   MSG_FD_CDM_QD,
   MSG_FD_TAIL,
+  MSG_FD_TAIL_BARE,   /* the tail after the first: the rule stated once */
   MSG_FD_TAIL_BLOW,
   MSG_FD_MIX70,
   MSG_FD_THROTTLE,

@@ -47,6 +47,7 @@ struct fd {
   enum render_lang lang;
   struct render_buf *out;
   size_t count;
+  int cdm_rule, tail_rule; /* the rule was stated in an earlier finding of the list */
 };
 
 /* One list item: "- [**LABEL:** ]TEXT"; the label only when several runs
@@ -121,7 +122,9 @@ static void f_cdm(struct fd *f) {
       char *lead = md_label(f->sel[best]), *next = md_label(f->sel[second]);
       json_t *p = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f}", "cell", cells[c], "op", ops[o], "state", "FOB",
                             "lead", lead, "next", next, "lead_mb_s", bv, "next_mb_s", sv, "pct", pct);
-      item(f, NULL, pct < FD_EVEN_PCT ? MSG_FD_CDM_EVEN : MSG_FD_CDM_LEAD, p,
+      enum render_msg_id id = pct < FD_EVEN_PCT ? MSG_FD_CDM_EVEN : f->cdm_rule ? MSG_FD_CDM_LEAD_BARE : MSG_FD_CDM_LEAD;
+      f->cdm_rule |= id == MSG_FD_CDM_LEAD;
+      item(f, NULL, id, p,
            any_short ? render_msg(f->lang, MSG_FD_WEAK_SHORT) : NULL);
       free(lead);
       free(next);
@@ -312,7 +315,9 @@ static void f_tail(struct fd *f) {
         char p[16];
         snprintf(p, sizeof p, "%g", pcts[k]);
         double ratio = v / p50;
-        item(f, r, ratio > FD_TAIL_BLOWUP ? MSG_FD_TAIL_BLOW : MSG_FD_TAIL,
+        enum render_msg_id id = ratio > FD_TAIL_BLOWUP ? MSG_FD_TAIL_BLOW : f->tail_rule ? MSG_FD_TAIL_BARE : MSG_FD_TAIL;
+        f->tail_rule |= id == MSG_FD_TAIL;
+        item(f, r, id,
              json_pack("{s:s, s:f, s:s, s:f, s:f}", "wl", render_msg(f->lang, (enum render_msg_id)wls[w].msg), "p50", p50,
                        "p", p, "p_us", v, "ratio", ratio),
              r->short_review ? render_msg(f->lang, MSG_FD_WEAK_SHORT) : NULL);
@@ -396,8 +401,16 @@ static void f_flags(struct fd *f) {
       if (id >= 0 && fid && !strcmp(fid, "rnd_read_plateau") && render_msg_params_ok(f->lang, MSG_FD_FLAG_RND_PLATEAU, nums))
         id = MSG_FD_FLAG_RND_PLATEAU;
       if (id < 0) continue; /* a flag the catalogue cannot word in full is in the flags table */
+      /* a tail workload's key (mix70) as the review's words */
+      json_t *local = json_deep_copy(nums);
+      const char *wl = json_string_value(json_object_get(local, "workload"));
+      if (wl && id != MSG_F_QD_PLATEAU) {
+        int w = !strcmp(wl, "read") ? MSG_READ : !strcmp(wl, "write") ? MSG_WRITE : !strcmp(wl, "mix70") ? MSG_FD_MIX70 : -1;
+        if (w >= 0) json_object_set_new(local, "workload", json_string(render_msg(f->lang, (enum render_msg_id)w)));
+      }
       struct render_buf t = {0};
-      render_msg_put(&t, f->lang, (enum render_msg_id)id, nums);
+      render_msg_put(&t, f->lang, (enum render_msg_id)id, local);
+      json_decref(local);
       if (!t.s || t.oom) {
         render_buf_free(&t);
         continue;

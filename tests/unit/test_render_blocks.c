@@ -145,3 +145,51 @@ TEST("Specializing a template decides its blocks and ties each block to its run"
   free(out);
   render_runs_release(&rs);
 }
+
+TEST("A 75% figure beyond the passes' spread is a finding, one within it is not") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  char *md = expand(&rs, "{{findings topic=fob drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "FOB and 75% filled differ by no more than the passes' spread");
+  free(md);
+  /* halve one 75% cell's write speed */
+  json_t *cells[32];
+  size_t n = render_data_cdm_cells(&rs.v[0], "75%", cells, 32);
+  REQUIRE(n > 0);
+  json_t *w = json_object_get(cells[0], "write");
+  double fob_w = json_number_value(json_object_get(w, "mb_s"));
+  json_object_set_new(w, "mb_s", json_real(fob_w / 2));
+  md = expand(&rs, "{{findings topic=fob drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, " write: ");
+  CHECK_CONTAINS(md, "at 75% filled against");
+  CHECK(strstr(md, "beyond the passes' spread") || strstr(md, "more than 5%"));
+  CHECK(!strstr(md, "differ by no more than"));
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("The lead rule is stated once per list and a tail workload reads in the review's words") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  char *md = expand(&rs, "{{findings topic=cdm}}\n", &err);
+  REQUIRE(md);
+  const char *rule = "a gap under 3% counts as even";
+  const char *first = strstr(md, rule);
+  CHECK(!first || !strstr(first + 1, rule));
+  free(md);
+  json_array_append_new(json_object_get(rs.v[0].analysis, "flags"),
+                        json_pack("{s:s, s:s, s:s, s:{s:s, s:f, s:f, s:f, s:f, s:f}}", "id", "tail_blowup", "severity", "warn",
+                                  "message", "mix70 tail", "numbers", "workload", "mix70", "p50_us", 76.7, "p", 99.99,
+                                  "p_us", 2174.6, "ratio", 28.4, "max_ratio", 10.0));
+  md = expand(&rs, "{{lang ko}}\n{{findings topic=flags}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "70/30 혼합 Tail Latency: p99.99 2174.6 µs");
+  CHECK(!strstr(md, "mix70"));
+  CHECK(!strstr(md, "Die 수"));
+  free(md);
+  render_runs_release(&rs);
+}
