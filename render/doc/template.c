@@ -43,6 +43,8 @@ struct expand {
   int skip;                /* inside an {{if}} branch not taken: directives are parsed, not run */
   int spec;                /* render_template_specialize: directives are written back as source */
   char cur_drive[24];      /* inside {{each drive}}: the run ("1", "2"...) drive= defaults to; "" outside */
+  json_t *has_cache;       /* {{if has=}} answers by "NAME|STATE|DRIVE": a table is rendered once per question,
+                              not once per {{if}} (a template of a million {{if has=dut}} stays linear) */
 };
 
 /* The expanded review's largest size (docs/templates.md, "Limits"). Every
@@ -789,6 +791,8 @@ static int block_line(const char *p, size_t len, char *body, size_t cap) {
   return BLK_NONE;
 }
 
+static int has_kind(struct expand *e, const char *name, const char *state, const char *drive);
+
 /* Whether run R (or, for R NULL, any run) has the data NAME stands for: a
  * chart kind that can be drawn, a table kind that writes something, or one
  * of slc (a cache cliff found), flags, short, simulated. -EINVAL for an
@@ -817,6 +821,18 @@ static int has_data(struct expand *e, const char *name, const char *state, const
     }
     return 0;
   }
+  char key[200];
+  snprintf(key, sizeof key, "%.100s|%s|%s", name, state ? state : "", drive ? drive : "");
+  if (!e->has_cache) e->has_cache = json_object();
+  json_t *known = json_object_get(e->has_cache, key);
+  if (known) return json_is_true(known);
+  int r = has_kind(e, name, state, drive);
+  if (r >= 0) json_object_set_new(e->has_cache, key, json_boolean(r));
+  return r;
+}
+
+/* has_data's answer for a chart or table kind, computed. */
+static int has_kind(struct expand *e, const char *name, const char *state, const char *drive) {
   struct ssdrev_err quiet = {{0}};
   if (render_chart_kind_exists(name)) {
     struct render_chart_opts o;
@@ -1107,6 +1123,7 @@ int render_expand(const struct render_runs *rs, const char *template_name, const
   if (rc < 0) {
     render_images_free(&e.imgs);
     json_decref(e.used);
+    json_decref(e.has_cache);
     render_buf_free(&out);
     return rc;
   }
@@ -1114,6 +1131,7 @@ int render_expand(const struct render_runs *rs, const char *template_name, const
   if (e.used) json_object_clear(e.used); /* the writing pass names the charts again, the same way */
   rc = walk(&e, text);
   json_decref(e.used);
+  json_decref(e.has_cache);
   if (rc == 0 && !out.oom) rc = render_check_doc_images(e.tname, out.s ? out.s : "", &e.imgs, err);
   render_images_free(&e.imgs);
   if (rc < 0 || out.oom) {
@@ -1137,6 +1155,7 @@ int render_template_specialize(const struct render_runs *rs, const char *templat
     e.writing = 1;
     rc = walk(&e, text);
   }
+  json_decref(e.has_cache);
   if (rc == 0 && b.oom) rc = ssdrev_fail(err, -ENOMEM, "out of memory writing a template from %s", e.tname);
   if (rc < 0) {
     render_buf_free(&b);

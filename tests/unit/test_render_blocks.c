@@ -193,3 +193,18 @@ TEST("The lead rule is stated once per list and a tail workload reads in the rev
   free(md);
   render_runs_release(&rs);
 }
+
+TEST("Blocks nested past 32 and an each inside an each are refused") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  struct render_buf b = {0};
+  for (int i = 0; i < 33; i++) render_buf_puts(&b, "{{if has=fill}}\n");
+  for (int i = 0; i < 33; i++) render_buf_puts(&b, "{{end}}\n");
+  CHECK(expand(&rs, b.s, &err) == NULL);
+  CHECK_CONTAINS(err.msg, "nested more than 32 deep");
+  render_buf_free(&b);
+  CHECK(expand(&rs, "{{each drive}}\n{{each drive}}\n{{end}}\n{{end}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "inside {{each drive}}");
+  render_runs_release(&rs);
+}
