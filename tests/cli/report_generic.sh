@@ -37,7 +37,7 @@ check() { # check NAME LANG RUN...
   # (table cells are not sentences: a cell a run lacks may read n/a)
   grep -v '^|' "$md" | grep -n 'n/a\|(측정되지 않음)\|없음)\|NaN\|nan MB\|inf MB\|{{' && fail "$name: a missing-value marker or a directive in the review"
   # the reference post's drives and claims belong to the reference template only
-  grep -in 'PM981\|Phoenix\|few dies\|Die 수' "$md" && fail "$name: names a drive or claim not from these runs"
+  grep -in 'PM981\|Phoenix\|Samsung\|970 PRO\|few dies\|Die 수' "$md" && fail "$name: names a drive or claim not from these runs"
   # an unwritten slot renders nothing
   grep -n 'slot' "$md" && fail "$name: a slot left text"
   if [ "$lang" = ko ]; then
