@@ -105,5 +105,13 @@ int cmd_chart(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_method(int argc, char **argv);
+int cmd_template(int argc, char **argv);
+/* The generic template's name for LANG ("en", "ko"; NULL: the CLI's
+ * language, cli_msg_ko): "generic.en" or "generic.ko" (cmd_template.c). */
+const char *cli_generic_template(const char *lang);
+/* A --template argument as a path: templates/review.en.md, or a bare
+ * review.en(.md) from the working directory or the data directories
+ * (cli_data_path); BUF holds it (LEN bytes), TMPL itself when none is found. */
+const char *cli_template_path(const char *tmpl, char *buf, size_t len);
 
 #endif

@@ -10,12 +10,15 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: ssdrev report --template FILE --out DIR [options] RUN...\n\n"
+          "usage: ssdrev report [--template FILE] --out DIR [options] RUN...\n\n"
           "Renders a review from a Markdown template with {{directives}} (docs/templates.md)\n"
           "and analyzed run archives, in the order given (run 1, 2, ...).\n\n"
           "  -t, --template FILE   template, e.g. templates/review.en.md or review.en\n"
           "                        (found here, else in $SSDREV_DATA or the installed\n"
-          "                        data directory)\n"
+          "                        data directory); default: the generic template\n"
+          "                        (templates/generic.LANG.md), which fits any runs\n"
+          "      --lang en|ko      the generic template's language (default: SSDREV_LANG,\n"
+          "                        else the locale, else English)\n"
           "  -o, --out DIR         output directory: review.md, review.html, review.pdf, charts/\n"
           "  -f, --format LIST     md,html,pdf (default: all three)\n"
           "      --dpi N           chart PNG resolution (default 300)\n"
@@ -38,7 +41,7 @@ int cmd_report(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
-  const char *tmpl = NULL, *out = NULL, *fmt = "md,html,pdf";
+  const char *tmpl = NULL, *out = NULL, *fmt = "md,html,pdf", *lang = NULL;
   const char *runs[MAX_RUNS];
   size_t nruns = 0;
   uint64_t dpi = 300;
@@ -49,6 +52,7 @@ int cmd_report(int argc, char **argv) {
     if ((v = cli_opt_value(argc, argv, &i, "--template", "-t"))) tmpl = v;
     else if ((v = cli_opt_value(argc, argv, &i, "--out", "-o"))) out = v;
     else if ((v = cli_opt_value(argc, argv, &i, "--format", "-f"))) fmt = v;
+    else if ((v = cli_opt_value(argc, argv, &i, "--lang", NULL))) lang = v;
     else if ((v = cli_opt_value(argc, argv, &i, "--dpi", NULL))) {
       CLI_NEED_VALUE(cmd, v, opt);
       if (cli_parse_uint(v, 30, 1200, &dpi) < 0) return cli_usage_error(cmd, "--dpi: give 30..1200, not '%s'", v);
@@ -59,14 +63,17 @@ int cmd_report(int argc, char **argv) {
     else runs[nruns++] = argv[i];
     CLI_NEED_VALUE(cmd, v, opt);
   }
-  if (!tmpl || !*tmpl) return cli_usage_error(cmd, "--template is required");
-  /* templates/review.en.md, or a bare review.en(.md), from the working
-   * directory or the data directories (cli_data_path) */
-  char tbuf[4200], rel[4200];
-  size_t tl = strlen(tmpl);
-  int bare = !strchr(tmpl, '/');
-  snprintf(rel, sizeof rel, bare ? "templates/%s%s" : "%s%s", tmpl, bare && !(tl > 3 && !strcmp(tmpl + tl - 3, ".md")) ? ".md" : "");
-  if (cli_data_path(bare && access(tmpl, F_OK) == 0 ? tmpl : rel, tbuf, sizeof tbuf) == 0) tmpl = tbuf;
+  if (lang && strcmp(lang, "en") && strcmp(lang, "ko")) return cli_usage_error(cmd, "--lang: give en or ko, not '%s'", lang);
+  if (tmpl && !*tmpl) return cli_usage_error(cmd, "--template: give a file");
+  if (tmpl && lang) return cli_usage_error(cmd, "--lang picks the generic template's language: give it without --template (a template names its own)");
+  /* no template: the generic one, which fits any runs ({{if}} blocks on
+   * what they hold), in the asked language */
+  int generic = !tmpl;
+  if (!tmpl) tmpl = cli_generic_template(lang);
+  char tbuf[4200];
+  tmpl = cli_template_path(tmpl, tbuf, sizeof tbuf);
+  if (generic && tmpl != tbuf)
+    return cli_error(cmd, "the generic template templates/%s.md is not here, in $SSDREV_DATA or the data directory: give --template", cli_generic_template(lang));
   if (!out || !*out) return cli_usage_error(cmd, "--out is required");
   if (!nruns) return cli_usage_error(cmd, "give at least one analyzed run directory");
   struct ssdrev_err err = {{0}};

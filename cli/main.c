@@ -9,6 +9,7 @@ const struct cli_cmd cli_cmds[] = {
     {"run", "run one workload (fio-like job) and log every I/O", cmd_run},
     {"analyze", "analyze a run archive: stats, percentiles, SLC cache, flags", cmd_analyze},
     {"report", "render a review (Markdown, HTML, PDF) from a template and runs", cmd_report},
+    {"template", "write an editable starting template for given runs (template init)", cmd_template},
     {"chart", "draw one chart (PNG or SVG) from analyzed runs", cmd_chart},
     {"compare", "compare many run archives side by side", cmd_compare},
     {"import", "import fio or CrystalDiskMark results into a run archive", cmd_import},

@@ -486,6 +486,109 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_T_QD_MEAN, "{op} mean [µs]", "{op} 평균 [µs]"),
     ROW(MSG_T_QD_PLATEAU_NOTE, "Bold IOPS: the first QD that no deeper QD beats by more than 10% (the plateau).",
         "굵은 IOPS: 더 깊은 QD에서 10% 넘게 늘지 않는 첫 QD(포화점)."),
+    /* ------------------------------------------------ findings (findings.c, issue 27) */
+    ROW(MSG_FD_WEAK_SHORT, " Weak evidence: a `--short` trial run.", " `--short` 시험 실행이라 근거가 약합니다."),
+    ROW(MSG_FD_CDM_LEAD,
+        "{cell} {op:op} ({state}): {lead} leads with {lead_mb_s:0} MB/s, {pct:0}% ahead of {next} ({next_mb_s:0} MB/s; "
+        "a gap under 3% counts as even).",
+        "{cell} {op:op} ({state}): {lead}이(가) {lead_mb_s:0}MB/s로 가장 빠르며 {next}({next_mb_s:0}MB/s)보다 {pct:0}% "
+        "앞섭니다 (3% 미만의 차이는 비슷한 것으로 봅니다)."),
+    ROW(MSG_FD_CDM_LEAD_BARE, "{cell} {op:op} ({state}): {lead} leads with {lead_mb_s:0} MB/s, {pct:0}% ahead of {next} ({next_mb_s:0} MB/s).",
+        "{cell} {op:op} ({state}): {lead}이(가) {lead_mb_s:0}MB/s로 가장 빠르며 {next}({next_mb_s:0}MB/s)보다 {pct:0}% 앞섭니다."),
+    ROW(MSG_FD_CDM_EVEN,
+        "{cell} {op:op} ({state}): {lead} and {next} are even ({lead_mb_s:0} and {next_mb_s:0} MB/s, under 3% apart).",
+        "{cell} {op:op} ({state}): {lead}({lead_mb_s:0}MB/s)와 {next}({next_mb_s:0}MB/s)는 차이가 3% 미만으로 "
+        "비슷합니다."),
+    ROW(MSG_FD_FOB_DIFF,
+        "{cell} {op:op}: {full_mb_s:0} MB/s at 75% filled against {fob_mb_s:0} MB/s at FOB ({diff}%), beyond the "
+        "passes' spread of {spread:1}%.",
+        "{cell} {op:op}: 75% 채움에서 {full_mb_s:0}MB/s, FOB에서 {fob_mb_s:0}MB/s로 {diff}% 차이이며, 패스 간 편차 "
+        "{spread:1}%를 넘습니다."),
+    ROW(MSG_FD_FOB_DIFF_NOSPREAD,
+        "{cell} {op:op}: {full_mb_s:0} MB/s at 75% filled against {fob_mb_s:0} MB/s at FOB ({diff}%), more than "
+        "5% (with fewer than two measured passes per cell there is no spread of passes).",
+        "{cell} {op:op}: 75% 채움에서 {full_mb_s:0}MB/s, FOB에서 {fob_mb_s:0}MB/s로 {diff}% 차이이며 5%를 넘습니다 "
+        "(셀마다 측정 패스가 둘 미만이라 패스 간 편차를 알 수 없습니다)."),
+    ROW(MSG_FD_FOB_SAME,
+        "FOB and 75% filled differ by no more than the passes' spread (5% where it is not known) in all {cells:0} "
+        "figures.",
+        "FOB와 75% 채움의 차이는 {cells:0}개 수치 모두 패스 간 편차(알 수 없을 때는 5%) 이내입니다."),
+    ROW(MSG_FD_FOB_SHORT, " The short run's 75% state fills a small region only: weak evidence.",
+        " 짧은 실행의 75% 상태는 작은 영역만 채운 것이라 근거가 약합니다."),
+    ROW(MSG_FD_SLC,
+        "The SLC cache ends after about {gib:1} GiB written: {cache_mb_s:0} MB/s in it, {post_mb_s:0} MB/s after it "
+        "({ratio:2}x; a cliff is a lasting drop the trace's noise cannot explain).",
+        "SLC캐시는 약 {gib:1}GiB 기록 후 끝납니다: 캐시 안에서 {cache_mb_s:0}MB/s, 이후 {post_mb_s:0}MB/s입니다 "
+        "({ratio:2}배; 측정 잡음으로 설명할 수 없는 지속적인 속도 저하를 캐시의 끝으로 봅니다)."),
+    ROW(MSG_FD_SLC_MIN, " Near full the cache is about {gib:1} GiB.", " 거의 가득 찬 상태에서 캐시는 약 {gib:1}GiB입니다."),
+    ROW(MSG_FD_SLC_WEAK, " The cliff's evidence is weak (confidence {conf:2}).", " 이 속도 저하의 근거는 약합니다 (신뢰도 {conf:2})."),
+    ROW(MSG_FD_SLC_SHORT,
+        "The short run wrote {gib:1} GiB, under 2% of this drive's {cap_gb:0} GB: too little to find an SLC cache, "
+        "so no cache size is given.",
+        "짧은 실행은 {gib:1}GiB만 기록해 이 드라이브 용량 {cap_gb:0}GB의 2%에 못 미칩니다: SLC캐시를 찾기에 부족하므로 "
+        "캐시 크기를 제시하지 않습니다."),
+    ROW(MSG_FD_SLC_NONE,
+        "No SLC cache cliff in the fill: {gib:1} GiB written at {mb_s:0} MB/s without a lasting drop.",
+        "채우기 동안 SLC캐시가 끝나는 지점이 없습니다: {gib:1}GiB를 지속적인 속도 저하 없이 {mb_s:0}MB/s로 기록했습니다."),
+    ROW(MSG_FD_QD,
+        "4K random {op:op} stops scaling at QD{qd:0}: {iops:0} IOPS there, at most {max_iops:0} IOPS up to QD{max_qd:0} "
+        "(the plateau is the first QD that no deeper QD beats by more than 10%).",
+        "4K 랜덤 {op:op}는 QD{qd:0}에서 더 늘지 않습니다: 그 지점 {iops:0} IOPS, QD{max_qd:0}까지 최대 {max_iops:0} IOPS "
+        "(더 깊은 QD가 10% 넘게 앞서지 못하는 첫 QD를 포화점으로 봅니다)."),
+    ROW(MSG_FD_QD_NONE,
+        "4K random {op:op} still scales at QD{max_qd:0}, the deepest measured: {max_iops:0} IOPS (no plateau below it).",
+        "4K 랜덤 {op:op}는 측정한 가장 깊은 QD{max_qd:0}까지 계속 늘어납니다: {max_iops:0} IOPS (그 아래에는 포화점이 "
+        "없습니다)."),
+    ROW(MSG_FD_CDM_QD,
+        "RND4K read ({state}) gains {ratio:1}x from Q1T1 to Q32T1 ({q1:0} to {q32:0} MB/s).",
+        "RND4K 읽기({state})는 Q1T1에서 Q32T1로 {ratio:1}배 늘어납니다 ({q1:0}MB/s에서 {q32:0}MB/s)."),
+    ROW(MSG_FD_TAIL,
+        "QD1 4K random {wl}: median {p50:1} µs, p{p} {p_us:1} µs, {ratio:1}x the median (more than 10x counts as a "
+        "tail blow-up).",
+        "QD1 4K 랜덤 {wl}: 중앙값 {p50:1} µs, p{p} {p_us:1} µs로 중앙값의 {ratio:1}배입니다 (10배를 넘으면 꼬리 "
+        "지연이 크게 늘어난 것으로 봅니다)."),
+    ROW(MSG_FD_TAIL_BARE, "QD1 4K random {wl}: median {p50:1} µs, p{p} {p_us:1} µs, {ratio:1}x the median.",
+        "QD1 4K 랜덤 {wl}: 중앙값 {p50:1} µs, p{p} {p_us:1} µs로 중앙값의 {ratio:1}배입니다."),
+    ROW(MSG_FD_TAIL_BLOW,
+        "QD1 4K random {wl}: p{p} {p_us:1} µs is {ratio:1}x the median {p50:1} µs, more than 10x: the tail blows up.",
+        "QD1 4K 랜덤 {wl}: p{p} {p_us:1} µs로 중앙값 {p50:1} µs의 {ratio:1}배이며, 10배를 넘어 꼬리 지연이 크게 "
+        "늘어납니다."),
+    ROW(MSG_FD_MIX70, "70/30 mix", "70/30 혼합"),
+    ROW(MSG_FD_THROTTLE,
+        "In the {dur:0} s sustained write the drive throttled after {t:0} s at {temp:0} °C: from {before:0} MB/s to "
+        "{after:0} MB/s (a drop where the temperature stopped rising or sat at the warning threshold).",
+        "{dur:0}초 지속 쓰기에서 {t:0}초 후 {temp:0} °C에서 스로틀링이 일어났습니다: {before:0}MB/s에서 {after:0}MB/s로 "
+        "떨어졌습니다 (온도 상승이 멈추거나 경고 온도에 머문 상태의 속도 저하를 스로틀링으로 봅니다)."),
+    ROW(MSG_FD_NO_THROTTLE,
+        "No throttling in the {dur:0} s sustained write: {mean:0} MB/s on average, {start:0} °C rising to a peak of "
+        "{peak:0} °C.",
+        "{dur:0}초 지속 쓰기에서 스로틀링은 없었습니다: 평균 {mean:0}MB/s, 온도는 {start:0} °C에서 최고 {peak:0} °C까지 "
+        "올랐습니다."),
+    ROW(MSG_FD_STEADY,
+        "Steady state at round {round:0}: {iops:0} IOPS on average over rounds {first:0} to {last:0} (SNIA PTS: five "
+        "rounds within 20% of their mean, the best-fit line within 10%).",
+        "{round:0}번째 라운드에서 정상 상태에 도달했습니다: 라운드 {first:0}~{last:0} 평균 {iops:0} IOPS (SNIA PTS 기준: "
+        "다섯 라운드가 평균의 20% 이내, 추세선 변화 10% 이내)."),
+    ROW(MSG_FD_NOT_STEADY,
+        "No steady state in {rounds:0} rounds (SNIA PTS: five rounds within 20% of their mean, the best-fit line within "
+        "10%).",
+        "{rounds:0}번의 라운드 동안 정상 상태에 도달하지 않았습니다 (SNIA PTS 기준: 다섯 라운드가 평균의 20% 이내, "
+        "추세선 변화 10% 이내)."),
+    ROW(MSG_FD_STEADY_SHORT,
+        "The short run writes its steady-state and consistency tests over a {gib:1} GiB region, too small to reach "
+        "the drive's steady state: none is stated.",
+        "짧은 실행은 정상 상태와 일관성 시험을 {gib:1}GiB 영역에만 기록하므로 드라이브의 정상 상태에 이를 수 없습니다: "
+        "정상 상태를 제시하지 않습니다."),
+    ROW(MSG_FD_CONSISTENCY,
+        "In the consistency test's steady region the drive writes {mean:0} IOPS, its 1% low {p1:0} IOPS, its "
+        "stddev {cov:1}% of the mean.",
+        "일관성 시험의 안정 구간에서 평균 {mean:0} IOPS, 하위 1% {p1:0} IOPS, 표준편차는 평균의 {cov:1}%입니다."),
+    ROW(MSG_FD_FLAG_RND_PLATEAU,
+        "{cell} read stays at {mb_s:0} MB/s ({state}), under the {limit_mb_s:0} MB/s this rule sets for a drive of "
+        "{capacity_gb:0} GB at QD32: queue depth does not lift its random reads",
+        "{cell} 읽기가 {mb_s:0}MB/s({state})로, 이 규칙이 {capacity_gb:0}GB 드라이브의 QD32에 기대하는 {limit_mb_s:0}MB/s에 "
+        "못 미칩니다: QD를 높여도 랜덤 읽기가 늘지 않습니다"),
+    ROW(MSG_FD_NO_FINDINGS, "No rule fired on these runs.", "이 실행들에서 발동한 규칙이 없습니다."),
 };
 
 /* flag id (analysis.json flags[].id) -> its finding */

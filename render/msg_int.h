@@ -336,6 +336,35 @@ enum render_msg_id {
   MSG_T_QD_WRITE,
   MSG_T_QD_MEAN,      /* {op}: the mean-latency column */
   MSG_T_QD_PLATEAU_NOTE,
+  /* ------------------------------------------------ findings (findings.c, issue 27) */
+  MSG_FD_WEAK_SHORT,
+  MSG_FD_CDM_LEAD,
+  MSG_FD_CDM_LEAD_BARE, /* the lead after the first: the list stated the rule once */
+  MSG_FD_CDM_EVEN,
+  MSG_FD_FOB_DIFF,
+  MSG_FD_FOB_DIFF_NOSPREAD,
+  MSG_FD_FOB_SAME,
+  MSG_FD_FOB_SHORT,
+  MSG_FD_SLC,
+  MSG_FD_SLC_MIN,
+  MSG_FD_SLC_WEAK,
+  MSG_FD_SLC_SHORT,
+  MSG_FD_SLC_NONE,
+  MSG_FD_QD,
+  MSG_FD_QD_NONE,
+  MSG_FD_CDM_QD,
+  MSG_FD_TAIL,
+  MSG_FD_TAIL_BARE,   /* the tail after the first: the rule stated once */
+  MSG_FD_TAIL_BLOW,
+  MSG_FD_MIX70,
+  MSG_FD_THROTTLE,
+  MSG_FD_NO_THROTTLE,
+  MSG_FD_STEADY,
+  MSG_FD_NOT_STEADY,
+  MSG_FD_STEADY_SHORT,
+  MSG_FD_CONSISTENCY,
+  MSG_FD_FLAG_RND_PLATEAU, /* the rnd_read_plateau flag as a finding: its numbers and rule, no cause it cannot know */
+  MSG_FD_NO_FINDINGS,
   MSG_COUNT
 };
 

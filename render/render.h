@@ -133,6 +133,15 @@ int render_template_expand_opts(const struct render_runs *rs, const char *templa
                                 double dpi, const struct render_expand_opts *x, char **md_out,
                                 struct ssdrev_err *err);
 
+/* An editable starting template for the runs (`ssdrev template init`):
+ * TEXT with each {{if}} block decided for RS (the branch taken kept, the
+ * block lines gone), each {{each drive}} block written once per run with
+ * drive=N added to its directives, and everything else (prose, {{slot}}s,
+ * the other directives) as written. *out is malloc'd (caller frees);
+ * fails as render_template_expand does on a bad block or directive. */
+int render_template_specialize(const struct render_runs *rs, const char *template_name, const char *text,
+                               char **out, struct ssdrev_err *err);
+
 /* ============================================================== outputs */
 
 enum render_format_bit {

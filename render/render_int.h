@@ -200,7 +200,19 @@ int render_md_too_deep(cmark_node *root);
 struct render_args {
   const char *drive, *state, *op, *workload, *test, *lang, *fmt, *caption, *name, *height;
   const char *cell; /* value: the CrystalDiskMark cell ("RND4K Q32T1") a cdm.* path reads */
+  const char *topic; /* findings: which findings (render_findings_topic_ok) */
 };
+
+/* Findings (findings.c): sentences computed from the analysis, each with
+ * its numbers and the rule behind it (docs/templates.md, "Findings").
+ * TOPIC is one of cdm, fob, slc, random, tail, thermal, steady, flags, or
+ * NULL / "all" for every one; render_findings_topic_ok says whether it is
+ * known. Appends a Markdown list ("- ...\n" per finding) to OUT for the
+ * N selected runs (SEL) and returns how many it wrote; nothing when no run
+ * holds the data a topic needs (a finding never has a hole). */
+int render_findings_topic_ok(const char *topic);
+size_t render_findings(const struct render_run *const *sel, size_t n, const char *topic, enum render_lang lang,
+                       struct render_buf *out);
 
 /* Checks that chart KIND can be drawn from the runs with O (the same checks
  * as render_chart_file, without writing anything). */

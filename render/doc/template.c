@@ -40,6 +40,11 @@ struct expand {
   char last_why[sizeof ((struct ssdrev_err *)0)->msg]; /* the last note's reason */
   size_t last_note_end;    /* out->len after it */
   int drop_unit;           /* an inline value was missing: its unit after the directive goes too */
+  int skip;                /* inside an {{if}} branch not taken: directives are parsed, not run */
+  int spec;                /* render_template_specialize: directives are written back as source */
+  char cur_drive[24];      /* inside {{each drive}}: the run ("1", "2"...) drive= defaults to; "" outside */
+  json_t *has_cache;       /* {{if has=}} answers by "NAME|STATE|DRIVE": a table is rendered once per question,
+                              not once per {{if}} (a template of a million {{if has=dut}} stays linear) */
 };
 
 /* The expanded review's largest size (docs/templates.md, "Limits"). Every
@@ -535,6 +540,37 @@ static int d_lang(struct expand *e, const char *code, const struct render_args *
 }
 
 static int d_chart_entry(struct expand *e, const char *pos, const struct render_args *a) { return d_chart(e, pos, a); }
+
+/* {{findings}}: the sentences of findings.c for the selected runs, as a
+ * list; nothing when no run has the data a topic needs. */
+static int d_findings(struct expand *e, const char *pos, const struct render_args *a) {
+  (void)pos;
+  int rc = lang_ok(e, a);
+  if (rc < 0) return rc;
+  if (a->topic && !render_findings_topic_ok(a->topic))
+    return fail_at(e, -EINVAL, "topic=%s: give cdm, fob, slc, random, tail, thermal, steady, flags or all", a->topic);
+  const struct render_run *sel[64];
+  if (a->drive && strcmp(a->drive, "all") && !render_runs_find(e->rs, a->drive))
+    return fail_at(e, -ENOENT, "drive=%s: no run with that label or number", a->drive);
+  size_t n = render_select(e->rs, a->drive, sel, 64);
+  if (!e->writing) return 0;
+  struct render_buf tmp = {0};
+  render_findings(sel, n, a->topic, lang_of(e, a), &tmp);
+  /* the list ends in a newline; the template's own follows */
+  if (tmp.len && tmp.s[tmp.len - 1] == '\n') tmp.s[--tmp.len] = 0;
+  if (tmp.s) render_buf_puts(e->out, tmp.s);
+  render_buf_free(&tmp);
+  return tmp.oom ? ssdrev_fail(e->err, -ENOMEM, "out of memory expanding %s", e->tname) : 0;
+}
+
+/* {{slot "..."}}: a place for the author's prose (ssdrev template init
+ * writes them); it renders nothing, so an unwritten slot leaves no hole. */
+static int d_slot(struct expand *e, const char *pos, const struct render_args *a) {
+  (void)e;
+  (void)pos;
+  (void)a;
+  return 0;
+}
 static int d_table_entry(struct expand *e, const char *pos, const struct render_args *a) { return d_table(e, pos, a); }
 
 static const struct directive directives[] = {
@@ -549,6 +585,8 @@ static const struct directive directives[] = {
     {"simulated_notice", NULL, "lang", d_notice, "{{simulated_notice [lang=]}}"},
     {"version", NULL, "", d_version, "{{version}}"},
     {"lang", "a language", "", d_lang, "{{lang ko}} or {{lang en}}"},
+    {"findings", NULL, "drive topic lang", d_findings, "{{findings [topic=] [drive=] [lang=]}}"},
+    {"slot", "the prose to write there, quoted", "", d_slot, "{{slot \"what to write here\"}}"},
 };
 #define NDIRECTIVES (sizeof directives / sizeof directives[0])
 
@@ -601,7 +639,7 @@ static int set_arg(struct render_args *a, const char *k, const char *v) {
              {"test", offsetof(struct render_args, test)},   {"lang", offsetof(struct render_args, lang)},
              {"fmt", offsetof(struct render_args, fmt)},     {"caption", offsetof(struct render_args, caption)},
              {"name", offsetof(struct render_args, name)},   {"height", offsetof(struct render_args, height)},
-             {"cell", offsetof(struct render_args, cell)}};
+             {"cell", offsetof(struct render_args, cell)},   {"topic", offsetof(struct render_args, topic)}};
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (!strcmp(map[i].k, k)) {
       *(const char **)((char *)a + map[i].off) = v;
@@ -620,13 +658,15 @@ static int run_directive(struct expand *e, const char *body, size_t len) {
   if (n == -1) return fail_at(e, -EINVAL, "unterminated quote in {{%s}}", buf);
   if (n == -2) return fail_at(e, -EINVAL, "too many arguments in directive '%s'", tok[0]);
   if (n == 0) return fail_at(e, -EINVAL, "empty directive {{%s}}", "");
+  if (!strcmp(tok[0], "if") || !strcmp(tok[0], "else") || !strcmp(tok[0], "end") || !strcmp(tok[0], "each"))
+    return fail_at(e, -EINVAL, "{{%s}} must stand alone on its line (docs/templates.md, \"Blocks\")", tok[0]);
   const struct directive *d = NULL;
   for (size_t i = 0; i < NDIRECTIVES; i++)
     if (!strcmp(directives[i].name, tok[0])) d = &directives[i];
   if (!d) {
     return fail_at(e, -EINVAL,
                    "unknown directive '%s' (known: chart, table, value, dut, flags, label, drives, "
-                   "simulated_notice, version, lang)",
+                   "simulated_notice, version, lang, findings, slot, if, else, end, each)",
                    tok[0]);
   }
   struct render_args a = {0};
@@ -656,6 +696,20 @@ static int run_directive(struct expand *e, const char *body, size_t len) {
     char msg[400];
     snprintf(msg, sizeof msg, "{{%s}} needs %s: give %s", d->name, d->arg, d->usage);
     return ssdrev_fail(e->err, -EINVAL, "%s:%u: %s", e->tname, e->line, msg);
+  }
+  /* inside {{each drive}} a directive that takes drive= is about that run */
+  int add_drive = e->cur_drive[0] && !a.drive && key_allowed(d->keys, "drive");
+  if (add_drive) a.drive = e->cur_drive;
+  if (e->skip) return 0; /* a branch not taken: checked above, not run */
+  if (e->spec) {
+    /* template init: the directive as written, tied to its run */
+    if (e->writing) {
+      render_buf_puts(e->out, "{{");
+      render_buf_putn(e->out, body, len);
+      if (add_drive) render_buf_printf(e->out, " drive=%s", e->cur_drive);
+      render_buf_puts(e->out, "}}");
+    }
+    return 0;
   }
   return d->run(e, pos, &a);
 }
@@ -705,23 +759,283 @@ static const char *skip_unit(const char *c, const char *end) {
   return c;
 }
 
-static int walk(struct expand *e, const char *text) {
-  const char *p = text;
-  e->line = 1;
-  int fence = 0;
-  while (*p) {
-    const char *eol = strchr(p, '\n');
-    size_t len = eol ? (size_t)(eol - p) + 1 : strlen(p);
+/* ------------------------------------------------------------ blocks */
+
+/* Block directives ({{if}}, {{else}}, {{end}}, {{each}}) stand alone on
+ * their line, which they take whole: a skipped section leaves no blank
+ * line of its own. Returns the block's kind (1 if, 2 else, 3 end, 4 each)
+ * with its body in BODY (NUL-terminated), 0 for any other line. */
+enum { BLK_NONE, BLK_IF, BLK_ELSE, BLK_END, BLK_EACH };
+
+static int block_line(const char *p, size_t len, char *body, size_t cap) {
+  const char *a = p, *z = p + len;
+  while (a < z && (*a == ' ' || *a == '\t')) a++;
+  while (z > a && (z[-1] == '\n' || z[-1] == '\r' || z[-1] == ' ' || z[-1] == '\t')) z--;
+  if (z - a < 4 || strncmp(a, "{{", 2) || strncmp(z - 2, "}}", 2)) return BLK_NONE;
+  const char *in = a + 2;
+  size_t n = (size_t)(z - 2 - in);
+  if (memmem(in, n, "}}", 2) || memmem(in, n, "{{", 2)) return BLK_NONE; /* two directives on the line */
+  static const struct {
+    const char *w;
+    int kind;
+  } words[] = {{"if", BLK_IF}, {"else", BLK_ELSE}, {"end", BLK_END}, {"each", BLK_EACH}};
+  for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
+    size_t wl = strlen(words[k].w);
+    if (n >= wl && !strncmp(in, words[k].w, wl) && (n == wl || in[wl] == ' ' || in[wl] == '\t')) {
+      if (n >= cap) n = cap - 1;
+      memcpy(body, in, n);
+      body[n] = 0;
+      return words[k].kind;
+    }
+  }
+  return BLK_NONE;
+}
+
+static int has_kind(struct expand *e, const char *name, const char *state, const char *drive);
+
+/* Whether run R (or, for R NULL, any run) has the data NAME stands for: a
+ * chart kind that can be drawn, a table kind that writes something, or one
+ * of slc (a cache cliff found), flags, short, simulated. -EINVAL for an
+ * unknown NAME. */
+static int has_data(struct expand *e, const char *name, const char *state, const char *drive) {
+  const struct render_run *sel[64];
+  size_t n = render_select(e->rs, drive, sel, 64);
+  if (!strcmp(name, "slc") || !strcmp(name, "flags") || !strcmp(name, "short") || !strcmp(name, "simulated")) {
+    for (size_t i = 0; i < n; i++) {
+      const json_t *an = sel[i]->analysis;
+      if (!strcmp(name, "slc") ? json_is_true(render_data_path((json_t *)an, "fill.slc.found"))
+          : !strcmp(name, "flags") ? json_array_size(json_object_get(an, "flags")) > 0
+          : !strcmp(name, "short") ? sel[i]->short_review
+                                   : sel[i]->simulated)
+        return 1;
+    }
+    return 0;
+  }
+  if (!drive && e->rs->n > 1) {
+    /* any run: each alone (a one-drive chart kind checks one run) */
+    for (size_t i = 0; i < e->rs->n; i++) {
+      char idx[24];
+      snprintf(idx, sizeof idx, "%zu", i + 1);
+      int r = has_data(e, name, state, idx);
+      if (r) return r;
+    }
+    return 0;
+  }
+  char key[200];
+  snprintf(key, sizeof key, "%.100s|%s|%s", name, state ? state : "", drive ? drive : "");
+  if (!e->has_cache) e->has_cache = json_object();
+  json_t *known = json_object_get(e->has_cache, key);
+  if (known) return json_is_true(known);
+  int r = has_kind(e, name, state, drive);
+  if (r >= 0) json_object_set_new(e->has_cache, key, json_boolean(r));
+  return r;
+}
+
+/* has_data's answer for a chart or table kind, computed. */
+static int has_kind(struct expand *e, const char *name, const char *state, const char *drive) {
+  struct ssdrev_err quiet = {{0}};
+  if (render_chart_kind_exists(name)) {
+    struct render_chart_opts o;
+    render_chart_opts_defaults(&o);
+    o.drive = drive;
+    o.state = state;
+    return render_chart_check(e->rs, name, &o, &quiet) == 0;
+  }
+  if (render_table_exists(name)) {
+    struct render_args a = {.drive = drive, .state = state, .lang = render_lang_code(e->lang)};
+    struct render_buf b = {0};
+    int rc = render_table(e->rs, name, &a, &b, &quiet);
+    int has = rc == 0 && b.len > 0;
+    render_buf_free(&b);
+    return has;
+  }
+  return fail_at(e, -EINVAL, "if: has=%s names no data: give a chart or table kind, or slc, flags, short, simulated", name);
+}
+
+/* {{if has=X [all=X] [lacks=X] [value=PATH] [drives=N|N+] [state=S] [drive=D]}}:
+ * every key must hold. has=: some run (inside {{each}} or with drive=:
+ * that run) has X; all=: every run has it; lacks=: no run has it; value=:
+ * analysis.json of run 1 (inside {{each}} or with drive=: that run) holds
+ * a number, string or boolean at PATH ({{value}}'s paths); drives=: the
+ * number of runs. Returns 1, 0, or < 0 on a bad condition. */
+static int eval_if(struct expand *e, char *body) {
+  char *tok[MAX_TOKENS];
+  int n = tokenize(body, tok, MAX_TOKENS);
+  if (n < 0) return fail_at(e, -EINVAL, "bad {{%s}}: give {{if has=KIND}} (docs/templates.md)", body);
+  if (n < 2) return fail_at(e, -EINVAL, "{{if}} needs a condition: give {{if has=KIND}}, all=, lacks=, value= or drives=%s", "");
+  const char *state = NULL, *drive = e->cur_drive[0] ? e->cur_drive : NULL;
+  for (int i = 1; i < n; i++) {
+    if (!strncmp(tok[i], "state=", 6)) {
+      state = tok[i] + 6;
+      if (strcmp(state, "FOB") && strcmp(state, "75%")) return fail_at(e, -EINVAL, "state=%s: give FOB or 75%%", state);
+    }
+    if (!strncmp(tok[i], "drive=", 6)) {
+      drive = tok[i] + 6;
+      if (!strcmp(drive, "all")) drive = NULL;
+      else if (!render_runs_find(e->rs, drive)) return fail_at(e, -ENOENT, "drive=%s: no run with that label or number", drive);
+    }
+  }
+  int ok = 1;
+  for (int i = 1; i < n; i++) {
+    char *eq = strchr(tok[i], '=');
+    if (!eq || !eq[1])
+      return fail_at(e, -EINVAL, "if: '%s' is no condition (give has=, all=, lacks=, value=, drives=, state= or drive=)", tok[i]);
+    *eq = 0;
+    const char *k = tok[i], *v = eq + 1;
+    int r;
+    if (!strcmp(k, "state") || !strcmp(k, "drive")) continue;
+    if (!strcmp(k, "has")) {
+      r = has_data(e, v, state, drive);
+    } else if (!strcmp(k, "lacks")) {
+      r = has_data(e, v, state, drive);
+      if (r >= 0) r = !r;
+    } else if (!strcmp(k, "value")) {
+      const struct render_run *run = render_runs_find(e->rs, drive ? drive : "1");
+      json_t *x = run ? render_data_path(run->analysis, v) : NULL;
+      r = json_is_number(x) || json_is_string(x) || json_is_boolean(x);
+    } else if (!strcmp(k, "all")) {
+      r = 1;
+      for (size_t d = 0; r == 1 && d < e->rs->n; d++) {
+        char idx[24];
+        snprintf(idx, sizeof idx, "%zu", d + 1);
+        r = has_data(e, v, state, idx);
+      }
+    } else if (!strcmp(k, "drives")) {
+      char *end = NULL;
+      unsigned long want = strtoul(v, &end, 10);
+      int plus = end && *end == '+';
+      if (end == v || (*end && strcmp(end, "+"))) return fail_at(e, -EINVAL, "drives=%s: give a number, or N+ for N or more", v);
+      r = plus ? e->rs->n >= want : e->rs->n == want;
+    } else {
+      char msg[200];
+      snprintf(msg, sizeof msg, "if does not take %s= (give has=, all=, lacks=, value=, drives=, state= or drive=)", k);
+      return ssdrev_fail(e->err, -EINVAL, "%s:%u: %s", e->tname, e->line, msg);
+    }
+    if (r < 0) return r;
+    ok = ok && r;
+  }
+  return ok;
+}
+
+/* The end of the {{each}} block whose body starts at P: the start of its
+ * {{end}} line in *END_LINE and its line number in *LINE; -1 when none. */
+static int find_end(const char *p, const char *stop, unsigned line, const char **end_line, unsigned *end_no) {
+  int depth = 0, fence = 0;
+  char body[DIRECTIVE_MAX];
+  while (p < stop && *p) {
+    const char *eol = memchr(p, '\n', (size_t)(stop - p));
+    size_t len = eol ? (size_t)(eol - p) + 1 : (size_t)(stop - p);
     const char *q = p;
     while (q < p + len && *q == ' ') q++;
     if (!strncmp(q, "```", 3) || !strncmp(q, "~~~", 3)) fence = !fence;
-    if (fence || !memchr(p, '{', len)) {
-      if (e->writing) render_buf_putn(e->out, p, len);
+    int k = fence ? BLK_NONE : block_line(p, len, body, sizeof body);
+    if (k == BLK_IF || k == BLK_EACH) depth++;
+    else if (k == BLK_END && depth-- == 0) {
+      *end_line = p;
+      *end_no = line;
+      return 0;
+    }
+    p += len;
+    line++;
+  }
+  return -1;
+}
+
+/* An open {{if}} ({{each}} recurses instead of using the stack). */
+struct blk {
+  int outer_skip;  /* e->skip before the {{if}} */
+  int taken;       /* a branch of it was taken (an {{else}} after it is skipped) */
+  int had_else;
+  unsigned line;
+};
+
+static int walk_range(struct expand *e, const char *p, const char *stop, unsigned line0);
+
+/* One block line of kind K (body BODY) at P..P+LEN: updates the stack, or
+ * runs an {{each}} body once per run; *NEXT is where the walk goes on. */
+static int do_block(struct expand *e, int k, char *body, struct blk *st, int *nst, const char *p, size_t len,
+                    const char *stop, const char **next) {
+  *next = p + len;
+  if (k == BLK_IF) {
+    if (*nst >= 32) return fail_at(e, -EINVAL, "{{if}} blocks nested more than 32 deep%s", "");
+    struct blk b = {.outer_skip = e->skip, .taken = 1, .line = e->line};
+    if (!e->skip) {
+      int c = eval_if(e, body);
+      if (c < 0) {
+        e->skip = 1; /* the block's own directives are still checked, not run */
+        st[(*nst)++] = b;
+        return c;
+      }
+      b.taken = c;
+      e->skip = !c;
+    }
+    st[(*nst)++] = b;
+    return 0;
+  }
+  if (k == BLK_ELSE || k == BLK_END) {
+    if (strcmp(body, k == BLK_ELSE ? "else" : "end"))
+      return fail_at(e, -EINVAL, "{{%s}} takes nothing", k == BLK_ELSE ? "else" : "end");
+    if (!*nst) return fail_at(e, -EINVAL, k == BLK_ELSE ? "{{else}} without {{if}}%s" : "{{end}} without {{if}} or {{each}}%s", "");
+    struct blk *b = &st[*nst - 1];
+    if (k == BLK_END) {
+      e->skip = b->outer_skip;
+      --*nst;
+      return 0;
+    }
+    if (b->had_else) return fail_at(e, -EINVAL, "a second {{else}} in one {{if}}%s", "");
+    b->had_else = 1;
+    e->skip = b->outer_skip || b->taken;
+    return 0;
+  }
+  /* {{each drive}}: the body once per run, drive= defaulting to it */
+  const char *end_line;
+  unsigned end_no;
+  if (strcmp(body, "each drive")) return fail_at(e, -EINVAL, "{{%s}}: give {{each drive}}", body);
+  if (e->cur_drive[0]) return fail_at(e, -EINVAL, "{{each drive}} inside {{each drive}}%s", "");
+  if (find_end(p + len, stop, e->line + 1, &end_line, &end_no) < 0)
+    return fail_at(e, -EINVAL, "{{each drive}} without its {{end}}%s", "");
+  unsigned here = e->line;
+  int rc = 0;
+  size_t runs = e->skip ? 1 : e->rs->n; /* skipped: checked once */
+  for (size_t i = 0; rc == 0 && i < runs; i++) {
+    snprintf(e->cur_drive, sizeof e->cur_drive, "%zu", i + 1);
+    rc = walk_range(e, p + len, end_line, here + 1);
+  }
+  e->cur_drive[0] = 0;
+  const char *eol = memchr(end_line, '\n', (size_t)(stop - end_line));
+  *next = eol ? eol + 1 : stop;
+  e->line = end_no;
+  return rc;
+}
+
+static int walk_range(struct expand *e, const char *p, const char *stop, unsigned line0) {
+  e->line = line0;
+  int fence = 0, nst = 0;
+  struct blk st[32];
+  char bbody[DIRECTIVE_MAX];
+  while (p < stop && *p) {
+    const char *eol = memchr(p, '\n', (size_t)(stop - p));
+    size_t len = eol ? (size_t)(eol - p) + 1 : (size_t)(stop - p);
+    const char *q = p;
+    while (q < p + len && *q == ' ') q++;
+    if (!strncmp(q, "```", 3) || !strncmp(q, "~~~", 3)) fence = !fence;
+    int bk = fence ? BLK_NONE : block_line(p, len, bbody, sizeof bbody);
+    if (bk != BLK_NONE) {
+      const char *next;
+      int rc = do_block(e, bk, bbody, st, &nst, p, len, stop, &next);
+      if (rc < 0 && (rc = note_error(e, rc)) < 0) return rc;
+      if (next != p + len) { /* an {{each}}: the walk goes on after its {{end}} */
+        p = next;
+        e->line++;
+        continue;
+      }
+    } else if (fence || !memchr(p, '{', len)) {
+      if (e->writing && !e->skip) render_buf_putn(e->out, p, len);
     } else {
       const char *end = p + len;
       for (const char *c = p; c < end;) {
         if (c[0] == '\\' && c + 2 < end && c[1] == '{' && c[2] == '{') {
-          if (e->writing) render_buf_puts(e->out, "{{");
+          if (e->writing && !e->skip) render_buf_puts(e->out, "{{");
           c += 3;
         } else if (c[0] == '{' && c + 1 < end && c[1] == '{') {
           const char *close = NULL;
@@ -741,7 +1055,7 @@ static int walk(struct expand *e, const char *text) {
           c = close + 2;
           if (e->drop_unit) c = skip_unit(c, end);
         } else {
-          if (e->writing) render_buf_putn(e->out, c, 1);
+          if (e->writing && !e->skip) render_buf_putn(e->out, c, 1);
           c++;
         }
       }
@@ -754,7 +1068,21 @@ static int walk(struct expand *e, const char *text) {
     p += len;
     if (eol) e->line++;
   }
+  if (nst) {
+    unsigned here = e->line;
+    e->line = st[nst - 1].line;
+    int rc = note_error(e, fail_at(e, -EINVAL, "{{if}} without its {{end}}%s", ""));
+    e->line = here;
+    e->skip = st[0].outer_skip;
+    if (rc < 0) return rc;
+  }
   return 0;
+}
+
+static int walk(struct expand *e, const char *text) {
+  e->skip = 0;
+  e->cur_drive[0] = 0;
+  return walk_range(e, text, text + strlen(text), 1);
 }
 
 int render_template_expand(const struct render_runs *rs, const char *template_name, const char *text,
@@ -795,6 +1123,7 @@ int render_expand(const struct render_runs *rs, const char *template_name, const
   if (rc < 0) {
     render_images_free(&e.imgs);
     json_decref(e.used);
+    json_decref(e.has_cache);
     render_buf_free(&out);
     return rc;
   }
@@ -802,6 +1131,7 @@ int render_expand(const struct render_runs *rs, const char *template_name, const
   if (e.used) json_object_clear(e.used); /* the writing pass names the charts again, the same way */
   rc = walk(&e, text);
   json_decref(e.used);
+  json_decref(e.has_cache);
   if (rc == 0 && !out.oom) rc = render_check_doc_images(e.tname, out.s ? out.s : "", &e.imgs, err);
   render_images_free(&e.imgs);
   if (rc < 0 || out.oom) {
@@ -810,5 +1140,28 @@ int render_expand(const struct render_runs *rs, const char *template_name, const
   }
   if (!out.s) render_buf_puts(&out, "");
   *md_out = out.s;
+  return 0;
+}
+
+int render_template_specialize(const struct render_runs *rs, const char *template_name, const char *text, char **out,
+                               struct ssdrev_err *err) {
+  *out = NULL;
+  struct render_buf b = {0};
+  struct expand e = {.rs = rs, .tname = template_name ? template_name : "(template)", .out = &b, .err = err,
+                     .spec = 1, .lang = render_template_lang(template_name, text)};
+  int rc = walk(&e, text);
+  if (rc == 0) rc = report_errors(&e);
+  if (rc == 0) {
+    e.writing = 1;
+    rc = walk(&e, text);
+  }
+  json_decref(e.has_cache);
+  if (rc == 0 && b.oom) rc = ssdrev_fail(err, -ENOMEM, "out of memory writing a template from %s", e.tname);
+  if (rc < 0) {
+    render_buf_free(&b);
+    return rc;
+  }
+  if (!b.s) render_buf_puts(&b, "");
+  *out = b.s;
   return 0;
 }

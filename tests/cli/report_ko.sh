@@ -31,10 +31,10 @@ for f in two one; do
     ! grep -qF -- "$bad" "$md" || fail "$f: review.md still has the English '$bad'"
   done
 done
-# a value the short run lacks (its fill cannot reach the SLC cliff) says so in Korean
-# (and its unit goes with it: never "(측정되지 않음)GiB")
-grep -qF "약 (측정되지 않음)로" "$T/one/review.md" || fail "one: a missing value is not '(측정되지 않음)': $(grep '약 (' "$T/one/review.md")"
-grep -qF "(측정되지 않음)GiB" "$T/one/review.md" && fail "one: a missing value keeps its unit"
+# a cache the short run cannot measure (its fill cannot reach the SLC cliff) is
+# no sentence with a hole but the finding that says why, in Korean (issue 27)
+grep -qF "(측정되지 않음)" "$T/one/review.md" && fail "one: a sentence holds '(측정되지 않음)'"
+grep -qF "짧은 실행은 2.0GiB만 기록해" "$T/one/review.md" || fail "one: no Korean finding for the short fill: $(grep -n 'SLC' "$T/one/review.md")"
 grep -qF "*CrystalDiskMark 방식 결과 — PM981 256GB, 75% 채움*" "$T/one/review.md" || fail "one: the 75% table is not labelled"
 # single.ko.md has single.en.md's structure: the same directives in the same
 # order (each table under its chart), only the prose and captions translated

@@ -27,8 +27,16 @@ grep -q '| not measured | | | | |' "$T/out/review.md" || fail "no not-measured S
 grep -q "^\*Not measured: run '[^']*' has no tail-latency results (analysis tail).\*$" "$T/out/review.md" \
   || fail "no note for run 2's tail table"
 grep -q '^| 99.99% | [0-9]' "$T/out/review.md" || fail "run 1's tail table dropped because run 2 has none"
-grep -q "caches are about 11 GiB and" "$T/out/review.md" || fail "run 1's value no longer rendered"
-grep -q "better speed after the cache (n/a against" "$T/out/review.md" || fail "a missing value is not n/a (without its unit)"
+# the SLC sentence needs both drives' values: without run 2's it is left out
+# (issue 27: never "n/a" in a sentence) and the finding of run 1's cache stands in
+grep -q "caches are about" "$T/out/review.md" && fail "the two-drive SLC sentence is written with run 2's values missing"
+grep -q "^- \*\*[^*]*:\*\* The SLC cache ends after about 11.2 GiB written" "$T/out/review.md" \
+  || fail "run 1's cache finding not rendered: $(grep -n 'SLC' "$T/out/review.md")"
+grep -v '^|' "$T/out/review.md" | grep -n 'n/a' && fail "a sentence holds n/a"
+# an author's unguarded {{value}} the run lacks still reads n/a, its unit dropped
+printf '# t\n\nabout {{value fill.slc.max_gib drive=2 fmt=%%.0f}} GiB.\n' >"$T/v.md"
+"$SSDREV" report -t "$T/v.md" -o "$T/v" -f md "$D/pm981" "$T/cdm" >/dev/null 2>&1 || fail "v.md"
+grep -q "^about n/a\.$" "$T/v/review.md" || fail "a missing value is not n/a (without its unit): $(cat "$T/v/review.md")"
 grep -q "](charts/cdm-fob-d1.png)" "$T/out/review.md" && [ -s "$T/out/charts/cdm-fob-d1.png" ] \
   || fail "run 1's CDM chart missing"
 pdftotext "$T/out/review.pdf" "$T/text" 2>/dev/null || fail "pdftotext"

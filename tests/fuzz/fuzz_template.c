@@ -1,7 +1,8 @@
 /* fuzz_template.c — review templates (render/doc/template.c:
  * render_template_expand) on arbitrary text, against one analyzed run (the
  * CrystalDiskMark sample, imported and analyzed once at start-up). Charts
- * are linked, not drawn (chart_dir NULL), so each input costs microseconds. */
+ * are linked, not drawn (chart_dir NULL), so each input costs microseconds.
+ * Each input also goes through render_template_specialize (template init). */
 #include "tests/fuzz/fuzz.h"
 #include "log/ssdlog.h"
 #include "archive/archive.h"
@@ -50,6 +51,17 @@ static int fuzz_template_one(const uint8_t *data, size_t size) {
     if (!md) abort();
     (void)strlen(md);
     free(md);
+  }
+  /* template init's walk over the same text (issue 27): the same contract */
+  char *spec = NULL;
+  struct ssdrev_err err2 = {{0}};
+  rc = render_template_specialize(&fuzz_template_rs, "fuzz.md", text, &spec, &err2);
+  fuzz_check_err(&err2);
+  if (rc) {
+    if (!err2.msg[0] || spec) abort();
+  } else {
+    if (!spec) abort();
+    free(spec);
   }
   free(text);
   return 0;

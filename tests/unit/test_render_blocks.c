@@ -1,0 +1,210 @@
+/* test_render_blocks.c — template blocks ({{if}}, {{else}}, {{end}},
+ * {{each drive}}), {{slot}}, {{findings}} and template specializing
+ * (issue 27; fixtures: tests/data/analysis). */
+#include <errno.h>
+#include "render/render_int.h"
+#include "tests/unit/testlib.h"
+
+static const char *const fixture_dirs[] = {"tests/data/analysis/pm981", "tests/data/analysis/pm981a"};
+
+static int load(struct render_runs *rs) {
+  struct ssdrev_err err = {{0}};
+  int rc = render_runs_load(rs, fixture_dirs, 2, &err);
+  if (rc < 0) fprintf(stderr, "    %s\n", err.msg);
+  return rc;
+}
+
+static char *expand(const struct render_runs *rs, const char *text, struct ssdrev_err *err) {
+  char *md = NULL;
+  struct render_expand_opts x = {.lenient = 1};
+  if (render_template_expand_opts(rs, "t.md", text, NULL, "charts", 300, &x, &md, err) < 0) return NULL;
+  return md;
+}
+
+TEST("An if block keeps its text only when the runs have the data, else its else branch") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  char *md = expand(&rs,
+                    "{{if has=fill}}\nA\n{{else}}\nB\n{{end}}\n{{if has=steady_state}}\nC\n{{else}}\nD\n{{end}}\n"
+                    "{{if drives=2 all=cdm}}\nE\n{{end}}\n{{if drives=3+}}\nF\n{{end}}\n{{if lacks=thermal}}\nG\n{{end}}\n",
+                    &err);
+  REQUIRE(md);
+  CHECK_STR(md, "A\nD\nE\nG\n");
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("An each block repeats once per run and its directives default to that run") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  char *md = expand(&rs, "{{each drive}}\n- {{label}}{{if has=fill}}\n\n{{end}}\n{{end}}\nend\n", &err);
+  CHECK(md == NULL); /* an if must stand alone on its line */
+  CHECK_CONTAINS(err.msg, "stand alone");
+  md = expand(&rs, "{{each drive}}\n- {{label}}: {{value fill.slc.max_gib fmt=%.1f}}\n{{end}}\nend\n", &err);
+  REQUIRE(md);
+  CHECK_STR(md, "- PM981 256GB: 11.2\n- PM981a 256GB: 11.0\nend\n");
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("Unbalanced blocks and unknown conditions are errors naming the line") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  CHECK(expand(&rs, "x\n{{if has=fill}}\ny\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "t.md:2:");
+  CHECK_CONTAINS(err.msg, "without its {{end}}");
+  CHECK(expand(&rs, "{{end}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "{{end}} without");
+  CHECK(expand(&rs, "{{if has=bogus}}\n{{end}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "has=bogus");
+  CHECK(expand(&rs, "{{if color=red}}\n{{end}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "does not take color=");
+  CHECK(expand(&rs, "{{each drive}}\nx\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "without its {{end}}");
+  CHECK(expand(&rs, "{{if has=fill}}\n{{else}}\n{{else}}\n{{end}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "second {{else}}");
+  render_runs_release(&rs);
+}
+
+TEST("A branch not taken checks its directives but runs none of them") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  CHECK(expand(&rs, "{{if drives=5}}\n{{bogus}}\n{{end}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "t.md:2:");
+  char *md = expand(&rs, "{{if drives=5}}\nabout {{value no.such.path}} GiB\n{{end}}\nok\n", &err);
+  REQUIRE(md);
+  CHECK_STR(md, "ok\n");
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("A slot renders nothing") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  char *md = expand(&rs, "a{{slot \"write the appearance here\"}}b\n", &err);
+  REQUIRE(md);
+  CHECK_STR(md, "ab\n");
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("Findings quote the analysis numbers in both languages and never a missing value") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  char *md = expand(&rs, "{{findings topic=slc}}\n{{findings topic=cdm}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "- **PM981 256GB:** The SLC cache ends after about 11.2 GiB");
+  CHECK_CONTAINS(md, "SEQ1M Q8T1 read (FOB): ");
+  CHECK(!strstr(md, "n/a"));
+  free(md);
+  md = expand(&rs, "{{lang ko}}\n{{findings topic=slc}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "SLC캐시는 약 11.2GiB 기록 후 끝납니다");
+  CHECK(!strstr(md, "측정되지"));
+  free(md);
+  CHECK(expand(&rs, "{{findings topic=weather}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "topic=weather");
+  render_runs_release(&rs);
+}
+
+TEST("A short run's fill gives no cache size but says why") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  /* the first run as a short review whose 2 GiB fill found no cliff */
+  json_t *slc = render_data_path(rs.v[0].analysis, "fill.slc");
+  REQUIRE(json_is_object(slc));
+  json_object_set_new(slc, "found", json_false());
+  json_object_set_new(slc, "levels", json_pack("[{s:s, s:f, s:f, s:f}]", "name", "whole", "from_gib", 0.0, "to_gib", 2.0,
+                                               "mb_s", 1540.0));
+  rs.v[0].short_review = 1;
+  char *md = expand(&rs, "{{findings topic=slc drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "The short run wrote 2.0 GiB, under 2% of this drive's 256 GB");
+  CHECK(!strstr(md, "cache ends"));
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("Specializing a template decides its blocks and ties each block to its run") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  char *out = NULL;
+  REQUIRE(render_template_specialize(&rs, "t.md",
+                                     "# {{drives}}\n{{each drive}}\n## {{label}}\n{{slot \"x\"}}\n{{end}}\n"
+                                     "{{if drives=3}}\nX\n{{else}}\n{{chart bars}}\n{{end}}\n",
+                                     &out, &err) == 0);
+  CHECK_STR(out, "# {{drives}}\n## {{label drive=1}}\n{{slot \"x\"}}\n## {{label drive=2}}\n{{slot \"x\"}}\n{{chart bars}}\n");
+  free(out);
+  render_runs_release(&rs);
+}
+
+TEST("A 75% figure beyond the passes' spread is a finding, one within it is not") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  char *md = expand(&rs, "{{findings topic=fob drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "FOB and 75% filled differ by no more than the passes' spread");
+  free(md);
+  /* halve one 75% cell's write speed */
+  json_t *cells[32];
+  size_t n = render_data_cdm_cells(&rs.v[0], "75%", cells, 32);
+  REQUIRE(n > 0);
+  json_t *w = json_object_get(cells[0], "write");
+  double fob_w = json_number_value(json_object_get(w, "mb_s"));
+  json_object_set_new(w, "mb_s", json_real(fob_w / 2));
+  md = expand(&rs, "{{findings topic=fob drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, " write: ");
+  CHECK_CONTAINS(md, "at 75% filled against");
+  CHECK(strstr(md, "beyond the passes' spread") || strstr(md, "more than 5%"));
+  CHECK(!strstr(md, "differ by no more than"));
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("The lead rule is stated once per list and a tail workload reads in the review's words") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  char *md = expand(&rs, "{{findings topic=cdm}}\n", &err);
+  REQUIRE(md);
+  const char *rule = "a gap under 3% counts as even";
+  const char *first = strstr(md, rule);
+  CHECK(!first || !strstr(first + 1, rule));
+  free(md);
+  json_array_append_new(json_object_get(rs.v[0].analysis, "flags"),
+                        json_pack("{s:s, s:s, s:s, s:{s:s, s:f, s:f, s:f, s:f, s:f}}", "id", "tail_blowup", "severity", "warn",
+                                  "message", "mix70 tail", "numbers", "workload", "mix70", "p50_us", 76.7, "p", 99.99,
+                                  "p_us", 2174.6, "ratio", 28.4, "max_ratio", 10.0));
+  md = expand(&rs, "{{lang ko}}\n{{findings topic=flags}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "70/30 혼합 Tail Latency: p99.99 2174.6 µs");
+  CHECK(!strstr(md, "mix70"));
+  CHECK(!strstr(md, "Die 수"));
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("Blocks nested past 32 and an each inside an each are refused") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  struct render_buf b = {0};
+  for (int i = 0; i < 33; i++) render_buf_puts(&b, "{{if has=fill}}\n");
+  for (int i = 0; i < 33; i++) render_buf_puts(&b, "{{end}}\n");
+  CHECK(expand(&rs, b.s, &err) == NULL);
+  CHECK_CONTAINS(err.msg, "nested more than 32 deep");
+  render_buf_free(&b);
+  CHECK(expand(&rs, "{{each drive}}\n{{each drive}}\n{{end}}\n{{end}}\n", &err) == NULL);
+  CHECK_CONTAINS(err.msg, "inside {{each drive}}");
+  render_runs_release(&rs);
+}
