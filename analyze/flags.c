@@ -279,10 +279,18 @@ static void rule_thermal(const json_t *a, json_t *flags) {
              "throughput fell to %.2fx of its median in %s while the drive reached %.0f C (warning %.0f C)", worst,
              worst_name, maxc, warn);
   else if (!thermal_step_throttled(a)) /* else the thermal step found the drop: its flag says more */
+  {
+    /* near: the peak within THERMAL_MARGIN_C of the threshold, said with
+     * the gap to a tenth (issue 27: "reached 75 C ... warning 75 C" for a
+     * 74.9 °C peak read as having reached it) */
+    double gap = warn - maxc > 0 ? warn - maxc : 0;
     add_flag(flags, "thermal_near_warn", "info",
-             json_pack("{s:f, s:f, s:f}", "max_c", maxc, "warn_c", warn, "margin_c", THERMAL_MARGIN_C),
-             "the drive reached %.0f C, within %.0f C of its warning temperature %.0f C, without a throughput drop",
-             maxc, THERMAL_MARGIN_C, warn);
+             json_pack("{s:f, s:f, s:f, s:f}", "max_c", maxc, "warn_c", warn, "margin_c", THERMAL_MARGIN_C, "gap_c",
+                       analyze_json_round(gap, 1)),
+             "the drive peaked at %.1f C, %.1f C short of its warning temperature %.1f C (near: within %.0f C), "
+             "without a throughput drop",
+             maxc, gap, warn, THERMAL_MARGIN_C);
+  }
 }
 
 /* Usable host-link bandwidth in MB/s from "PCIe 3.0 x4" (after encoding). */

@@ -180,9 +180,10 @@ static const struct msg_row rows[MSG_COUNT] = {
         "{warn_c:0} C)",
         "{test}에서 드라이브가 {max_c:0} °C(경고 {warn_c:0} °C)에 이르는 동안 속도가 중앙값의 {drop_ratio:2}배로 떨어졌습니다"),
     ROW(MSG_F_THERMAL_NEAR_WARN,
-        "the drive reached {max_c:0} C, within {margin_c:0} C of its warning temperature {warn_c:0} C, without a "
-        "throughput drop",
-        "드라이브가 {max_c:0} °C에 이르러 경고 온도 {warn_c:0} °C에 {margin_c:0} °C 이내로 다가갔지만 속도 저하는 없었습니다"),
+        "the drive peaked at {max_c:1} °C, {gap_c:1} °C short of its warning temperature {warn_c:1} °C (near: within "
+        "{margin_c:0} °C), without a throughput drop",
+        "드라이브 온도가 최고 {max_c:1} °C로 경고 온도 {warn_c:1} °C보다 {gap_c:1} °C 낮았고(가까움: {margin_c:0} °C 이내) "
+        "속도 저하는 없었습니다"),
     ROW(MSG_F_LINK_BOUND,
         "{cell} {op} {mb_s:0} MB/s is {link_pct:0}% of the {link} link ({link_mb_s:0} MB/s): the host link, not the "
         "drive, is the limit",
@@ -486,6 +487,32 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_T_QD_MEAN, "{op} mean [µs]", "{op} 평균 [µs]"),
     ROW(MSG_T_QD_PLATEAU_NOTE, "Bold IOPS: the first QD that no deeper QD beats by more than 10% (the plateau).",
         "굵은 IOPS: 더 깊은 QD에서 10% 넘게 늘지 않는 첫 QD(포화점)."),
+    /* ---------------- short runs said as such (issue 27, w4-honest) */
+    ROW(MSG_SHORT_NOTICE,
+        "**Short review:** the results of {runs} come from a `--short` trial run in a small region: fill states are "
+        "shares of that region, a cache or a steady state larger than it cannot show, and the highest tail percentiles "
+        "rest on too few I/Os. The figures it affects are marked †.",
+        "**짧은 리뷰:** {runs}의 결과는 작은 영역에서 `--short`로 측정한 시험 실행입니다. 채움 상태는 그 영역의 비율이고, "
+        "그 영역보다 큰 캐시나 정상 상태는 드러날 수 없으며, 꼬리 지연의 높은 백분위수는 표본이 부족합니다. 이에 해당하는 "
+        "수치는 †로 표시했습니다."),
+    ROW(MSG_SHORT_TABLE_NOTE,
+        "† {label}: a short run (`--short`) in a {gib:1} GiB region: these figures show the drive within that region, "
+        "not a full measurement.",
+        "† {label}: {gib:1} GiB 영역에서 측정한 짧은 실행(`--short`)입니다. 이 수치는 그 영역 안의 동작일 뿐 전체 측정이 "
+        "아닙니다."),
+    ROW(MSG_T_NO_CACHE_SHORT, "no cache seen within the {gib:1} GiB the short fill wrote †",
+        "짧은 채우기가 쓴 {gib:1} GiB 안에서는 캐시가 보이지 않음 †"),
+    ROW(MSG_C_SHORT_TAG, "† short run", "† 짧은 실행"),
+    ROW(MSG_MISS_STEADY, "run '{run}' has no steady-state rounds (analysis steady_state)",
+        "'{run}'에 정상 상태 라운드가 없습니다 (analysis steady_state)"),
+    ROW(MSG_MISS_CONSIST_SERIES, "run '{run}' has no performance-consistency series (analysis consistency)",
+        "'{run}'에 성능 일관성 시계열이 없습니다 (analysis consistency)"),
+    ROW(MSG_MISS_CONSIST, "run '{run}' has no performance-consistency results (analysis consistency)",
+        "'{run}'에 성능 일관성 결과가 없습니다 (analysis consistency)"),
+    ROW(MSG_MISS_THERMAL, "run '{run}' has no thermal step (analysis thermal)",
+        "'{run}'에 발열 시험 결과가 없습니다 (analysis thermal)"),
+    ROW(MSG_T_TH_AFTER_MEAN, "Mean speed after the throttle", "스로틀링 이후 평균 속도"),
+    ROW(MSG_T_TH_SHARE, "Time throttled after it", "그 이후 스로틀링된 시간"),
 };
 
 /* flag id (analysis.json flags[].id) -> its finding */
@@ -716,7 +743,8 @@ static const enum render_msg_id reasons[] = {
     MSG_MISS_CDM,       MSG_MISS_FILL,   MSG_MISS_FILL_LAT, MSG_MISS_SWEEP, MSG_MISS_TAIL,
     MSG_MISS_TEST,      MSG_MISS_TAIL_TEST, MSG_MISS_SERIES, MSG_MISS_HIST_LOG, MSG_MISS_DUT,
     MSG_MISS_SLC,       MSG_MISS_VALUE,  MSG_MISS_FILL_TIME, MSG_MISS_TEMP, MSG_MISS_QD,
-    MSG_MISS_CDM_OP,
+    MSG_MISS_CDM_OP,    MSG_MISS_RECOVERY, MSG_MISS_STEADY, MSG_MISS_CONSIST_SERIES, MSG_MISS_CONSIST,
+    MSG_MISS_THERMAL,
 };
 
 void render_msg_put_reason(struct render_buf *b, enum render_lang lang, const char *en_text) {

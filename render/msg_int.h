@@ -336,6 +336,17 @@ enum render_msg_id {
   MSG_T_QD_WRITE,
   MSG_T_QD_MEAN,      /* {op}: the mean-latency column */
   MSG_T_QD_PLATEAU_NOTE,
+  /* ------------------------------------------------ short runs said as such (issue 27, w4-honest) */
+  MSG_SHORT_NOTICE,     /* {runs}: the banner of {{simulated_notice}} for short runs */
+  MSG_SHORT_TABLE_NOTE, /* {label} {gib}: the † note under a table holding a short run */
+  MSG_T_NO_CACHE_SHORT, /* {gib}: the SLC table's cell for a short fill that saw no cache */
+  MSG_C_SHORT_TAG,      /* after a short run's label in chart titles and legends */
+  MSG_MISS_STEADY,      /* {run}: the missing-data reasons that stayed English on Korean pages */
+  MSG_MISS_CONSIST_SERIES, /* {run} */
+  MSG_MISS_CONSIST,     /* {run} */
+  MSG_MISS_THERMAL,     /* {run} */
+  MSG_T_TH_AFTER_MEAN,  /* thermal table: the mean speed from the throttle to the end */
+  MSG_T_TH_SHARE,       /* thermal table: the share of that time spent throttled */
   MSG_COUNT
 };
 

@@ -24,7 +24,7 @@ int render_table_steady(const struct render_run *r, const struct render_args *a,
                         struct ssdrev_err *err) {
   const json_t *ss = json_object_get(r->analysis, "steady_state"), *rounds = json_object_get(ss, "rounds");
   if (!json_array_size(rounds))
-    return ssdrev_fail(err, -ENOENT, "run '%s' has no steady-state rounds (analysis steady_state)", r->label);
+    return render_msg_fail(err, -ENOENT, MSG_MISS_STEADY, r->label, NULL);
   if (!b) return 0;
   caption(b, r->label, nsel);
   const json_t *w = json_object_get(ss, "window");
@@ -77,7 +77,7 @@ int render_table_consistency(const struct render_run *r, const struct render_arg
                              size_t nsel, struct ssdrev_err *err) {
   const json_t *c = json_array_get(json_object_get(r->analysis, "consistency"), 0), *st = json_object_get(c, "steady");
   if (!st)
-    return ssdrev_fail(err, -ENOENT, "run '%s' has no performance-consistency results (analysis consistency)", r->label);
+    return render_msg_fail(err, -ENOENT, MSG_MISS_CONSIST, r->label, NULL);
   if (!b) return 0;
   caption(b, r->label, nsel);
   render_buf_printf(b, "| %s | %s |\n| --- | ---: |\n", M(MSG_T_CONS_WHAT), M(MSG_T_CONS_VALUE));
