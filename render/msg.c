@@ -513,13 +513,27 @@ static const struct msg_row rows[MSG_COUNT] = {
         "'{run}'에 발열 시험 결과가 없습니다 (analysis thermal)"),
     ROW(MSG_T_TH_AFTER_MEAN, "Mean speed after the throttle", "스로틀링 이후 평균 속도"),
     ROW(MSG_T_TH_SHARE, "Time throttled after it", "그 이후 스로틀링된 시간"),
+    ROW(MSG_F_RND_PLATEAU_FILE,
+        "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a file target ({state}): the file system and the storage "
+        "under it set this ceiling, queue depth does not help",
+        "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 (파일 대상, {state}): 파일 시스템과 그 아래 "
+        "저장장치가 정한 한계라 QD를 높여도 성능이 늘지 않습니다"),
+    ROW(MSG_F_RND_PLATEAU_VIRTUAL,
+        "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a {capacity_gb:0} GB virtual disk ({state}): the host's "
+        "storage stack sets this ceiling, queue depth does not help",
+        "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 ({capacity_gb:0}GB 가상 디스크, {state}): 호스트의 "
+        "저장 스택이 정한 한계라 QD를 높여도 성능이 늘지 않습니다"),
 };
 
 /* flag id (analysis.json flags[].id) -> its finding */
 static const struct {
   const char *flag;
   enum render_msg_id msg;
+  const char *target; /* only for flags whose numbers say this "target" (NULL: any) */
 } flag_msgs[] = {
+    /* the words by what was measured (analyze/flags.c target_word) */
+    {"rnd_read_plateau", MSG_F_RND_PLATEAU_FILE, "file"},
+    {"rnd_read_plateau", MSG_F_RND_PLATEAU_VIRTUAL, "virtual"},
     {"rnd_read_plateau", MSG_F_RND_READ_PLATEAU}, {"fob_vs_full", MSG_F_FOB_VS_FULL},
     {"write_cliff", MSG_F_WRITE_CLIFF},           {"slow_post_cache", MSG_F_SLOW_POST_CACHE},
     {"tail_blowup", MSG_F_TAIL_BLOWUP},           {"rw_sweep_dip", MSG_F_RW_SWEEP_DIP},
@@ -608,7 +622,10 @@ int render_msg_flag(const char *flag_id) {
 
 int render_msg_flag_for(enum render_lang lang, const char *flag_id, const json_t *nums) {
   for (size_t i = 0; flag_id && i < sizeof flag_msgs / sizeof flag_msgs[0]; i++)
-    if (!strcmp(flag_msgs[i].flag, flag_id) && render_msg_params_ok(lang, flag_msgs[i].msg, nums))
+    if (!strcmp(flag_msgs[i].flag, flag_id) && render_msg_params_ok(lang, flag_msgs[i].msg, nums) &&
+        (!flag_msgs[i].target || !strcmp(flag_msgs[i].target, json_string_value(json_object_get(nums, "target"))
+                                                                   ? json_string_value(json_object_get(nums, "target"))
+                                                                   : "")))
       return (int)flag_msgs[i].msg;
   return -1;
 }

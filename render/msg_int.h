@@ -347,6 +347,8 @@ enum render_msg_id {
   MSG_MISS_THERMAL,     /* {run} */
   MSG_T_TH_AFTER_MEAN,  /* thermal table: the mean speed from the throttle to the end */
   MSG_T_TH_SHARE,       /* thermal table: the share of that time spent throttled */
+  MSG_F_RND_PLATEAU_FILE,    /* rnd_read_plateau on a file target (numbers "target": "file") */
+  MSG_F_RND_PLATEAU_VIRTUAL, /* on a virtual disk ("target": "virtual") */
   MSG_COUNT
 };
 
