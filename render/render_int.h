@@ -162,6 +162,11 @@ struct render_plot {
   int no_xticks;         /* categories: the chart labels x itself */
   double right_pt;       /* room right of the plot for a second axis, in pt (0: none) */
 };
+/* After a report: removes from CHART_DIR the chart files the previous
+ * report listed in CHART_DIR/.ssdrev-charts and DRAWN (the links drawn,
+ * "CHART_REL/NAME.png": true) does not hold -- regular files of chart
+ * names only -- and writes the new list there (render/chart/prune.c). */
+int render_charts_prune(const char *chart_dir, const char *chart_rel, const json_t *drawn, struct ssdrev_err *err);
 /* Lays out the plot area in a canvas below a title and draws title, grid,
  * ticks and axis labels. */
 void render_canvas_plot_frame(struct render_canvas *c, struct render_plot *p, const char *title);
