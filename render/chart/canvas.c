@@ -377,7 +377,16 @@ void render_canvas_plot_frame(struct render_canvas *c, struct render_plot *p, co
   size_t nx = p->no_xticks ? 0 : axis_ticks(&p->x, xt, xlab, 64, p->x1 - p->x0 > 400);
 
   cairo_set_source_rgb(cr, 0, 0, 0);
-  if (title && *title) render_canvas_text(cr, (p->x0 + p->x1) / 2, 10 + title_pt, title, title_pt, 1, RC_CENTER);
+  if (title && *title) {
+    /* a title wider than the plot is centred on the canvas, and one wider
+     * than the canvas set smaller until it fits (issue 27: "... — Hot 512G"
+     * lost its end), down to 7 pt */
+    double tw = render_canvas_text_width(cr, title, title_pt, 1), avail = c->w_pt - 16, tx = (p->x0 + p->x1) / 2;
+    double size = title_pt;
+    if (tw > p->x1 - p->x0) tx = c->w_pt / 2;
+    if (tw > avail && tw > 0) size = fmax(7, title_pt * avail / tw);
+    render_canvas_text(cr, tx, 10 + title_pt, title, size, 1, RC_CENTER);
+  }
   if (c->tag && *c->tag) {
     cairo_set_source_rgb(cr, 0.70, 0.10, 0.10);
     render_canvas_text(cr, c->w_pt - 4, 9, c->tag, 7, 1, RC_RIGHT);

@@ -113,4 +113,15 @@ grep -q "| Peak temperature | [0-9.]* °C |" "$D/full.en/review.md" || fail "no 
 grep -q "| Throttled speed | \*\*7[0-9][0-9] MB/s\*\* |" "$D/full.en/review.md" ||
   fail "throttled speed is not the speed while throttled: $(grep -i 'speed' "$D/full.en/review.md")"
 grep -q "| Mean speed after the throttle | [0-9]* MB/s |" "$D/full.en/review.md" || fail "no mean after the throttle"
+# issue 27: a title longer than the chart (this label on the consistency
+# log chart) is set smaller to fit, never cut at the edge
+python3 - "$D/full.en/charts/consistency_log.svg" <<'P' || fail "consistency log title does not fit"
+import re, sys
+t = open(sys.argv[1]).read()
+w = float(re.search(r'<svg[^>]*width="([\d.]+)(pt)?"', t).group(1))
+m = re.search(r'<text[^>]*x="([\d.]+)"[^>]*font-size="([\d.]+)"[^>]*>Performance consistency: 4 KiB random write \(log scale\) — Generic 512GB hot<', t)
+assert m, 'no title'
+x, size = float(m.group(1)), float(m.group(2))
+assert size < 11 and abs(x - w / 2) < 1, (x, size, w)
+P
 echo "review_thermal: ok"
