@@ -513,6 +513,20 @@ static const struct msg_row rows[MSG_COUNT] = {
         "'{run}'에 발열 시험 결과가 없습니다 (analysis thermal)"),
     ROW(MSG_T_TH_AFTER_MEAN, "Mean speed after the throttle", "스로틀링 이후 평균 속도"),
     ROW(MSG_T_TH_SHARE, "Time throttled after it", "그 이후 스로틀링된 시간"),
+    ROW(MSG_T_SS_REACHED_SHORT,
+        "In the {gib:1} GiB region of this short run the rounds met the steady-state test at round {round} (window "
+        "rounds {first}-{last}): mean {mean:0} IOPS, range {range_pct:1}% (limit 20%), best-fit excursion "
+        "{excursion_pct:1}% (limit 10%). A region this small can stay in the drive's SLC cache: this is not the "
+        "drive's steady state †.",
+        "이 짧은 실행의 {gib:1} GiB 영역에서 라운드가 {round}라운드에 정상 상태 판정을 통과했습니다 (측정 구간 "
+        "{first}-{last}라운드): 평균 {mean:0} IOPS, 범위 {range_pct:1}% (한도 20%), 최소제곱 직선 변화폭 "
+        "{excursion_pct:1}% (한도 10%). 이렇게 작은 영역은 드라이브의 SLC캐시 안에 머물 수 있으므로 드라이브의 정상 "
+        "상태가 아닙니다 †."),
+    ROW(MSG_T_SHORT_REGION,
+        "A short run writes a {gib:1} GiB region, which can stay in the drive's SLC cache: a flat consistency here is "
+        "the region's, not the drive's †.",
+        "짧은 실행은 {gib:1} GiB 영역에만 쓰므로 드라이브의 SLC캐시 안에 머물 수 있습니다. 여기서의 평탄한 일관성은 그 "
+        "영역의 것이지 드라이브의 것이 아닙니다 †."),
     ROW(MSG_F_RND_PLATEAU_FILE,
         "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a file target ({state}): the file system and the storage "
         "under it set this ceiling, queue depth does not help",

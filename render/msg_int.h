@@ -349,6 +349,8 @@ enum render_msg_id {
   MSG_T_TH_SHARE,       /* thermal table: the share of that time spent throttled */
   MSG_F_RND_PLATEAU_FILE,    /* rnd_read_plateau on a file target (numbers "target": "file") */
   MSG_F_RND_PLATEAU_VIRTUAL, /* on a virtual disk ("target": "virtual") */
+  MSG_T_SS_REACHED_SHORT, /* MSG_T_SS_REACHED's parameters and {gib}: a short run's rounds met the test */
+  MSG_T_SHORT_REGION,     /* {gib}: under a short run's consistency table */
   MSG_COUNT
 };
 

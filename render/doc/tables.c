@@ -738,7 +738,7 @@ static int t_flags(const struct render_run *const *sel, size_t n, const struct r
     json_t *f;
     json_array_foreach(json_object_get(sel[i]->analysis, "flags"), k, f) {
       render_buf_puts(b, "| ");
-      render_buf_md(b, sel[i]->label);
+      put_label(b, sel[i]);
       render_buf_puts(b, " | ");
       const char *sev = render_data_str(f, "severity", "info");
       int sid = render_msg_severity(sev);
