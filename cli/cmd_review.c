@@ -214,13 +214,17 @@ static void on_progress(const struct bench_progress *p, void *arg) {
   fmt_eta(p->total_eta_s, total, sizeof total);
   struct winsize ws;
   unsigned cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+  /* a rate below 0: nothing measured yet in this test, said as "--" */
+  int known = p->mb_s >= 0 && p->iops >= 0;
   if (p->idle) snprintf(rate, sizeof rate, "idle");
+  else if (!known) snprintf(rate, sizeof rate, "%8s MB/s %8s IOPS", "--", "--");
   else snprintf(rate, sizeof rate, "%8.1f MB/s %8.0f IOPS", p->mb_s, p->iops);
   int n = snprintf(line, sizeof line, "%s review %3.0f%% ETA %-6s | %-30.30s [%s] %3.0f%% ETA %-6s %s", num,
                    p->total_fraction * 100, total, name, bar, p->fraction * 100, eta, rate);
   if (n > 0 && cols > 1 && (unsigned)n >= cols) {
     /* narrow terminal: no bar, fewer digits */
-    if (!p->idle) snprintf(rate, sizeof rate, "%5.0f MB/s %6.0f IOPS", p->mb_s, p->iops);
+    if (!p->idle && known) snprintf(rate, sizeof rate, "%5.0f MB/s %6.0f IOPS", p->mb_s, p->iops);
+    else if (!p->idle) snprintf(rate, sizeof rate, "%5s MB/s %6s IOPS", "--", "--");
     n = snprintf(line, sizeof line, "%s %3.0f%% %-6s| %-28.28s %3.0f%% %-5s %s", num, p->total_fraction * 100,
                  total, name, p->fraction * 100, eta, rate);
   }
