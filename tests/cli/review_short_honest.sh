@@ -94,6 +94,17 @@ if bad: sys.exit('English words: %s' % bad)
 P
 done
 
+# side by side, the cells in CrystalDiskMark's order, not the first run's
+# (a cdm-real run of SEQ1M Q1T1 and RND4K Q1T1 first put SEQ1M Q8T1 third)
+"$S" review "sim:$R/samples/models/pm981-256.model" --profile cdm-real -o "$D/real" --short --quiet 2>/dev/null ||
+  fail "cdm-real review failed"
+"$S" chart bars "$D/real" "$D/ref" --out "$D/bars.svg" >/dev/null 2>&1 || fail "bars chart failed"
+python3 - "$D/bars.svg" <<'P' || fail "bars not in CrystalDiskMark's order"
+import re, sys
+cells = [t for t in re.findall(r'<text[^>]*>([^<]*)</text>', open(sys.argv[1]).read()) if re.match(r'^(SEQ|RND)\S+ Q\d+T\d+$', t)]
+assert cells == ['SEQ1M Q8T1', 'SEQ1M Q1T1', 'RND4K Q32T1', 'RND4K Q1T1'], cells
+P
+
 # a full run (the fixture): no short marks
 printf '# T\n\n{{table slc}}\n\n{{table cdm}}\n\n{{chart fill}}\n' >"$D/t.md"
 "$S" report -t "$D/t.md" -o "$D/full" -f md --dpi 30 "$R/tests/data/analysis/pm981" >/dev/null 2>&1 || fail "fixture report failed"
