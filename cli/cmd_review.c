@@ -260,7 +260,7 @@ static void print_cdm_row(const char *state, const char *cell, const char *op, d
 static int print_cdm_analysis(const json_t *an) {
   const json_t *cdm = json_object_get(an, "cdm");
   if (!json_array_size(cdm)) return 0;
-  printf("\nCrystalDiskMark-style results (max over passes, as in analysis.json):\n");
+  printf("\nCrystalDiskMark-style results (max over passes, as ssdrev analyze gives them):\n");
   static const char *const ops[] = {"read", "write", "mix"};
   size_t i, k;
   const json_t *c, *c0;
@@ -340,17 +340,18 @@ static void print_summary(const char *dir) {
              "\nshort review (--short): a trial run in a %.1f GiB region, not the drive's full behaviour\n",
              region / 1073741824.0);
   archive_free(run);
-  /* analyzed here, so the summary's figures are analysis.json's; a run
-   * that cannot be analyzed now (another writer, a read-only copy) gets
-   * the bench's own counters and the advice to analyze it */
+  /* analyzed here (in memory: the archive stays as the review left it), so
+   * the summary's figures are those analysis.json will hold; a run that
+   * cannot be analyzed now gets the bench's own counters */
   struct analyze_opts ao;
   analyze_opts_defaults(&ao);
+  ao.no_write = 1;
   json_t *an = NULL;
   int rc = analyze_run(dir, &ao, &an, &err);
   if (rc == 0 && an && print_cdm_analysis(an)) {
     json_decref(an);
-    printf("%s\nrun archive: %s (%zu tests), analyzed (analysis.json); next: ssdrev report --template FILE -o OUT %s\n",
-           short_note, dir, ntests, dir);
+    printf("%s\nrun archive: %s (%zu tests); next: ssdrev analyze %s (or ssdrev report, which analyzes it)\n", short_note,
+           dir, ntests, dir);
     return;
   }
   json_decref(an);
