@@ -123,4 +123,20 @@ printf '# T\n\n{{chart fill}}\n' >"$D/t2.md"
 [ -e "$D/en/charts/qd_scaling.svg" ] && fail "the old QD SVG stayed"
 [ -s "$D/en/charts/fill.png" ] || fail "the chart drawn again is gone"
 [ -e "$D/en/charts/mine.png" ] && [ -d "$D/en/charts/keepdir.png" ] || fail "a file ssdrev did not write was removed"
+# a list someone wrote (hostile input): only plain chart names inside charts/,
+# regular files, are ever removed -- not a path out, a link, a hidden file
+: >"$D/en/outside.png"; : >"$D/target.png"; : >"$D/en/charts/.hidden.png"
+ln -s "$D/target.png" "$D/en/charts/link.png"
+printf '../outside.png
+%s
+link.png
+.hidden.png
+keepdir.png
+
+../../x.svg
+' "$D/target.png" >"$D/en/charts/.ssdrev-charts"
+"$S" report -t "$D/t2.md" -o "$D/en" -f md --dpi 30 "$D/run" >/dev/null 2>&1 || fail "re-render over a hostile list failed"
+[ -e "$D/en/outside.png" ] && [ -e "$D/target.png" ] && [ -L "$D/en/charts/link.png" ] && [ -e "$D/en/charts/.hidden.png" ] &&
+  [ -d "$D/en/charts/keepdir.png" ] || fail "a hostile chart list removed a file that is no chart of ssdrev's"
+[ "$(cat "$D/en/charts/.ssdrev-charts")" = "$(printf 'fill.png\nfill.svg')" ] || fail "list: $(cat "$D/en/charts/.ssdrev-charts")"
 echo "review_short_honest: ok"
