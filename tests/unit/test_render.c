@@ -478,3 +478,17 @@ TEST("The temperature chart draws temperature and write speed, in Korean with la
   CHECK(!file_exists(test_path("none.svg")));
   render_runs_release(&rs);
 }
+
+TEST("A run says whether it is short and its region: 0 for a full run, the GiB of a short one, -1 without a region") {
+  struct render_run r = {0};
+  CHECK(render_run_short_gib(&r) == 0);
+  r.analysis = json_pack("{s:{s:I, s:I}}", "short", "region_bytes", (json_int_t)2147483648LL, "target_bytes",
+                         (json_int_t)256060514304LL);
+  r.short_review = 1;
+  CHECK_NEAR(render_run_short_gib(&r), 2.0, 1e-12);
+  json_decref(r.analysis);
+  r.analysis = json_pack("{s:{}}", "short");
+  CHECK(render_run_short_gib(&r) == -1);
+  json_decref(r.analysis);
+  CHECK(render_run_short_gib(NULL) == 0);
+}
