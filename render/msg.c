@@ -513,6 +513,11 @@ static const struct msg_row rows[MSG_COUNT] = {
         "'{run}'에 발열 시험 결과가 없습니다 (analysis thermal)"),
     ROW(MSG_T_TH_AFTER_MEAN, "Mean speed after the throttle", "스로틀링 이후 평균 속도"),
     ROW(MSG_T_TH_SHARE, "Time throttled after it", "그 이후 스로틀링된 시간"),
+    ROW(MSG_F_THERMAL_NEAR_OLD,
+        "the drive peaked at {max_c:1} °C, within {margin_c:0} °C of its warning temperature {warn_c:1} °C, without a "
+        "throughput drop",
+        "드라이브 온도가 최고 {max_c:1} °C로 경고 온도 {warn_c:1} °C에 {margin_c:0} °C 이내로 다가갔지만 속도 저하는 "
+        "없었습니다"),
     ROW(MSG_T_SS_REACHED_SHORT,
         "In the {gib:1} GiB region of this short run the rounds met the steady-state test at round {round} (window "
         "rounds {first}-{last}): mean {mean:0} IOPS, range {range_pct:1}% (limit 20%), best-fit excursion "
@@ -552,6 +557,7 @@ static const struct {
     {"write_cliff", MSG_F_WRITE_CLIFF},           {"slow_post_cache", MSG_F_SLOW_POST_CACHE},
     {"tail_blowup", MSG_F_TAIL_BLOWUP},           {"rw_sweep_dip", MSG_F_RW_SWEEP_DIP},
     {"thermal_throttle", MSG_F_THERMAL_THROTTLE}, {"thermal_near_warn", MSG_F_THERMAL_NEAR_WARN},
+    {"thermal_near_warn", MSG_F_THERMAL_NEAR_OLD}, /* an analysis.json from before gap_c */
     {"link_bound", MSG_F_LINK_BOUND},             {"io_errors", MSG_F_IO_ERRORS},
     {"log_unreadable", MSG_F_LOG_UNREADABLE},     {"qd_plateau", MSG_F_QD_PLATEAU},
     {"thermal_step_throttle", MSG_F_THERMAL_STEP_THROTTLE},

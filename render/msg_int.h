@@ -351,6 +351,7 @@ enum render_msg_id {
   MSG_F_RND_PLATEAU_VIRTUAL, /* on a virtual disk ("target": "virtual") */
   MSG_T_SS_REACHED_SHORT, /* MSG_T_SS_REACHED's parameters and {gib}: a short run's rounds met the test */
   MSG_T_SHORT_REGION,     /* {gib}: under a short run's consistency table */
+  MSG_F_THERMAL_NEAR_OLD, /* thermal_near_warn of an analysis before gap_c: {max_c} {warn_c} {margin_c} */
   MSG_COUNT
 };
 

@@ -369,3 +369,15 @@ TEST("Short runs' words: the SLC cell within the fill's region, the table note a
   }
   CHECK(strstr(render_msg(RENDER_LANG_EN, MSG_T_NO_CACHE_SHORT), "no cache detected") == NULL);
 }
+
+TEST("A near-warning flag of an older analysis (no gap_c) still reads in Korean, the new one with its gap") {
+  json_t *f = json_pack("{s:s, s:s, s:s, s:{s:f, s:f, s:f}}", "id", "thermal_near_warn", "severity", "info", "message",
+                        "english", "numbers", "max_c", 74.9, "warn_c", 75.0, "margin_c", 2.0);
+  char out[512];
+  render_flag_text(RENDER_LANG_KO, f, out, sizeof out);
+  CHECK(strstr(out, "74.9 °C") != NULL && strstr(out, "english") == NULL);
+  json_object_set_new(json_object_get(f, "numbers"), "gap_c", json_real(0.1));
+  render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
+  CHECK(strstr(out, "peaked at 74.9 °C, 0.1 °C short of its warning temperature 75.0 °C") != NULL);
+  json_decref(f);
+}
