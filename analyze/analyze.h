@@ -36,6 +36,10 @@ struct analyze_opts {
   /* analyze_run of a run another process writes: how long to wait for its
    * lock (all zero: fail at once with -EBUSY) */
   struct archive_lock_wait lock_wait;
+  /* analyze_run: the analysis is only returned, analysis.json not written
+   * and no lock taken (the review's closing summary: the archive stays as
+   * the review left it) */
+  int no_write;
 };
 void analyze_opts_defaults(struct analyze_opts *o);
 /* Parses "50,90,99.9" into o->pcts; fails naming the bad item. */

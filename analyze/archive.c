@@ -529,9 +529,9 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   if (out) *out = NULL;
   struct archive *run;
   /* analysis.json is written: as any writer of the archive, under its lock */
-  int rc = archive_open_write_wait(&run, dir, &o->lock_wait, err);
+  int rc = o->no_write ? archive_open(&run, dir, err) : archive_open_write_wait(&run, dir, &o->lock_wait, err);
   char ro_why[1100] = ""; /* set: a read-only archive, analyzed in memory */
-  if (rc == -EROFS || rc == -EACCES) {
+  if (!o->no_write && (rc == -EROFS || rc == -EACCES)) {
     /* no lock can be taken where no file can be made; nobody else can
      * write there either (or, with other rights, only through atomic
      * renames), so the reader's view of the manifest is consistent */
@@ -622,7 +622,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   json_object_set_new(a, "jobs", jobs);
   analyze_recovery_finish(a);
   json_object_set_new(a, "flags", analyze_flags(a));
-  if (!ro_why[0]) {
+  if (!ro_why[0] && !o->no_write) {
     struct ssdrev_err werr = {{0}};
     rc = ssdrev_write_json_atomic(archive_path(run, ARCHIVE_ANALYSIS), a, &werr);
     /* the lock file was there and ours to lock, the directory is not ours

@@ -586,6 +586,14 @@ static uint64_t narrow_unit(uint64_t unit, uint64_t lo, uint64_t hi) {
  * least that many points, never finer than the fine trace's step. 0 when
  * the step stays. */
 #define FILL_GIB_MIN_POINTS 16
+/* ...and, for a fill of 1 GiB or more, never below 128 MiB (issue 27; 8 to
+ * 16 points then): a bin's p99 latency needs enough
+ * writes (at 128 KiB per write, 1,024 of them, so the p99 rests on at least
+ * 10 writes beyond it, ANALYZE_PCT_MIN_SAMPLES); a narrower bin's p99 rests
+ * on a handful and beats against anything periodic in the drive (1/16 GiB
+ * bins of a short fill drew a false p99 sawtooth, bins with a stall and
+ * bins without one). The SLC estimate keeps its fine trace. */
+#define FILL_GIB_MIN_STEP (128ull << 20)
 static uint64_t narrow_step(uint64_t step, uint64_t floor_step, uint64_t lo, uint64_t hi) {
   uint64_t span = hi - lo;
   if (span / step >= FILL_GIB_MIN_POINTS) return 0;
@@ -621,7 +629,9 @@ static int rebin_overflowed(struct ssdlog_reader *r, struct log_ctx *c, unsigned
     mask |= FEED_SERIES;
     c->narrowed = 1;
   }
-  uint64_t gstep = c->gib && c->binned ? narrow_step(c->gib_step_bytes, c->fine_step_bytes, c->off_lo, c->off_hi) : 0;
+  uint64_t gfloor = c->fine_step_bytes;
+  if (c->off_hi - c->off_lo >= 8 * FILL_GIB_MIN_STEP && gfloor < FILL_GIB_MIN_STEP) gfloor = FILL_GIB_MIN_STEP;
+  uint64_t gstep = c->gib && c->binned ? narrow_step(c->gib_step_bytes, gfloor, c->off_lo, c->off_hi) : 0;
   if (c->gib && c->gib->overflow) {
     c->gib_step_bytes = widen_unit(c->gib_step_bytes, c->off_lo, c->off_hi, 1);
     bins_reset(c->gib);

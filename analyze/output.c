@@ -103,6 +103,10 @@ static void print_summary(FILE *f, const json_t *a) {
     if (json_is_true(json_object_get(slc, "found")))
       fprintf(f, "%.2f GiB at %.0f MB/s, then %.0f MB/s (confidence %.2f)", analyze_json_num(slc, "max_gib", 0),
               analyze_json_num(slc, "cache_mb_s", 0), analyze_json_num(slc, "post_cache_mb_s", 0), analyze_json_num(slc, "confidence", 0));
+    else if (analyze_json_num(json_object_get(a, "short"), "region_bytes", 0) > 0)
+      /* a short fill wrote its region only (issue 27): no cache within it, not none */
+      fprintf(f, "no cache seen within the %.1f GiB the short fill wrote",
+              analyze_json_num(json_object_get(a, "short"), "region_bytes", 0) / 1073741824.0);
     else
       fprintf(f, "no cache detected");
     if (json_is_number(json_object_get(slc, "min_gib")))

@@ -187,19 +187,40 @@ json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *d
   json_object_set_new(o, "points", points);
   json_object_set_new(o, "throttled", json_boolean(!isnan(first_t)));
   if (!isnan(first_t)) {
-    /* the sustained speed once throttled: the mean from SETTLE after the
-     * first throttle to the end (a drive that cycles in and out of its
-     * throttle gets the average of the cycles) */
-    double s2 = 0;
-    size_t k2 = 0;
-    for (size_t i = 0; i < n; i++)
+    /* after_throttle_mb_s: the mean from SETTLE after the first throttle to
+     * the end (a drive that cycles in and out of its throttle gets the
+     * average of the cycles, what a long copy sees). throttled_mb_s: the
+     * speed WHILE throttled, the median of the whole intervals after the
+     * throttle below the drop threshold under the speed before (the median:
+     * an interval the throttle enters or leaves is a mix of two speeds) --
+     * issue 27: a drive that throttled for a while and ran at full speed
+     * after showed its mean as its throttled speed; throttled_share_pct:
+     * the share of the intervals after the throttle that were throttled. */
+    double s2 = 0, *thr_v = malloc((n ? n : 1) * sizeof *thr_v);
+    size_t k2 = 0, k3 = 0, kall = 0;
+    for (size_t i = 0; i < n; i++) {
       if (t[i] >= first_t + ANALYZE_THERMAL_SETTLE_S) s2 += v[i], k2++;
+      /* whole intervals after the throttle, the last (cut short) one left out */
+      if (t[i] >= first_t && i + 1 < n) {
+        kall++;
+        if (thr_v && v[i] < (1 - ANALYZE_THERMAL_DROP) * first_before) thr_v[k3++] = v[i];
+      }
+    }
+    double thr_med = NAN;
+    if (k3) {
+      qsort(thr_v, k3, sizeof *thr_v, cmp_dbl);
+      thr_med = k3 % 2 ? thr_v[k3 / 2] : (thr_v[k3 / 2 - 1] + thr_v[k3 / 2]) / 2;
+    }
+    free(thr_v);
     json_object_set_new(o, "time_to_throttle_s", analyze_json_real(first_t, 3));
     json_object_set_new(o, "throttle_temp_c", analyze_json_real(first_c, 2));
     json_object_set_new(o, "before_mb_s", analyze_json_real(first_before, 1));
     if (k2) {
-      json_object_set_new(o, "throttled_mb_s", analyze_json_real(s2 / (double)k2, 1));
-      json_object_set_new(o, "throttle_pct", analyze_json_real(100.0 * (1 - s2 / (double)k2 / first_before), 1));
+      double thr = isfinite(thr_med) ? thr_med : s2 / (double)k2;
+      json_object_set_new(o, "throttled_mb_s", analyze_json_real(thr, 1));
+      json_object_set_new(o, "throttle_pct", analyze_json_real(100.0 * (1 - thr / first_before), 1));
+      json_object_set_new(o, "after_throttle_mb_s", analyze_json_real(s2 / (double)k2, 1));
+      json_object_set_new(o, "throttled_share_pct", analyze_json_real(kall ? 100.0 * (double)k3 / (double)kall : 0, 1));
     }
   }
   free(t), free(v), free(ts), free(c);

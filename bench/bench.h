@@ -284,7 +284,8 @@ int bench_job_result_from_log(const char *path, struct bench_job_result *res, st
 struct bench_progress {
   const char *phase;
   double fraction;       /* 0..1, or < 0 when unknown */
-  double mb_s, iops;     /* over the last interval */
+  double mb_s, iops;     /* over the last interval; < 0 when nothing was measured yet (a
+                            review's test that just began: not 0 MB/s) */
   double eta_s;          /* < 0 when unknown */
   double total_fraction; /* review: 0..1 of the whole plan (0 elsewhere) */
   double total_eta_s;    /* review: the whole plan's ETA; < 0 when unknown or not a review */

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "archive/archive.h"
 #include "bench/bench.h"
+#include "analyze/analyze.h"
 
 static const char usage_text[] =
     "usage: ssdrev review TARGET --out RUN_DIR [options]\n"
@@ -64,7 +65,7 @@ static const char usage_text[] =
     "                       lost; never a sim model file), or a device\n"
     "                       carrying a partition table or filesystem signature\n"
     "output:\n"
-    "  --out DIR            run archive (required)\n"
+    "  -o, --out DIR        run archive (required)\n"
     "  --quiet              no plan, no progress\n"
     "\n"
     "Exit status: 0 complete, 1 failed, 2 bad usage, 130 interrupted (rerun the\n"
@@ -114,9 +115,11 @@ static int parse_args(int argc, char **argv, struct review_args *a) {
   opterr = 0;
   optind = 1;
   int c;
-  while ((c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
+  /* -o as report's and chart's short form of --out */
+  while ((c = getopt_long(argc, argv, ":o:", long_opts, NULL)) != -1) {
     const char *opt = argv[optind - 1];
     switch (c) {
+    case 'o':
     case OPT_OUT: a->o.run_dir = optarg; break;
     case OPT_PROFILE: profile = optarg; break;
     case OPT_STEP: a->o.only_step = optarg; break;
@@ -211,13 +214,17 @@ static void on_progress(const struct bench_progress *p, void *arg) {
   fmt_eta(p->total_eta_s, total, sizeof total);
   struct winsize ws;
   unsigned cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+  /* a rate below 0: nothing measured yet in this test, said as "--" */
+  int known = p->mb_s >= 0 && p->iops >= 0;
   if (p->idle) snprintf(rate, sizeof rate, "idle");
+  else if (!known) snprintf(rate, sizeof rate, "%8s MB/s %8s IOPS", "--", "--");
   else snprintf(rate, sizeof rate, "%8.1f MB/s %8.0f IOPS", p->mb_s, p->iops);
   int n = snprintf(line, sizeof line, "%s review %3.0f%% ETA %-6s | %-30.30s [%s] %3.0f%% ETA %-6s %s", num,
                    p->total_fraction * 100, total, name, bar, p->fraction * 100, eta, rate);
   if (n > 0 && cols > 1 && (unsigned)n >= cols) {
     /* narrow terminal: no bar, fewer digits */
-    if (!p->idle) snprintf(rate, sizeof rate, "%5.0f MB/s %6.0f IOPS", p->mb_s, p->iops);
+    if (!p->idle && known) snprintf(rate, sizeof rate, "%5.0f MB/s %6.0f IOPS", p->mb_s, p->iops);
+    else if (!p->idle) snprintf(rate, sizeof rate, "%5s MB/s %6s IOPS", "--", "--");
     n = snprintf(line, sizeof line, "%s %3.0f%% %-6s| %-28.28s %3.0f%% %-5s %s", num, p->total_fraction * 100,
                  total, name, p->fraction * 100, eta, rate);
   }
@@ -241,8 +248,45 @@ static void print_warnings(const json_t *m) {
   }
 }
 
-/* A CrystalDiskMark-style table from the measured passes: the best MB/s
- * (decimal) over the passes, IOPS = MB/s x 10^6 / block, as CDM reports. */
+/* The one rule for CrystalDiskMark figures, the review tables' (render/doc/
+ * tables.c, t_cdm): MB/s with two decimals, IOPS with one. */
+static void print_cdm_row(const char *state, const char *cell, const char *op, double mb_s, double iops) {
+  printf("  %-4s %-14s %-5s %10.2f MB/s %12.1f IOPS\n", state, cell, op, mb_s, iops);
+}
+
+/* The CrystalDiskMark-style table of the analysis (analysis.json "cdm"):
+ * the figures the review and analysis.json show (issue 27: this summary
+ * printed the bench's counters, 13734.25 IOPS beside the review's 13734.1). */
+static int print_cdm_analysis(const json_t *an) {
+  const json_t *cdm = json_object_get(an, "cdm");
+  if (!json_array_size(cdm)) return 0;
+  printf("\nCrystalDiskMark-style results (max over passes, as ssdrev analyze gives them):\n");
+  static const char *const ops[] = {"read", "write", "mix"};
+  size_t i, k;
+  const json_t *c, *c0;
+  /* per state (in the analysis' order), per op, the cells */
+  json_array_foreach(cdm, i, c0) {
+    const char *st = json_string_value(json_object_get(c0, "state"));
+    if (!st) continue;
+    int first = 1;
+    for (k = 0; k < i && first; k++)
+      first = !json_equal(json_object_get(json_array_get(cdm, k), "state"), json_object_get(c0, "state"));
+    if (!first) continue;
+    for (size_t o = 0; o < 3; o++)
+      json_array_foreach(cdm, k, c) {
+        const json_t *v = json_object_get(c, ops[o]);
+        const char *cell = json_string_value(json_object_get(c, "cell"));
+        if (!json_is_object(v) || !cell || !json_equal(json_object_get(c, "state"), json_object_get(c0, "state"))) continue;
+        print_cdm_row(st, cell, ops[o], json_number_value(json_object_get(v, "mb_s")),
+                      json_number_value(json_object_get(v, "iops")));
+      }
+  }
+  return 1;
+}
+
+/* A CrystalDiskMark-style table from the measured passes (when the run
+ * could not be analyzed): the best MB/s (decimal) over the passes, IOPS =
+ * MB/s x 10^6 / block, as CDM reports. */
 static void print_cdm(const json_t *m) {
   json_t *best = json_object(); /* "state|cell|op" -> [mb_s, block] */
   json_t *order = json_array();
@@ -275,8 +319,7 @@ static void print_cdm(const json_t *m) {
     snprintf(cell, sizeof cell, "%.*s", (int)(b - a - 1), a + 1);
     snprintf(op, sizeof op, "%s", b + 1);
     double mb = json_real_value(json_array_get(v, 0)), blk = json_real_value(json_array_get(v, 1));
-    printf("  %-4s %-14s %-5s %10.2f MB/s %12.2f IOPS\n", state, cell, op, mb,
-           blk > 0 ? mb * 1e6 / blk : 0.0);
+    print_cdm_row(state, cell, op, mb, blk > 0 ? mb * 1e6 / blk : 0.0);
   }
   json_decref(best);
   json_decref(order);
@@ -287,9 +330,35 @@ static void print_summary(const char *dir) {
   struct ssdrev_err err = {{0}};
   if (archive_open(&run, dir, &err)) return;
   print_warnings(run->manifest);
+  size_t ntests = json_array_size(json_object_get(run->manifest, "tests"));
+  /* a short run says so beside its figures (issue 27) */
+  const json_t *sh = json_object_get(run->manifest, "short");
+  double region = json_number_value(json_object_get(sh, "region_bytes"));
+  char short_note[160] = "";
+  if (sh)
+    snprintf(short_note, sizeof short_note,
+             "\nshort review (--short): a trial run in a %.1f GiB region, not the drive's full behaviour\n",
+             region / 1073741824.0);
+  archive_free(run);
+  /* analyzed here (in memory: the archive stays as the review left it), so
+   * the summary's figures are those analysis.json will hold; a run that
+   * cannot be analyzed now gets the bench's own counters */
+  struct analyze_opts ao;
+  analyze_opts_defaults(&ao);
+  ao.no_write = 1;
+  json_t *an = NULL;
+  int rc = analyze_run(dir, &ao, &an, &err);
+  if (rc == 0 && an && print_cdm_analysis(an)) {
+    json_decref(an);
+    printf("%s\nrun archive: %s (%zu tests); next: ssdrev analyze %s (or ssdrev report, which analyzes it)\n", short_note,
+           dir, ntests, dir);
+    return;
+  }
+  json_decref(an);
+  if (archive_open(&run, dir, &err)) return;
   print_cdm(run->manifest);
-  printf("\nrun archive: %s (%zu tests); next: ssdrev analyze %s\n", dir,
-         json_array_size(json_object_get(run->manifest, "tests")), dir);
+  printf("%s", short_note);
+  printf("\nrun archive: %s (%zu tests); next: ssdrev analyze %s\n", dir, ntests, dir);
   archive_free(run);
 }
 

@@ -62,7 +62,7 @@ static const char usage_text[] =
     "  --offset must be multiples of the target's logical block / the file\n"
     "  system's direct-I/O alignment)\n"
     "output:\n"
-    "  --out DIR           run archive (required)\n"
+    "  -o, --out DIR       run archive (required)\n"
     "  --append            add the test to RUN_DIR even though it holds a run of\n"
     "                      another target (another drive mixed into its results)\n"
     "  --quiet             no progress line\n"
@@ -140,9 +140,11 @@ static int parse_args(int argc, char **argv, struct run_args *a) {
   opterr = 0;
   optind = 1;
   int c;
-  while ((c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
+  /* -o as report's and chart's short form of --out */
+  while ((c = getopt_long(argc, argv, ":o:", long_opts, NULL)) != -1) {
     const char *opt = argv[optind - 1];
     switch (c) {
+    case 'o':
     case OPT_OUT: a->out = optarg; break;
     case OPT_NAME:
       if (!name_ok(optarg) || strlen(optarg) >= sizeof a->job.name)

@@ -180,9 +180,10 @@ static const struct msg_row rows[MSG_COUNT] = {
         "{warn_c:0} C)",
         "{test}에서 드라이브가 {max_c:0} °C(경고 {warn_c:0} °C)에 이르는 동안 속도가 중앙값의 {drop_ratio:2}배로 떨어졌습니다"),
     ROW(MSG_F_THERMAL_NEAR_WARN,
-        "the drive reached {max_c:0} C, within {margin_c:0} C of its warning temperature {warn_c:0} C, without a "
-        "throughput drop",
-        "드라이브가 {max_c:0} °C에 이르러 경고 온도 {warn_c:0} °C에 {margin_c:0} °C 이내로 다가갔지만 속도 저하는 없었습니다"),
+        "the drive peaked at {max_c:1} °C, {gap_c:1} °C short of its warning temperature {warn_c:1} °C (near: within "
+        "{margin_c:0} °C), without a throughput drop",
+        "드라이브 온도가 최고 {max_c:1} °C로 경고 온도 {warn_c:1} °C보다 {gap_c:1} °C 낮았고(가까움: {margin_c:0} °C 이내) "
+        "속도 저하는 없었습니다"),
     ROW(MSG_F_LINK_BOUND,
         "{cell} {op} {mb_s:0} MB/s is {link_pct:0}% of the {link} link ({link_mb_s:0} MB/s): the host link, not the "
         "drive, is the limit",
@@ -589,17 +590,77 @@ static const struct msg_row rows[MSG_COUNT] = {
         "{cell} 읽기가 {mb_s:0}MB/s({state})로, 이 규칙이 {capacity_gb:0}GB 드라이브의 QD32에 기대하는 {limit_mb_s:0}MB/s에 "
         "못 미칩니다: QD를 높여도 랜덤 읽기가 늘지 않습니다"),
     ROW(MSG_FD_NO_FINDINGS, "No rule fired on these runs.", "이 실행들에서 발동한 규칙이 없습니다."),
+    /* ---------------- short runs said as such (issue 27, w4-honest) */
+    ROW(MSG_SHORT_NOTICE,
+        "**Short review:** the results of {runs} come from a `--short` trial run in a small region: fill states are "
+        "shares of that region, a cache or a steady state larger than it cannot show, and the highest tail percentiles "
+        "rest on too few I/Os. The figures it affects are marked †.",
+        "**짧은 리뷰:** {runs}의 결과는 작은 영역에서 `--short`로 측정한 시험 실행입니다. 채움 상태는 그 영역의 비율이고, "
+        "그 영역보다 큰 캐시나 정상 상태는 드러날 수 없으며, 꼬리 지연의 높은 백분위수는 표본이 부족합니다. 이에 해당하는 "
+        "수치는 †로 표시했습니다."),
+    ROW(MSG_SHORT_TABLE_NOTE,
+        "† {label}: a short run (`--short`) in a {gib:1} GiB region: these figures show the drive within that region, "
+        "not a full measurement.",
+        "† {label}: {gib:1} GiB 영역에서 측정한 짧은 실행(`--short`)입니다. 이 수치는 그 영역 안의 동작일 뿐 전체 측정이 "
+        "아닙니다."),
+    ROW(MSG_T_NO_CACHE_SHORT, "no cache seen within the {gib:1} GiB the short fill wrote †",
+        "짧은 채우기가 쓴 {gib:1} GiB 안에서는 캐시가 보이지 않음 †"),
+    ROW(MSG_C_SHORT_TAG, "† short run", "† 짧은 실행"),
+    ROW(MSG_MISS_STEADY, "run '{run}' has no steady-state rounds (analysis steady_state)",
+        "'{run}'에 정상 상태 라운드가 없습니다 (analysis steady_state)"),
+    ROW(MSG_MISS_CONSIST_SERIES, "run '{run}' has no performance-consistency series (analysis consistency)",
+        "'{run}'에 성능 일관성 시계열이 없습니다 (analysis consistency)"),
+    ROW(MSG_MISS_CONSIST, "run '{run}' has no performance-consistency results (analysis consistency)",
+        "'{run}'에 성능 일관성 결과가 없습니다 (analysis consistency)"),
+    ROW(MSG_MISS_THERMAL, "run '{run}' has no thermal step (analysis thermal)",
+        "'{run}'에 발열 시험 결과가 없습니다 (analysis thermal)"),
+    ROW(MSG_T_TH_AFTER_MEAN, "Mean speed after the throttle", "스로틀링 이후 평균 속도"),
+    ROW(MSG_T_TH_SHARE, "Time throttled after it", "그 이후 스로틀링된 시간"),
+    ROW(MSG_F_THERMAL_NEAR_OLD,
+        "the drive peaked at {max_c:1} °C, within {margin_c:0} °C of its warning temperature {warn_c:1} °C, without a "
+        "throughput drop",
+        "드라이브 온도가 최고 {max_c:1} °C로 경고 온도 {warn_c:1} °C에 {margin_c:0} °C 이내로 다가갔지만 속도 저하는 "
+        "없었습니다"),
+    ROW(MSG_T_SS_REACHED_SHORT,
+        "In the {gib:1} GiB region of this short run the rounds met the steady-state test at round {round} (window "
+        "rounds {first}-{last}): mean {mean:0} IOPS, range {range_pct:1}% (limit 20%), best-fit excursion "
+        "{excursion_pct:1}% (limit 10%). A region this small can stay in the drive's SLC cache: this is not the "
+        "drive's steady state †.",
+        "이 짧은 실행의 {gib:1} GiB 영역에서 라운드가 {round}라운드에 정상 상태 판정을 통과했습니다 (측정 구간 "
+        "{first}-{last}라운드): 평균 {mean:0} IOPS, 범위 {range_pct:1}% (한도 20%), 최소제곱 직선 변화폭 "
+        "{excursion_pct:1}% (한도 10%). 이렇게 작은 영역은 드라이브의 SLC캐시 안에 머물 수 있으므로 드라이브의 정상 "
+        "상태가 아닙니다 †."),
+    ROW(MSG_T_SHORT_REGION,
+        "A short run writes a {gib:1} GiB region, which can stay in the drive's SLC cache: a flat consistency here is "
+        "the region's, not the drive's †.",
+        "짧은 실행은 {gib:1} GiB 영역에만 쓰므로 드라이브의 SLC캐시 안에 머물 수 있습니다. 여기서의 평탄한 일관성은 그 "
+        "영역의 것이지 드라이브의 것이 아닙니다 †."),
+    ROW(MSG_F_RND_PLATEAU_FILE,
+        "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a file target ({state}): the file system and the storage "
+        "under it set this ceiling, queue depth does not help",
+        "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 (파일 대상, {state}): 파일 시스템과 그 아래 "
+        "저장장치가 정한 한계라 QD를 높여도 성능이 늘지 않습니다"),
+    ROW(MSG_F_RND_PLATEAU_VIRTUAL,
+        "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a {capacity_gb:0} GB virtual disk ({state}): the host's "
+        "storage stack sets this ceiling, queue depth does not help",
+        "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 ({capacity_gb:0}GB 가상 디스크, {state}): 호스트의 "
+        "저장 스택이 정한 한계라 QD를 높여도 성능이 늘지 않습니다"),
 };
 
 /* flag id (analysis.json flags[].id) -> its finding */
 static const struct {
   const char *flag;
   enum render_msg_id msg;
+  const char *target; /* only for flags whose numbers say this "target" (NULL: any) */
 } flag_msgs[] = {
+    /* the words by what was measured (analyze/flags.c target_word) */
+    {"rnd_read_plateau", MSG_F_RND_PLATEAU_FILE, "file"},
+    {"rnd_read_plateau", MSG_F_RND_PLATEAU_VIRTUAL, "virtual"},
     {"rnd_read_plateau", MSG_F_RND_READ_PLATEAU}, {"fob_vs_full", MSG_F_FOB_VS_FULL},
     {"write_cliff", MSG_F_WRITE_CLIFF},           {"slow_post_cache", MSG_F_SLOW_POST_CACHE},
     {"tail_blowup", MSG_F_TAIL_BLOWUP},           {"rw_sweep_dip", MSG_F_RW_SWEEP_DIP},
     {"thermal_throttle", MSG_F_THERMAL_THROTTLE}, {"thermal_near_warn", MSG_F_THERMAL_NEAR_WARN},
+    {"thermal_near_warn", MSG_F_THERMAL_NEAR_OLD}, /* an analysis.json from before gap_c */
     {"link_bound", MSG_F_LINK_BOUND},             {"io_errors", MSG_F_IO_ERRORS},
     {"log_unreadable", MSG_F_LOG_UNREADABLE},     {"qd_plateau", MSG_F_QD_PLATEAU},
     {"thermal_step_throttle", MSG_F_THERMAL_STEP_THROTTLE},
@@ -684,7 +745,10 @@ int render_msg_flag(const char *flag_id) {
 
 int render_msg_flag_for(enum render_lang lang, const char *flag_id, const json_t *nums) {
   for (size_t i = 0; flag_id && i < sizeof flag_msgs / sizeof flag_msgs[0]; i++)
-    if (!strcmp(flag_msgs[i].flag, flag_id) && render_msg_params_ok(lang, flag_msgs[i].msg, nums))
+    if (!strcmp(flag_msgs[i].flag, flag_id) && render_msg_params_ok(lang, flag_msgs[i].msg, nums) &&
+        (!flag_msgs[i].target || !strcmp(flag_msgs[i].target, json_string_value(json_object_get(nums, "target"))
+                                                                   ? json_string_value(json_object_get(nums, "target"))
+                                                                   : "")))
       return (int)flag_msgs[i].msg;
   return -1;
 }
@@ -819,7 +883,8 @@ static const enum render_msg_id reasons[] = {
     MSG_MISS_CDM,       MSG_MISS_FILL,   MSG_MISS_FILL_LAT, MSG_MISS_SWEEP, MSG_MISS_TAIL,
     MSG_MISS_TEST,      MSG_MISS_TAIL_TEST, MSG_MISS_SERIES, MSG_MISS_HIST_LOG, MSG_MISS_DUT,
     MSG_MISS_SLC,       MSG_MISS_VALUE,  MSG_MISS_FILL_TIME, MSG_MISS_TEMP, MSG_MISS_QD,
-    MSG_MISS_CDM_OP,
+    MSG_MISS_CDM_OP,    MSG_MISS_RECOVERY, MSG_MISS_STEADY, MSG_MISS_CONSIST_SERIES, MSG_MISS_CONSIST,
+    MSG_MISS_THERMAL,
 };
 
 void render_msg_put_reason(struct render_buf *b, enum render_lang lang, const char *en_text) {

@@ -365,6 +365,22 @@ enum render_msg_id {
   MSG_FD_CONSISTENCY,
   MSG_FD_FLAG_RND_PLATEAU, /* the rnd_read_plateau flag as a finding: its numbers and rule, no cause it cannot know */
   MSG_FD_NO_FINDINGS,
+  /* ------------------------------------------------ short runs said as such (issue 27, w4-honest) */
+  MSG_SHORT_NOTICE,     /* {runs}: the banner of {{simulated_notice}} for short runs */
+  MSG_SHORT_TABLE_NOTE, /* {label} {gib}: the † note under a table holding a short run */
+  MSG_T_NO_CACHE_SHORT, /* {gib}: the SLC table's cell for a short fill that saw no cache */
+  MSG_C_SHORT_TAG,      /* after a short run's label in chart titles and legends */
+  MSG_MISS_STEADY,      /* {run}: the missing-data reasons that stayed English on Korean pages */
+  MSG_MISS_CONSIST_SERIES, /* {run} */
+  MSG_MISS_CONSIST,     /* {run} */
+  MSG_MISS_THERMAL,     /* {run} */
+  MSG_T_TH_AFTER_MEAN,  /* thermal table: the mean speed from the throttle to the end */
+  MSG_T_TH_SHARE,       /* thermal table: the share of that time spent throttled */
+  MSG_F_RND_PLATEAU_FILE,    /* rnd_read_plateau on a file target (numbers "target": "file") */
+  MSG_F_RND_PLATEAU_VIRTUAL, /* on a virtual disk ("target": "virtual") */
+  MSG_T_SS_REACHED_SHORT, /* MSG_T_SS_REACHED's parameters and {gib}: a short run's rounds met the test */
+  MSG_T_SHORT_REGION,     /* {gib}: under a short run's consistency table */
+  MSG_F_THERMAL_NEAR_OLD, /* thermal_near_warn of an analysis before gap_c: {max_c} {warn_c} {margin_c} */
   MSG_COUNT
 };
 

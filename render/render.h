@@ -49,6 +49,12 @@ struct render_run {
                         or analyzed a read-only archive in memory without writing it (2) */
 };
 
+/* A short run's region in GiB (manifest / analysis "short".region_bytes,
+ * what `review --short` wrote its fills and states into); -1 for a short
+ * run that does not name its region; 0 for a run that is not short. What
+ * renders and compares ask before they state a number as the drive's. */
+double render_run_short_gib(const struct render_run *r);
+
 struct render_runs {
   struct render_run *v; /* n runs in the order given (owned) */
   size_t n;

@@ -49,8 +49,13 @@ size_t render_data_tail_curve(const struct render_run *r, const char *w, double 
                      size_t max);
 /* The analysis test object of kind "tail" whose workload is W, or NULL. */
 json_t *render_data_tail_test(const struct render_run *r, const char *w);
-/* CDM cells of run R in STATE, in analysis order (borrowed array items). */
+/* CDM cells of run R in STATE in CrystalDiskMark's order (render_data_cdm_sort;
+ * borrowed array items). */
 size_t render_data_cdm_cells(const struct render_run *r, const char *state, json_t **cells, size_t max);
+/* Sorts cells (objects with a "cell" name) into CrystalDiskMark's order:
+ * SEQ before RND, larger blocks first, deeper Q x T first; cells of another
+ * form after them, in their order. Stable. */
+void render_data_cdm_sort(json_t **cells, size_t n);
 
 /* The three tail workloads, their table headers and chart legends. */
 struct render_data_workload {
@@ -65,7 +70,8 @@ extern const struct render_data_workload render_data_workloads[3];
 /* A "nice" tick step (1, 2 or 5 x 10^k) giving at most about max_ticks
  * ticks over [lo, hi]. */
 double render_canvas_nice_step(double lo, double hi, int max_ticks);
-/* Formats v with just enough decimals for step (e.g. 0.5 -> "2.5"). */
+/* Formats v with just enough decimals for step (e.g. 0.5 -> "2.5") and
+ * thousands separators from 1,000 up ("1,200,000"). */
 void render_canvas_fmt_tick(char *buf, size_t len, double v, double step);
 
 /* --------------------------------------------------------------- canvas */
@@ -88,6 +94,7 @@ struct render_canvas {
   struct ssdrev_atomic out;
   int out_open;
   const struct render_chart_sink *keep; /* where a finished PNG goes besides its file (may be NULL) */
+  const char *tag; /* drawn small in the top-right corner by the plot frame (a short run's mark); may be NULL */
   /* SVG only: cairo's document is collected here, and the chart's text as
    * <text> elements (real text: searchable, selectable, read by screen
    * readers and pdftotext, where cairo would draw glyph outlines) goes in
@@ -142,7 +149,8 @@ double render_canvas_text_width(cairo_t *cr, const char *s, double size_pt, int 
 
 /* An axis: linear or log10, or the "nines" percentile axis (values are
  * percentiles; position = -log10(1 - p/100)). */
-enum render_canvas_scale { RC_LINEAR = 0, RC_LOG = 1, RC_NINES = 2 };
+/* RC_LOG2: log2 positions with a tick at each power of two (queue depths). */
+enum render_canvas_scale { RC_LINEAR = 0, RC_LOG = 1, RC_NINES = 2, RC_LOG2 = 3 };
 struct render_axis {
   double lo, hi;
   enum render_canvas_scale scale;
@@ -154,6 +162,11 @@ struct render_plot {
   int no_xticks;         /* categories: the chart labels x itself */
   double right_pt;       /* room right of the plot for a second axis, in pt (0: none) */
 };
+/* After a report: removes from CHART_DIR the chart files the previous
+ * report listed in CHART_DIR/.ssdrev-charts and DRAWN (the links drawn,
+ * "CHART_REL/NAME.png": true) does not hold -- regular files of chart
+ * names only -- and writes the new list there (render/chart/prune.c). */
+int render_charts_prune(const char *chart_dir, const char *chart_rel, const json_t *drawn, struct ssdrev_err *err);
 /* Lays out the plot area in a canvas below a title and draws title, grid,
  * ticks and axis labels. */
 void render_canvas_plot_frame(struct render_canvas *c, struct render_plot *p, const char *title);

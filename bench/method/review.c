@@ -107,7 +107,9 @@ int bench_review_run_job(struct review_ctx *c, const char *test_name, const char
   c->temp_job_s = 0;
   snprintf(c->phase, sizeof c->phase, "[%u/%u] %s", c->step_no, c->nsteps_run, test_name);
   sample_temp(c, 0);
-  report(c, 0, 0, 0);
+  /* no rate yet: unknown, not 0 MB/s (issue 27: a CrystalDiskMark cell
+   * shorter than the runner's 250 ms report showed "0.0 MB/s 0 IOPS") */
+  report(c, 0, -1, -1);
   /* No save before the job (save_first = 0): the step is already marked
    * "running", so after a crash the whole step reruns and this entry is not
    * needed; one fsync per test instead of two. */
@@ -117,6 +119,8 @@ int bench_review_run_job(struct review_ctx *c, const char *test_name, const char
   int rc = c->runner->run_job(c, &named, &ro, res, err);
   if (rc < 0) return rc;
   if (res->interrupted) return ssdrev_fail(err, -EINTR, "interrupted during test '%s'", test_name);
+  /* the test's own measured rate, shown once it ended, however short it was */
+  report(c, 1, res->mb_s, res->iops);
   c->step_done_s += est_s;
   c->temp_engine_s += (double)(res->elapsed_ns + job->ramp_ns + job->idle_ns) / 1e9;
   c->temp_job_s = 0;
@@ -125,7 +129,7 @@ int bench_review_run_job(struct review_ctx *c, const char *test_name, const char
 
 int bench_review_purge(struct review_ctx *c, enum bench_purge how, struct ssdrev_err *err) {
   snprintf(c->phase, sizeof c->phase, "[%u/%u] %s: purge", c->step_no, c->nsteps_run, c->step->id);
-  report(c, 0, 0, 0);
+  report(c, 0, -1, -1); /* no rate: unknown, not 0 MB/s */
   const char *used = NULL;
   int rc = c->t ? bench_target_purge_as(c->t, how, err)
          : c->runner->purge_remote ? c->runner->purge_remote(c, how, &used, err)
@@ -138,7 +142,7 @@ int bench_review_purge(struct review_ctx *c, enum bench_purge how, struct ssdrev
   json_t *target = json_object_get(c->run->manifest, "target");
   if (used && json_is_object(target)) json_object_set_new(target, "purge", json_string(used));
   snprintf(c->phase, sizeof c->phase, "[%u/%u] %s: purge (%s)", c->step_no, c->nsteps_run, c->step->id, used ? used : "?");
-  report(c, 0, 0, 0);
+  report(c, 0, -1, -1); /* no rate: unknown, not 0 MB/s */
   c->step_done_s += 2;
   return 0;
 }
@@ -176,7 +180,7 @@ static int run_step(struct review_ctx *c, const struct review_step *s, struct ss
     c->temp_engine_s = c->temp_job_s = c->temp_last_s = 0;
   }
   snprintf(c->phase, sizeof c->phase, "[%u/%u] %s", c->step_no, c->nsteps_run, s->id);
-  report(c, 0, 0, 0);
+  report(c, 0, -1, -1); /* no rate: unknown, not 0 MB/s */
   rc = s->kind->run(c, s, err);
   if (c->temp_samples) {
     sample_temp(c, 1);

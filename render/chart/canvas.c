@@ -25,7 +25,24 @@ void render_canvas_fmt_tick(char *buf, size_t len, double v, double step) {
   if (step > 0 && step < 1) dec = (int)ceil(-log10(step) - 1e-9);
   if (dec > 6) dec = 6;
   if (fabs(v) < step * 1e-6) v = 0; /* no "-0" */
-  snprintf(buf, len, "%.*f", dec, v);
+  char d[64];
+  snprintf(d, sizeof d, "%.*f", dec, v);
+  /* thousands separators in the integer part ("1,200,000", issue 27: an
+   * axis of "1200000" is read digit by digit), as the tables' counts */
+  size_t n = strlen(d), lead = d[0] == '-', intlen = strcspn(d, ".");
+  if (intlen - lead < 4 || !len) {
+    snprintf(buf, len, "%s", d);
+    return;
+  }
+  size_t o = 0;
+  for (size_t i = 0; i < n && o + 1 < len; i++) {
+    if (i > lead && i < intlen && (intlen - i) % 3 == 0) {
+      buf[o++] = ',';
+      if (o + 1 >= len) break;
+    }
+    buf[o++] = d[i];
+  }
+  buf[o] = 0;
 }
 
 void render_canvas_range(const double *v, size_t n, double *lo, double *hi, int from_zero) {
@@ -257,6 +274,8 @@ static double axis_pos(const struct render_axis *a, double v) {
   switch (a->scale) {
   case RC_LOG:
     return log10(v > 0 ? v : 1e-12);
+  case RC_LOG2:
+    return log2(v > 0 ? v : 1e-12);
   case RC_NINES:
     return -log10(1 - (v < 99.99999 ? v : 99.99999) / 100);
   default:
@@ -283,6 +302,18 @@ static size_t axis_ticks(const struct render_axis *a, double *t, char (*lab)[32]
       if (nines[i] < a->lo - 1e-9 || nines[i] > a->hi + 1e-9) continue;
       t[n] = nines[i];
       snprintf(lab[n++], 32, "%g", nines[i]);
+    }
+    return n;
+  }
+  if (a->scale == RC_LOG2) {
+    /* powers of two, every one while they fit (a QD axis: 1, 2, 4 ... 128,
+     * the depths measured), else every other one */
+    int k0 = (int)ceil(log2(a->lo) - 1e-9), k1 = (int)floor(log2(a->hi) + 1e-9);
+    int every = k1 - k0 >= 12 ? 2 : 1;
+    for (int k = k0; k <= k1 && n < max; k += every) {
+      double v = ldexp(1, k);
+      t[n] = v;
+      render_canvas_fmt_tick(lab[n++], 32, v, v >= 1 ? 1 : v);
     }
     return n;
   }
@@ -316,7 +347,7 @@ static size_t axis_ticks(const struct render_axis *a, double *t, char (*lab)[32]
 #define RC_LOG_MIN 1e-300
 #define RC_LOG_MAX 1e300
 static void log_axis_fix(struct render_axis *a) {
-  if (a->scale != RC_LOG) return;
+  if (a->scale != RC_LOG && a->scale != RC_LOG2) return;
   double hi = a->hi, lo = a->lo;
   if (!(hi >= RC_LOG_MIN * 10)) hi = 10; /* also NaN */
   if (hi > RC_LOG_MAX) hi = RC_LOG_MAX;
@@ -346,7 +377,21 @@ void render_canvas_plot_frame(struct render_canvas *c, struct render_plot *p, co
   size_t nx = p->no_xticks ? 0 : axis_ticks(&p->x, xt, xlab, 64, p->x1 - p->x0 > 400);
 
   cairo_set_source_rgb(cr, 0, 0, 0);
-  if (title && *title) render_canvas_text(cr, (p->x0 + p->x1) / 2, 10 + title_pt, title, title_pt, 1, RC_CENTER);
+  if (title && *title) {
+    /* a title wider than the plot is centred on the canvas, and one wider
+     * than the canvas set smaller until it fits (issue 27: "... — Hot 512G"
+     * lost its end), down to 7 pt */
+    double tw = render_canvas_text_width(cr, title, title_pt, 1), avail = c->w_pt - 16, tx = (p->x0 + p->x1) / 2;
+    double size = title_pt;
+    if (tw > p->x1 - p->x0) tx = c->w_pt / 2;
+    if (tw > avail && tw > 0) size = fmax(7, title_pt * avail / tw);
+    render_canvas_text(cr, tx, 10 + title_pt, title, size, 1, RC_CENTER);
+  }
+  if (c->tag && *c->tag) {
+    cairo_set_source_rgb(cr, 0.70, 0.10, 0.10);
+    render_canvas_text(cr, c->w_pt - 4, 9, c->tag, 7, 1, RC_RIGHT);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+  }
 
   /* grid */
   cairo_set_line_width(cr, 0.4);

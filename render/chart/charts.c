@@ -330,7 +330,15 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, const char *
                render_data_num(slc, "max_gib", 0), render_data_num(slc, "min_gib_at_least", 0));
     else if (json_is_number(json_object_get(slc, "max_gib")))
       snprintf(l->text, sizeof l->text, "%s (SLC %.2f GiB)", x->run[i]->label, render_data_num(slc, "max_gib", 0));
-    else if (slc)
+    else if (slc && render_run_short_gib(x->run[i]) > 0) {
+      /* a short fill wrote its region only: no cache within it, not none */
+      struct render_buf nc = {0};
+      json_t *params = json_pack("{s:f}", "gib", render_run_short_gib(x->run[i]));
+      render_msg_put(&nc, x->o->lang, MSG_T_NO_CACHE_SHORT, params);
+      json_decref(params);
+      snprintf(l->text, sizeof l->text, "%s (%s)", x->run[i]->label, nc.s ? nc.s : "");
+      render_buf_free(&nc);
+    } else if (slc)
       snprintf(l->text, sizeof l->text, "%s (%s)", x->run[i]->label, M(MSG_T_NO_CACHE));
     if (!fill_has(x->run[i], ykey)) /* drawn beside a run that has it: say so */
       snprintf(l->text, sizeof l->text, "%s (%s)", x->run[i]->label, M(MSG_T_NOT_MEASURED));
@@ -576,7 +584,7 @@ static void qd_draw_common(struct chart_ctx *x, const char *key, int log_y, enum
   struct render_plot p = {0};
   p.x.lo = 1;
   p.x.hi = qmax > 1 ? qmax : 2;
-  p.x.scale = RC_LOG;
+  p.x.scale = RC_LOG2; /* the QDs measured are powers of two: a tick on each */
   p.x.label = M(MSG_C_QD_AX);
   if (log_y) {
     p.y.scale = RC_LOG;
@@ -607,6 +615,9 @@ static void qd_draw_common(struct chart_ctx *x, const char *key, int log_y, enum
       }
       const char *w = render_data_str(g, "workload", "?");
       int style = !strcmp(w, "write");
+      /* the legend in the chart's language (issue 27: "read/write" on a
+       * Korean page), a workload the catalogue does not know as it is */
+      const char *wl = !strcmp(w, "write") ? M(MSG_WRITE) : !strcmp(w, "read") ? M(MSG_READ) : w;
       render_canvas_polyline(x->c->cr, &p, xs, ys, n, rgb, 1.3, style);
       for (size_t k = 0; k < n; k++) render_canvas_marker(x->c->cr, &p, xs[k], ys[k], rgb, style);
       double pq = render_data_num(g, "plateau_qd", NAN);
@@ -619,8 +630,8 @@ static void qd_draw_common(struct chart_ctx *x, const char *key, int log_y, enum
           cairo_stroke(x->c->cr);
         }
       if (nl < MAX_SEL * 2) {
-        if (x->n == 1) snprintf(leg[nl].text, sizeof leg[nl].text, "%s", w);
-        else snprintf(leg[nl].text, sizeof leg[nl].text, "%s %s", x->run[i]->label, w);
+        if (x->n == 1) snprintf(leg[nl].text, sizeof leg[nl].text, "%s", wl);
+        else snprintf(leg[nl].text, sizeof leg[nl].text, "%s %s", x->run[i]->label, wl);
         memcpy(leg[nl].rgb, rgb, sizeof rgb);
         leg[nl].dashed = style;
         leg[nl++].shape = style;
@@ -897,8 +908,8 @@ static int bars_check(struct chart_ctx *x) {
 }
 
 static void bars_draw(struct chart_ctx *x) {
-  /* every drive's cells, the first drive's order first (a CrystalDiskMark
-   * 6 drive's SEQ128K beside a CDM 8 drive's SEQ1M) */
+  /* every drive's cells (a CrystalDiskMark 6 drive's SEQ128K beside a
+   * CDM 8 drive's SEQ1M) */
   json_t *cells[16];
   size_t nc = 0;
   for (size_t i = 0; i < x->n; i++) {
@@ -911,6 +922,8 @@ static void bars_draw(struct chart_ctx *x) {
       if (!seen && nc < 16) cells[nc++] = ci[j];
     }
   }
+  /* the union in CrystalDiskMark's order, not the first drive's (issue 27) */
+  render_data_cdm_sort(cells, nc);
   double ymax = 0;
   for (size_t i = 0; i < x->n; i++) {
     json_t *ci[16];
@@ -1123,7 +1136,7 @@ static void temp_draw(struct chart_ctx *x) {
 
 static int thermal_check(struct chart_ctx *x) {
   if (!render_chart_thermal_of(x->run[0]->analysis))
-    return ssdrev_fail(x->err, -ENOENT, "run '%s' has no thermal step (analysis thermal)", x->run[0]->label);
+    return render_msg_fail(x->err, -ENOENT, MSG_MISS_THERMAL, x->run[0]->label, NULL);
   return 0;
 }
 
@@ -1275,6 +1288,10 @@ int render_chart_draw(const struct render_runs *rs, const char *kind, const stru
                          o->height_in > 0 ? o->height_in : k->height_in, o->dpi > 0 ? o->dpi : 300, err);
     if (rc == 0) {
       c.keep = keep;
+      /* a chart of a short run says so in its corner (issue 27), whatever
+       * the kind: its curves are the small region's */
+      for (size_t i = 0; i < x.n; i++)
+        if (x.run[i]->short_review) c.tag = render_msg(o->lang, MSG_C_SHORT_TAG);
       x.c = &c;
       k->draw(&x);
       rc = render_canvas_canvas_end(&c, err);

@@ -15,7 +15,7 @@ static const json_t *ss_of(const struct render_run *r) { return json_object_get(
 
 int render_chart_steady_check(struct chart_ctx *x) {
   if (!json_array_size(json_object_get(ss_of(x->run[0]), "rounds")))
-    return ssdrev_fail(x->err, -ENOENT, "run '%s' has no steady-state rounds (analysis steady_state)", x->run[0]->label);
+    return render_msg_fail(x->err, -ENOENT, MSG_MISS_STEADY, x->run[0]->label, NULL);
   return 0;
 }
 
@@ -95,8 +95,7 @@ static const json_t *cons_of(const struct render_run *r) {
 
 int render_chart_cons_check(struct chart_ctx *x) {
   if (!json_array_size(json_object_get(json_object_get(cons_of(x->run[0]), "per_s"), "iops")))
-    return ssdrev_fail(x->err, -ENOENT, "run '%s' has no performance-consistency series (analysis consistency)",
-                       x->run[0]->label);
+    return render_msg_fail(x->err, -ENOENT, MSG_MISS_CONSIST_SERIES, x->run[0]->label, NULL);
   return 0;
 }
 

@@ -120,10 +120,13 @@ void render_chart_thermal_draw(struct render_canvas *c, const json_t *th, enum r
   }
   size_t i;
   const json_t *pt;
+  /* the legend goes to the upper corner with fewer marks, and the marks
+   * are drawn over it (issue 27: the box hid the throttle mark's label) */
+  size_t right = 0, left = 0;
   json_array_foreach(json_object_get(th, "points"), i, pt) {
-    int thermal = json_is_true(json_object_get(pt, "thermal"));
     double t = json_number_value(json_object_get(pt, "t_s")) / scale;
-    th_mark(cr, &p, t, render_msg(lang, thermal ? MSG_C_THROTTLE : MSG_C_DROP), thermal);
+    if (t > (p.x.lo + p.x.hi) / 2) right++;
+    else left++;
   }
   struct render_legend_item leg[2] = {0};
   snprintf(leg[0].text, sizeof leg[0].text, "%s", render_msg(lang, MSG_C_THERMAL_WRITE_LEG));
@@ -132,6 +135,11 @@ void render_chart_thermal_draw(struct render_canvas *c, const json_t *th, enum r
   snprintf(leg[1].text, sizeof leg[1].text, "%s", render_msg(lang, MSG_C_THERMAL_TEMP_LEG));
   memcpy(leg[1].rgb, tc_rgb, sizeof tc_rgb);
   leg[1].shape = -1;
-  render_canvas_legend(cr, &p, leg, ns ? 2 : 1, 0);
+  render_canvas_legend(cr, &p, leg, ns ? 2 : 1, right > left);
+  json_array_foreach(json_object_get(th, "points"), i, pt) {
+    int thermal = json_is_true(json_object_get(pt, "thermal"));
+    double t = json_number_value(json_object_get(pt, "t_s")) / scale;
+    th_mark(cr, &p, t, render_msg(lang, thermal ? MSG_C_THROTTLE : MSG_C_DROP), thermal);
+  }
   free(tx), free(tv), free(sx), free(sc);
 }

@@ -127,6 +127,15 @@ static int load_one(struct render_run *r, const char *dir, struct ssdrev_err *er
   return 0;
 }
 
+double render_run_short_gib(const struct render_run *r) {
+  if (!r || !r->short_review) return 0;
+  const json_t *sh = json_object_get(r->analysis, "short");
+  if (!json_is_object(sh) && r->manifest) sh = json_object_get(r->manifest, "short");
+  double b = render_data_num(sh, "region_bytes", 0);
+  /* an archive that says short without its region: a short run all the same */
+  return isfinite(b) && b > 0 ? b / 1073741824.0 : -1;
+}
+
 int render_runs_load(struct render_runs *rs, const char *const *dirs, size_t n,
                      struct ssdrev_err *err) {
   memset(rs, 0, sizeof *rs);
@@ -315,11 +324,55 @@ size_t render_data_tail_curve(const struct render_run *r, const char *w, double 
   return n;
 }
 
+/* A cell name's place in CrystalDiskMark's order ("SEQ1M Q8T1",
+ * "RND4K Q32T16"): sequential before random, the larger block first, then
+ * the deeper load (Q x T, then Q) first -- CDM 8's SEQ1M Q8T1, SEQ1M Q1T1,
+ * RND4K Q32T1, RND4K Q1T1, its NVMe profile's SEQ1M Q8T1, SEQ128K Q32T1,
+ * RND4K Q32T16, RND4K Q1T1, CDM 6's Q8T8 before Q32T1. 0 when NAME is not
+ * of that form (such cells keep their order, after the others). */
+static int cdm_cell_key(const char *name, double key[4]) {
+  int kind = !strncmp(name, "SEQ", 3) ? 0 : !strncmp(name, "RND", 3) ? 1 : -1;
+  if (kind < 0) return 0;
+  char *end;
+  double blk = strtod(name + 3, &end);
+  if (end == name + 3) return 0;
+  blk *= *end == 'M' ? 1024 : *end == 'K' ? 1 : 0;
+  const char *q = strstr(end, " Q");
+  if (!q || !blk) return 0;
+  double qd = strtod(q + 2, &end);
+  if (end == q + 2 || *end != 'T') return 0;
+  const char *tp = end + 1;
+  double th = strtod(tp, &end);
+  if (end == tp) return 0;
+  key[0] = kind, key[1] = -blk, key[2] = -qd * th, key[3] = -qd;
+  return 1;
+}
+
+static int cdm_cell_before(const json_t *a, const json_t *b) {
+  double ka[4], kb[4];
+  int ha = cdm_cell_key(render_data_str(a, "cell", ""), ka), hb = cdm_cell_key(render_data_str(b, "cell", ""), kb);
+  if (!ha || !hb) return ha && !hb;
+  for (int i = 0; i < 4; i++)
+    if (ka[i] != kb[i]) return ka[i] < kb[i];
+  return 0;
+}
+
+void render_data_cdm_sort(json_t **cells, size_t n) {
+  /* insertion sort: stable, a few cells */
+  for (size_t i = 1; i < n; i++) {
+    json_t *c = cells[i];
+    size_t j = i;
+    for (; j > 0 && cdm_cell_before(c, cells[j - 1]); j--) cells[j] = cells[j - 1];
+    cells[j] = c;
+  }
+}
+
 size_t render_data_cdm_cells(const struct render_run *r, const char *state, json_t **cells, size_t max) {
   size_t n = 0, i;
   json_t *c;
   json_array_foreach(json_object_get(r->analysis, "cdm"), i, c) {
     if (n < max && !strcmp(render_data_str(c, "state", ""), state)) cells[n++] = c;
   }
+  render_data_cdm_sort(cells, n);
   return n;
 }

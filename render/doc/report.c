@@ -133,7 +133,6 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
     snprintf(path, sizeof path, "%s/%s", o->out_dir, formats[i].file);
     rc = formats[i].write(md, &meta, path, &ctx, err);
   }
-  json_decref(drawn);
   /* joined whatever happened, so no temporary file outlives the call; a
    * failure of ours is reported before the worker's */
   struct ssdrev_err qerr = {{0}};
@@ -146,5 +145,8 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
   free(md);
   ssdrev_atomic_defer_sync(0);
   ssdrev_outputs_end(group, rc == 0); /* after the worker's last commit */
+  /* the charts the last rendering wrote and this one did not go (prune.c) */
+  if (rc == 0 && drawn) rc = render_charts_prune(charts, "charts", drawn, err);
+  json_decref(drawn);
   return rc;
 }

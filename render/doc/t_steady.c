@@ -24,7 +24,7 @@ int render_table_steady(const struct render_run *r, const struct render_args *a,
                         struct ssdrev_err *err) {
   const json_t *ss = json_object_get(r->analysis, "steady_state"), *rounds = json_object_get(ss, "rounds");
   if (!json_array_size(rounds))
-    return ssdrev_fail(err, -ENOENT, "run '%s' has no steady-state rounds (analysis steady_state)", r->label);
+    return render_msg_fail(err, -ENOENT, MSG_MISS_STEADY, r->label, NULL);
   if (!b) return 0;
   caption(b, r->label, nsel);
   const json_t *w = json_object_get(ss, "window");
@@ -44,7 +44,12 @@ int render_table_steady(const struct render_run *r, const struct render_args *a,
                          "last", l, "mean", render_data_num(w, "mean_iops", NAN), "range_pct",
                          render_data_num(w, "range_pct", NAN), "excursion_pct", render_data_num(w, "excursion_pct", NAN),
                          "rounds", (json_int_t)json_array_size(rounds));
-  if (w) render_msg_put(b, lang_of(a), steady ? MSG_T_SS_REACHED : MSG_T_SS_NOT_REACHED, pm);
+  /* a short run's region may sit in the SLC cache: not the drive's steady state (issue 27) */
+  double sg = render_run_short_gib(r);
+  if (sg > 0) json_object_set_new(pm, "gib", json_real(sg));
+  if (w)
+    render_msg_put(b, lang_of(a), steady && sg > 0 ? MSG_T_SS_REACHED_SHORT : steady ? MSG_T_SS_REACHED : MSG_T_SS_NOT_REACHED,
+                   pm);
   json_decref(pm);
   render_buf_puts(b, "\n\n");
   /* the PTS IOPS matrix: read shares as columns, blocks as rows */
@@ -77,7 +82,7 @@ int render_table_consistency(const struct render_run *r, const struct render_arg
                              size_t nsel, struct ssdrev_err *err) {
   const json_t *c = json_array_get(json_object_get(r->analysis, "consistency"), 0), *st = json_object_get(c, "steady");
   if (!st)
-    return ssdrev_fail(err, -ENOENT, "run '%s' has no performance-consistency results (analysis consistency)", r->label);
+    return render_msg_fail(err, -ENOENT, MSG_MISS_CONSIST, r->label, NULL);
   if (!b) return 0;
   caption(b, r->label, nsel);
   render_buf_printf(b, "| %s | %s |\n| --- | ---: |\n", M(MSG_T_CONS_WHAT), M(MSG_T_CONS_VALUE));
@@ -95,5 +100,11 @@ int render_table_consistency(const struct render_run *r, const struct render_arg
   if (isfinite(on)) render_buf_printf(b, "| %s | %.0f s |\n", M(MSG_T_CONS_ONSET), on);
   else render_buf_printf(b, "| %s | %s |\n", M(MSG_T_CONS_ONSET), M(MSG_T_CONS_NO_BURST));
   render_buf_puts(b, "\n");
+  if (render_run_short_gib(r) > 0) {
+    json_t *pm = json_pack("{s:f}", "gib", render_run_short_gib(r));
+    render_msg_put(b, lang_of(a), MSG_T_SHORT_REGION, pm);
+    json_decref(pm);
+    render_buf_puts(b, "\n\n");
+  }
   return 0;
 }

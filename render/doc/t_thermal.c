@@ -29,7 +29,7 @@ int render_table_thermal(const struct render_run *const *sel, size_t n, const st
                          struct render_buf *b, struct ssdrev_err *err) {
   size_t have = 0;
   for (size_t i = 0; i < n; i++) have += th_of(sel[i]) != NULL;
-  if (!have) return ssdrev_fail(err, -ENOENT, "run '%s' has no thermal step (analysis thermal)", n ? sel[0]->label : "?");
+  if (!have) return render_msg_fail(err, -ENOENT, MSG_MISS_THERMAL, n ? sel[0]->label : "?", NULL);
   if (!b) return 0;
   enum render_lang l = RENDER_LANG_EN;
   if (a->lang) render_lang_parse(a->lang, &l);
@@ -43,6 +43,8 @@ int render_table_thermal(const struct render_run *const *sel, size_t n, const st
       {MSG_T_TH_PEAK_TEMP, "peak_temp_c", " %.1f °C |"},    {MSG_T_TH_THROTTLED, NULL, NULL},
       {MSG_T_TH_TIME, "time_to_throttle_s", " **%.1f s** |"}, {MSG_T_TH_AT_TEMP, "throttle_temp_c", " %.1f °C |"},
       {MSG_T_TH_BEFORE, "before_mb_s", " %.0f MB/s |"},     {MSG_T_TH_AFTER, "throttled_mb_s", " **%.0f MB/s** |"},
+      /* the speed while throttled (above) and what a long copy sees after it */
+      {MSG_T_TH_AFTER_MEAN, "after_throttle_mb_s", " %.0f MB/s |"}, {MSG_T_TH_SHARE, "throttled_share_pct", " %.0f%% |"},
       {MSG_T_TH_MEAN, "mean_mb_s", " %.0f MB/s |"},         {MSG_T_TH_DROPS, NULL, NULL},
       {MSG_T_TH_SMART, NULL, NULL},
   };

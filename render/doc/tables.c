@@ -24,6 +24,13 @@ size_t render_select(const struct render_runs *rs, const char *drive, const stru
 
 static const char *state_arg(const struct render_args *a) { return a->state ? a->state : "FOB"; }
 
+/* A run's label as table text, with the short run's † (issue 27: a short
+ * run's figures are marked wherever its label heads them). */
+static void put_label(struct render_buf *b, const struct render_run *r) {
+  render_buf_md(b, r->label);
+  if (r->short_review) render_buf_puts(b, " †");
+}
+
 /* The table's language: lang= (the template sets it to its own). */
 static enum render_lang lang_arg(const struct render_args *a) {
   enum render_lang l = RENDER_LANG_EN;
@@ -39,7 +46,7 @@ static enum render_lang lang_arg(const struct render_args *a) {
 void render_table_drive_cols(struct render_buf *b, const struct render_run *const *sel, size_t n) {
   for (size_t i = 0; i < n; i++) {
     render_buf_puts(b, " ");
-    render_buf_md(b, sel[i]->label);
+    put_label(b, sel[i]);
     render_buf_puts(b, " |");
   }
   render_buf_puts(b, "\n| --- |");
@@ -241,6 +248,17 @@ static void cdm_value(struct render_buf *b, const struct render_args *a, const j
   double v = render_data_num(m, key, NAN);
   if (text) render_buf_printf(b, " %s |", text);
   else if (isfinite(v) && v >= 0) {
+    render_buf_puts(b, " ");
+    render_buf_printf(b, fmt, v);
+    render_buf_puts(b, " |");
+  } else render_buf_printf(b, " %s |", M(MSG_NA));
+}
+
+/* cdm_value without the file's text: the number by the table's rule. */
+static void cdm_number(struct render_buf *b, const struct render_args *a, const json_t *m, const char *key,
+                       const char *fmt) {
+  double v = render_data_num(m, key, NAN);
+  if (isfinite(v) && v >= 0) {
     render_buf_puts(b, " ");
     render_buf_printf(b, fmt, v);
     render_buf_puts(b, " |");
@@ -595,7 +613,7 @@ static int t_slc(const struct render_run *const *sel, size_t n, const struct ren
   for (size_t i = 0; i < n; i++) {
     json_t *s = json_object_get(json_object_get(sel[i]->analysis, "fill"), "slc");
     render_buf_puts(b, "| ");
-    render_buf_md(b, sel[i]->label);
+    put_label(b, sel[i]);
     if (!json_is_object(s)) { /* a drive without a fill: said so in its row */
       render_buf_printf(b, " | %s | | | | |\n", M(MSG_T_NOT_MEASURED));
       continue;
@@ -603,7 +621,16 @@ static int t_slc(const struct render_run *const *sel, size_t n, const struct ren
     /* older analyses have no "found": a cache size means one was found */
     const json_t *fo = json_object_get(s, "found");
     if (fo ? !json_is_true(fo) : !json_is_number(json_object_get(s, "max_gib"))) {
-      render_buf_printf(b, " | %s | | | | |\n", M(MSG_T_NO_CACHE));
+      double g = render_run_short_gib(sel[i]);
+      if (g > 0) {
+        /* a short fill wrote its region only: no cache within it, not none */
+        json_t *params = json_pack("{s:f}", "gib", g);
+        render_buf_puts(b, " | ");
+        render_msg_put(b, lang_arg(a), MSG_T_NO_CACHE_SHORT, params);
+        render_buf_puts(b, " | | | | |\n");
+        json_decref(params);
+      } else
+        render_buf_printf(b, " | %s%s | | | | |\n", M(MSG_T_NO_CACHE), sel[i]->short_review ? " †" : "");
       continue;
     }
     double v[5] = {render_data_num(s, "max_gib", NAN), render_data_num(s, "min_gib", NAN), render_data_num(s, "cache_mb_s", NAN),
@@ -646,8 +673,8 @@ static int t_slc(const struct render_run *const *sel, size_t n, const struct ren
 static int t_cdm_compare(const struct render_run *const *sel, size_t n, const struct render_args *a, struct render_buf *b,
                          struct ssdrev_err *err) {
   const char *op = a->op ? a->op : "read";
-  /* the rows: every drive's cells, the first drive's order first (a
-   * CrystalDiskMark 6 drive's SEQ128K beside a CDM 8 drive's SEQ1M) */
+  /* the rows: every drive's cells (a CrystalDiskMark 6 drive's SEQ128K
+   * beside a CDM 8 drive's SEQ1M) */
   json_t *cells[32];
   size_t nc = 0;
   for (size_t i = 0; i < n; i++) {
@@ -661,6 +688,7 @@ static int t_cdm_compare(const struct render_run *const *sel, size_t n, const st
       if (!seen && nc < 32) cells[nc++] = c2[j];
     }
   }
+  render_data_cdm_sort(cells, nc); /* CrystalDiskMark's order, not the first drive's */
   if (!b) return 0;
   json_t *params = json_pack("{s:s, s:s}", "state", state_arg(a), "op", op);
   render_buf_puts(b, "| ");
@@ -679,8 +707,11 @@ static int t_cdm_compare(const struct render_run *const *sel, size_t n, const st
       const json_t *v = NULL;
       for (size_t j = 0; j < m; j++)
         if (!strcmp(render_data_str(c2[j], "cell", ""), cell)) v = json_object_get(c2[j], op);
-      /* as the file wrote it; a cell the drive's profile has not: said so */
-      if (json_is_object(v)) cdm_value(b, a, v, "mb_s", "%.2f");
+      /* one drive: as its file wrote it; several: every figure by one rule
+       * (issue 27: 5103.562 from a CrystalDiskMark file beside 353.54);
+       * a cell the drive's profile has not: said so */
+      if (json_is_object(v) && n > 1) cdm_number(b, a, v, "mb_s", "%.2f");
+      else if (json_is_object(v)) cdm_value(b, a, v, "mb_s", "%.2f");
       else render_buf_printf(b, " %s |", M(MSG_T_NOT_MEASURED));
     }
     render_buf_puts(b, "\n");
@@ -707,7 +738,7 @@ static int t_flags(const struct render_run *const *sel, size_t n, const struct r
     json_t *f;
     json_array_foreach(json_object_get(sel[i]->analysis, "flags"), k, f) {
       render_buf_puts(b, "| ");
-      render_buf_md(b, sel[i]->label);
+      put_label(b, sel[i]);
       render_buf_puts(b, " | ");
       const char *sev = render_data_str(f, "severity", "info");
       int sid = render_msg_severity(sev);
@@ -785,6 +816,30 @@ static int word_in(const char *list, const char *word) {
   return 0;
 }
 
+/* The † notes under a table holding short runs' figures, one per short run
+ * (its region); none under the DUT summary, which a short run does not change. */
+static void short_notes(struct render_buf *out, const char *kind, const struct render_args *a,
+                        const struct render_run *const *sel, size_t n) {
+  if (!out || !strcmp(kind, "dut")) return;
+  for (size_t i = 0; i < n; i++) {
+    if (!sel[i]->short_review) continue;
+    struct render_buf lab = {0};
+    render_buf_md(&lab, sel[i]->label);
+    double g = render_run_short_gib(sel[i]);
+    json_t *params = json_pack("{s:s}", "label", lab.s ? lab.s : "");
+    if (g > 0) json_object_set_new(params, "gib", json_real(g));
+    render_buf_puts(out, "*");
+    render_msg_put(out, lang_arg(a), MSG_SHORT_TABLE_NOTE, params);
+    render_buf_puts(out, "*\n\n");
+    json_decref(params);
+    render_buf_free(&lab);
+  }
+}
+
+static int render_table_body(const struct render_runs *rs, const struct table_kind *t, const struct render_args *a,
+                             const struct render_run *const *sel, size_t n, struct render_buf *out,
+                             struct ssdrev_err *err);
+
 int render_table(const struct render_runs *rs, const char *kind, const struct render_args *a, struct render_buf *out,
              struct ssdrev_err *err) {
   const struct table_kind *t = NULL;
@@ -809,6 +864,15 @@ int render_table(const struct render_runs *rs, const char *kind, const struct re
   const struct render_run *sel[MAX_RUNS];
   size_t n = render_select(rs, a->drive, sel, MAX_RUNS);
   if (!n) return ssdrev_fail(err, -ENOENT, "no run with label or number '%s'", a->drive ? a->drive : "");
+  int rc = render_table_body(rs, t, a, sel, n, out, err);
+  if (rc == 0) short_notes(out, kind, a, sel, n);
+  return rc;
+}
+
+static int render_table_body(const struct render_runs *rs, const struct table_kind *t, const struct render_args *a,
+                             const struct render_run *const *sel, size_t n, struct render_buf *out,
+                             struct ssdrev_err *err) {
+  (void)rs;
   if (t->per_set) return t->per_set(sel, n, a, out, err);
   /* per drive: a drive without the data gets a note of its own, the others
    * their tables; only when no drive has it is the whole table missing */

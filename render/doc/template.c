@@ -506,16 +506,15 @@ static int d_notice(struct expand *e, const char *pos, const struct render_args 
   for (size_t i = 0; i < e->rs->n; i++)
     if (e->rs->v[i].short_review) {
       if (sn.len) render_buf_puts(&sn, ", ");
-      render_buf_puts(&sn, e->rs->v[i].label);
+      render_buf_md(&sn, e->rs->v[i].label); /* a label is text, escaped as the notice above */
     }
   if (sn.len) {
+    /* the template's language, as the notice above; the catalogue's form */
     if (e->out->len && e->out->s[e->out->len - 1] != '\n') render_buf_puts(e->out, "\n>\n");
-    if (lang_of(e, a) == RENDER_LANG_KO) /* the template's language, as the notice above (was lang=ko only) */
-      render_buf_printf(e->out, "> **짧은 리뷰:** %s은(는) `--short`로 측정한 시험 실행입니다. 채움 상태는 작은 영역의 비율이고, "
-                                "꼬리 지연의 높은 백분위수는 표본이 부족합니다.", sn.s);
-    else
-      render_buf_printf(e->out, "> **Short review:** %s %s a `--short` trial run: fill states are shares of a small region "
-                                "and the highest tail percentiles rest on too few I/Os.", sn.s, strchr(sn.s, ',') ? "are" : "is");
+    json_t *params = json_pack("{s:s}", "runs", sn.s ? sn.s : "");
+    render_buf_puts(e->out, "> ");
+    render_msg_put(e->out, lang_of(e, a), MSG_SHORT_NOTICE, params);
+    json_decref(params);
   }
   render_buf_free(&sn);
   return 0;

@@ -26,6 +26,12 @@ tr '\r' '\n' <"$D/tty" | sed "s/$ESC\[K//g" >"$D/lines"
 grep -q '^\[2/2\] review  *[0-9]*% ETA .*| cdm.RND4K_Q1T1.read.p1 .* MB/s .* IOPS' "$D/lines" \
   || fail "no progress line with MB/s, IOPS and the review's ETA: $(grep cdm "$D/lines" | head -3)"
 grep -q '^\[2/2\] review .*| cdm.* ETA .* idle$' "$D/lines" || fail "the idle gap is not shown as idle"
+# issue 27: a test shows its measured rate, never "0.0 MB/s 0 IOPS" (a test
+# that just began has none yet: "--")
+grep -q ' 0\.0 MB/s  *0 IOPS' "$D/lines" && fail "a progress line shows 0.0 MB/s: $(grep ' 0\.0 MB/s' "$D/lines" | head -2)"
+grep -q '| cdm.RND4K_Q1T1.read.p1 .* [1-9][0-9.]* MB/s  *[1-9][0-9]* IOPS' "$D/lines" ||
+  fail "the test's rate is not shown: $(grep RND4K_Q1T1.read.p1 "$D/lines" | head -3)"
+grep -q '| cdm.RND4K_Q1T1.read.p1 .*  -- MB/s  *-- IOPS' "$D/lines" || fail "no '--' before the test measured"
 # a narrow terminal gets a line that fits, the review's ETA first
 script -qec "stty cols 80 2>/dev/null; \"$S\" review \"$M\" --profile \"$D/m.json\" --out \"$D/run80\" >/dev/null" /dev/null >"$D/tty80" 2>&1 \
   || fail "review on an 80-column pty failed"

@@ -186,3 +186,47 @@ TEST("The QD-plateau rule fires when a QD below the deepest one is the plateau, 
   json_decref(f);
   json_decref(a);
 }
+
+TEST("The random-read plateau names dies only for a drive: a file target and a virtual disk get their own words") {
+  json_t *a = load("{\"dut\": {\"capacity_bytes\": 256060514304, \"model\": \"SAMSUNG MZVLB256HAHQ\"},"
+                   " \"target\": {\"kind\": \"block\", \"spec\": \"/dev/nvme0n1\"}, \"cdm\": [{\"state\": \"FOB\","
+                   " \"profile\": \"default\", \"cell\": \"RND4K Q32T1\", \"read\": {\"mb_s\": 400}}]}");
+  REQUIRE(a != NULL);
+  json_t *f = analyze_flags(a);
+  const json_t *x = find(f, "rnd_read_plateau");
+  REQUIRE(x != NULL);
+  CHECK(strstr(json_string_value(json_object_get(x, "message")), "few dies") != NULL);
+  CHECK(!strcmp(json_string_value(json_object_get(json_object_get(x, "numbers"), "target")), "drive"));
+  json_decref(f);
+  /* a 2 GB ext4 file whose DUT JSON gave a capacity: no dies blamed */
+  json_object_set_new(json_object_get(a, "target"), "kind", json_string("file"));
+  f = analyze_flags(a);
+  x = find(f, "rnd_read_plateau");
+  REQUIRE(x != NULL);
+  CHECK(strstr(json_string_value(json_object_get(x, "message")), "dies") == NULL);
+  CHECK(strstr(json_string_value(json_object_get(x, "message")), "file target") != NULL);
+  json_decref(f);
+  /* a QEMU disk */
+  json_object_set_new(json_object_get(a, "target"), "kind", json_string("block"));
+  json_object_set_new(json_object_get(a, "dut"), "model", json_string("QEMU HARDDISK"));
+  f = analyze_flags(a);
+  x = find(f, "rnd_read_plateau");
+  REQUIRE(x != NULL);
+  CHECK(strstr(json_string_value(json_object_get(x, "message")), "virtual disk") != NULL);
+  CHECK(strstr(json_string_value(json_object_get(x, "message")), "dies") == NULL);
+  json_decref(f);
+  json_decref(a);
+}
+
+TEST("Near the warning temperature says the peak and its gap to a tenth: 74.9 under 75 is not 'reached 75'") {
+  json_t *a = load("{\"dut\": {\"warn_temp_c\": 75}, \"temperature\": {\"t_s\": [0, 1], \"c\": [60, 74.9]},"
+                   " \"tests\": {\"steady\": {\"kind\": \"job\", \"series\": {\"mb_s\": [1,1,1,1,1,1,1,1,1,1,1,1]}}}}");
+  REQUIRE(a != NULL);
+  json_t *f = analyze_flags(a);
+  const json_t *x = find(f, "thermal_near_warn");
+  REQUIRE(x != NULL);
+  CHECK_NEAR(num(x, "gap_c"), 0.1, 1e-9);
+  CHECK(strstr(json_string_value(json_object_get(x, "message")), "peaked at 74.9 C, 0.1 C short of") != NULL);
+  json_decref(f);
+  json_decref(a);
+}

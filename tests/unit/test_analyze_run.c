@@ -372,3 +372,17 @@ TEST("A fill of less than 16 GiB gets per-GiB points at a finer power-of-two ste
   json_array_foreach(json_object_get(res, "warnings"), i, w) CHECK(!strstr(json_string_value(w), "widened"));
   json_decref(res);
 }
+
+TEST("A fill of 1 GiB or more gets per-GiB bins of at least 128 MiB: a p99 resting on 1,024 writes, not a handful") {
+  const char *p = test_path("shortfill.ssdlog");
+  /* 16,000 x 128 KiB = 1.95 GiB, a short review's fill: 1/16 GiB bins (512
+   * writes, a p99 on 5 of them) drew a false sawtooth (issue 27) */
+  REQUIRE(write_log(p, 16000, 131072, 40000, 8000, 0, 0, 0) == 0);
+  json_t *res = NULL;
+  struct ssdrev_err e = {{0}};
+  REQUIRE(analyze_log(p, NULL, ANALYZE_WANT_SERIES | ANALYZE_WANT_FILL, &res, &e) == 0);
+  const json_t *pg = json_object_get(json_object_get(res, "fill"), "per_gib");
+  CHECK_NEAR(num(pg, "step_gib"), 1.0 / 8, 1e-6);
+  CHECK(json_array_size(json_object_get(pg, "gib")) >= 8 && json_array_size(json_object_get(pg, "gib")) <= 16);
+  json_decref(res);
+}

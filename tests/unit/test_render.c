@@ -35,7 +35,34 @@ TEST("Nice tick steps are 1, 2 or 5 times a power of ten") {
   render_canvas_fmt_tick(b, sizeof b, 2.5, 0.5);
   CHECK_STR(b, "2.5");
   render_canvas_fmt_tick(b, sizeof b, 1500, 500);
-  CHECK_STR(b, "1500");
+  CHECK_STR(b, "1,500");
+}
+
+TEST("Tick labels carry thousands separators from 1,000 up, decimals and signs kept") {
+  char b[32];
+  render_canvas_fmt_tick(b, sizeof b, 1200000, 200000);
+  CHECK_STR(b, "1,200,000");
+  render_canvas_fmt_tick(b, sizeof b, 999, 1);
+  CHECK_STR(b, "999");
+  render_canvas_fmt_tick(b, sizeof b, -12345, 5);
+  CHECK_STR(b, "-12,345");
+  render_canvas_fmt_tick(b, sizeof b, 1234.5, 0.5);
+  CHECK_STR(b, "1,234.5");
+  render_canvas_fmt_tick(b, sizeof b, 100000, 100000);
+  CHECK_STR(b, "100,000");
+  char small[6];
+  render_canvas_fmt_tick(small, sizeof small, 1200000, 1); /* cut, never overrun */
+  CHECK(strlen(small) == 5);
+}
+
+TEST("CrystalDiskMark cells sort into CrystalDiskMark's order whatever the runs listed first") {
+  json_t *c[6];
+  static const char *const in[] = {"RND4K Q1T1", "SEQ1M Q1T1", "RND4K Q32T16", "Other", "SEQ128K Q32T1", "SEQ1M Q8T1"};
+  static const char *const want[] = {"SEQ1M Q8T1", "SEQ1M Q1T1", "SEQ128K Q32T1", "RND4K Q32T16", "RND4K Q1T1", "Other"};
+  for (int i = 0; i < 6; i++) c[i] = json_pack("{s:s}", "cell", in[i]);
+  render_data_cdm_sort(c, 6);
+  for (int i = 0; i < 6; i++) CHECK_STR(json_string_value(json_object_get(c[i], "cell")), want[i]);
+  for (int i = 0; i < 6; i++) json_decref(c[i]);
 }
 
 TEST("A dotted path finds keys that contain dots themselves") {
@@ -450,4 +477,18 @@ TEST("The temperature chart draws temperature and write speed, in Korean with la
   CHECK_CONTAINS(err.msg, "no temperature samples");
   CHECK(!file_exists(test_path("none.svg")));
   render_runs_release(&rs);
+}
+
+TEST("A run says whether it is short and its region: 0 for a full run, the GiB of a short one, -1 without a region") {
+  struct render_run r = {0};
+  CHECK(render_run_short_gib(&r) == 0);
+  r.analysis = json_pack("{s:{s:I, s:I}}", "short", "region_bytes", (json_int_t)2147483648LL, "target_bytes",
+                         (json_int_t)256060514304LL);
+  r.short_review = 1;
+  CHECK_NEAR(render_run_short_gib(&r), 2.0, 1e-12);
+  json_decref(r.analysis);
+  r.analysis = json_pack("{s:{}}", "short");
+  CHECK(render_run_short_gib(&r) == -1);
+  json_decref(r.analysis);
+  CHECK(render_run_short_gib(NULL) == 0);
 }

@@ -332,3 +332,52 @@ TEST("A not_steady flag without a window or of mean 0 IOPS reads as its own case
   CHECK(strstr(out, "범위가 평균의 30.0%") != NULL);
   json_decref(f);
 }
+
+TEST("A random-read plateau on a file or a virtual disk reads without dies in English and Korean") {
+  json_t *f = json_pack("{s:s, s:s, s:s, s:{s:f, s:f, s:s, s:s, s:f, s:s}}", "id", "rnd_read_plateau", "severity",
+                        "warn", "message", "x", "numbers", "mb_s", 167.0, "capacity_gb", 2.0, "cell", "RND4K Q32T1",
+                        "state", "FOB", "limit_mb_s", 600.0, "target", "file");
+  char out[512];
+  render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
+  CHECK(strstr(out, "file target") != NULL && strstr(out, "dies") == NULL);
+  render_flag_text(RENDER_LANG_KO, f, out, sizeof out);
+  CHECK(strstr(out, "파일 대상") != NULL && strstr(out, "Die") == NULL);
+  json_object_set_new(json_object_get(f, "numbers"), "target", json_string("virtual"));
+  render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
+  CHECK(strstr(out, "virtual disk") != NULL && strstr(out, "dies") == NULL);
+  render_flag_text(RENDER_LANG_KO, f, out, sizeof out);
+  CHECK(strstr(out, "가상 디스크") != NULL);
+  /* a drive, or an older analysis without "target": the dies */
+  json_object_del(json_object_get(f, "numbers"), "target");
+  render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
+  CHECK(strstr(out, "few dies") != NULL);
+  json_decref(f);
+}
+
+TEST("Short runs' words: the SLC cell within the fill's region, the table note and the chart tag in both languages") {
+  for (int l = 0; l < RENDER_NLANGS; l++) {
+    struct render_buf b = {0};
+    json_t *p = json_pack("{s:f, s:s}", "gib", 2.0, "label", "X");
+    render_msg_put(&b, (enum render_lang)l, MSG_T_NO_CACHE_SHORT, p);
+    CHECK(b.s && strstr(b.s, "2.0 GiB") != NULL && strstr(b.s, "†") != NULL);
+    render_buf_free(&b);
+    render_msg_put(&b, (enum render_lang)l, MSG_SHORT_TABLE_NOTE, p);
+    CHECK(b.s && strstr(b.s, "2.0 GiB") != NULL && strstr(b.s, "--short") != NULL);
+    if (l == RENDER_LANG_KO) CHECK(has_hangul(b.s));
+    render_buf_free(&b);
+    json_decref(p);
+  }
+  CHECK(strstr(render_msg(RENDER_LANG_EN, MSG_T_NO_CACHE_SHORT), "no cache detected") == NULL);
+}
+
+TEST("A near-warning flag of an older analysis (no gap_c) still reads in Korean, the new one with its gap") {
+  json_t *f = json_pack("{s:s, s:s, s:s, s:{s:f, s:f, s:f}}", "id", "thermal_near_warn", "severity", "info", "message",
+                        "english", "numbers", "max_c", 74.9, "warn_c", 75.0, "margin_c", 2.0);
+  char out[512];
+  render_flag_text(RENDER_LANG_KO, f, out, sizeof out);
+  CHECK(strstr(out, "74.9 °C") != NULL && strstr(out, "english") == NULL);
+  json_object_set_new(json_object_get(f, "numbers"), "gap_c", json_real(0.1));
+  render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
+  CHECK(strstr(out, "peaked at 74.9 °C, 0.1 °C short of its warning temperature 75.0 °C") != NULL);
+  json_decref(f);
+}
