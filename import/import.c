@@ -30,6 +30,11 @@ const struct import_format import_formats[] = {
      .options = NULL,
      .check_option = NULL,
      .add = import_cdm_add},
+    {.name = "kdm",
+     .summary = "KDiskMark text report (Save/Copy; every layout since 1.4; summary per cell, no log)",
+     .options = NULL,
+     .check_option = NULL,
+     .add = import_kdm_add},
     {.name = NULL},
 };
 
