@@ -149,6 +149,8 @@ int import_run_create(struct archive **run, const struct import_opts *o,
   json_object_set_new(src, "kind", json_string(kind));
   json_object_set_new(src, "file", json_string(realpath(input, abs) ? abs : input));
   json_object_set_new(m, "source", src);
+  /* not measured now: the importer sets the date its source names, if any */
+  json_object_del(m, "measured_at");
   /* an imported run was not measured by ssdrev: the target is a description */
   json_object_set_new(json_object_get(m, "target"), "kind", json_string("imported"));
   if (o->label) json_object_set_new(m, "label", json_string(o->label));
