@@ -154,11 +154,12 @@ int import_run_create(struct archive **run, const struct import_opts *o,
   /* an imported run was not measured by ssdrev: the target is a description */
   json_object_set_new(json_object_get(m, "target"), "kind", json_string("imported"));
   if (o->label) json_object_set_new(m, "label", json_string(o->label));
+  if (o->dut) json_object_set_new(m, "dut", json_deep_copy(o->dut));
   if (o->model || o->firmware) {
-    json_t *dut = json_object();
+    json_t *dut = json_object_get(m, "dut");
+    if (!json_is_object(dut)) json_object_set_new(m, "dut", dut = json_object());
     if (o->model) json_object_set_new(dut, "model", json_string(o->model));
     if (o->firmware) json_object_set_new(dut, "firmware", json_string(o->firmware));
-    json_object_set_new(m, "dut", dut);
   }
   if (o->state) json_object_set_new(m, "state", json_string(o->state));
   return 0;
