@@ -86,6 +86,9 @@ static int create_locked(struct archive **out, const char *dir, const char *targ
   json_object_set_new(m, "tool", tool);
   json_object_set_new(m, "host", host_info());
   json_object_set_new(m, "created", json_string(now));
+  /* when the drive was measured: a run ssdrev measures starts now (an
+   * importer replaces it with the source's own date, or removes it) */
+  json_object_set_new(m, "measured_at", json_string(now));
   json_object_set_new(m, "simulated", json_boolean(target_spec && !strncmp(target_spec, "sim:", 4)));
   json_t *target = json_object();
   json_object_set_new(target, "spec", json_string(target_spec ? target_spec : ""));

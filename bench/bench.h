@@ -564,6 +564,14 @@ int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary
  * more than one option, another file or a library to load. */
 int bench_method_export_fio_check(const struct bench_fio_export_opts *x, struct ssdrev_err *err);
 
+/* Reads nvme/smartctl JSON files from DIR (DIR/id-ctrl.json...) or PREFIX
+ * (PREFIX.id-ctrl.json...); any may be missing. Outputs are malloc'd text
+ * or NULL; overrides (DIR/overrides.json, PREFIX.overrides.json) is a new
+ * reference or NULL. Fails only when none is found or one is unreadable
+ * (`review --dut-json`, bench/method/dut_collect.c; `import --dut-json`). */
+int bench_dut_read_files(const char *dir_or_prefix, char **id_ctrl, char **smart_log,
+                         char **smartctl, json_t **overrides, struct ssdrev_err *err);
+
 /* Collects DUT info from a block device without writing to it: for NVMe it
  * runs `nvme id-ctrl -o json`, `nvme smart-log -o json` and `smartctl -a -j`
  * (those installed) and reads sysfs (model, firmware, PCIe link). *raw (if

@@ -1,4 +1,4 @@
-/* cmd_import.c — `ssdrev import fio|cdm FILE[:STATE]... --out RUN`: other
+/* cmd_import.c — `ssdrev import fio|cdm|kdm FILE[:STATE]... --out RUN`: other
  * tools' results into a run archive (import/import.h, docs/interop.md). The
  * generic options are parsed here; each importer lists its own (the
  * importer table) and checks their values. */
@@ -6,13 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "archive/archive.h"
+#include "bench/bench.h"
 #include "import/import.h"
 #include "cli/cli.h"
 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: ssdrev import fio RESULT.json[:STATE]... --out RUN [options]\n"
-          "       ssdrev import cdm RESULT.txt[:STATE]... --out RUN [options]\n\n"
+          "       ssdrev import cdm RESULT.txt[:STATE]... --out RUN [options]\n"
+          "       ssdrev import kdm REPORT.txt[:STATE]... --out RUN [options]\n\n"
           "Imports another tool's results into a new run archive. Several inputs go\n"
           "into one run (a drive's FOB and 75%% CrystalDiskMark files; the files of\n"
           "`ssdrev method export --fio`); FILE:STATE gives one input's fill state.\n\n"
@@ -24,6 +26,9 @@ static void usage(FILE *f) {
           "  --label TEXT         drive label for reports (cdm default: the Comment line)\n"
           "  --model TEXT         DUT model to record (groups runs in `ssdrev compare`)\n"
           "  --firmware TEXT      DUT firmware to record\n"
+          "  --dut-json DIR|PFX   the drive's nvme-cli / smartctl JSON (id-ctrl.json,\n"
+          "                       smart-log.json, smartctl.json) and overrides.json, as\n"
+          "                       for `ssdrev review --dut-json`; the serial is left out\n"
           "  --state TEXT         fill state of every input, e.g. FOB or 75%% (cdm default:\n"
           "                       from the Comment)\n"
           "  -h, --help           this help\n");
@@ -62,34 +67,60 @@ static void split_state(char *arg, struct import_input *in) {
 
 #define MAX_INPUTS 64
 
+/* The DUT summary of --dut-json DIR|PFX, read as `review --dut-json` reads
+ * it (bench_dut_read_files): the tools' JSON parsed, then overrides.json's
+ * fields over it (alone, it is the whole DUT). New reference, or NULL with
+ * err naming the file. The serial is left out (import has no
+ * --include-serial). */
+static json_t *read_dut_json(const char *where, struct ssdrev_err *err) {
+  char *t[3] = {NULL, NULL, NULL};
+  json_t *ov = NULL, *dut = NULL;
+  if (bench_dut_read_files(where, &t[0], &t[1], &t[2], &ov, err)) return NULL;
+  if (t[0] || t[1] || t[2]) dut = import_dut_parse(t[0], t[1], t[2], 0, err);
+  else dut = json_object();
+  for (int i = 0; i < 3; i++) free(t[i]);
+  char name[4200];
+  snprintf(name, sizeof name, "overrides.json of --dut-json %s", where);
+  if (dut && ov && import_dut_apply_overrides(dut, ov, name, err)) {
+    json_decref(dut);
+    dut = NULL;
+  }
+  json_decref(ov);
+  if (dut) json_object_del(dut, "serial");
+  return dut;
+}
+
 int cmd_import(int argc, char **argv) {
   const char *cmd = "import";
   if (cli_wants_help(argc, argv)) {
     usage(stdout);
     return 0;
   }
-  if (argc < 2) return cli_usage_error(cmd, "missing importer (fio or cdm)");
+  if (argc < 2) return cli_usage_error(cmd, "missing importer (fio, cdm or kdm)");
   const struct import_format *imp = import_find(argv[1]);
-  if (!imp) return cli_usage_error(cmd, "unknown importer '%s' (fio or cdm)", argv[1]);
+  if (!imp) return cli_usage_error(cmd, "unknown importer '%s' (fio, cdm or kdm)", argv[1]);
   struct import_opts o;
   import_opts_defaults(&o);
-  enum { O_OUT = 1000, O_LABEL, O_MODEL, O_FIRMWARE, O_STATE, O_OWN };
+  enum { O_OUT = 1000, O_LABEL, O_MODEL, O_FIRMWARE, O_STATE, O_DUTJSON, O_OWN };
+  enum { NGEN = 6 }; /* generic options before the importers' own */
   /* the generic options, then every importer's own (so that another
    * importer's option is named as such, not as unknown) */
-  struct option longopts[5 + 32 + 1] = {
+  struct option longopts[NGEN + 32 + 1] = {
       {"out", required_argument, NULL, O_OUT},         {"label", required_argument, NULL, O_LABEL},
       {"model", required_argument, NULL, O_MODEL},     {"firmware", required_argument, NULL, O_FIRMWARE},
-      {"state", required_argument, NULL, O_STATE},
+      {"state", required_argument, NULL, O_STATE},     {"dut-json", required_argument, NULL, O_DUTJSON},
   };
+  const char *dut_json = NULL;
   const struct import_format *owner[32];
-  size_t nl = 5;
+  size_t nl = NGEN;
   for (const struct import_format *i = import_formats; i->name; i++)
-    for (const struct import_option *op = i->options; op && op->name && nl < 5 + 32; op++) {
+    for (const struct import_option *op = i->options; op && op->name && nl < NGEN + 32; op++) {
       int dup = 0;
-      for (size_t k = 5; k < nl; k++) dup |= !strcmp(longopts[k].name, op->name);
+      for (size_t k = NGEN; k < nl; k++) dup |= !strcmp(longopts[k].name, op->name);
       if (dup && i != imp) continue;
-      owner[nl - 5] = i;
-      longopts[nl] = (struct option){op->name, op->has_arg ? required_argument : no_argument, NULL, O_OWN + (int)(nl - 5)};
+      owner[nl - NGEN] = i;
+      longopts[nl] = (struct option){op->name, op->has_arg ? required_argument : no_argument, NULL,
+                                     O_OWN + (int)(nl - NGEN)};
       nl++;
     }
   longopts[nl] = (struct option){NULL, 0, NULL, 0};
@@ -106,12 +137,13 @@ int cmd_import(int argc, char **argv) {
     case O_MODEL: o.model = optarg; break;
     case O_FIRMWARE: o.firmware = optarg; break;
     case O_STATE: o.state = optarg; break;
+    case O_DUTJSON: dut_json = optarg; break;
     case ':': return cli_usage_error(cmd, "option '%s' needs a value", bad);
     case '?': return cli_usage_error(cmd, "unknown option '%s'", bad);
     default: {
       size_t k = (size_t)(c - O_OWN);
-      if (c < O_OWN || k >= nl - 5) return cli_usage_error(cmd, "unknown option '%s'", bad);
-      const char *name = longopts[5 + k].name;
+      if (c < O_OWN || k >= nl - NGEN) return cli_usage_error(cmd, "unknown option '%s'", bad);
+      const char *name = longopts[NGEN + k].name;
       if (owner[k] != imp) return cli_usage_error(cmd, "option '--%s' applies to %s imports only", name, owner[k]->name);
       struct ssdrev_err e = {{0}};
       if (import_option_set(imp, &o, name, optarg, &e)) return cli_usage_error(cmd, "%s", e.msg);
@@ -129,8 +161,13 @@ int cmd_import(int argc, char **argv) {
       return cli_usage_error(cmd, "'%s:%s': a state per file and --state exclude each other", in[k].path, in[k].state);
   }
   struct ssdrev_err err = {{0}};
+  json_t *dut = NULL;
+  if (dut_json && !(dut = read_dut_json(dut_json, &err))) return cli_error(cmd, "%s", err.msg);
+  o.dut = dut;
   struct import_result res;
-  if (import_files(imp, in, (size_t)nargs, &o, &res, &err)) return cli_error(cmd, "%s", err.msg);
+  int rc = import_files(imp, in, (size_t)nargs, &o, &res, &err);
+  json_decref(dut);
+  if (rc) return cli_error(cmd, "%s", err.msg);
   /* warnings were recorded in the manifest; show them too (reread only
    * when there are some: a 20,000-job manifest is 400 MB of JSON) */
   struct archive *run;

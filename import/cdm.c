@@ -1,5 +1,6 @@
-/* cdm.c — CrystalDiskMark "Save text" results (CDM 7-9 layout) parsed
- * into a JSON summary: header keys and one entry per result cell. */
+/* cdm.c — CrystalDiskMark "Save text" results (CDM 3 to 9) and KDiskMark
+ * text reports (1.4 on, the same layout) parsed into a JSON summary: header
+ * keys and one entry per result cell. */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -21,6 +22,7 @@ static const struct {
 } cdm_keys[] = {
     {"Profile", "profile"}, {"Test", "test"}, {"Mode", "mode"},       {"Time", "time"},
     {"Date", "date"},       {"OS", "os"},     {"Comment", "comment"},
+    {"Target", "target"}, /* KDiskMark 3.2 on */
 };
 
 static const char *skip_ws(const char *p, const char *end) {
@@ -153,6 +155,7 @@ static int parse_result_line(json_t *cells, enum cdm_section sec, int full, cons
   if (kind < 0) return 0;
   double size;
   if (parse_num(p, end, &size, &p)) return -1;
+  p = skip_ws(p, end); /* KDiskMark: "Sequential   1 MiB" */
   const char *u = p;
   while (p < end && isalpha((unsigned char)*p)) p++;
   size_t ul = (size_t)(p - u);
@@ -260,12 +263,20 @@ static int parse_result_line(json_t *cells, enum cdm_section sec, int full, cons
   return 1;
 }
 
-/* A CDM 6 row, which names the operation instead of using sections:
- *   "   Sequential Read (Q= 32,T= 1) :    91.559 MB/s"
- *   " Random Write 4KiB (Q=  8,T= 8) :     3.173 MB/s [    774.7 IOPS]"
- * CDM 6's sequential test uses 128 KiB blocks (it prints no size). The row
- * is rewritten in the CDM 7+ shape and parsed by parse_result_line. Returns
- * as parse_result_line; rows of CDM 5 and older (no Q=/T=) are -1. */
+/* A row of CrystalDiskMark 3 to 6, which names the operation instead of
+ * using sections, rewritten in the CDM 7+ shape and parsed by
+ * parse_result_line (IOPS on random rows only, no latency). The old tests
+ * map to the nearest cells (docs/interop.md):
+ *   CDM 3    "          Sequential Read :   512.330 MB/s"          SEQ1M Q1T1
+ *            "       Random Read 512KB :   402.517 MB/s"            RND512K Q1T1
+ *            "   Random Read 4KB (QD=32) :  300.789 MB/s [ 73434.8 IOPS]"  RND4K Q32T1
+ *   CDM 4, 5 "        Sequential Read (T= 1) :   498.338 MB/s"     SEQ1M Q1T1
+ *   CDM 4-6  "   Sequential Read (Q= 32,T= 1) :    91.559 MB/s"     SEQ128K Q32T1
+ *            " Random Write 4KiB (Q=  8,T= 8) :     3.173 MB/s [    774.7 IOPS]"
+ * CDM 3's "Sequential" is 1 MiB blocks at queue depth 1, CDM 4 and 5 kept
+ * that test as "(T= 1)"; the Q32 sequential test of CDM 4 to 6 uses 128 KiB
+ * blocks (no size is printed). CDM 3 writes "4KB" for 4 KiB.
+ * Returns as parse_result_line. */
 static int parse_legacy_line(json_t *cells, const char *p, const char *end, char *why, size_t why_len) {
   p = skip_ws(p, end);
   const char *w = p;
@@ -279,16 +290,50 @@ static int parse_legacy_line(json_t *cells, const char *p, const char *end, char
                         : p - o == 5 && !strncmp(o, "Write", 5) ? CDM_WRITE
                                                                 : CDM_NONE;
   if (op == CDM_NONE) return 0;
-  const char *paren = find_char(p, end, '(');
-  const char *sz = skip_ws(p, paren ? paren : end), *sz_end = paren ? paren : end;
-  while (sz_end > sz && sz_end[-1] == ' ') sz_end--;
-  if (!paren || !find_char(paren, end, 'Q') || (sz == sz_end && !seq)) {
-    snprintf(why, why_len, "the layout before CrystalDiskMark 6 (no Q=/T= per row) is not supported");
+  const char *colon = find_char(p, end, ':');
+  if (!colon) {
+    snprintf(why, why_len, "no ':' before the value");
     return -1;
   }
+  const char *paren = find_char(p, colon, '(');
+  const char *close = paren ? find_char(paren, colon, ')') : NULL;
+  if (paren && !close) {
+    snprintf(why, why_len, "'(' without ')' before the value");
+    return -1;
+  }
+  /* the size between the operation and "(" or ":" */
+  const char *sz = skip_ws(p, paren ? paren : colon), *sz_end = paren ? paren : colon;
+  while (sz_end > sz && sz_end[-1] == ' ') sz_end--;
+  char size[32];
+  size_t sl = (size_t)(sz_end - sz);
+  if (sl >= 2 && sl < sizeof size && !strncmp(sz_end - 2, "KB", 2)) /* CDM 3: "4KB", "512KB" */
+    snprintf(size, sizeof size, "%.*sKiB", (int)(sl - 2), sz);
+  else if (sl && sl < sizeof size) snprintf(size, sizeof size, "%.*s", (int)sl, sz);
+  else if (!sl && seq) snprintf(size, sizeof size, "%s", "1MiB"); /* replaced below for Q32 */
+  else {
+    snprintf(why, why_len, "no block size in a random row");
+    return -1;
+  }
+  /* queue depth and threads from "(Q= 32,T= 1)", "(T= 1)", "(QD=32)" or nothing */
+  char qt[96];
+  if (!paren) snprintf(qt, sizeof qt, "(Q=1, T=1)");
+  else {
+    const char *in = skip_ws(paren + 1, close);
+    if (close - in > 3 && !strncmp(in, "QD=", 3))
+      snprintf(qt, sizeof qt, "(Q=%.*s, T=1)", (int)(close - in - 3), in + 3);
+    else if (find_char(in, close, 'Q')) {
+      snprintf(qt, sizeof qt, "%.*s", (int)(close - paren + 1), paren);
+      if (!sl && seq) snprintf(size, sizeof size, "%s", "128KiB");
+    } else if (in < close && *in == 'T')
+      snprintf(qt, sizeof qt, "(Q=1, %.*s", (int)(close - in + 1), in);
+    else {
+      snprintf(why, why_len, "unknown test parameters '%.*s'", (int)(close - paren + 1 > 40 ? 40 : close - paren + 1),
+               paren);
+      return -1;
+    }
+  }
   char buf[256];
-  int n = snprintf(buf, sizeof buf, "%s %.*s %.*s", seq ? "SEQ" : "RND", sz == sz_end ? 6 : (int)(sz_end - sz),
-                   sz == sz_end ? "128KiB" : sz, (int)(end - paren), paren);
+  int n = snprintf(buf, sizeof buf, "%s %s %s%.*s", seq ? "SEQ" : "RND", size, qt, (int)(end - colon), colon);
   if (n < 0 || (size_t)n >= sizeof buf) return -1;
   return parse_result_line(cells, op, 0, buf, buf + n, why, why_len);
 }
@@ -308,11 +353,23 @@ json_t *import_cdm_parse(const char *text, size_t len, const char *name, struct 
     if (le > p && le[-1] == '\r') le--;
     const char *s = skip_ws(p, le);
     static const char cdm_name[] = "CrystalDiskMark ";
+    static const char kdm_name[] = "KDiskMark", fio_name[] = "Flexible I/O Tester (";
     if ((size_t)(le - s) > sizeof cdm_name - 1 && !strncmp(s, cdm_name, sizeof cdm_name - 1)) {
       const char *v = s + sizeof cdm_name - 1;
       const char *c = v;
       while (c + 3 < le && strncmp(c, " (C)", 4)) c++;
       json_object_set_new(out, "version", trimmed_string(v, c + 3 < le ? c : le));
+      json_object_set_new(out, "tool", json_string("CrystalDiskMark"));
+    } else if ((size_t)(le - s) >= sizeof kdm_name - 1 && !strncmp(s, kdm_name, sizeof kdm_name - 1) &&
+               !json_object_get(out, "tool")) {
+      /* "KDiskMark (3.1.4): https://..." (1.6 on), "KDiskMark: https://..." (1.4, 1.5) */
+      json_object_set_new(out, "tool", json_string("KDiskMark"));
+      const char *v = skip_ws(s + sizeof kdm_name - 1, le), *c = find_char(v, le, ')');
+      if (v < le && *v == '(' && c) json_object_set_new(out, "version", trimmed_string(v + 1, c));
+    } else if ((size_t)(le - s) > sizeof fio_name - 1 && !strncmp(s, fio_name, sizeof fio_name - 1)) {
+      /* KDiskMark 1.6 on: "Flexible I/O Tester (fio-3.33): https://github.com/axboe/fio" */
+      const char *v = s + sizeof fio_name - 1, *c = find_char(v, le, ')');
+      if (c) json_object_set_new(out, "fio_version", trimmed_string(v, c));
     } else if (s < le && *s == '[') {
       if (le - s >= 6 && !strncmp(s, "[Read]", 6)) sec = CDM_READ;
       else if (le - s >= 7 && !strncmp(s, "[Write]", 7)) sec = CDM_WRITE;
@@ -449,22 +506,55 @@ static void parse_test_capacity(const char *test, double *cap_bytes, double *use
   if (pct >= 0 && pct <= 100) *used_pct = pct;
 }
 
-/* CrystalDiskMark's "Date: 2021/06/05 21:12:44" (local time of the tested
- * machine; taken as UTC, the file names no zone) -> ns since the epoch. */
-static uint64_t parse_date_ns(const char *d) {
+/* CrystalDiskMark's "Date: 2021/06/05 21:12:44" (every version; "9:05:41"
+ * before 7), KDiskMark's "2021/06/05 21:12:44" (before 2.2.1) or
+ * "2021-06-05 21:12:44": local time of the tested machine, no zone. Returns
+ * ns since the epoch, taking it as UTC (0: no date), and fills iso with it
+ * as ISO 8601 local time without an offset ("2021-06-05T21:12:44"): the
+ * file names no zone, so none is invented (docs/archive.md, measured_at). */
+static uint64_t parse_date_ns(const char *d, char *iso, size_t iso_len) {
+  iso[0] = 0;
   if (!d) return 0;
   struct tm tm;
   memset(&tm, 0, sizeof tm);
-  int y, mo, da, h, mi, se;
-  if (sscanf(d, "%d/%d/%d %d:%d:%d", &y, &mo, &da, &h, &mi, &se) != 6) return 0;
+  int y, mo, da, h, mi, se, n = 0;
+  char s1, s2;
+  if (sscanf(d, "%4d%c%2d%c%2d %2d:%2d:%2d%n", &y, &s1, &mo, &s2, &da, &h, &mi, &se, &n) != 8) return 0;
+  if (s1 != s2 || (s1 != '/' && s1 != '-') || d[n]) return 0;
   if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || da < 1 || da > 31 || h > 23 || mi > 59 || se > 60) return 0;
   tm.tm_year = y - 1900, tm.tm_mon = mo - 1, tm.tm_mday = da, tm.tm_hour = h, tm.tm_min = mi, tm.tm_sec = se;
   time_t t = timegm(&tm);
-  return t > 0 ? (uint64_t)t * 1000000000ull : 0;
+  if (t <= 0) return 0;
+  snprintf(iso, iso_len, "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, da, h, mi, se);
+  return (uint64_t)t * 1000000000ull;
 }
 
-int import_cdm_add(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
-                   struct import_result *res, struct ssdrev_err *err) {
+/* KDiskMark's "Test: 1 GiB (x5) [Measure: 5 sec / Interval: 5 sec]" (3.0
+ * on) -> the measuring time in seconds, 0 when absent. */
+static double kdm_measure_s(const char *test) {
+  const char *m = test ? strstr(test, "[Measure: ") : NULL;
+  if (!m) return 0;
+  char *e;
+  double v = strtod(m + 10, &e);
+  if (e == m + 10 || !(v > 0 && v < 1e6)) return 0;
+  return !strncmp(e, " min", 4) ? v * 60 : !strncmp(e, " sec", 4) ? v : 0;
+}
+
+/* KDiskMark's "Target: /home 45% (100.00/465.76 GiB) [Samsung SSD 860]":
+ * the model in the last brackets (3.2 on, when the drive is known). */
+static json_t *kdm_target_model(const char *target) {
+  size_t n = target ? strlen(target) : 0;
+  if (n < 3 || target[n - 1] != ']') return NULL;
+  const char *b = strrchr(target, '[');
+  if (!b || b + 1 >= target + n - 1) return NULL;
+  return json_stringn(b + 1, (size_t)(target + n - 1 - (b + 1)));
+}
+
+/* Both importers: CrystalDiskMark and KDiskMark write the same report (cells,
+ * sections, footer keys), so one parser and one cell model serve both;
+ * `kdm` is the importer the user chose, the header says which tool wrote it. */
+static int cdm_import(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
+                      struct import_result *res, int kdm, struct ssdrev_err *err) {
   const char *input = in->path;
   char *text;
   size_t len;
@@ -473,6 +563,13 @@ int import_cdm_add(struct archive *run, const struct import_input *in, int multi
   json_t *sum = import_cdm_parse(text, len, input, err);
   free(text);
   if (!sum) return -EINVAL;
+  const char *tool = json_string_value(json_object_get(sum, "tool"));
+  int is_kdm = tool && !strcmp(tool, "KDiskMark");
+  if (kdm && !is_kdm) {
+    json_decref(sum);
+    return ssdrev_fail(err, -EINVAL, "'%s' is not a KDiskMark report (no 'KDiskMark' header line)%s", input,
+                       tool ? "; it is CrystalDiskMark's: import it with 'ssdrev import cdm'" : "");
+  }
   const char *comment = json_string_value(json_object_get(sum, "comment"));
   char state[32], profile[32];
   if (in->state) snprintf(state, sizeof state, "%s", in->state);
@@ -492,7 +589,18 @@ int import_cdm_add(struct archive *run, const struct import_input *in, int multi
     if (!json_object_get(dut, "capacity_bytes"))
       json_object_set_new(dut, "capacity_bytes", json_integer((json_int_t)cap_bytes));
   }
-  uint64_t date_ns = parse_date_ns(json_string_value(json_object_get(sum, "date")));
+  if (is_kdm && !o->model) {
+    json_t *model = kdm_target_model(json_string_value(json_object_get(sum, "target")));
+    json_t *dut = json_object_get(m, "dut");
+    if (model && !json_is_object(dut)) json_object_set_new(m, "dut", dut = json_object());
+    if (model && !json_object_get(dut, "model")) json_object_set_new(dut, "model", model);
+    else json_decref(model);
+  }
+  char measured_at[32];
+  uint64_t date_ns = parse_date_ns(json_string_value(json_object_get(sum, "date")), measured_at, sizeof measured_at);
+  /* several inputs: the run was measured when its first dated file was */
+  if (measured_at[0] && !json_object_get(m, "measured_at"))
+    json_object_set_new(m, "measured_at", json_string(measured_at));
   char stem[128] = "";
   if (multi) import_input_stem(stem, sizeof stem, input);
   json_t *src = json_object_get(run->manifest, "source");
@@ -507,6 +615,7 @@ int import_cdm_add(struct archive *run, const struct import_input *in, int multi
   const char *time_s = json_string_value(json_object_get(sum, "time"));
   double measure_s = 0;
   if (time_s && !strncmp(time_s, "Measure ", 8)) measure_s = strtod(time_s + 8, NULL);
+  if (is_kdm) measure_s = kdm_measure_s(json_string_value(json_object_get(sum, "test")));
   unsigned mix_read_pct = first_percent(json_string_value(json_object_get(sum, "mix")), 70);
   /* names taken so far (by earlier inputs too), hashed */
   json_t *seen = import_names_taken(run);
@@ -539,7 +648,7 @@ int import_cdm_add(struct archive *run, const struct import_input *in, int multi
     json_object_set(params, "threads", json_object_get(c, "threads"));
     if (span_bytes) json_object_set_new(params, "span_bytes", json_integer((json_int_t)span_bytes));
     if (measure_s > 0) json_object_set_new(params, "measure_ns", json_integer((json_int_t)(measure_s * 1e9)));
-    json_object_set_new(params, "engine", json_string("crystaldiskmark"));
+    json_object_set_new(params, "engine", json_string(is_kdm ? "kdiskmark" : "crystaldiskmark"));
     json_t *t = archive_add_test(run, name, params, NULL);
     json_object_set_new(t, "step", json_string("cdm"));
     json_object_set_new(t, "kind", json_string("cdm"));
@@ -575,7 +684,19 @@ int import_cdm_add(struct archive *run, const struct import_input *in, int multi
   }
   json_decref(seen);
   json_decref(sum);
-  if (!added) return ssdrev_fail(err, -EINVAL, "no measured CrystalDiskMark results in '%s': every cell is 0 MB/s", input);
+  if (!added)
+    return ssdrev_fail(err, -EINVAL, "no measured %s results in '%s': every cell is 0 MB/s",
+                       is_kdm ? "KDiskMark" : "CrystalDiskMark", input);
   json_object_set_new(json_object_get(run->manifest, "steps"), "cdm", json_string("complete"));
   return 0;
+}
+
+int import_cdm_add(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
+                   struct import_result *res, struct ssdrev_err *err) {
+  return cdm_import(run, in, multi, o, res, 0, err);
+}
+
+int import_kdm_add(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
+                   struct import_result *res, struct ssdrev_err *err) {
+  return cdm_import(run, in, multi, o, res, 1, err);
 }

@@ -30,6 +30,11 @@ const struct import_format import_formats[] = {
      .options = NULL,
      .check_option = NULL,
      .add = import_cdm_add},
+    {.name = "kdm",
+     .summary = "KDiskMark text report (Save/Copy; every layout since 1.4; summary per cell, no log)",
+     .options = NULL,
+     .check_option = NULL,
+     .add = import_kdm_add},
     {.name = NULL},
 };
 
@@ -144,14 +149,17 @@ int import_run_create(struct archive **run, const struct import_opts *o,
   json_object_set_new(src, "kind", json_string(kind));
   json_object_set_new(src, "file", json_string(realpath(input, abs) ? abs : input));
   json_object_set_new(m, "source", src);
+  /* not measured now: the importer sets the date its source names, if any */
+  json_object_del(m, "measured_at");
   /* an imported run was not measured by ssdrev: the target is a description */
   json_object_set_new(json_object_get(m, "target"), "kind", json_string("imported"));
   if (o->label) json_object_set_new(m, "label", json_string(o->label));
+  if (o->dut) json_object_set_new(m, "dut", json_deep_copy(o->dut));
   if (o->model || o->firmware) {
-    json_t *dut = json_object();
+    json_t *dut = json_object_get(m, "dut");
+    if (!json_is_object(dut)) json_object_set_new(m, "dut", dut = json_object());
     if (o->model) json_object_set_new(dut, "model", json_string(o->model));
     if (o->firmware) json_object_set_new(dut, "firmware", json_string(o->firmware));
-    json_object_set_new(m, "dut", dut);
   }
   if (o->state) json_object_set_new(m, "state", json_string(o->state));
   return 0;

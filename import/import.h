@@ -31,6 +31,10 @@ struct import_opts {
   const char *label;     /* drive label for reports; NULL = none (cdm: the Comment) */
   const char *model;     /* DUT model / firmware to record (fio and CDM know neither) */
   const char *firmware;
+  const json_t *dut;     /* DUT summary of --dut-json (the caller's; NULL = none):
+                          * the run's dut, --model/--firmware over it; what the
+                          * source names (CDM capacity, KDiskMark model) only
+                          * fills the fields it lacks */
   const char *state;     /* fill state of every input, e.g. "FOB" or "75%"; NULL =
                           * per input (FILE:STATE), else guessed (cdm) or none */
   struct {

@@ -50,6 +50,9 @@ int import_fio_add(struct archive *run, const struct import_input *in, int multi
 int import_fio_check_option(const char *name, const char *value, struct ssdrev_err *err);
 int import_cdm_add(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
                    struct import_result *res, struct ssdrev_err *err);
+/* KDiskMark text reports (import/cdm.c: the CrystalDiskMark parser and cells). */
+int import_kdm_add(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
+                   struct import_result *res, struct ssdrev_err *err);
 
 /* DUT input checks (import/dut_check.c): 0, or -EINVAL with a message
  * naming `name` (a file, or what the text is) and the key. id-ctrl: known

@@ -48,7 +48,11 @@ json_t *bench_review_build_dut(struct review_ctx *c, struct ssdrev_err *err) {
     }
     for (int i = 0; i < 3; i++) free(t[i]);
     if (rc) goto fail;
-  } else if (c->t) { /* none for a load host's target (--remote-unchecked) */
+  }
+  /* a --dut-json with only an overrides.json overrides the named fields of
+   * what the target says (model, link, temperatures, power states), it does
+   * not replace them (issue 29 item 5) */
+  if (!dut && c->t) { /* none for a load host's target (--remote-unchecked) */
     json_t *raw = NULL;
     dut = bench_target_dut(c->t, o->include_serial, &raw, err);
     if (!dut) {

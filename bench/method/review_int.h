@@ -338,12 +338,7 @@ uint64_t bench_review_align_down(uint64_t v, uint64_t align);
 void bench_review_format_duration(double s, char *buf, size_t len);
 
 /* DUT helpers (bench/method/dut_collect.c). */
-/* Reads nvme/smartctl JSON files from DIR (DIR/id-ctrl.json...) or PREFIX
- * (PREFIX.id-ctrl.json...); any may be missing. Outputs are malloc'd text
- * or NULL; overrides (DIR/overrides.json, PREFIX.overrides.json) is a new
- * reference or NULL. Fails only when none is found or one is unreadable. */
-int bench_dut_read_files(const char *dir_or_prefix, char **id_ctrl, char **smart_log,
-                         char **smartctl, json_t **overrides, struct ssdrev_err *err);
+/* bench_dut_read_files: bench/bench.h (`import --dut-json` reads them too). */
 /* For /dev/nvmeXnY: runs nvme id-ctrl/smart-log -o json and smartctl -a -j
  * (read-only commands) when installed; outputs as above (NULL if absent). */
 int bench_dut_collect_nvme(const char *dev, char **id_ctrl, char **smart_log, char **smartctl,

@@ -254,6 +254,15 @@ static void run_state(const json_t *an, const json_t *man, char *out, size_t len
   if (!out[0]) snprintf(out, len, "-");
 }
 
+/* The run's measurement date, YYYY-MM-DD: measured_at (the source's own
+ * date for an import, the start of a review), else (an archive from before
+ * measured_at, an import whose source names no date) the creation date. */
+static void run_date(const json_t *man, char *out, size_t len) {
+  const char *d = json_string_value(json_object_get(man, "measured_at"));
+  if (!d || strlen(d) < 10) d = json_string_value(json_object_get(man, "created"));
+  snprintf(out, len, "%.10s", d ? d : "");
+}
+
 /* Model and firmware stay empty when unknown: grouping and display decide
  * what an unknown one becomes. */
 static void fill_identity(struct cmp_run *r, const json_t *an, const json_t *man) {
@@ -267,8 +276,7 @@ static void fill_identity(struct cmp_run *r, const json_t *an, const json_t *man
   snprintf(r->label, sizeof r->label, "%s", l ? l : base ? base + 1 : r->dir);
   const char *src = json_string_value(json_object_get(json_object_get(man, "source"), "kind"));
   snprintf(r->source, sizeof r->source, "%s", src ? src : "ssdrev");
-  const char *cr = json_string_value(json_object_get(man, "created"));
-  snprintf(r->date, sizeof r->date, "%.10s", cr ? cr : "");
+  run_date(man, r->date, sizeof r->date);
   r->simulated = json_is_true(json_object_get(an, "simulated")) || json_is_true(json_object_get(man, "simulated"));
 }
 

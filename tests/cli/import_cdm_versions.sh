@@ -3,7 +3,7 @@
 # (CDM 6 rows named by operation with its comment after OS; CDM 7 long names;
 # CDM 8 NVMe SSD set + Mix without a Comment and with unrun 0.000 cells;
 # Peak, Real World and Demo profiles) imports with the right cells, profile,
-# block sizes and values; CDM 5 is refused naming file and line.
+# block sizes and values; CDM 3 to 5 map to the nearest cells.
 set -u
 T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -56,8 +56,55 @@ check("nvme-cdm9-real", 4, "real", "75% full real-world", "75%", {
 check("nvme-cdm8-demo", 2, "demo", "demo", None, {
     "cdm.SEQ1M_Q8T1.write": (1048576, 8, 1, 0, 2466.12, 2351.9, 3397.48)})
 PY
-"$SSDREV" import cdm "$C/old-cdm5.txt" --out "$T/old" 2>"$T/e"
-[ $? -eq 1 ] && grep -q "old-cdm5.txt' line 8: the layout before CrystalDiskMark 6" "$T/e" || fail "CDM 5: $(cat "$T/e")"
+# CrystalDiskMark 3 ("Sequential Read :", "Random Read 4KB (QD=32)") and 4/5
+# ("Sequential Read (T= 1)") map to the nearest cells (docs/interop.md), with
+# the file's digits, comment, state and date (issue 29 item 3)
+for f in sata-cdm3 old-cdm5; do
+  "$SSDREV" import cdm "$C/$f.txt" --out "$T/$f" >/dev/null 2>"$T/e" || fail "import $f: $(cat "$T/e")"
+done
+/usr/bin/python3 - "$T" <<'PY' || exit 1
+import json, sys
+def check(name, version, label, state, date, measured, cells):
+    m = json.load(open("%s/%s/manifest.json" % (sys.argv[1], name)))
+    t = {x["name"]: x for x in m["tests"]}
+    if len(t) != len(cells): sys.exit("%s: %d tests %s" % (name, len(t), sorted(t)))
+    if (m["source"]["version"], m.get("label"), m.get("state"), m["source"]["date"], m.get("measured_at")) != \
+       (version, label, state, date, measured):
+        sys.exit("%s: %s %s %s %s" % (name, m["source"], m.get("label"), m.get("state"), m.get("measured_at")))
+    for n, (bs, qd, th, text) in cells.items():
+        x = t.get(n)
+        if x is None: sys.exit("%s: no %s in %s" % (name, n, sorted(t)))
+        p = x["params"]
+        if (p["block_bytes"], p["qd"], p["threads"]) != (bs, qd, th): sys.exit("%s %s: %s" % (name, n, p))
+        if x["summary"]["text"] != text: sys.exit("%s %s: %s" % (name, n, x["summary"]))
+        if x["start"] != measured + "Z": sys.exit("%s %s: start %s" % (name, n, x["start"]))
+check("sata-cdm3", "3.0.3 x64", "Samsung 840 Pro 128GB FOB", "FOB", "2013/02/17 21:08:55", "2013-02-17T21:08:55", {
+    "cdm.SEQ1M_Q1T1.read": (1048576, 1, 1, {"mb_s": "505.825"}),
+    "cdm.SEQ1M_Q1T1.write": (1048576, 1, 1, {"mb_s": "472.316"}),
+    "cdm.RND512K_Q1T1.read": (524288, 1, 1, {"mb_s": "418.663"}),
+    "cdm.RND512K_Q1T1.write": (524288, 1, 1, {"mb_s": "441.507"}),
+    "cdm.RND4K_Q1T1.read": (4096, 1, 1, {"mb_s": "28.114", "iops": "6863.8"}),
+    "cdm.RND4K_Q1T1.write": (4096, 1, 1, {"mb_s": "79.402", "iops": "19385.3"}),
+    "cdm.RND4K_Q32T1.read": (4096, 32, 1, {"mb_s": "351.968", "iops": "85929.8"}),
+    "cdm.RND4K_Q32T1.write": (4096, 32, 1, {"mb_s": "297.611", "iops": "72658.1"})})
+check("old-cdm5", "5.2.1 x64", "SATA SSD 75%", "75%", "2017/04/10 9:21:47", "2017-04-10T09:21:47", {
+    "cdm.SEQ128K_Q32T1.read": (131072, 32, 1, {"mb_s": "555.904"}),
+    "cdm.SEQ128K_Q32T1.write": (131072, 32, 1, {"mb_s": "515.834"}),
+    "cdm.RND4K_Q32T1.read": (4096, 32, 1, {"mb_s": "386.573", "iops": "94378.2"}),
+    "cdm.RND4K_Q32T1.write": (4096, 32, 1, {"mb_s": "338.104", "iops": "82545.9"}),
+    "cdm.SEQ1M_Q1T1.read": (1048576, 1, 1, {"mb_s": "498.338"}),
+    "cdm.SEQ1M_Q1T1.write": (1048576, 1, 1, {"mb_s": "499.290"}),
+    "cdm.RND4K_Q1T1.read": (4096, 1, 1, {"mb_s": "33.180", "iops": "8100.6"}),
+    "cdm.RND4K_Q1T1.write": (4096, 1, 1, {"mb_s": "89.563", "iops": "21866.1"})})
+PY
+# an old row with parameters no CrystalDiskMark wrote, or a cut one, is refused naming the line
+sed 's/Random Read 4KB (QD=32)/Random Read 4KB (XY=32)/' "$C/sata-cdm3.txt" >"$T/bad3.txt"
+"$SSDREV" import cdm "$T/bad3.txt" --out "$T/bad3" 2>"$T/e"
+[ $? -eq 1 ] && grep -q "bad3.txt' line 13: unknown test parameters" "$T/e" || fail "bad CDM 3 row: $(cat "$T/e")"
+sed 's/^\(   Random Read 4KB (QD=32) :\).*$/\1/' "$C/sata-cdm3.txt" >"$T/cut3.txt"
+"$SSDREV" import cdm "$T/cut3.txt" --out "$T/cut3" 2>"$T/e"
+[ $? -eq 1 ] && grep -q "cut3.txt' line 13: MB/s value" "$T/e" || fail "cut CDM 3 row: $(cat "$T/e")"
+[ ! -e "$T/bad3" ] && [ ! -e "$T/cut3" ] || fail "a refused CDM 3 file left a run"
 # every cell not run: nothing to import
 sed 's/[0-9][0-9.]* MB\/s \[ *[0-9.]* IOPS\]/0.000 MB\/s [      0.0 IOPS]/' "$C/nvme-cdm8-peak.txt" >"$T/zero.txt"
 "$SSDREV" import cdm "$T/zero.txt" --out "$T/zero" 2>"$T/e"

@@ -1,6 +1,7 @@
 /* test_archive.c — run archive, atomic files and JSON loading (archive/archive.c, base/common.c). */
 #include <errno.h>
 #include <sys/stat.h>
+#include <string.h>
 #include <unistd.h>
 #include "tests/unit/testlib.h"
 #include "log/ssdlog.h"
@@ -21,6 +22,18 @@ TEST("A new run archive has a manifest with format, tool, host and no tests") {
   CHECK(json_is_string(json_object_get(json_object_get(run->manifest, "host"), "hostname")));
   struct stat st;
   CHECK(stat(test_path("run1/logs"), &st) == 0 && S_ISDIR(st.st_mode));
+  archive_free(run);
+}
+
+TEST("A run ssdrev measures is dated measured_at, its start, next to created") {
+  struct ssdrev_err err = {{0}};
+  struct archive *run;
+  REQUIRE(archive_create(&run, test_path("run-dated"), "sim:x.model", &err) == 0);
+  const char *c = json_string_value(json_object_get(run->manifest, "created"));
+  const char *m = json_string_value(json_object_get(run->manifest, "measured_at"));
+  REQUIRE(c != NULL && m != NULL);
+  CHECK_STR(m, c);
+  CHECK(strlen(m) == 20 && m[10] == 'T' && m[19] == 'Z');
   archive_free(run);
 }
 

@@ -94,6 +94,52 @@ TEST("CrystalDiskMark 7 spelling and NVMe cells parse to SEQ128K Q32T1 and RND4K
   json_decref(s);
 }
 
+TEST("A KDiskMark report parses with its tool, versions, Target and a blank between size and unit") {
+  static const char t[] =
+      "                        KDiskMark (3.2.0): https://github.com/JonMagon/KDiskMark\n"
+      "                    Flexible I/O Tester (fio-3.37): https://github.com/axboe/fio\n[Read]\n"
+      "Sequential   1 MiB (Q=  8, T= 1):  6802.514 MB/s [   6487.4 IOPS] <  1232.09 us>\n"
+      "    Random   4 KiB (Q= 32, T=16):  4001.776 MB/s [ 976996.2 IOPS] <   523.61 us>\n\n"
+      "   Date: 2025-06-21 07:03:44\n Target: /home 41% (380.21/931.51 GiB) [Samsung SSD 990 PRO 1TB]";
+  struct ssdrev_err err = {{0}};
+  json_t *s = import_cdm_parse(t, sizeof t - 1, "kdm.txt", &err);
+  REQUIRE(s != NULL);
+  CHECK_STR(json_string_value(json_object_get(s, "tool")), "KDiskMark");
+  CHECK_STR(json_string_value(json_object_get(s, "version")), "3.2.0");
+  CHECK_STR(json_string_value(json_object_get(s, "fio_version")), "fio-3.37");
+  CHECK_STR(json_string_value(json_object_get(s, "date")), "2025-06-21 07:03:44");
+  CHECK_STR(json_string_value(json_object_get(s, "target")), "/home 41% (380.21/931.51 GiB) [Samsung SSD 990 PRO 1TB]");
+  const json_t *c = cell(s, "read", "RND4K Q32T16");
+  REQUIRE(c != NULL);
+  CHECK_STR(json_string_value(json_object_get(json_object_get(c, "text"), "lat_us")), "523.61");
+  CHECK(cell(s, "read", "SEQ1M Q8T1") != NULL);
+  json_decref(s);
+}
+
+TEST("CrystalDiskMark 3 to 5 rows map to the nearest cells") {
+  static const char t[] =
+      "CrystalDiskMark 3.0.3 x64 (C) 2007-2013 hiyohiyo\r\n"
+      "           Sequential Read :   505.825 MB/s\r\n"
+      "        Random Write 512KB :   441.507 MB/s\r\n"
+      "   Random Read 4KB (QD=32) :   351.968 MB/s [ 85929.8 IOPS]\r\n"
+      "   Sequential Read (Q= 32,T= 1) :   555.904 MB/s\r\n"
+      "        Sequential Write (T= 1) :   499.290 MB/s\r\n";
+  struct ssdrev_err err = {{0}};
+  json_t *s = import_cdm_parse(t, sizeof t - 1, "old.txt", &err);
+  REQUIRE(s != NULL);
+  CHECK(json_array_size(json_object_get(s, "cells")) == 5);
+  CHECK(cell(s, "read", "SEQ1M Q1T1") != NULL);
+  CHECK(cell(s, "write", "RND512K Q1T1") != NULL);
+  const json_t *c = cell(s, "read", "RND4K Q32T1");
+  REQUIRE(c != NULL);
+  CHECK_STR(json_string_value(json_object_get(json_object_get(c, "text"), "iops")), "85929.8");
+  CHECK(cell(s, "read", "SEQ128K Q32T1") != NULL);
+  c = cell(s, "write", "SEQ1M Q1T1");
+  REQUIRE(c != NULL);
+  CHECK_STR(json_string_value(json_object_get(json_object_get(c, "text"), "mb_s")), "499.290");
+  json_decref(s);
+}
+
 TEST("A malformed CrystalDiskMark result line fails naming the file and line") {
   static const char t[] = "[Read]\n  SEQ    1MiB (Q=  8, T= 1):  3531.284 MB/s [   3367.7 IOPS] <  2373.63 us>\n"
                           "  SEQ    1MiB (Q=  x):  fast\n";
