@@ -70,6 +70,7 @@ static void derive_constants(struct sim *s) {
   s->stall_min_ns = us_ns(m->write_stall_min_us);
   s->stall_span_ns = us_ns(m->write_stall_max_us) - s->stall_min_ns;
   s->error_thresh = prob_thresh(m->error_rate);
+  s->ctrl_cmd_ns = m->ctrl_cores ? us_ns(m->ctrl_cmd_us) : 0;
   s->ch_ns_per_byte = 1000.0 / m->channel_mt_s;
   s->link_ns_per_byte = 1000.0 / m->link_mb_s;
   s->link_ns_base = s->link_ns_per_byte;
@@ -570,9 +571,22 @@ static uint64_t do_flush(struct sim *s, uint64_t now) {
   return done;
 }
 
+/* The controller limit: the command takes the core free first (commands
+ * arrive in time order, so this is exact FIFO over ctrl_cores servers) and
+ * goes on once its ctrl_cmd_us there are done. */
+static uint64_t ctrl_take(struct sim *s, uint64_t now) {
+  unsigned best = 0;
+  for (unsigned i = 1; i < s->m.ctrl_cores; i++)
+    if (s->st.ctrl_until[i] < s->st.ctrl_until[best]) best = i;
+  uint64_t end = max64(now, s->st.ctrl_until[best]) + s->ctrl_cmd_ns;
+  s->st.ctrl_until[best] = end;
+  return end;
+}
+
 uint64_t sim_io(struct sim *s, uint64_t now, unsigned op, uint64_t off, uint32_t len,
                 int32_t *status) {
   *status = 0;
+  if (s->ctrl_cmd_ns) now = ctrl_take(s, now);
   if (!len && op != SSDLOG_OP_FLUSH) return now + s->ctrl_ns;
   if (op != SSDLOG_OP_FLUSH && (off > s->m.capacity_bytes || len > s->m.capacity_bytes - off)) {
     *status = -EINVAL;
@@ -842,6 +856,9 @@ static const char *state_problem(const struct sim *s, const struct sim_state *st
   if (st->throttle_level > (s->m.throttle_heavy_c > 0 ? 2u : s->m.throttle_light_c > 0 ? 1u : 0u))
     return "a throttle level the model does not have";
   if (st->tmt_ns[0] >= SIM_MAX_CLOCK_NS || st->tmt_ns[1] >= SIM_MAX_CLOCK_NS) return "a throttle time is out of range";
+  for (unsigned i = 0; i < SIM_CTRL_MAX_CORES; i++)
+    if (st->ctrl_until[i] >= SIM_MAX_CLOCK_NS || (i >= s->m.ctrl_cores && st->ctrl_until[i]))
+      return "a controller core's clock is out of range";
   if (st->gc_debt_bytes > (s->ftl ? (uint64_t)s->ftl->g.punits * s->ftl->g.unit_bytes : 0))
     return "GC relocation debt beyond the NAND";
   if (st->mapped_units > s->units) {

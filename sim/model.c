@@ -76,6 +76,8 @@ static const struct model_key keys[] = {
     {"throttle_hyst_c", K_DBL, F(throttle_hyst_c), 0, 0, 0, 50},
     {"op_pct", K_DBL, F(op_pct), 0, 0, 0, 400},
     {"map_unit_bytes", K_SIZE, F(map_unit_bytes), 0, 0, 4096, 1 << 20},
+    {"ctrl_cores", K_UINT, F(ctrl_cores), 0, 0, 0, SIM_CTRL_MAX_CORES},
+    {"ctrl_cmd_us", K_DBL, F(ctrl_cmd_us), 0, 0, 0, 1e4},
     STR("dut.model", dut_model),
     STR("dut.firmware", dut_firmware),
     STR("dut.link", dut_link),
@@ -226,6 +228,8 @@ static int model_validate(struct sim_model *m, const char *file, struct ssdrev_e
   if (m->map_unit_bytes & (m->map_unit_bytes - 1))
     return ssdrev_fail(err, -EINVAL, "bad map_unit_bytes %llu in %s: must be a power of two",
                        (unsigned long long)m->map_unit_bytes, file);
+  if ((m->ctrl_cores > 0) != (m->ctrl_cmd_us > 0))
+    return ssdrev_fail(err, -EINVAL, "bad ctrl_cores / ctrl_cmd_us in %s: the controller limit needs both", file);
   if (m->map_unit_bytes != SIM_UNIT_BYTES && !(m->op_pct > 0))
     return ssdrev_fail(err, -EINVAL, "bad map_unit_bytes in %s: only a page-mapped FTL (op_pct > 0) has one", file);
   if (m->op_pct > 0) {

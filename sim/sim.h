@@ -64,6 +64,11 @@ struct sim_model {
    * map_unit_bytes (default 4 KiB); greedy GC replaces the gc_* steps. */
   double op_pct;
   uint64_t map_unit_bytes;
+  /* Controller limit (off when ctrl_cores is 0): every command holds one of
+   * ctrl_cores cores for ctrl_cmd_us before its data moves, so small I/O
+   * saturates at ctrl_cores / ctrl_cmd_us commands per second. */
+  unsigned ctrl_cores;
+  double ctrl_cmd_us;
   /* DUT facts for reports (docs/archive.md "DUT summary"); "" = unknown. */
   char dut_model[96], dut_firmware[48], dut_link[32], dut_nvme_version[16];
   char dut_controller[64], dut_media[64];

@@ -12,6 +12,7 @@
 #include "sim/sim.h"
 
 #define SIM_UNIT_BYTES 4096u /* FTL mapping granularity */
+#define SIM_CTRL_MAX_CORES 16u /* ctrl_cores at most */
 /* A summary byte per 8 map words (2 MiB): random I/O on a filled or empty
  * region never touches the large bitmap (cache misses dominate otherwise). */
 #define SIM_REGION_WORDS 8u
@@ -65,6 +66,8 @@ struct sim_state {
    * dies have not yet spent time on (paid before the next host programs) */
   uint64_t host_write_bytes, nand_write_bytes;
   uint64_t gc_debt_bytes;
+  /* the controller limit: when each core is next free (ctrl_cores used) */
+  uint64_t ctrl_until[SIM_CTRL_MAX_CORES];
 };
 
 /* Page-mapped FTL geometry (op_pct > 0): user and physical mapping units,
@@ -108,6 +111,7 @@ struct sim {
   uint64_t gc_copy_ns, gc_thresh_slc, gc_thresh_tlc; /* GC step per program unit */
   uint64_t ack_ns, ack_jitter_ns, stall_thresh, stall_min_ns, stall_span_ns;
   uint64_t error_thresh;
+  uint64_t ctrl_cmd_ns;      /* controller limit: core time per command (0: none) */
   double ch_ns_per_byte, link_ns_per_byte;
   double link_ns_base;       /* link_ns_per_byte when not throttled */
   uint64_t slc_unit_bytes, tlc_unit_bytes; /* one multi-plane program (SLC is also the read stripe) */

@@ -1,7 +1,8 @@
 /* test_ftl.c — the simulator's page-mapped FTL (op_pct): mapping
  * invariants, greedy victim choice, TRIM, write amplification against the
  * analytic model of greedy GC under uniform random writes, determinism,
- * save/restore of its state, and the model keys. */
+ * save/restore of its state, and the model keys; the controller limit
+ * (ctrl_cores, ctrl_cmd_us). */
 #include <errno.h>
 #include <math.h>
 #include "sim/sim_int.h"
@@ -287,4 +288,24 @@ TEST("A 16 KiB mapping unit writes a 4 KiB random write as a whole unit (read-mo
   CHECK(wa_of(s, t.host_write_bytes, t.nand_write_bytes) > 3.5); /* 4 x, less what is still owed */
   CHECK(sim_ftl_check(s->ftl) == NULL);
   sim_free(s);
+}
+
+TEST("The controller limit (ctrl_cores x ctrl_cmd_us) caps 4 KiB QD32 random writes; without the keys nothing changes") {
+  struct sim *a = open_text("capacity_bytes = 1GiB\n", 1);
+  struct sim *b = open_text("capacity_bytes = 1GiB\nctrl_cores = 2\nctrl_cmd_us = 5\n", 1);
+  REQUIRE(a && b);
+  uint64_t ra = 1, rb = 1, n = 1500; /* 6 MB: all taken by the 8 MiB write buffer */
+  double ia = (double)n / ((double)run_writes(a, n, 4096, 0, &ra, NULL) / 1e9);
+  double ib = (double)n / ((double)run_writes(b, n, 4096, 0, &rb, NULL) / 1e9);
+  if (getenv("SSDREV_PRINT_WA")) fprintf(stderr, "    4K QD32 random write: %.0f IOPS, limited %.0f\n", ia, ib);
+  CHECK(ia > 500000);                 /* the buffer and the link alone */
+  CHECK(ib <= 400000 * 1.001);        /* 2 cores / 5 us */
+  CHECK(ib > 400000 * 0.98);
+  sim_free(a);
+  sim_free(b);
+  struct sim_model m;
+  struct ssdrev_err err = {{0}};
+  CHECK(load_text("ctl.model", "capacity_bytes = 1GiB\nctrl_cores = 2\n", &m, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "ctrl_cmd_us");
+  CHECK(load_text("ctl2.model", "capacity_bytes = 1GiB\nctrl_cores = 17\nctrl_cmd_us = 5\n", &m, &err) == -ERANGE);
 }
