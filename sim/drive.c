@@ -119,8 +119,13 @@ int sim_new(struct sim **out, const struct sim_model *m, uint64_t seed,
   s->slc_map = calloc(sim_map_words(s), sizeof *s->slc_map);
   s->slc_sum = calloc(sim_slc_sum_words(s), sizeof *s->slc_sum);
   s->region = calloc(sim_map_regions(s), 1);
-  if (!s->dies || !s->chan || !s->ring || !s->map || !s->slc_map || !s->slc_sum || !s->region ||
-      (m->op_pct > 0 && sim_ftl_new(s))) {
+  int frc = !s->dies || !s->chan || !s->ring || !s->map || !s->slc_map || !s->slc_sum || !s->region ? -ENOMEM
+            : m->op_pct > 0 ? sim_ftl_new(s) : 0;
+  if (frc == -EINVAL) {
+    sim_free(s);
+    return ssdrev_fail(err, -EINVAL, "cannot create simulated drive '%s': its op_pct leaves too few spare blocks", m->name);
+  }
+  if (frc) {
     sim_free(s);
     return ssdrev_fail(err, -ENOMEM, "cannot create simulated drive '%s': out of memory for the FTL map",
                        m->name);
@@ -651,6 +656,8 @@ int sim_model_measure(const struct sim_model *m, struct sim_measured *out, struc
   x.error_rate = 0;
   x.bad_lba_count = 0;
   x.capacity_bytes = UINT64_C(8) << 30;
+  x.op_pct = 0; /* an empty drive has nothing to collect: the bitmap does (and 8 GiB may not hold the spare) */
+  x.map_unit_bytes = SIM_UNIT_BYTES;
   x.slc_static_only = 1;
   x.slc_min_gib = x.slc_max_gib = 1;
   uint64_t bytes = UINT64_C(512) << 20;

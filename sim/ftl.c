@@ -3,6 +3,7 @@
  * a 128 KiB write touches one or two words; the mapped count is kept with
  * popcounts, so fill state and free space cost O(1) to read. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -517,4 +518,39 @@ const char *sim_ftl_restore(struct sim_ftl *f, const char *p) {
     else f->next[b] = f->free_head, f->prev[b] = SIM_FTL_NONE, f->free_head = b, f->nfree++;
   }
   return NULL;
+}
+
+/* Desnoyers (SYSTOR 2012), greedy GC, uniform random writes, many units per
+ * block: WA = a / (a + W0(-a e^-a)), W0 Lambert's W (principal branch, by
+ * Newton from -0.5: the root lies in (-1, 0) for a > 1). */
+static double greedy_wa(double a) {
+  double x = -a * exp(-a), w = -0.5;
+  for (int i = 0; i < 100; i++) {
+    double d = (w * exp(w) - x) / (exp(w) * (w + 1));
+    w -= d;
+    if (w <= -1) w = -1 + 1e-12;
+    if (fabs(d) < 1e-15) break;
+  }
+  return a / (a + w);
+}
+
+int sim_model_ftl_facts(const struct sim_model *m, struct sim_ftl_facts *out) {
+  memset(out, 0, sizeof *out);
+  struct sim_ftl_geom g;
+  if (!(m->op_pct > 0) || sim_ftl_geometry(m, &g)) return -EINVAL;
+  out->blocks = g.nblocks;
+  out->units_per_block = g.upb;
+  out->spare_blocks = g.nblocks - (g.lunits + g.upb - 1) / g.upb;
+  out->map_unit_bytes = g.unit_bytes;
+  out->map_bytes = ((uint64_t)g.lunits + g.punits) * sizeof(uint32_t);
+  /* the blocks the FTL keeps erased or open are not spare for GC */
+  out->alpha = (double)(g.nblocks - (FTL_GC_RESERVE + 1)) * g.upb / g.lunits;
+  out->wa_random = out->alpha > 1 ? greedy_wa(out->alpha) : INFINITY;
+  double tlc = (double)m->page_bytes * m->planes * m->bits_per_cell, xfer = tlc / m->channel_mt_s;
+  double t_h = xfer + m->t_prog_tlc_us, t_m = m->bits_per_cell * m->t_read_us + 2 * xfer + m->t_prog_tlc_us;
+  double t_e = m->t_erase_us * (tlc / m->bits_per_cell) / (double)m->block_bytes;
+  double unit = g.unit_bytes > 4096 ? (double)g.unit_bytes : 4096.0; /* a 4 KiB write programs a whole unit */
+  double us = 4096 * (t_h + t_e) + (unit * out->wa_random - 4096) * (t_m + t_e); /* die-us x bytes per unit */
+  out->steady_4k_iops = isfinite(us) && us > 0 ? m->channels * m->dies_per_channel * tlc / us * 1e6 : 0;
+  return 0;
 }

@@ -136,6 +136,17 @@ int sim_model_measure_thermal(const struct sim_model *m, struct sim_thermal_meas
 int sim_model_measure_rand_write(const struct sim_model *m, uint32_t block, unsigned qd, double *iops,
                                  struct ssdrev_err *err);
 
+/* The page-mapped FTL's figures (docs/sim-model.md "Page-mapped FTL"):
+ * blocks, the maps' bytes, greedy GC's write amplification under uniform
+ * random writes (Desnoyers' model at the FTL's spare) and the steady 4 KiB
+ * random-write rate the die timing gives at it (NAND-bound: the controller
+ * limit and the link not counted). -EINVAL for a model without op_pct. */
+struct sim_ftl_facts {
+  uint64_t blocks, spare_blocks, units_per_block, map_unit_bytes, map_bytes;
+  double alpha, wa_random, steady_4k_iops;
+};
+int sim_model_ftl_facts(const struct sim_model *m, struct sim_ftl_facts *out);
+
 struct sim; /* a simulated drive instance with its FTL state and virtual clock */
 /* Copies the model; the same model and seed give the same behaviour. */
 int sim_new(struct sim **s, const struct sim_model *m, uint64_t seed,

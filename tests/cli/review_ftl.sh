@@ -25,16 +25,22 @@ grep -q "^Steady state (SNIA PTS): reached at round" "$D/sum" || fail "no steady
 grep -q "^write amplification (NAND / host bytes written" "$D/sum" || fail "no write amplification: $(cat "$D/sum")"
 grep -q "^  ss.prepare1: 1.00 " "$D/sum" || fail "the sequential fill's WA is not 1.00: $(cat "$D/sum")"
 "$S" analyze "$D/run" --json >"$D/a.json" 2>"$D/err" || fail "analyze --json failed: $(cat "$D/err")"
-python3 - "$D/a.json" "$D/run/manifest.json" <<'P' || fail "the analysis does not show the FTL's steady state"
+"$S" model show "$R/samples/models/ftl-8g.model" >"$D/show" || fail "model show failed"
+grep -q "^FTL        page-mapped, 4 KiB units, 7.0% spare: 365 blocks of 6144 units (23 spare)" "$D/show" ||
+  fail "model show has no FTL line: $(cat "$D/show")"
+"$S" model show "$R/samples/models/ftl-8g.model" --json >"$D/show.json" || fail "model show --json failed"
+python3 - "$D/a.json" "$D/run/manifest.json" "$D/show.json" <<'P' || fail "the analysis does not show the FTL's steady state"
 import json, sys
-a = json.load(open(sys.argv[1])); m = json.load(open(sys.argv[2]))
+a = json.load(open(sys.argv[1])); m = json.load(open(sys.argv[2])); f = json.load(open(sys.argv[3]))["ftl"]
 ss = a["steady_state"] if isinstance(a["steady_state"], dict) else a["steady_state"][0]
 r = [x["iops"] for x in ss["rounds"]]
 w = ss["window"]["mean_iops"]
 assert ss["steady"], ss
 assert r[0] >= 1.5 * w, (r, w)                    # fresh-out-of-box faster than steady
+assert abs(w - f["steady_4k_iops"]) <= 0.10 * f["steady_4k_iops"], (w, f)  # the formula of docs/sim-model.md
 wa = [a["tests"]["ss.r%02d" % (i + 1)]["write_amplification"] for i in range(len(r))]
 assert all(x > 1 for x in wa) and wa[-1] > 5, wa  # greedy GC at 7% spare: ~8.9
+assert abs(wa[-1] - f["wa_random"]) <= 0.10 * f["wa_random"], (wa, f)
 assert abs(a["tests"]["ss.prepare1"]["write_amplification"] - 1) < 0.01
 t = [x for x in m["tests"] if x["name"] == "ss.r02"][0]["drive_counters"]
 assert t["nand_write_bytes"] > t["host_write_bytes"] > 0, t

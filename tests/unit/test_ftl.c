@@ -309,3 +309,18 @@ TEST("The controller limit (ctrl_cores x ctrl_cmd_us) caps 4 KiB QD32 random wri
   CHECK_CONTAINS(err.msg, "ctrl_cmd_us");
   CHECK(load_text("ctl2.model", "capacity_bytes = 1GiB\nctrl_cores = 17\nctrl_cmd_us = 5\n", &m, &err) == -ERANGE);
 }
+
+TEST("The FTL's figures: blocks, maps' bytes and greedy WA follow from the model; a model without op_pct has none") {
+  struct sim_model m;
+  struct ssdrev_err err = {{0}};
+  REQUIRE(load_text("f.model", "capacity_bytes = 4GiB\nop_pct = 14\n", &m, &err) == 0);
+  struct sim_ftl_facts f;
+  REQUIRE(sim_model_ftl_facts(&m, &f) == 0);
+  CHECK_EQ_U64(f.units_per_block, 3072);
+  CHECK_EQ_U64(f.blocks, 342 + 47); /* ceil(1048576 / 3072) user blocks, floor(14% / 3072) spare */
+  CHECK_EQ_U64(f.map_bytes, (1048576ull + f.blocks * 3072) * 4);
+  CHECK_NEAR(f.wa_random, 4.502, 0.01); /* the value the measured 4.459 is checked against above */
+  CHECK(f.steady_4k_iops > 0);
+  REQUIRE(load_text("g.model", "capacity_bytes = 4GiB\n", &m, &err) == 0);
+  CHECK(sim_model_ftl_facts(&m, &f) == -EINVAL);
+}
