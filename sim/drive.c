@@ -501,11 +501,17 @@ static void fold_unit(struct sim *s) {
 /* Page-mapped FTL: the dies spend time on the units GC has relocated (and
  * on the rest of partially written mapping units), a TLC unit at a time as
  * a fold is timed (sense, out and back over the channel, one program), on
- * the dies of the write point before the host's next program. A part of
- * the debt goes each time (1 + 1/16 of it, in units), so a victim's copies
- * spread over the following host programs rather than stall one write. */
-static void gc_pay(struct sim *s) {
-  uint64_t units = s->st.gc_debt_bytes / s->tlc_unit_bytes, n = units ? 1 + units / 16 : 0;
+ * the dies of the write point before the host's next program of
+ * HOST_BYTES. The debt is spread evenly over the room the host has before
+ * the next collection (a share of it per host program), as firmware
+ * interleaves GC with host writes: a victim's copies neither stall one
+ * write nor fall behind the next victim. */
+static void gc_pay(struct sim *s, uint64_t host_bytes) {
+  uint64_t units = s->st.gc_debt_bytes / s->tlc_unit_bytes;
+  if (!units) return;
+  uint64_t room = sim_ftl_host_room(s->ftl), hp = host_bytes / s->ftl->g.unit_bytes;
+  uint64_t n = room ? (units * (hp ? hp : 1) + room - 1) / room : units;
+  if (n > units) n = units;
   if (n && !s->gc_first_ns) s->gc_first_ns = s->st.pending_ready_ns, s->gc_first_host_bytes = s->phase_host_bytes;
   for (uint64_t i = 0; i < n; i++) move_unit(s);
   s->st.gc_debt_bytes -= n * s->tlc_unit_bytes;
@@ -515,7 +521,7 @@ static void dispatch_pending(struct sim *s) {
   while (s->st.pending_bytes >= s->slc_unit_bytes) {
     int slc = s->st.slc_used_bytes + s->slc_unit_bytes <= sim_slc_cap(s);
     if (!slc && s->st.pending_bytes < s->tlc_unit_bytes) break;
-    if (s->ftl) gc_pay(s);
+    if (s->ftl) gc_pay(s, slc ? s->slc_unit_bytes : s->tlc_unit_bytes);
     program_unit(s, slc);
     /* the cache holds more than the free space now allows: fold the excess
      * as the host writes (the oldest SLC data, as an idle fold) */

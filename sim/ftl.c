@@ -409,6 +409,13 @@ void sim_ftl_write(struct sim *s, uint64_t off, uint64_t len) {
   if (whole > len) s->st.gc_debt_bytes += whole - len;
 }
 
+uint64_t sim_ftl_host_room(const struct sim_ftl *f) {
+  uint64_t room = f->open[0] != SIM_FTL_NONE ? f->g.upb - f->wp[f->open[0]] : 0;
+  /* a new host block is taken without collecting while more than the reserve is erased */
+  if (f->nfree > FTL_GC_RESERVE + 1) room += (uint64_t)(f->nfree - FTL_GC_RESERVE - 1) * f->g.upb;
+  return room;
+}
+
 void sim_ftl_trim(struct sim *s, uint64_t off, uint64_t len) {
   struct sim_ftl *f = s->ftl;
   if (!len) return;

@@ -189,6 +189,8 @@ void sim_ftl_free(struct sim *s);
 void sim_ftl_reset(struct sim_ftl *f);
 void sim_ftl_write(struct sim *s, uint64_t off, uint64_t len);
 void sim_ftl_trim(struct sim *s, uint64_t off, uint64_t len);
+/* Units the host stream can still write before it must collect again. */
+uint64_t sim_ftl_host_room(const struct sim_ftl *f);
 /* Save/restore: the saved part is l2p, wp and open; the rest is rebuilt.
  * sim_ftl_restore checks the arrays first (NULL: consistent and loaded,
  * else what is wrong; nothing changes then). */

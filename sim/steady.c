@@ -7,7 +7,7 @@
  * (op_pct) GC follows the blocks' valid counts instead; two capacities of
  * random writes after the fill bring greedy GC close to its steady WA, so
  * the second capacity's rate is that drive's steady state too (within a few
- * per cent of sim_model_ftl_facts' formula on ftl-8g). */
+ * per cent of sim_model_ftl_facts' formula: 11039 vs 10808 IOPS on ftl-8g). */
 #include <errno.h>
 #include <stdlib.h>
 #include "sim/sim.h"
