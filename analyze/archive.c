@@ -432,6 +432,19 @@ static json_t *rate_entry(json_t *entry, const json_t *test, const struct analyz
   return entry;
 }
 
+/* The drive's write amplification over a test (NAND over host bytes
+ * written, its own counters, docs/sim-model.md): only where the record has
+ * both and the host wrote something; imports and drives without them get
+ * none. */
+static void write_amp_add(json_t *entry, const json_t *test) {
+  const json_t *c = json_object_get(test, "drive_counters");
+  const json_t *h = json_object_get(c, "host_write_bytes"), *n = json_object_get(c, "nand_write_bytes");
+  if (!json_is_number(h) || !json_is_number(n)) return;
+  double hb = json_number_value(h), nb = json_number_value(n);
+  if (!(hb > 0) || !(nb >= 0) || !isfinite(nb / hb)) return;
+  json_object_set_new(entry, "write_amplification", analyze_json_real(nb / hb, 3));
+}
+
 /* Analyzes one test into a new entry (never fails the run: a missing or
  * unreadable log becomes an "error" in the entry). */
 static json_t *test_entry(const struct archive *run, const json_t *test, const struct analyze_opts *o) {
@@ -441,6 +454,7 @@ static json_t *test_entry(const struct archive *run, const json_t *test, const s
   json_object_foreach((json_t *)test, k, v) {
     if (!skipped(k)) json_object_set(entry, k, v);
   }
+  write_amp_add(entry, test);
   double bs = block_bytes(test);
   if (bs > 0) json_object_set_new(entry, "block_bytes", json_integer((json_int_t)bs));
   const char *log = analyze_json_str(test, "log");

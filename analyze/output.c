@@ -90,6 +90,22 @@ static void print_rw_sweep(FILE *f, const json_t *sweep) {
   }
 }
 
+/* Per test, the write amplification from the drive's counters; nothing
+ * at all when no test has one (imports, drives without the counters). */
+static void print_write_amp(FILE *f, const json_t *a) {
+  const char *name;
+  const json_t *t;
+  int heading = 0;
+  json_object_foreach((json_t *)json_object_get(a, "tests"), name, t) {
+    const json_t *wa = json_object_get(t, "write_amplification"), *c = json_object_get(t, "drive_counters");
+    if (!json_is_number(wa)) continue;
+    if (!heading) fprintf(f, "\nwrite amplification (NAND / host bytes written, the drive's counters):\n");
+    heading = 1;
+    fprintf(f, "  %s: %.2f (host %.2f GB, NAND %.2f GB)\n", name, json_number_value(wa),
+            analyze_json_num(c, "host_write_bytes", 0) / 1e9, analyze_json_num(c, "nand_write_bytes", 0) / 1e9);
+  }
+}
+
 static void print_summary(FILE *f, const json_t *a) {
   size_t i;
   json_t *t, *e;
@@ -201,6 +217,7 @@ static void print_table(FILE *f, const json_t *a, unsigned flags) {
                "it and the highest percentiles rest on few I/Os\n",
             analyze_json_num(sh, "region_bytes", 0) / 1e9);
   print_summary(f, a);
+  print_write_amp(f, a);
   size_t hidden = 0, nsample = 0, sample_tests = 0, ntests = 0;
   int heading = 0;
   json_object_foreach((json_t *)json_object_get(a, "tests"), name, t) {

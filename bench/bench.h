@@ -86,6 +86,11 @@ struct bench_temps {
   uint32_t tmt_count[2], tmt_s[2];     /* transitions into TMT1 / TMT2, seconds spent there */
 };
 int bench_target_temps(struct bench_target *t, struct bench_temps *out);
+/* The drive's own write counters since it was made: bytes the host wrote and
+ * bytes the NAND programmed (a vendor log's host / NAND bytes written). A sim
+ * target with the page-mapped FTL (op_pct) has both; other targets: -ENODATA
+ * (NVMe's standard SMART log has no NAND bytes). */
+int bench_target_write_counters(struct bench_target *t, uint64_t *host_bytes, uint64_t *nand_bytes);
 
 /* ==================================================== 5. engines and jobs */
 

@@ -103,6 +103,17 @@ static json_t *model_json(const struct sim_model *m, const struct sim_derived *d
                                                  th->peak_temp_c));
     json_object_set_new(o, "thermal", t);
   }
+  struct sim_ftl_facts ff;
+  if (sim_model_ftl_facts(m, &ff) == 0)
+    json_object_set_new(o, "ftl", json_pack("{s:f, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f}", "op_pct", m->op_pct,
+                                            "map_unit_bytes", (json_int_t)ff.map_unit_bytes, "blocks",
+                                            (json_int_t)ff.blocks, "spare_blocks", (json_int_t)ff.spare_blocks,
+                                            "units_per_block", (json_int_t)ff.units_per_block, "map_bytes",
+                                            (json_int_t)ff.map_bytes, "alpha", ff.alpha, "wa_random", ff.wa_random,
+                                            "steady_4k_iops", ff.steady_4k_iops));
+  if (m->ctrl_cores)
+    json_object_set_new(o, "controller", json_pack("{s:i, s:f, s:f}", "cores", (int)m->ctrl_cores, "cmd_us",
+                                                   m->ctrl_cmd_us, "max_iops", m->ctrl_cores * 1e6 / m->ctrl_cmd_us));
   return o;
 }
 
@@ -152,6 +163,17 @@ static void model_text(const struct sim_model *m, const struct sim_derived *dv, 
       printf("  sustained write from idle: no throttle within %.0f s (peak %.1f °C)\n", SIM_THERMAL_MEASURE_MAX_S,
              th->peak_temp_c);
   }
+  struct sim_ftl_facts ff;
+  if (sim_model_ftl_facts(m, &ff) == 0) { /* only an FTL model prints these: older outputs stay as they were */
+    printf("\nFTL        page-mapped, %llu KiB units, %.1f%% spare: %llu blocks of %llu units (%llu spare), maps %.1f MiB\n",
+           (unsigned long long)(ff.map_unit_bytes / 1024), m->op_pct, (unsigned long long)ff.blocks,
+           (unsigned long long)ff.units_per_block, (unsigned long long)ff.spare_blocks, ff.map_bytes / 1048576.0);
+    printf("  greedy GC, uniform random writes: WA %.2f (physical / user units %.4f), steady 4K random write %.0f IOPS "
+           "(NAND-bound)\n", ff.wa_random, ff.alpha, ff.steady_4k_iops);
+  }
+  if (m->ctrl_cores)
+    printf("controller %u cores x %.1f µs per command: at most %.0f commands per second\n", m->ctrl_cores, m->ctrl_cmd_us,
+           m->ctrl_cores * 1e6 / m->ctrl_cmd_us);
   if (m->dut_model[0]) printf("\nDUT        %s, firmware %s, NVMe %s, %s\n", m->dut_model,
                               m->dut_firmware[0] ? m->dut_firmware : "?",
                               m->dut_nvme_version[0] ? m->dut_nvme_version : "?",

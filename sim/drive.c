@@ -9,7 +9,9 @@
 #include "sim/sim_int.h"
 #include "log/ssdlog.h"
 
-#define SIM_STATE_MAGIC "SSDRSIM3" /* 2: adds the SLC residency map; 3: the throttle level and counters */
+#define SIM_STATE_MAGIC "SSDRSIM4" /* 2: adds the SLC residency map; 3: the throttle level and counters;
+                                      * 4: host/NAND bytes written, GC debt, the page-mapped FTL */
+#define SIM_STATE_MAGIC_V3 "SSDRSIM3"
 #define SIM_THERMAL_STEP_NS 100000000ull /* temperature updated every 100 ms */
 #define SIM_THERMAL_TAU_S 30.0           /* heat-up / cool-down time constant */
 #define SIM_BAD_READ_RETRIES 8           /* an unreadable LBA costs a full retry ladder */
@@ -68,6 +70,7 @@ static void derive_constants(struct sim *s) {
   s->stall_min_ns = us_ns(m->write_stall_min_us);
   s->stall_span_ns = us_ns(m->write_stall_max_us) - s->stall_min_ns;
   s->error_thresh = prob_thresh(m->error_rate);
+  s->ctrl_cmd_ns = m->ctrl_cores ? us_ns(m->ctrl_cmd_us) : 0;
   s->ch_ns_per_byte = 1000.0 / m->channel_mt_s;
   s->link_ns_per_byte = 1000.0 / m->link_mb_s;
   s->link_ns_base = s->link_ns_per_byte;
@@ -116,7 +119,13 @@ int sim_new(struct sim **out, const struct sim_model *m, uint64_t seed,
   s->slc_map = calloc(sim_map_words(s), sizeof *s->slc_map);
   s->slc_sum = calloc(sim_slc_sum_words(s), sizeof *s->slc_sum);
   s->region = calloc(sim_map_regions(s), 1);
-  if (!s->dies || !s->chan || !s->ring || !s->map || !s->slc_map || !s->slc_sum || !s->region) {
+  int frc = !s->dies || !s->chan || !s->ring || !s->map || !s->slc_map || !s->slc_sum || !s->region ? -ENOMEM
+            : m->op_pct > 0 ? sim_ftl_new(s) : 0;
+  if (frc == -EINVAL) {
+    sim_free(s);
+    return ssdrev_fail(err, -EINVAL, "cannot create simulated drive '%s': its op_pct leaves too few spare blocks", m->name);
+  }
+  if (frc) {
     sim_free(s);
     return ssdrev_fail(err, -ENOMEM, "cannot create simulated drive '%s': out of memory for the FTL map",
                        m->name);
@@ -135,6 +144,7 @@ void sim_free(struct sim *s) {
   free(s->slc_map);
   free(s->slc_sum);
   free(s->region);
+  sim_ftl_free(s);
   free(s->measured);
   free(s);
 }
@@ -257,6 +267,7 @@ void sim_idle(struct sim *s, uint64_t idle_ns) {
   sim_advance(s, s->st.now_ns + idle_ns);
   uint64_t before = s->st.slc_used_bytes;
   s->st.slc_used_bytes = slc_after_idle(s, idle_ns);
+  s->st.nand_write_bytes += before - s->st.slc_used_bytes; /* folded into TLC */
   if (!s->st.slc_used_bytes) sim_slc_clear_all(s); /* everything is in TLC now */
   else sim_slc_unmark_oldest(s, (before - s->st.slc_used_bytes) / SIM_UNIT_BYTES);
 }
@@ -283,6 +294,8 @@ void sim_reset(struct sim *s) {
   s->st.buf_used_bytes = 0;
   s->st.ring_head = s->st.ring_count = 0;
   for (unsigned i = 0; i < s->ndies; i++) s->dies[i].block_fill = 0;
+  if (s->ftl) sim_ftl_reset(s->ftl);
+  s->st.gc_debt_bytes = 0;
   truth_phase_start(s);
 }
 
@@ -290,6 +303,7 @@ int sim_trim(struct sim *s, uint64_t off, uint64_t len) {
   if (off > s->m.capacity_bytes || len > s->m.capacity_bytes - off) return -EINVAL;
   sim_slc_release(s, sim_slc_unmark_trim(s, off, len));
   sim_map_clear(s, off, len);
+  if (s->ftl) sim_ftl_trim(s, off, len);
   return 0;
 }
 
@@ -421,7 +435,7 @@ static void program_unit(struct sim *s, int slc) {
   /* A GC step relocates a victim's valid pages (copies that cannot be
    * suspended, though a read may slip in between two) and erases it (which
    * a read must wait out). */
-  uint64_t gc_thresh = slc ? s->gc_thresh_slc : s->gc_thresh_tlc;
+  uint64_t gc_thresh = s->ftl ? 0 : slc ? s->gc_thresh_slc : s->gc_thresh_tlc; /* the FTL collects itself */
   if (gc_thresh && rnd(s) < (uint64_t)((double)gc_thresh * gc_pressure(s))) {
     uint64_t copies = (uint64_t)s->m.gc_copies * s->gc_copy_ns;
     uint64_t g = copies + s->erase_ns - s->erase_jitter_ns + rnd_upto(s, 2 * s->erase_jitter_ns);
@@ -439,6 +453,7 @@ static void program_unit(struct sim *s, int slc) {
   d->prog_until = pe;
   s->st.busy_ns_acc += pe - xs;
   ring_push(s, pe, unit);
+  s->st.nand_write_bytes += unit;
   s->st.pending_bytes -= unit;
   if (slc) s->st.slc_used_bytes += unit;
   if (!slc && !s->tlc_seen) {
@@ -454,7 +469,7 @@ static void program_unit(struct sim *s, int slc) {
  * moved out over the channel and back in, and programmed as one TLC unit.
  * The host's next programs on that die wait for it: past the buffer, the
  * host sees the folding-bound speed. */
-static void fold_unit(struct sim *s) {
+static void move_unit(struct sim *s) {
   unsigned die = next_write_die(s);
   struct sim_die *d = &s->dies[die];
   unsigned ch = die / s->m.dies_per_channel;
@@ -469,6 +484,11 @@ static void fold_unit(struct sim *s) {
   d->prog_from = xe - s->tlc_unit_xfer_ns;
   d->prog_until = pe;
   s->st.busy_ns_acc += sense + (pe - d->prog_from);
+  s->st.nand_write_bytes += s->tlc_unit_bytes;
+}
+
+static void fold_unit(struct sim *s) {
+  move_unit(s);
   s->st.slc_used_bytes -= s->tlc_unit_bytes;
   sim_slc_unmark_oldest(s, s->tlc_unit_bytes / SIM_UNIT_BYTES);
   if (!s->fold_seen) {
@@ -478,10 +498,30 @@ static void fold_unit(struct sim *s) {
   }
 }
 
+/* Page-mapped FTL: the dies spend time on the units GC has relocated (and
+ * on the rest of partially written mapping units), a TLC unit at a time as
+ * a fold is timed (sense, out and back over the channel, one program), on
+ * the dies of the write point before the host's next program of
+ * HOST_BYTES. The debt is spread evenly over the room the host has before
+ * the next collection (a share of it per host program), as firmware
+ * interleaves GC with host writes: a victim's copies neither stall one
+ * write nor fall behind the next victim. */
+static void gc_pay(struct sim *s, uint64_t host_bytes) {
+  uint64_t units = s->st.gc_debt_bytes / s->tlc_unit_bytes;
+  if (!units) return;
+  uint64_t room = sim_ftl_host_room(s->ftl), hp = host_bytes / s->ftl->g.unit_bytes;
+  uint64_t n = room ? (units * (hp ? hp : 1) + room - 1) / room : units;
+  if (n > units) n = units;
+  if (n && !s->gc_first_ns) s->gc_first_ns = s->st.pending_ready_ns, s->gc_first_host_bytes = s->phase_host_bytes;
+  for (uint64_t i = 0; i < n; i++) move_unit(s);
+  s->st.gc_debt_bytes -= n * s->tlc_unit_bytes;
+}
+
 static void dispatch_pending(struct sim *s) {
   while (s->st.pending_bytes >= s->slc_unit_bytes) {
     int slc = s->st.slc_used_bytes + s->slc_unit_bytes <= sim_slc_cap(s);
     if (!slc && s->st.pending_bytes < s->tlc_unit_bytes) break;
+    if (s->ftl) gc_pay(s, slc ? s->slc_unit_bytes : s->tlc_unit_bytes);
     program_unit(s, slc);
     /* the cache holds more than the free space now allows: fold the excess
      * as the host writes (the oldest SLC data, as an idle fold) */
@@ -494,7 +534,9 @@ static void dispatch_pending(struct sim *s) {
 static uint64_t do_write(struct sim *s, uint64_t now, uint64_t off, uint32_t len) {
   uint64_t in = fluid_take(&s->st.link_wr, now, (uint64_t)(len * s->link_ns_per_byte));
   s->phase_host_bytes += len;
+  s->st.host_write_bytes += len;
   sim_map_set(s, off, len);
+  if (s->ftl) sim_ftl_write(s, off, len);
   /* The old copies of rewritten units that sit in SLC become stale; the new
    * ones land in SLC while it has room (dispatch_pending decides the same
    * way per program unit). */
@@ -540,9 +582,22 @@ static uint64_t do_flush(struct sim *s, uint64_t now) {
   return done;
 }
 
+/* The controller limit: the command takes the core free first (commands
+ * arrive in time order, so this is exact FIFO over ctrl_cores servers) and
+ * goes on once its ctrl_cmd_us there are done. */
+static uint64_t ctrl_take(struct sim *s, uint64_t now) {
+  unsigned best = 0;
+  for (unsigned i = 1; i < s->m.ctrl_cores; i++)
+    if (s->st.ctrl_until[i] < s->st.ctrl_until[best]) best = i;
+  uint64_t end = max64(now, s->st.ctrl_until[best]) + s->ctrl_cmd_ns;
+  s->st.ctrl_until[best] = end;
+  return end;
+}
+
 uint64_t sim_io(struct sim *s, uint64_t now, unsigned op, uint64_t off, uint32_t len,
                 int32_t *status) {
   *status = 0;
+  if (s->ctrl_cmd_ns) now = ctrl_take(s, now);
   if (!len && op != SSDLOG_OP_FLUSH) return now + s->ctrl_ns;
   if (op != SSDLOG_OP_FLUSH && (off > s->m.capacity_bytes || len > s->m.capacity_bytes - off)) {
     *status = -EINVAL;
@@ -558,6 +613,7 @@ uint64_t sim_io(struct sim *s, uint64_t now, unsigned op, uint64_t off, uint32_t
   case SSDLOG_OP_TRIM:
     sim_slc_release(s, sim_slc_unmark_trim(s, off, len));
     sim_map_clear(s, off, len);
+    if (s->ftl) sim_ftl_trim(s, off, len);
     return now + s->ctrl_ns;
   case SSDLOG_OP_FLUSH: return do_flush(s, now);
   default: *status = -EOPNOTSUPP; return now + s->ctrl_ns;
@@ -606,6 +662,8 @@ int sim_model_measure(const struct sim_model *m, struct sim_measured *out, struc
   x.error_rate = 0;
   x.bad_lba_count = 0;
   x.capacity_bytes = UINT64_C(8) << 30;
+  x.op_pct = 0; /* an empty drive has nothing to collect: the bitmap does (and 8 GiB may not hold the spare) */
+  x.map_unit_bytes = SIM_UNIT_BYTES;
   x.slc_static_only = 1;
   x.slc_min_gib = x.slc_max_gib = 1;
   uint64_t bytes = UINT64_C(512) << 20;
@@ -730,6 +788,10 @@ void sim_get_truth(const struct sim *s, struct sim_truth *t) {
   t->throttle_level = (unsigned)s->st.throttle_level;
   for (int i = 0; i < 2; i++) t->tmt_count[i] = s->st.tmt_count[i], t->tmt_ns[i] = s->st.tmt_ns[i];
   t->throttle_first_ns = s->throttle_first_ns;
+  t->ftl = s->ftl != NULL;
+  t->host_write_bytes = s->st.host_write_bytes;
+  t->nand_write_bytes = s->st.nand_write_bytes;
+  if (s->ftl) t->ftl_free_blocks = s->ftl->nfree, t->ftl_blocks = s->ftl->g.nblocks;
 }
 
 /* ------------------------------------------------------------ save / load */
@@ -737,6 +799,7 @@ void sim_get_truth(const struct sim *s, struct sim_truth *t) {
 struct sim_file_header {
   char magic[8];
   uint64_t capacity_bytes, units, seed, ndies, channels, ring_cap, map_words;
+  uint64_t ftl_lunits, ftl_nblocks, ftl_upb; /* SSDRSIM4: 0s without a page-mapped FTL */
 };
 
 static void header_of(const struct sim *s, struct sim_file_header *h) {
@@ -749,6 +812,7 @@ static void header_of(const struct sim *s, struct sim_file_header *h) {
   h->channels = s->m.channels;
   h->ring_cap = s->ring_cap;
   h->map_words = sim_map_words(s);
+  if (s->ftl) h->ftl_lunits = s->ftl->g.lunits, h->ftl_nblocks = s->ftl->g.nblocks, h->ftl_upb = s->ftl->g.upb;
 }
 
 int sim_save(const struct sim *s, const char *path, struct ssdrev_err *err) {
@@ -764,6 +828,7 @@ int sim_save(const struct sim *s, const char *path, struct ssdrev_err *err) {
   fwrite(s->ring, sizeof *s->ring, s->ring_cap, a.f);
   fwrite(s->map, sizeof *s->map, h.map_words, a.f);
   fwrite(s->slc_map, sizeof *s->slc_map, h.map_words, a.f);
+  if (s->ftl) sim_ftl_save(s->ftl, a.f);
   return ssdrev_atomic_commit(&a, err); /* reports any short write */
 }
 
@@ -804,6 +869,11 @@ static const char *state_problem(const struct sim *s, const struct sim_state *st
   if (st->throttle_level > (s->m.throttle_heavy_c > 0 ? 2u : s->m.throttle_light_c > 0 ? 1u : 0u))
     return "a throttle level the model does not have";
   if (st->tmt_ns[0] >= SIM_MAX_CLOCK_NS || st->tmt_ns[1] >= SIM_MAX_CLOCK_NS) return "a throttle time is out of range";
+  for (unsigned i = 0; i < SIM_CTRL_MAX_CORES; i++)
+    if (st->ctrl_until[i] >= SIM_MAX_CLOCK_NS || (i >= s->m.ctrl_cores && st->ctrl_until[i]))
+      return "a controller core's clock is out of range";
+  if (st->gc_debt_bytes > (s->ftl ? (uint64_t)s->ftl->g.punits * s->ftl->g.unit_bytes : 0))
+    return "GC relocation debt beyond the NAND";
   if (st->mapped_units > s->units) {
     snprintf(why, len, "%llu mapped units on a drive of %llu", (unsigned long long)st->mapped_units,
              (unsigned long long)s->units);
@@ -865,7 +935,8 @@ int sim_load_state(struct sim *s, const char *path, struct ssdrev_err *err) {
   header_of(s, &want);
   size_t need = sizeof h + sizeof s->st + s->ndies * sizeof *s->dies +
                 s->m.channels * sizeof *s->chan + s->ring_cap * sizeof *s->ring +
-                2 * want.map_words * sizeof *s->map; /* FTL map, then SLC residency map */
+                2 * want.map_words * sizeof *s->map + /* FTL map, then SLC residency map */
+                (s->ftl ? sim_ftl_saved_bytes(s->ftl) : 0);
   int rc = ssdrev_read_file(path, &buf, &len, need + 1, err);
   if (rc) return rc;
   if (len < sizeof h) {
@@ -874,6 +945,11 @@ int sim_load_state(struct sim *s, const char *path, struct ssdrev_err *err) {
   }
   memcpy(&h, buf, sizeof h);
   want.seed = h.seed; /* a state may be restored under another seed */
+  if (!memcmp(h.magic, SIM_STATE_MAGIC_V3, 8)) {
+    free(buf);
+    return ssdrev_fail(err, -EBADMSG, "cannot load sim state '%s': saved by an older ssdrev (%s, this one reads %s); "
+                       "start the review again in a new --out", path, SIM_STATE_MAGIC_V3, SIM_STATE_MAGIC);
+  }
   if (memcmp(&h, &want, sizeof h) || len != need) {
     free(buf);
     return ssdrev_fail(err, -EBADMSG, "cannot load sim state '%s': not a state of model '%s' (%s)", path,
@@ -888,6 +964,8 @@ int sim_load_state(struct sim *s, const char *path, struct ssdrev_err *err) {
   const char *map = ring + s->ring_cap * sizeof *s->ring;
   char why[160];
   const char *bad = state_problem(s, &st, dies, chan, ring, map, why, sizeof why);
+  /* the FTL's part is checked and loaded last: nothing else is copied if it fails */
+  if (!bad && s->ftl) bad = sim_ftl_restore(s->ftl, map + 2 * want.map_words * sizeof *s->map);
   if (bad) {
     free(buf);
     /* nothing was copied: the drive keeps the state it had */

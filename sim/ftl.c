@@ -2,7 +2,11 @@
  * One bit per unit (7.6 MB for 256 GB), updated a 64-bit word at a time so
  * a 128 KiB write touches one or two words; the mapped count is kept with
  * popcounts, so fill state and free space cost O(1) to read. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "sim/sim_int.h"
 
 uint64_t sim_map_words(const struct sim *s) { return (s->units + 63) / 64; }
@@ -177,4 +181,383 @@ uint64_t sim_slc_cap(const struct sim *s) {
   uint64_t dyn = free_bytes / s->m.bits_per_cell;
   uint64_t room = s->slc_max_bytes - s->slc_min_bytes;
   return s->slc_min_bytes + (dyn < room ? dyn : room);
+}
+
+/* ------------------------------------------------------ page-mapped FTL */
+
+/* Free blocks the host stream leaves to GC: below this many, a host block
+ * is taken only after greedy GC has erased enough victims. The GC stream
+ * needs at most one new block per victim (a victim holds fewer valid units
+ * than a block), so it never runs dry. */
+#define FTL_GC_RESERVE 2u
+
+/* The two maps: anonymous memory, zero and untouched until written (an
+ * empty drive costs nothing), in transparent huge pages where the kernel
+ * allows (madvise mode): a random write reads one random l2p entry, and
+ * with 4 KiB pages the TLB miss cost as much as the rest of the write. */
+static uint32_t *map_alloc(uint64_t n) {
+  void *p = mmap(NULL, n * sizeof(uint32_t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+  madvise(p, n * sizeof(uint32_t), MADV_HUGEPAGE); /* a hint: without it, plain pages */
+#endif
+  return p;
+}
+
+/* Zeroes a map by giving its pages back (they read as zeros again, untouched
+ * until written): a purge of a 2 TB drive neither writes nor keeps 1 GB. */
+static void map_zero(uint32_t *p, uint64_t n) {
+  if (madvise(p, n * sizeof(uint32_t), MADV_DONTNEED)) memset(p, 0, n * sizeof(uint32_t));
+}
+
+static void map_free(uint32_t *p, uint64_t n) {
+  if (p) munmap(p, n * sizeof(uint32_t));
+}
+
+const char *sim_ftl_geometry(const struct sim_model *m, struct sim_ftl_geom *g) {
+  memset(g, 0, sizeof *g);
+  g->unit_bytes = m->map_unit_bytes ? m->map_unit_bytes : SIM_UNIT_BYTES;
+  uint64_t tlc_block = m->block_bytes * m->bits_per_cell;
+  uint64_t upb = tlc_block / g->unit_bytes;
+  if (upb < 4) return "a TLC block (block_bytes x bits_per_cell) must hold at least four mapping units";
+  if (upb > (1u << 24)) return "a TLC block holds more than 2^24 mapping units";
+  uint64_t lunits = (m->capacity_bytes + g->unit_bytes - 1) / g->unit_bytes;
+  uint64_t user_blocks = (lunits + upb - 1) / upb;
+  uint64_t spare = (uint64_t)((double)lunits * m->op_pct / 100.0) / upb;
+  /* two open blocks, the GC reserve and one to collect into */
+  if (spare < FTL_GC_RESERVE + 3) return "the spare area must hold at least five blocks (raise op_pct)";
+  uint64_t nblocks = user_blocks + spare;
+  if (nblocks * upb >= UINT32_MAX - 1) return "too many mapping units for the map (raise map_unit_bytes)";
+  g->lunits = (uint32_t)lunits;
+  g->upb = (uint32_t)upb;
+  g->nblocks = (uint32_t)nblocks;
+  g->punits = (uint32_t)(nblocks * upb);
+  return NULL;
+}
+
+static void bucket_unlink(struct sim_ftl *f, uint32_t b) {
+  uint32_t p = f->prev[b], n = f->next[b];
+  if (p != SIM_FTL_NONE) f->next[p] = n;
+  else f->bucket[f->valid[b]] = n;
+  if (n != SIM_FTL_NONE) f->prev[n] = p;
+}
+
+static void bucket_link(struct sim_ftl *f, uint32_t b) {
+  uint32_t v = f->valid[b], h = f->bucket[v];
+  f->prev[b] = SIM_FTL_NONE;
+  f->next[b] = h;
+  if (h != SIM_FTL_NONE) f->prev[h] = b;
+  f->bucket[v] = b;
+  if (v < f->min_bucket) f->min_bucket = v;
+}
+
+static inline int is_open(const struct sim_ftl *f, uint32_t b) { return b == f->open[0] || b == f->open[1]; }
+
+/* One valid unit of block b goes stale; a full block moves down a list. */
+static inline void valid_dec(struct sim_ftl *f, uint32_t b) {
+  int full = !is_open(f, b);
+  if (full) bucket_unlink(f, b);
+  f->valid[b]--;
+  if (full) bucket_link(f, b);
+}
+
+static void free_push(struct sim_ftl *f, uint32_t b) {
+  f->wp[b] = 0;
+  f->valid[b] = 0;
+  f->next[b] = f->free_head;
+  f->prev[b] = SIM_FTL_NONE;
+  f->free_head = b;
+  f->nfree++;
+}
+
+static uint32_t free_pop(struct sim_ftl *f) {
+  uint32_t b = f->free_head;
+  f->free_head = f->next[b];
+  f->nfree--;
+  return b;
+}
+
+void sim_ftl_reset(struct sim_ftl *f) {
+  map_zero(f->l2p, f->g.lunits);
+  map_zero(f->p2l, f->g.punits);
+  for (uint32_t v = 0; v <= f->g.upb; v++) f->bucket[v] = SIM_FTL_NONE;
+  f->min_bucket = f->g.upb + 1;
+  f->free_head = SIM_FTL_NONE;
+  f->nfree = 0;
+  /* the lowest blocks first (so a fresh drive fills them in order) */
+  for (uint32_t b = f->g.nblocks; b-- > 0;) free_push(f, b);
+  f->open[0] = f->open[1] = SIM_FTL_NONE;
+  f->mapped = 0;
+}
+
+int sim_ftl_new(struct sim *s) {
+  struct sim_ftl *f = calloc(1, sizeof *f);
+  if (!f) return -ENOMEM;
+  s->ftl = f;
+  if (sim_ftl_geometry(&s->m, &f->g)) return -EINVAL;
+  f->unit_shift = (unsigned)__builtin_ctzll(f->g.unit_bytes);
+  f->l2p = map_alloc(f->g.lunits);
+  f->p2l = map_alloc(f->g.punits);
+  f->valid = calloc(f->g.nblocks, sizeof *f->valid);
+  f->wp = calloc(f->g.nblocks, sizeof *f->wp);
+  f->prev = calloc(f->g.nblocks, sizeof *f->prev);
+  f->next = calloc(f->g.nblocks, sizeof *f->next);
+  f->bucket = calloc((size_t)f->g.upb + 1, sizeof *f->bucket);
+  if (!f->l2p || !f->p2l || !f->valid || !f->wp || !f->prev || !f->next || !f->bucket) return -ENOMEM;
+  f->first_victim = SIM_FTL_NONE;
+  /* reset without touching the (lazy, zeroed) maps */
+  for (uint32_t v = 0; v <= f->g.upb; v++) f->bucket[v] = SIM_FTL_NONE;
+  f->min_bucket = f->g.upb + 1;
+  f->free_head = SIM_FTL_NONE;
+  for (uint32_t b = f->g.nblocks; b-- > 0;) free_push(f, b);
+  f->open[0] = f->open[1] = SIM_FTL_NONE;
+  return 0;
+}
+
+void sim_ftl_free(struct sim *s) {
+  struct sim_ftl *f = s->ftl;
+  if (!f) return;
+  map_free(f->l2p, f->g.lunits);
+  map_free(f->p2l, f->g.punits);
+  free(f->valid);
+  free(f->wp);
+  free(f->prev);
+  free(f->next);
+  free(f->bucket);
+  free(f);
+  s->ftl = NULL;
+}
+
+static void collect(struct sim *s);
+
+/* The next physical slot of a stream's open block, opening a block first
+ * (the host stream garbage-collects first when erased blocks run short). */
+static uint32_t append_slot(struct sim *s, int stream) {
+  struct sim_ftl *f = s->ftl;
+  if (f->open[stream] == SIM_FTL_NONE) {
+    if (stream == 0) collect(s);
+    f->open[stream] = free_pop(f);
+  }
+  uint32_t b = f->open[stream], slot = b * f->g.upb + f->wp[b]++;
+  if (f->wp[b] == f->g.upb) { /* full: into the list of its valid count */
+    f->open[stream] = SIM_FTL_NONE;
+    bucket_link(f, b);
+  }
+  return slot;
+}
+
+static inline void place(struct sim *s, uint32_t lu, int stream) {
+  struct sim_ftl *f = s->ftl;
+  uint32_t old = f->l2p[lu];
+  /* unmapped before a block is opened: the GC that opening may run must
+   * not take the stale copy for a valid one */
+  if (old) valid_dec(f, (old - 1) / f->g.upb), f->l2p[lu] = 0;
+  else f->mapped++;
+  uint32_t slot = append_slot(s, stream);
+  uint32_t b = slot / f->g.upb;
+  f->l2p[lu] = slot + 1;
+  f->p2l[slot] = lu + 1;
+  if (is_open(f, b)) f->valid[b]++;
+  else { /* the unit filled b, which just went into a list */
+    bucket_unlink(f, b);
+    f->valid[b]++;
+    bucket_link(f, b);
+  }
+}
+
+/* Greedy GC: while erased blocks are short, the full block with the fewest
+ * valid units is the victim; its valid units move to the GC stream and it is
+ * erased. The moved bytes become relocation debt the dies pay in time
+ * (sim/drive.c); the erase is timed as every block's (take_block_room). */
+static void collect(struct sim *s) {
+  struct sim_ftl *f = s->ftl;
+  for (uint32_t guard = 0; f->nfree < FTL_GC_RESERVE + 1 && guard < f->g.nblocks; guard++) {
+    while (f->min_bucket <= f->g.upb && f->bucket[f->min_bucket] == SIM_FTL_NONE) f->min_bucket++;
+    if (f->min_bucket >= f->g.upb) return; /* nothing to gain (cannot happen with the spare the geometry asks) */
+    uint32_t v = f->bucket[f->min_bucket];
+    bucket_unlink(f, v);
+    if (!f->victims++) f->first_victim = v;
+    uint32_t base = v * f->g.upb, moved = 0;
+    for (uint32_t i = 0; i < f->g.upb && f->valid[v]; i++) {
+      /* p2l is read in order, l2p at random: fetch the entry 16 slots on
+       * (a victim's units are scattered over the whole map) */
+      if (i + 16 < f->g.upb && f->p2l[base + i + 16]) __builtin_prefetch(&f->l2p[f->p2l[base + i + 16] - 1], 1);
+      uint32_t lu = f->p2l[base + i];
+      if (lu && f->l2p[lu - 1] == base + i + 1) {
+        /* v is in no list now: unmap here so place() does not relink it */
+        f->l2p[lu - 1] = 0;
+        f->valid[v]--;
+        f->mapped--;
+        place(s, lu - 1, 1);
+        moved++;
+      }
+    }
+    memset(f->p2l + base, 0, (size_t)f->g.upb * sizeof *f->p2l);
+    free_push(f, v);
+    s->st.gc_debt_bytes += (uint64_t)moved * f->g.unit_bytes;
+  }
+}
+
+void sim_ftl_write(struct sim *s, uint64_t off, uint64_t len) {
+  struct sim_ftl *f = s->ftl;
+  if (!len) return;
+  uint64_t a = off >> f->unit_shift, b = (off + len + f->g.unit_bytes - 1) >> f->unit_shift;
+  if (b > f->g.lunits) b = f->g.lunits;
+  for (uint64_t u = a; u < b; u++) place(s, (uint32_t)u, 0);
+  /* a partial unit is read, merged and programmed whole */
+  uint64_t whole = (b - a) << f->unit_shift;
+  if (whole > len) s->st.gc_debt_bytes += whole - len;
+}
+
+uint64_t sim_ftl_host_room(const struct sim_ftl *f) {
+  uint64_t room = f->open[0] != SIM_FTL_NONE ? f->g.upb - f->wp[f->open[0]] : 0;
+  /* a new host block is taken without collecting while more than the reserve is erased */
+  if (f->nfree > FTL_GC_RESERVE + 1) room += (uint64_t)(f->nfree - FTL_GC_RESERVE - 1) * f->g.upb;
+  return room;
+}
+
+void sim_ftl_trim(struct sim *s, uint64_t off, uint64_t len) {
+  struct sim_ftl *f = s->ftl;
+  if (!len) return;
+  uint64_t a = off >> f->unit_shift, b = (off + len + f->g.unit_bytes - 1) >> f->unit_shift;
+  if (b > f->g.lunits) b = f->g.lunits;
+  for (uint64_t u = a; u < b; u++) {
+    uint32_t old = f->l2p[u];
+    /* a unit goes once none of its 4 KiB parts is mapped in the bitmap */
+    if (!old || sim_map_any(s, u << f->unit_shift, f->g.unit_bytes)) continue;
+    valid_dec(f, (old - 1) / f->g.upb);
+    f->l2p[u] = 0;
+    f->mapped--;
+  }
+}
+
+const char *sim_ftl_check(const struct sim_ftl *f) {
+  uint64_t sum = 0, mapped = 0, nfree = 0, listed = 0;
+  for (uint32_t b = 0; b < f->g.nblocks; b++) sum += f->valid[b];
+  for (uint32_t u = 0; u < f->g.lunits; u++)
+    if (f->l2p[u]) {
+      uint32_t slot = f->l2p[u] - 1;
+      if (slot >= f->g.punits || f->p2l[slot] != u + 1) return "l2p and p2l disagree";
+      mapped++;
+    }
+  if (mapped != f->mapped) return "mapped count differs from the map";
+  if (sum != mapped) return "sum of valid counts differs from the mapped units";
+  for (uint32_t b = f->free_head; b != SIM_FTL_NONE && nfree <= f->g.nblocks; b = f->next[b]) {
+    if (f->wp[b] || f->valid[b]) return "a free block holds data";
+    nfree++;
+  }
+  if (nfree != f->nfree) return "free list length differs from nfree";
+  for (uint32_t v = 0; v <= f->g.upb; v++)
+    for (uint32_t b = f->bucket[v]; b != SIM_FTL_NONE && listed <= f->g.nblocks; b = f->next[b]) {
+      if (f->valid[b] != v || f->wp[b] != f->g.upb || is_open(f, b)) return "a block in the wrong list";
+      if (v < f->min_bucket) return "min_bucket above a listed block";
+      listed++;
+    }
+  uint64_t open = (f->open[0] != SIM_FTL_NONE) + (f->open[1] != SIM_FTL_NONE);
+  if (listed + nfree + open != f->g.nblocks) return "a block is neither free, open nor listed";
+  return NULL;
+}
+
+uint64_t sim_ftl_saved_bytes(const struct sim_ftl *f) {
+  return ((uint64_t)f->g.lunits + f->g.nblocks + 2) * sizeof(uint32_t);
+}
+
+void sim_ftl_save(const struct sim_ftl *f, FILE *out) {
+  fwrite(f->l2p, sizeof *f->l2p, f->g.lunits, out);
+  fwrite(f->wp, sizeof *f->wp, f->g.nblocks, out);
+  fwrite(f->open, sizeof *f->open, 2, out);
+}
+
+/* Rebuilds p2l, valid counts, lists and the free list from l2p, wp and the
+ * open blocks, after checking them (read unaligned from the file buffer):
+ * every slot a unit maps to lies below its block's write point and belongs
+ * to one unit only; a block not open is erased (wp 0) or full. */
+const char *sim_ftl_restore(struct sim_ftl *f, const char *p) {
+  const struct sim_ftl_geom *g = &f->g;
+  const char *l2p = p, *wp = p + (size_t)g->lunits * 4, *open = wp + (size_t)g->nblocks * 4;
+  uint32_t op[2];
+  memcpy(op, open, sizeof op);
+  for (int i = 0; i < 2; i++)
+    if (op[i] != SIM_FTL_NONE && op[i] >= g->nblocks) return "an open FTL block outside the drive";
+  if (op[0] != SIM_FTL_NONE && op[0] == op[1]) return "one FTL block open for two streams";
+  uint32_t erased = 0;
+  for (uint32_t b = 0; b < g->nblocks; b++) {
+    uint32_t w;
+    memcpy(&w, wp + (size_t)b * 4, 4);
+    int o = b == op[0] || b == op[1];
+    if (o ? w >= g->upb : (w && w != g->upb)) return "an FTL block's write point is out of range";
+    erased += !o && !w;
+  }
+  /* at rest the host stream leaves GC its reserve: at least two erased */
+  if (erased < FTL_GC_RESERVE) return "the FTL has too few erased blocks";
+  memset(f->p2l, 0, (size_t)g->punits * sizeof *f->p2l);
+  const char *why = NULL;
+  for (uint32_t u = 0; u < g->lunits && !why; u++) {
+    uint32_t e, w;
+    memcpy(&e, l2p + (size_t)u * 4, 4);
+    if (!e) continue;
+    if (e > g->punits) why = "the FTL maps a unit past the NAND";
+    else if (memcpy(&w, wp + (size_t)((e - 1) / g->upb) * 4, 4), (e - 1) % g->upb >= w)
+      why = "the FTL maps a unit to a page not yet written";
+    else if (f->p2l[e - 1]) why = "the FTL maps two units to one page";
+    else f->p2l[e - 1] = u + 1;
+  }
+  if (why) { /* the drive keeps its state: p2l is rebuilt from its own l2p */
+    memset(f->p2l, 0, (size_t)g->punits * sizeof *f->p2l);
+    for (uint32_t u = 0; u < g->lunits; u++)
+      if (f->l2p[u]) f->p2l[f->l2p[u] - 1] = u + 1;
+    return why;
+  }
+  memcpy(f->l2p, l2p, (size_t)g->lunits * 4);
+  memcpy(f->wp, wp, (size_t)g->nblocks * 4);
+  f->open[0] = op[0], f->open[1] = op[1];
+  memset(f->valid, 0, (size_t)g->nblocks * sizeof *f->valid);
+  f->mapped = 0;
+  for (uint32_t u = 0; u < g->lunits; u++)
+    if (f->l2p[u]) f->valid[(f->l2p[u] - 1) / g->upb]++, f->mapped++;
+  for (uint32_t v = 0; v <= g->upb; v++) f->bucket[v] = SIM_FTL_NONE;
+  f->min_bucket = g->upb + 1;
+  f->free_head = SIM_FTL_NONE;
+  f->nfree = 0;
+  for (uint32_t b = g->nblocks; b-- > 0;) {
+    if (is_open(f, b)) continue;
+    if (f->wp[b]) bucket_link(f, b);
+    else f->next[b] = f->free_head, f->prev[b] = SIM_FTL_NONE, f->free_head = b, f->nfree++;
+  }
+  return NULL;
+}
+
+/* Desnoyers (SYSTOR 2012), greedy GC, uniform random writes, many units per
+ * block: WA = a / (a + W0(-a e^-a)), W0 Lambert's W (principal branch, by
+ * Newton from -0.5: the root lies in (-1, 0) for a > 1). */
+static double greedy_wa(double a) {
+  double x = -a * exp(-a), w = -0.5;
+  for (int i = 0; i < 100; i++) {
+    double d = (w * exp(w) - x) / (exp(w) * (w + 1));
+    w -= d;
+    if (w <= -1) w = -1 + 1e-12;
+    if (fabs(d) < 1e-15) break;
+  }
+  return a / (a + w);
+}
+
+int sim_model_ftl_facts(const struct sim_model *m, struct sim_ftl_facts *out) {
+  memset(out, 0, sizeof *out);
+  struct sim_ftl_geom g;
+  if (!(m->op_pct > 0) || sim_ftl_geometry(m, &g)) return -EINVAL;
+  out->blocks = g.nblocks;
+  out->units_per_block = g.upb;
+  out->spare_blocks = g.nblocks - (g.lunits + g.upb - 1) / g.upb;
+  out->map_unit_bytes = g.unit_bytes;
+  out->map_bytes = ((uint64_t)g.lunits + g.punits) * sizeof(uint32_t);
+  /* the blocks the FTL keeps erased or open are not spare for GC */
+  out->alpha = (double)(g.nblocks - (FTL_GC_RESERVE + 1)) * g.upb / g.lunits;
+  out->wa_random = out->alpha > 1 ? greedy_wa(out->alpha) : INFINITY;
+  double tlc = (double)m->page_bytes * m->planes * m->bits_per_cell, xfer = tlc / m->channel_mt_s;
+  double t_h = xfer + m->t_prog_tlc_us, t_m = m->bits_per_cell * m->t_read_us + 2 * xfer + m->t_prog_tlc_us;
+  double t_e = m->t_erase_us * (tlc / m->bits_per_cell) / (double)m->block_bytes;
+  double unit = g.unit_bytes > 4096 ? (double)g.unit_bytes : 4096.0; /* a 4 KiB write programs a whole unit */
+  double us = 4096 * (t_h + t_e) + (unit * out->wa_random - 4096) * (t_m + t_e); /* die-us x bytes per unit */
+  out->steady_4k_iops = isfinite(us) && us > 0 ? m->channels * m->dies_per_channel * tlc / us * 1e6 : 0;
+  return 0;
 }

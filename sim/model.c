@@ -74,6 +74,10 @@ static const struct model_key keys[] = {
     {"throttle_light_mb_s", K_DBL, F(throttle_light_mb_s), 0, 0, 1, 1e5},
     {"throttle_heavy_mb_s", K_DBL, F(throttle_heavy_mb_s), 0, 0, 1, 1e5},
     {"throttle_hyst_c", K_DBL, F(throttle_hyst_c), 0, 0, 0, 50},
+    {"op_pct", K_DBL, F(op_pct), 0, 0, 0, 400},
+    {"map_unit_bytes", K_SIZE, F(map_unit_bytes), 0, 0, 4096, 1 << 20},
+    {"ctrl_cores", K_UINT, F(ctrl_cores), 0, 0, 0, SIM_CTRL_MAX_CORES},
+    {"ctrl_cmd_us", K_DBL, F(ctrl_cmd_us), 0, 0, 0, 1e4},
     STR("dut.model", dut_model),
     STR("dut.firmware", dut_firmware),
     STR("dut.link", dut_link),
@@ -96,6 +100,7 @@ static void model_defaults(struct sim_model *m) {
   m->temp_idle_c = 35;
   m->temp_load_c = 20;
   m->throttle_hyst_c = 2;
+  m->map_unit_bytes = SIM_UNIT_BYTES;
 }
 
 static char *trim(char *s) {
@@ -220,6 +225,18 @@ static int model_validate(struct sim_model *m, const char *file, struct ssdrev_e
   if (m->throttle_light_c > 0 && m->throttle_hyst_c >= m->throttle_light_c - m->temp_idle_c)
     return ssdrev_fail(err, -EINVAL, "bad throttle_hyst_c %g in %s: the drive must cool below the light threshold's exit "
                        "(throttle_light_c - throttle_hyst_c) above temp_idle_c", m->throttle_hyst_c, file);
+  if (m->map_unit_bytes & (m->map_unit_bytes - 1))
+    return ssdrev_fail(err, -EINVAL, "bad map_unit_bytes %llu in %s: must be a power of two",
+                       (unsigned long long)m->map_unit_bytes, file);
+  if ((m->ctrl_cores > 0) != (m->ctrl_cmd_us > 0))
+    return ssdrev_fail(err, -EINVAL, "bad ctrl_cores / ctrl_cmd_us in %s: the controller limit needs both", file);
+  if (m->map_unit_bytes != SIM_UNIT_BYTES && !(m->op_pct > 0))
+    return ssdrev_fail(err, -EINVAL, "bad map_unit_bytes in %s: only a page-mapped FTL (op_pct > 0) has one", file);
+  if (m->op_pct > 0) {
+    struct sim_ftl_geom g;
+    const char *why = sim_ftl_geometry(m, &g);
+    if (why) return ssdrev_fail(err, -EINVAL, "bad op_pct %g in %s: %s", m->op_pct, file, why);
+  }
   if (!m->label[0]) snprintf(m->label, sizeof m->label, "%s", m->name);
   json_t *dut = sim_model_dut(m);
   char *txt = dut ? json_dumps(dut, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;

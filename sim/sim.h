@@ -59,6 +59,16 @@ struct sim_model {
    * 0 = none) at throttle_heavy_mb_s; a level is left when the temperature
    * falls throttle_hyst_c below its threshold. */
   double throttle_light_c, throttle_heavy_c, throttle_light_mb_s, throttle_heavy_mb_s, throttle_hyst_c;
+  /* Page-mapped FTL (docs/sim-model.md "Page-mapped FTL"), on when op_pct > 0:
+   * spare NAND as a percentage of the user capacity, mapped in units of
+   * map_unit_bytes (default 4 KiB); greedy GC replaces the gc_* steps. */
+  double op_pct;
+  uint64_t map_unit_bytes;
+  /* Controller limit (off when ctrl_cores is 0): every command holds one of
+   * ctrl_cores cores for ctrl_cmd_us before its data moves, so small I/O
+   * saturates at ctrl_cores / ctrl_cmd_us commands per second. */
+  unsigned ctrl_cores;
+  double ctrl_cmd_us;
   /* DUT facts for reports (docs/archive.md "DUT summary"); "" = unknown. */
   char dut_model[96], dut_firmware[48], dut_link[32], dut_nvme_version[16];
   char dut_controller[64], dut_media[64];
@@ -126,6 +136,17 @@ int sim_model_measure_thermal(const struct sim_model *m, struct sim_thermal_meas
 int sim_model_measure_rand_write(const struct sim_model *m, uint32_t block, unsigned qd, double *iops,
                                  struct ssdrev_err *err);
 
+/* The page-mapped FTL's figures (docs/sim-model.md "Page-mapped FTL"):
+ * blocks, the maps' bytes, greedy GC's write amplification under uniform
+ * random writes (Desnoyers' model at the FTL's spare) and the steady 4 KiB
+ * random-write rate the die timing gives at it (NAND-bound: the controller
+ * limit and the link not counted). -EINVAL for a model without op_pct. */
+struct sim_ftl_facts {
+  uint64_t blocks, spare_blocks, units_per_block, map_unit_bytes, map_bytes;
+  double alpha, wa_random, steady_4k_iops;
+};
+int sim_model_ftl_facts(const struct sim_model *m, struct sim_ftl_facts *out);
+
 struct sim; /* a simulated drive instance with its FTL state and virtual clock */
 /* Copies the model; the same model and seed give the same behaviour. */
 int sim_new(struct sim **s, const struct sim_model *m, uint64_t seed,
@@ -174,6 +195,13 @@ struct sim_truth {
   uint64_t fold_first_ns, fold_first_host_bytes;
   double fold_bound_mb_s;        /* sim_model_measure */
   uint64_t empty_fill_fold_bytes; /* sim_model_measure */
+  /* since the drive was made (as a vendor log's host and NAND bytes
+   * written): bytes the host wrote, bytes programmed into the NAND (host
+   * programs, SLC folds, GC relocations); ftl = 1 for a page-mapped FTL
+   * model (op_pct), the only models that report them */
+  int ftl;
+  uint64_t host_write_bytes, nand_write_bytes;
+  uint64_t ftl_free_blocks, ftl_blocks; /* page-mapped FTL: erased blocks now, all blocks */
 };
 void sim_get_truth(const struct sim *s, struct sim_truth *t);
 /* Ground truth of cache recovery: the free SLC room this drive will have

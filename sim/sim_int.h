@@ -12,6 +12,7 @@
 #include "sim/sim.h"
 
 #define SIM_UNIT_BYTES 4096u /* FTL mapping granularity */
+#define SIM_CTRL_MAX_CORES 16u /* ctrl_cores at most */
 /* A summary byte per 8 map words (2 MiB): random I/O on a filled or empty
  * region never touches the large bitmap (cache misses dominate otherwise). */
 #define SIM_REGION_WORDS 8u
@@ -60,6 +61,41 @@ struct sim_state {
    * the SMART-style counters of transitions into and time in each level */
   uint64_t throttle_level;
   uint64_t tmt_count[2], tmt_ns[2];
+  /* SSDRSIM4: bytes the host wrote and the NAND programmed since the drive
+   * was made; page-mapped FTL: relocation bytes the FTL has moved but the
+   * dies have not yet spent time on (paid before the next host programs) */
+  uint64_t host_write_bytes, nand_write_bytes;
+  uint64_t gc_debt_bytes;
+  /* the controller limit: when each core is next free (ctrl_cores used) */
+  uint64_t ctrl_until[SIM_CTRL_MAX_CORES];
+};
+
+/* Page-mapped FTL geometry (op_pct > 0): user and physical mapping units,
+ * blocks of upb units (one die's TLC block, block_bytes x bits_per_cell). */
+struct sim_ftl_geom {
+  uint64_t unit_bytes;
+  uint32_t lunits, punits, nblocks, upb;
+};
+/* Fills g for model m; NULL, or why the geometry cannot work. */
+const char *sim_ftl_geometry(const struct sim_model *m, struct sim_ftl_geom *g);
+
+#define SIM_FTL_NONE UINT32_MAX
+/* The page-mapped FTL's state (sim/ftl.c). Maps hold index + 1 (0 = none),
+ * so calloc'd pages stay untouched (lazy) until written. */
+struct sim_ftl {
+  struct sim_ftl_geom g;
+  unsigned unit_shift;
+  uint32_t *l2p;          /* logical unit -> physical slot + 1 */
+  uint32_t *p2l;          /* physical slot -> logical unit + 1 (stale slots: checked against l2p) */
+  uint32_t *valid, *wp;   /* per block: valid units, units written (0: erased) */
+  uint32_t *prev, *next;  /* full blocks in lists by valid count; free blocks in a list by next */
+  uint32_t *bucket;       /* upb + 1 list heads */
+  uint32_t min_bucket;    /* no full block has fewer valid units */
+  uint32_t free_head, nfree;
+  uint32_t open[2];       /* open block of the host stream, of the GC stream (SIM_FTL_NONE: none) */
+  uint64_t mapped;        /* mapped logical units */
+  uint64_t victims;       /* blocks collected since the drive was made or restored (not saved) */
+  uint32_t first_victim;  /* the first of them (SIM_FTL_NONE: none; for tests) */
 };
 
 struct sim {
@@ -75,6 +111,7 @@ struct sim {
   uint64_t gc_copy_ns, gc_thresh_slc, gc_thresh_tlc; /* GC step per program unit */
   uint64_t ack_ns, ack_jitter_ns, stall_thresh, stall_min_ns, stall_span_ns;
   uint64_t error_thresh;
+  uint64_t ctrl_cmd_ns;      /* controller limit: core time per command (0: none) */
   double ch_ns_per_byte, link_ns_per_byte;
   double link_ns_base;       /* link_ns_per_byte when not throttled */
   uint64_t slc_unit_bytes, tlc_unit_bytes; /* one multi-plane program (SLC is also the read stripe) */
@@ -111,6 +148,7 @@ struct sim {
   uint64_t fold_cursor;      /* map word the next fold's unmarking starts at (not saved: a hint) */
   int fold_seen;
   uint64_t fold_first_ns, fold_first_host_bytes;
+  struct sim_ftl *ftl;       /* page-mapped FTL (op_pct > 0), else NULL: the bitmap alone */
   struct sim_measured *measured; /* sim_model_measure's answer, computed on the first sim_get_truth */
 };
 
@@ -139,6 +177,29 @@ uint64_t sim_slc_sum_words(const struct sim *s);
 void sim_slc_rebuild_sum(struct sim *s);
 /* The SLC room the free space allows now (dynamic part shrinks as it fills). */
 uint64_t sim_slc_cap(const struct sim *s);
+
+/* Page-mapped FTL (sim/ftl.c). new/free allocate it for s->m (lazily
+ * zeroed maps); reset erases every block. write maps the units a host write
+ * of [off, off+len) covers to the host stream (garbage-collecting greedily
+ * when erased blocks run short) and adds the bytes to relocate (GC copies
+ * and the read-modify-write rest of partial units) to st.gc_debt_bytes.
+ * trim unmaps the units of [off, off+len) the bitmap no longer maps. */
+int sim_ftl_new(struct sim *s);
+void sim_ftl_free(struct sim *s);
+void sim_ftl_reset(struct sim_ftl *f);
+void sim_ftl_write(struct sim *s, uint64_t off, uint64_t len);
+void sim_ftl_trim(struct sim *s, uint64_t off, uint64_t len);
+/* Units the host stream can still write before it must collect again. */
+uint64_t sim_ftl_host_room(const struct sim_ftl *f);
+/* Save/restore: the saved part is l2p, wp and open; the rest is rebuilt.
+ * sim_ftl_restore checks the arrays first (NULL: consistent and loaded,
+ * else what is wrong; nothing changes then). */
+uint64_t sim_ftl_saved_bytes(const struct sim_ftl *f);
+void sim_ftl_save(const struct sim_ftl *f, FILE *out);
+const char *sim_ftl_restore(struct sim_ftl *f, const char *p);
+/* Invariant check for tests: NULL or what is wrong (valid counts against
+ * the maps, the bucket lists, the free list). */
+const char *sim_ftl_check(const struct sim_ftl *f);
 
 
 #endif

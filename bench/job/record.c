@@ -97,8 +97,22 @@ int bench_record_job(struct archive *run, struct bench_target *t, const struct b
   if (rc) return rc;
   char log_abs[8400];
   snprintf(log_abs, sizeof log_abs, "%s", archive_path(run, rel));
+  uint64_t h0, n0, h1, n1;
+  int counters = bench_target_write_counters(t, &h0, &n0) == 0;
   rc = bench_job_run(t, &job, o->no_log ? NULL : log_abs, o->progress, o->progress_arg, res, err);
   json_object_set_new(test, "result", bench_job_result_to_json(res));
+  if (counters && bench_target_write_counters(t, &h1, &n1) == 0) {
+    /* the test's share of the drive's counters, and the DUT's totals after it */
+    json_object_set_new(test, "drive_counters",
+                        json_pack("{s:I, s:I, s:I, s:I}", "host_write_bytes", (json_int_t)(h1 - h0), "nand_write_bytes",
+                                  (json_int_t)(n1 - n0), "host_write_total", (json_int_t)h1, "nand_write_total",
+                                  (json_int_t)n1));
+    json_t *dut = json_object_get(run->manifest, "dut");
+    if (json_is_object(dut)) {
+      json_object_set_new(dut, "host_write_bytes", json_integer((json_int_t)h1));
+      json_object_set_new(dut, "nand_write_bytes", json_integer((json_int_t)n1));
+    }
+  }
   if (rc < 0) json_object_set_new(test, "error", json_string(err && err->msg[0] ? err->msg : "failed"));
   archive_end_test(test, rc < 0 ? "failed" : res->interrupted ? "interrupted" : "complete");
   struct ssdrev_err serr = {{0}};

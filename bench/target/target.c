@@ -417,3 +417,14 @@ int bench_target_temps(struct bench_target *t, struct bench_temps *out) {
   out->composite_c = bench_target_temp_c(t);
   return out->composite_c < 0 ? -ENODATA : 0;
 }
+
+int bench_target_write_counters(struct bench_target *t, uint64_t *host_bytes, uint64_t *nand_bytes) {
+  *host_bytes = *nand_bytes = 0;
+  if (!t || t->kind != BENCH_TARGET_SIM) return -ENODATA;
+  struct sim_truth tr;
+  sim_get_truth(t->sim, &tr);
+  if (!tr.ftl) return -ENODATA; /* a model without the FTL keeps its records as they were */
+  *host_bytes = tr.host_write_bytes;
+  *nand_bytes = tr.nand_write_bytes;
+  return 0;
+}

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 make -s BUILD="$B" "$B/libssdrev.a" "$B/ssdrev"
 cc -O2 -std=c11 -D_GNU_SOURCE -DNDEBUG -I. -o "$B/sim-speed" perf/bench/sim-speed.c "$B/libssdrev.a" \
   $(pkg-config --libs jansson liburing cairo libcmark-gfm blkid) -lcmark-gfm-extensions -lcsv -lhpdf -lm -lpthread
-for model in pm981-256 generic-1tb; do
+for model in pm981-256 generic-1tb ftl-8g; do
   echo "== $model ($(nproc) cores, $(date -u +%Y-%m-%d))"
   for rep in 1 2 3; do "$B/sim-speed" "samples/models/$model.model" "$N"; done
 done
