@@ -418,6 +418,45 @@ static const struct msg_row rows[MSG_COUNT] = {
     SAME(MSG_CM_SHEET_GROUPS, "Groups"),
     ROW(MSG_CM_LATENCY, " latency", " 지연"),
     ROW(MSG_CM_TAIL_LAT, "QD1 %s latency %s", "QD1 %s 지연 %s"),
+    /* compare statistics, overview and gate (issue 25) */
+    ROW(MSG_CM_OVERVIEW, "Overview", "요약"),
+    ROW(MSG_CM_OVERVIEW_NOTE,
+        "Each cell: the group's median, its spread (± coefficient of variation, for n ≥ 2) and its mean's difference "
+        "to the baseline's with Welch's 95% interval. **Bold**: beyond the noise (Welch's t test, p < 0.05); ≈: "
+        "within the noise, or a group of one run (never tested).",
+        "각 칸: 그룹의 중앙값, 분포(± 변동계수, n ≥ 2일 때), 평균의 기준 그룹 대비 차이와 Welch 95% 구간. "
+        "**굵게**: 잡음 이상의 차이(Welch t 검정, p < 0.05); ≈: 잡음 이내이거나 실행이 하나인 그룹(검정하지 않음)."),
+    ROW(MSG_CM_OVERVIEW_TOP, "The %s best-scored groups of %s are shown (and the baseline); groups.csv has all.",
+        "그룹 %2$s개 중 점수가 높은 %1$s개(와 기준 그룹)를 보입니다. 전체는 groups.csv에 있습니다."),
+    ROW(MSG_CM_COL_TEST, "Test", "테스트"),
+    ROW(MSG_CM_SCORE, "Relative score", "상대 점수"),
+    ROW(MSG_CM_SCORE_NOTE,
+        "Relative score: the geometric mean, over %s headline figures, of each group's median divided by the "
+        "baseline's (inverted for latency, so above 1 is better), as Phoronix Test Suite and SPEC summarize; a group "
+        "scores over the figures it shares with the baseline.",
+        "상대 점수: 대표 수치 %s개에 걸친, 그룹 중앙값을 기준 그룹 중앙값으로 나눈 비의 기하평균입니다(지연은 역수: 1보다 "
+        "크면 더 좋음). Phoronix Test Suite와 SPEC의 요약 방식이며, 기준 그룹과 공통인 수치만 셉니다."),
+    ROW(MSG_CM_COL_MEAN, "Mean", "평균"),
+    ROW(MSG_CM_COL_SD, "Std. dev.", "표준편차"),
+    ROW(MSG_CM_COL_CV, "CV", "변동계수"),
+    ROW(MSG_CM_COL_CI, "95% interval", "95% 구간"),
+    ROW(MSG_CM_COL_DIFF, "vs baseline", "기준 대비"),
+    ROW(MSG_CM_COL_DIFF_CI, "95% interval of the difference", "차이의 95% 구간"),
+    SAME(MSG_CM_COL_P, "p (Welch)"),
+    ROW(MSG_CM_STATS_NOTE,
+        "Statistics: the 95% interval of a group's mean is Student's t (mean ± t·s/√n); a difference is the mean's, "
+        "in % of the baseline's mean, with Welch's 95% interval; it is beyond the noise when Welch's two-sided t test "
+        "gives p < 0.05, and never with one run on either side.",
+        "통계: 그룹 평균의 95% 구간은 Student t 구간(평균 ± t·s/√n)입니다. 차이는 평균의 차이를 기준 그룹 평균의 %로 "
+        "나타내며 Welch 95% 구간을 함께 보입니다. Welch 양측 t 검정에서 p < 0.05이면 잡음 이상의 차이이고, 어느 한쪽이 "
+        "실행 하나이면 검정하지 않습니다."),
+    ROW(MSG_CM_GATE, "Gate", "게이트"),
+    ROW(MSG_CM_GATE_PASS, "Passed: no headline figure of any group is worse than the baseline's by more than %s%% and beyond the noise.",
+        "통과: 어느 그룹의 대표 수치도 기준 그룹보다 %s%% 넘게, 잡음 이상으로 나쁘지 않습니다."),
+    ROW(MSG_CM_GATE_FAIL, "Failed: figures worse than the baseline's by more than %2$s%% and beyond the noise: %1$s.",
+        "실패: 기준 그룹보다 %2$s%% 넘게, 잡음 이상으로 나쁜 수치: %1$s개."),
+    ROW(MSG_CM_WITHIN_NOISE, "within the noise", "잡음 이내"),
+    ROW(MSG_CM_BEYOND_NOISE, "beyond the noise", "잡음 이상"),
 
     ROW(MSG_W_WARNING, "warning", "경고"),
     ROW(MSG_W_NOTE, "note", "참고"),

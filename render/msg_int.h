@@ -294,6 +294,26 @@ enum render_msg_id {
   MSG_CM_SHEET_GROUPS,
   MSG_CM_LATENCY,  /* after a CDM cell's op: its latency */
   MSG_CM_TAIL_LAT, /* printf: the workload, the percentile */
+  /* ------------------------------------------------ compare statistics, overview and gate (issue 25) */
+  MSG_CM_OVERVIEW,
+  MSG_CM_OVERVIEW_NOTE,
+  MSG_CM_OVERVIEW_TOP,   /* printf: shown, all */
+  MSG_CM_COL_TEST,
+  MSG_CM_SCORE,
+  MSG_CM_SCORE_NOTE,     /* printf: the figures counted */
+  MSG_CM_COL_MEAN,
+  MSG_CM_COL_SD,
+  MSG_CM_COL_CV,
+  MSG_CM_COL_CI,
+  MSG_CM_COL_DIFF,
+  MSG_CM_COL_DIFF_CI,
+  MSG_CM_COL_P,
+  MSG_CM_STATS_NOTE,
+  MSG_CM_GATE,
+  MSG_CM_GATE_PASS,      /* printf: the percentage */
+  MSG_CM_GATE_FAIL,      /* printf: the count, the percentage */
+  MSG_CM_WITHIN_NOISE,
+  MSG_CM_BEYOND_NOISE,
   /* ------------------------------------------------ the CLI's messages
    * (render_msg_cli; the English forms are exactly what is printed) */
   MSG_W_WARNING,

@@ -241,6 +241,14 @@ struct render_cmp_opts {
   unsigned lock_wait_s;
   void (*note)(const char *path, const char *what, void *arg);
   void *note_arg;
+  /* the firmware gate (--gate PCT): with gate set, every headline figure of
+   * every group is checked against the baseline; one worse by more than
+   * gate_pct percent (mean difference, in % of the baseline's mean) and
+   * beyond the noise (Welch, p < 0.05, n >= 2 on both sides) fails it.
+   * res->gate_failures counts them; compare.md has a Gate section and
+   * verdict.json the machine-readable verdict (docs/perf/compare.md). */
+  int gate;
+  double gate_pct;
 };
 #define RENDER_CMP_LOCK_WAIT_S 30
 void render_cmp_opts_defaults(struct render_cmp_opts *o);
@@ -268,6 +276,7 @@ struct render_cmp_result {
   size_t groups;
   size_t metrics;
   size_t charts;
+  size_t gate_failures; /* figures that failed the gate (opts.gate) */
   char index_warning[1600]; /* why an index was not used or not updated; "" if fine */
 };
 

@@ -5,6 +5,7 @@
  * each group's spread for render/compare/out.c. */
 #include <dirent.h>
 #include <fnmatch.h>
+#include <math.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -609,6 +610,8 @@ static int build_stats(struct cmp_table *t, struct ssdrev_err *err) {
   size_t *off = calloc(ng + 1, sizeof *off), *fill = calloc(ng, sizeof *fill);
   double *scratch = calloc(t->nok ? t->nok : 1, sizeof *scratch);
   size_t *cnt = calloc(cells, sizeof *cnt);
+  enum { T_CACHE = 512 };
+  double tcache[T_CACHE] = {0};
   int rc = 0;
   if (!t->stats || !off || !fill || !scratch || !cnt) {
     rc = ssdrev_fail(err, -ENOMEM, "out of memory");
@@ -631,11 +634,15 @@ static int build_stats(struct cmp_table *t, struct ssdrev_err *err) {
       if (!k) continue;
       double *s = scratch + off[g];
       qsort(s, k, sizeof *s, dbl_cmp);
-      struct cmp_stat *st = &t->stats[f * ng + g];
-      st->n = (uint32_t)k;
-      st->min = s[0];
-      st->max = s[k - 1];
-      st->median = k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
+      /* t at df = n - 1, solved once per n below T_CACHE */
+      double tq = NAN;
+      if (k >= 2 && k - 1 < T_CACHE) {
+        if (!(tcache[k - 1] > 0)) tcache[k - 1] = render_cmp_t975((double)(k - 1));
+        tq = tcache[k - 1];
+      } else if (k >= 2) {
+        tq = render_cmp_t975((double)(k - 1));
+      }
+      render_cmp_summarize(s, k, tq, &t->stats[f * ng + g]);
       if (t->figs->v[f].headline) t->groups[g].nfigs++;
     }
   }
@@ -683,6 +690,55 @@ static int pick_baseline(struct cmp_table *t, const struct render_cmp_opts *o, s
       best = g;
   }
   t->baseline_group = best;
+  return 0;
+}
+
+/* Each group's relative score over the headline figures it shares with
+ * the baseline: exp(mean(log(ratio))) of the medians, a latency's ratio
+ * inverted so that above 1 is better; then the rank by score. Linear in
+ * figures x groups. */
+static const struct cmp_group *score_groups_g; /* qsort has no context; set just before it */
+
+static int score_cmp(const void *a, const void *b) {
+  const struct cmp_group *x = &score_groups_g[*(const size_t *)a], *y = &score_groups_g[*(const size_t *)b];
+  int nx = isnan(x->score), ny = isnan(y->score);
+  if (nx != ny) return nx ? 1 : -1;
+  if (!nx && x->score != y->score) return x->score > y->score ? -1 : 1;
+  return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int build_scores(struct cmp_table *t, struct ssdrev_err *err) {
+  size_t ng = t->ngroups, bg = t->baseline_group;
+  double *sum = calloc(ng ? ng : 1, sizeof *sum);
+  size_t *order = malloc((ng ? ng : 1) * sizeof *order);
+  if (!sum || !order) {
+    free(sum), free(order);
+    return ssdrev_fail(err, -ENOMEM, "out of memory");
+  }
+  for (size_t g = 0; g < ng; g++) t->groups[g].score_n = 0;
+  for (size_t f = 0; f < t->figs->n; f++) {
+    const struct cmp_fig *fig = &t->figs->v[f];
+    if (!fig->headline) continue;
+    const struct cmp_stat *b = cmp_stat_at(t, f, bg);
+    if (!b->n || !(b->median > 0)) continue;
+    for (size_t g = 0; g < ng; g++) {
+      const struct cmp_stat *s = cmp_stat_at(t, f, g);
+      if (!s->n || !(s->median > 0)) continue;
+      double r = fig->higher_better ? s->median / b->median : b->median / s->median;
+      sum[g] += log(r);
+      t->groups[g].score_n++;
+    }
+  }
+  for (size_t g = 0; g < ng; g++) {
+    struct cmp_group *x = &t->groups[g];
+    x->score = x->score_n ? exp(sum[g] / (double)x->score_n) : NAN;
+    order[g] = g;
+  }
+  score_groups_g = t->groups;
+  qsort(order, ng, sizeof *order, score_cmp);
+  for (size_t i = 0; i < ng; i++) t->groups[order[i]].score_rank = isnan(t->groups[order[i]].score) ? 0 : i + 1;
+  free(sum);
+  free(order);
   return 0;
 }
 
@@ -871,6 +927,7 @@ int render_cmp_run(char *const *dirs, size_t n, const struct render_cmp_opts *o,
   if (!rc) rc = build_groups(&t, o, err);
   if (!rc) rc = build_stats(&t, err);
   if (!rc) rc = pick_baseline(&t, o, err);
+  if (!rc) rc = build_scores(&t, err);
   if (!rc) rc = build_order(&t, err);
   /* the outputs appear together or not at all: a failed one (a full disk)
    * takes back the others and the directories made (base/ssdrev.h); the

@@ -59,13 +59,45 @@ struct cmp_group {
   size_t nruns;
   int simulated;   /* every run is simulated */
   size_t nfigs;    /* headline figures with a value (the baseline rule) */
+  double score;    /* relative score: geometric mean of median ratios to the baseline (better > 1); NaN: none shared */
+  size_t score_n;  /* headline figures the score is over */
+  size_t score_rank; /* 1 = best score; 0 = unranked (no score) */
 };
 
-/* Spread of one figure in one group. */
+/* Spread of one figure in one group (stats.c). */
 struct cmp_stat {
   double min, median, max;
-  uint32_t n; /* 0: the group has no value */
+  double mean;
+  double sd;           /* sample standard deviation (n - 1); NaN at n < 2 */
+  double ci_lo, ci_hi; /* 95% Student-t interval of the mean; NaN at n < 2 */
+  uint32_t n;          /* 0: the group has no value */
 };
+
+/* A group's difference to the baseline in one figure (render_cmp_welch). */
+struct cmp_diff {
+  int ok;                /* both groups have the figure and the baseline's mean is not 0 */
+  double pct;            /* (mean - baseline mean) / |baseline mean| x 100 */
+  double lo_pct, hi_pct; /* Welch's 95% interval of the mean difference, same scale; NaN at n < 2 */
+  double p;              /* Welch's two-sided p; NaN at n < 2 */
+  double df;             /* Welch-Satterthwaite degrees of freedom; NaN at n < 2 or no variance */
+  int beyond;            /* beyond the noise: p < 0.05 with n >= 2 in both groups; never at n = 1 */
+};
+
+/* Fills st from the n sorted values s: min, median, max, mean, sd and the
+ * interval mean +- t975 x sd / sqrt(n), where t975 is the caller's
+ * render_cmp_t975(n - 1) (a caller of many groups keeps a table by n). */
+void render_cmp_summarize(const double *s, size_t n, double t975, struct cmp_stat *st);
+/* The coefficient of variation sd / |mean|; NaN at n < 2 or mean 0. */
+double render_cmp_cv(const struct cmp_stat *s);
+/* Welch's comparison of x against the baseline b (see struct cmp_diff).
+ * Two groups that each repeat one value (sd 0) differ exactly: beyond the
+ * noise when the values differ, with p 0 and a zero-width interval. */
+void render_cmp_welch(const struct cmp_stat *b, const struct cmp_stat *x, struct cmp_diff *d);
+/* Student's t distribution: CDF, the two-sided tail P(|T| > |t|), and the
+ * 0.975 quantile (the half-width factor of a 95% interval). */
+double render_cmp_t_cdf(double t, double df);
+double render_cmp_t_sf2(double t, double df);
+double render_cmp_t975(double df);
 
 struct cmp_table {
   struct cmp_run **ok;     /* usable runs in input order (borrowed) */
@@ -102,7 +134,11 @@ enum render_cmp_msg {
   CM_READ, CM_WRITE, CM_MIX, CM_SLC_MAX, CM_SLC_MIN, CM_SLC_CACHE, CM_SLC_POST, CM_RW_POINT,
   CM_TAIL_W_READ, CM_TAIL_W_MIX, CM_TAIL_W_WRITE, CM_MEAN, CM_MAXLAT, CM_OTHER_FIGS, CM_CHART_TOP,
   CM_HIGHER_BETTER, CM_LOWER_BETTER, CM_SIMULATED_NOTE, CM_SPREAD_NOTE, CM_NO_BASELINE_VALUE,
-  CM_SHEET_RUNS, CM_SHEET_GROUPS, CM_LATENCY, CM_TAIL_LAT, CM_COUNT_
+  CM_SHEET_RUNS, CM_SHEET_GROUPS, CM_LATENCY, CM_TAIL_LAT,
+  /* issue 25: statistics, overview and gate */
+  CM_OVERVIEW, CM_OVERVIEW_NOTE, CM_OVERVIEW_TOP, CM_COL_TEST, CM_SCORE, CM_SCORE_NOTE, CM_COL_MEAN, CM_COL_SD,
+  CM_COL_CV, CM_COL_CI, CM_COL_DIFF, CM_COL_DIFF_CI, CM_COL_P, CM_STATS_NOTE, CM_GATE, CM_GATE_PASS, CM_GATE_FAIL,
+  CM_WITHIN_NOISE, CM_BEYOND_NOISE, CM_COUNT_
 };
 const char *render_cmp_msg(enum render_cmp_msg id, int ko);
 

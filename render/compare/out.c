@@ -15,12 +15,24 @@
 /* Runs listed in the report body; more are only in runs.csv. */
 #define CMP_RUNS_LISTED 200u
 
+/* One figure of one group that fails the gate. */
+struct cmp_gate_fail {
+  size_t f, g;
+  struct cmp_diff d;
+};
+
 struct cmp_out {
   const struct cmp_table *t;
   const struct render_cmp_opts *o;
   struct render_cmp_result *res;
   char **chart_of; /* per figure: its chart's relative path, or NULL */
+  struct cmp_gate_fail *fails; /* the gate's failures, report order (o->gate) */
+  size_t nfails;
 };
+
+/* Groups in the overview's columns (the best-scored, the baseline first);
+ * groups.csv has every group. */
+#define CMP_OV_COLS 8u
 
 static void slug(const char *s, char *out, size_t len) {
   size_t k = 0;
@@ -261,6 +273,169 @@ static void figure_table(struct render_buf *b, const struct cmp_table *t, size_t
   render_buf_puts(b, "\n");
 }
 
+/* "+1.2" / "-3.4" (a real minus sign) with one decimal, two under 1. */
+static void fmt_pct(char *buf, size_t len, double v, int sign) {
+  if (!isfinite(v)) {
+    snprintf(buf, len, "-");
+    return;
+  }
+  double a = fabs(v);
+  int dec = a < 1 ? 2 : 1;
+  snprintf(buf, len, "%s%.*f", v < 0 && a >= 0.005 ? "\u2212" : sign && a >= 0.005 ? "+" : "", dec, a);
+}
+
+/* One overview cell: median, ± CV, and for a group other than the
+ * baseline its difference with Welch's interval (bold beyond the noise,
+ * "≈" within it or untested). */
+static void overview_cell(struct render_buf *b, const struct cmp_table *t, size_t f, size_t g) {
+  const struct cmp_fig *fig = &t->figs->v[f];
+  const struct cmp_stat *s = cmp_stat_at(t, f, g);
+  if (!s->n) {
+    render_buf_puts(b, " - |");
+    return;
+  }
+  char v[64], cv[32];
+  render_cmp_fmt_num(v, sizeof v, s->median, fig->unit);
+  render_buf_printf(b, " %s", v);
+  double c = render_cmp_cv(s);
+  if (s->n >= 2 && isfinite(c)) {
+    fmt_pct(cv, sizeof cv, c * 100, 0);
+    render_buf_printf(b, " ±%s%%", cv);
+  } else {
+    render_buf_printf(b, " (n=%u)", s->n);
+  }
+  if (g != t->baseline_group) {
+    struct cmp_diff d;
+    render_cmp_welch(cmp_stat_at(t, f, t->baseline_group), s, &d);
+    char p[32], lo[32], hi[32];
+    fmt_pct(p, sizeof p, d.pct, 1);
+    if (!d.ok) render_buf_puts(b, " · -");
+    else if (d.beyond) {
+      fmt_pct(lo, sizeof lo, d.lo_pct, 1);
+      fmt_pct(hi, sizeof hi, d.hi_pct, 1);
+      render_buf_printf(b, " · **%s%%** [%s, %s]", p, lo, hi);
+    } else {
+      render_buf_printf(b, " · ≈%s%%", p);
+    }
+  }
+  render_buf_puts(b, " |");
+}
+
+/* The one-page overview: tests x groups (best score first, the baseline
+ * leading), then the relative score and the rank. */
+static void build_overview(struct render_buf *b, const struct cmp_table *t) {
+  int ko = t->lang_ko;
+  size_t cols[CMP_OV_COLS], nc = 0, nscored = 0;
+  cols[nc++] = t->baseline_group;
+  size_t *byrank = calloc(t->ngroups ? t->ngroups : 1, sizeof *byrank);
+  if (!byrank) {
+    b->oom = 1;
+    return;
+  }
+  size_t nr = 0;
+  for (size_t g = 0; g < t->ngroups; g++)
+    if (t->groups[g].score_rank) byrank[t->groups[g].score_rank - 1] = g, nr++;
+  for (size_t i = 0; i < nr && nc < CMP_OV_COLS; i++)
+    if (byrank[i] != t->baseline_group) cols[nc++] = byrank[i];
+  free(byrank);
+  nscored = t->groups[t->baseline_group].score_n;
+  render_buf_printf(b, "## %s\n\n", render_cmp_msg(CM_OVERVIEW, ko));
+  render_buf_printf(b, "| %s |", render_cmp_msg(CM_COL_TEST, ko));
+  for (size_t i = 0; i < nc; i++) {
+    char name[500];
+    group_shown(t, cols[i], name, sizeof name);
+    render_buf_puts(b, " ");
+    cell(b, name);
+    render_buf_puts(b, " |");
+  }
+  render_buf_puts(b, "\n| --- |");
+  for (size_t i = 0; i < nc; i++) render_buf_puts(b, " ---: |");
+  render_buf_puts(b, "\n");
+  for (size_t k = 0; k < t->nfig_order; k++) {
+    size_t f = t->order[k];
+    const struct cmp_fig *fig = &t->figs->v[f];
+    if (!fig->headline) continue;
+    int any = 0;
+    for (size_t i = 0; i < nc && !any; i++) any = cmp_stat_at(t, f, cols[i])->n != 0;
+    if (!any) continue;
+    char tt[300];
+    render_cmp_fig_title(fig, ko, tt, sizeof tt);
+    render_buf_puts(b, "| ");
+    cell(b, tt);
+    render_buf_printf(b, " [%s] |", render_cmp_unit_shown(fig->unit));
+    for (size_t i = 0; i < nc; i++) overview_cell(b, t, f, cols[i]);
+    render_buf_puts(b, "\n");
+  }
+  render_buf_printf(b, "| **%s** |", render_cmp_msg(CM_SCORE, ko));
+  for (size_t i = 0; i < nc; i++) {
+    const struct cmp_group *x = &t->groups[cols[i]];
+    if (isnan(x->score)) render_buf_puts(b, " - |");
+    else render_buf_printf(b, " **%.3f** |", x->score);
+  }
+  render_buf_printf(b, "\n| **%s** |", render_cmp_msg(CM_COL_RANK, ko));
+  for (size_t i = 0; i < nc; i++) {
+    const struct cmp_group *x = &t->groups[cols[i]];
+    if (!x->score_rank) render_buf_puts(b, " - |");
+    else render_buf_printf(b, " **%zu** |", x->score_rank);
+  }
+  render_buf_puts(b, "\n\n");
+  render_buf_puts(b, render_cmp_msg(CM_OVERVIEW_NOTE, ko));
+  render_buf_puts(b, " ");
+  char n1[32];
+  snprintf(n1, sizeof n1, "%zu", nscored);
+  render_buf_printf(b, render_cmp_msg(CM_SCORE_NOTE, ko), n1);
+  if (t->ngroups > nc) {
+    char a[32], c2[32];
+    snprintf(a, sizeof a, "%zu", nc);
+    snprintf(c2, sizeof c2, "%zu", t->ngroups);
+    render_buf_puts(b, " ");
+    render_buf_printf(b, render_cmp_msg(CM_OVERVIEW_TOP, ko), a, c2);
+  }
+  render_buf_puts(b, "\n\n");
+  render_buf_puts(b, render_cmp_msg(CM_STATS_NOTE, ko));
+  render_buf_puts(b, "\n\n");
+}
+
+/* The gate's section: passed, or the failing figures with their
+ * differences, intervals and p. */
+static void build_gate(struct render_buf *b, const struct cmp_out *c) {
+  const struct cmp_table *t = c->t;
+  int ko = t->lang_ko;
+  char pct[32], n[32];
+  snprintf(pct, sizeof pct, "%g", c->o->gate_pct);
+  snprintf(n, sizeof n, "%zu", c->nfails);
+  render_buf_printf(b, "## %s\n\n", render_cmp_msg(CM_GATE, ko));
+  if (!c->nfails) {
+    render_buf_printf(b, render_cmp_msg(CM_GATE_PASS, ko), pct);
+    render_buf_puts(b, "\n\n");
+    return;
+  }
+  render_buf_printf(b, render_cmp_msg(CM_GATE_FAIL, ko), n, pct);
+  render_buf_printf(b, "\n\n| %s | %s | %s | %s | %s | %s |\n| --- | --- | ---: | ---: | ---: | ---: |\n",
+                    render_cmp_msg(CM_COL_GROUP, ko), render_cmp_msg(CM_COL_TEST, ko), render_cmp_msg(CM_COL_N, ko),
+                    render_cmp_msg(CM_COL_DIFF, ko), render_cmp_msg(CM_COL_DIFF_CI, ko), render_cmp_msg(CM_COL_P, ko));
+  for (size_t i = 0; i < c->nfails; i++) {
+    const struct cmp_gate_fail *x = &c->fails[i];
+    const struct cmp_fig *fig = &t->figs->v[x->f];
+    char name[500], tt[300], p[32], lo[32], hi[32];
+    group_shown(t, x->g, name, sizeof name);
+    render_cmp_fig_title(fig, ko, tt, sizeof tt);
+    fmt_pct(p, sizeof p, x->d.pct, 1);
+    fmt_pct(lo, sizeof lo, x->d.lo_pct, 1);
+    fmt_pct(hi, sizeof hi, x->d.hi_pct, 1);
+    render_buf_puts(b, "| ");
+    cell(b, name);
+    render_buf_puts(b, " | ");
+    cell(b, tt);
+    char pv[32];
+    if (x->d.p < 0.0001) snprintf(pv, sizeof pv, "< 0.0001");
+    else snprintf(pv, sizeof pv, "%.4f", x->d.p);
+    render_buf_printf(b, " [%s] | %u | %s%% | [%s, %s]%% | %s |\n", render_cmp_unit_shown(fig->unit),
+                      cmp_stat_at(t, x->f, x->g)->n, p, lo, hi, pv);
+  }
+  render_buf_puts(b, "\n");
+}
+
 static char *build_md(const struct cmp_out *c) {
   const struct cmp_table *t = c->t;
   const struct render_cmp_opts *o = c->o;
@@ -298,6 +473,10 @@ static char *build_md(const struct cmp_out *c) {
   for (size_t g = 0; g < t->ngroups; g++) any_sim |= t->groups[g].simulated;
   if (any_sim) render_buf_printf(&b, " %s", render_cmp_msg(CM_SIMULATED_NOTE, ko));
   render_buf_puts(&b, "\n\n");
+
+  /* the one-page overview first, then the gate's verdict */
+  build_overview(&b, t);
+  if (o->gate) build_gate(&b, c);
 
   /* groups */
   render_buf_printf(&b, "## %s\n\n| %s | %s | %s | %s | %s |\n| --- | --- | --- | --- | ---: |\n",
@@ -470,7 +649,9 @@ static int write_csv(struct cmp_out *c, struct ssdrev_err *err) {
   rc = ssdrev_atomic_open(&a, path, err);
   if (rc) return rc;
   static const char *const gh[] = {"group", "model", "firmware", "state", "baseline", "family", "test", "metric",
-                                   "unit", "n", "min", "median", "max", "ratio", "rank"};
+                                   "unit", "n", "min", "median", "max", "ratio", "rank", "mean", "stddev", "cv",
+                                   "ci95_lo", "ci95_hi", "diff_pct", "diff_ci95_lo_pct", "diff_ci95_hi_pct",
+                                   "p_welch", "beyond_noise"};
   csv_header(a.f, gh, sizeof gh / sizeof gh[0]);
   size_t *rank = malloc((t->ngroups ? t->ngroups : 1) * sizeof *rank);
   size_t *pos = malloc((t->ngroups ? t->ngroups : 1) * sizeof *pos);
@@ -499,7 +680,20 @@ static int write_csv(struct cmp_out *c, struct ssdrev_err *err) {
       csv_num(a.f, s->median, 0);
       csv_num(a.f, s->max, 0);
       csv_num(a.f, ratio_of(t, f, g), 0);
-      ssdrev_csv_number(a.f, rk, 1);
+      ssdrev_csv_number(a.f, rk, 0);
+      /* the statistics (stats.c); empty where undefined (n < 2) */
+      struct cmp_diff d;
+      render_cmp_welch(cmp_stat_at(t, f, t->baseline_group), s, &d);
+      csv_num(a.f, s->mean, 0);
+      csv_num(a.f, s->sd, 0);
+      csv_num(a.f, render_cmp_cv(s), 0);
+      csv_num(a.f, s->ci_lo, 0);
+      csv_num(a.f, s->ci_hi, 0);
+      csv_num(a.f, g == t->baseline_group ? NAN : d.pct, 0);
+      csv_num(a.f, g == t->baseline_group ? NAN : d.lo_pct, 0);
+      csv_num(a.f, g == t->baseline_group ? NAN : d.hi_pct, 0);
+      csv_num(a.f, g == t->baseline_group ? NAN : d.p, 0);
+      ssdrev_csv_text(a.f, g == t->baseline_group || !d.ok ? "" : yes_no(d.beyond), 1);
     }
   }
   free(rank);
@@ -532,6 +726,92 @@ static int write_xlsx(struct cmp_out *c, struct ssdrev_err *err) {
   return render_cmp_write_xlsx(c->t, path, err);
 }
 
+/* ---------------------------------------------------------------- gate */
+
+/* Every headline figure of every group worse than the baseline's by more
+ * than gate_pct and beyond the noise, in report order. */
+static int gate_check(struct cmp_out *c, struct ssdrev_err *err) {
+  const struct cmp_table *t = c->t;
+  size_t cap = 0;
+  for (size_t k = 0; k < t->nfig_order; k++) {
+    size_t f = t->order[k];
+    const struct cmp_fig *fig = &t->figs->v[f];
+    if (!fig->headline) continue;
+    const struct cmp_stat *b = cmp_stat_at(t, f, t->baseline_group);
+    if (b->n < 2) continue; /* no test at n = 1 */
+    for (size_t g = 0; g < t->ngroups; g++) {
+      if (g == t->baseline_group) continue;
+      struct cmp_diff d;
+      render_cmp_welch(b, cmp_stat_at(t, f, g), &d);
+      if (!d.ok || !d.beyond) continue;
+      double worse = fig->higher_better ? -d.pct : d.pct;
+      if (!(worse > c->o->gate_pct)) continue;
+      if (c->nfails == cap) {
+        size_t nc = cap ? cap * 2 : 16;
+        struct cmp_gate_fail *nv = realloc(c->fails, nc * sizeof *nv);
+        if (!nv) return ssdrev_fail(err, -ENOMEM, "out of memory");
+        c->fails = nv;
+        cap = nc;
+      }
+      c->fails[c->nfails++] = (struct cmp_gate_fail){f, g, d};
+    }
+  }
+  c->res->gate_failures = c->nfails;
+  return 0;
+}
+
+static json_t *jnum(double v) {
+  return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* verdict.json (docs/perf/compare.md): the gate's verdict for CI. */
+static int write_verdict(struct cmp_out *c, struct ssdrev_err *err) {
+  const struct cmp_table *t = c->t;
+  json_t *v = json_object(), *list = json_array();
+  json_object_set_new(v, "format", json_string("ssdrev-compare-verdict"));
+  json_object_set_new(v, "format_version", json_integer(1));
+  json_object_set_new(v, "verdict", json_string(c->nfails ? "fail" : "pass"));
+  json_object_set_new(v, "baseline", json_string(t->groups[t->baseline_group].name));
+  json_object_set_new(v, "gate_pct", json_real(c->o->gate_pct));
+  json_object_set_new(v, "test", json_string("welch-t two-sided"));
+  json_object_set_new(v, "alpha", json_real(0.05));
+  json_object_set_new(v, "metrics", json_string("headline"));
+  json_object_set_new(v, "groups", json_integer((json_int_t)t->ngroups));
+  for (size_t i = 0; i < c->nfails; i++) {
+    const struct cmp_gate_fail *x = &c->fails[i];
+    const struct cmp_fig *fig = &t->figs->v[x->f];
+    const struct cmp_stat *s = cmp_stat_at(t, x->f, x->g), *b = cmp_stat_at(t, x->f, t->baseline_group);
+    json_t *e = json_object();
+    json_object_set_new(e, "group", json_string(t->groups[x->g].name));
+    json_object_set_new(e, "family", json_string(fig->family));
+    json_object_set_new(e, "test", json_string(fig->key));
+    json_object_set_new(e, "metric", json_string(fig->metric));
+    json_object_set_new(e, "unit", json_string(fig->unit));
+    json_object_set_new(e, "higher_better", json_boolean(fig->higher_better));
+    json_object_set_new(e, "n", json_integer(s->n));
+    json_object_set_new(e, "baseline_n", json_integer(b->n));
+    json_object_set_new(e, "mean", jnum(s->mean));
+    json_object_set_new(e, "baseline_mean", jnum(b->mean));
+    json_object_set_new(e, "diff_pct", jnum(x->d.pct));
+    json_object_set_new(e, "diff_ci95_lo_pct", jnum(x->d.lo_pct));
+    json_object_set_new(e, "diff_ci95_hi_pct", jnum(x->d.hi_pct));
+    json_object_set_new(e, "p_welch", jnum(x->d.p));
+    json_array_append_new(list, e);
+  }
+  json_object_set_new(v, "regressions", list);
+  /* group names come from archives: jansson escapes them as JSON strings;
+   * one not valid UTF-8 makes json_string NULL, dropped by set_new */
+  char *txt = json_dumps(v, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+  json_decref(v);
+  if (!txt) return ssdrev_fail(err, -ENOMEM, "out of memory writing verdict.json");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/verdict.json", c->o->out_dir);
+  size_t len = strlen(txt);
+  int rc = ssdrev_write_file_atomic(path, txt, len, err);
+  free(txt);
+  return rc;
+}
+
 /* ---------------------------------------------------------------- table */
 
 static const struct {
@@ -550,10 +830,13 @@ int render_compare_write_outputs(const struct cmp_table *t, const struct render_
   struct cmp_out c = {.t = t, .o = o, .res = res, .chart_of = calloc(t->figs->n ? t->figs->n : 1, sizeof(char *))};
   if (!c.chart_of) return ssdrev_fail(err, -ENOMEM, "out of memory");
   unsigned mask = o->formats ? o->formats : (RENDER_CMP_MD | RENDER_CMP_CSV | RENDER_CMP_CHARTS);
-  int rc = 0;
+  int rc = o->gate ? gate_check(&c, err) : 0;
   for (size_t i = 0; i < sizeof cmp_formats / sizeof cmp_formats[0] && !rc; i++)
     if (mask & cmp_formats[i].bit) rc = cmp_formats[i].write(&c, err);
+  /* the verdict is written whatever the formats: it is what CI reads */
+  if (!rc && o->gate) rc = write_verdict(&c, err);
   for (size_t f = 0; f < t->figs->n; f++) free(c.chart_of[f]);
   free(c.chart_of);
+  free(c.fails);
   return rc;
 }
