@@ -457,6 +457,24 @@ static const struct msg_row rows[MSG_COUNT] = {
         "실패: 기준 그룹보다 %2$s%% 넘게, 잡음 이상으로 나쁜 수치: %1$s개."),
     ROW(MSG_CM_WITHIN_NOISE, "within the noise", "잡음 이내"),
     ROW(MSG_CM_BEYOND_NOISE, "beyond the noise", "잡음 이상"),
+    ROW(MSG_CM_METHOD_SYSTEM, "Method and system", "방법과 시스템"),
+    ROW(MSG_CM_COL_METHOD, "Method", "방법"),
+    ROW(MSG_CM_COL_ENGINE, "Engine", "엔진"),
+    ROW(MSG_CM_COL_VERSION, "ssdrev version", "ssdrev 버전"),
+    ROW(MSG_CM_COL_KERNEL, "Kernel / OS", "커널 / OS"),
+    ROW(MSG_CM_COL_MEASURED, "Measured", "측정일"),
+    ROW(MSG_CM_IMPORT_DATE, "import date", "가져온 날짜"),
+    ROW(MSG_CM_COMMON, "Every group shares: %s.", "모든 그룹 공통: %s."),
+    ROW(MSG_CM_METHOD_NOTE,
+        "Methods: reference is the reference review's (profiles/review.json), full the full method "
+        "(profiles/review-full.json), short a --short run (small regions and short measuring times, not comparable "
+        "with full runs); an import is named by its source. A review's date is its start; an import's is when it was "
+        "measured where the import recorded it, else the day it was imported (marked \"import date\"). Each cell "
+        "lists every value the group's runs have.",
+        "방법: reference는 기준 리뷰 방법(profiles/review.json), full은 전체 방법(profiles/review-full.json), short는 "
+        "--short 실행(작은 영역과 짧은 측정 시간으로 전체 실행과 비교할 수 없음)이며, 가져온 결과는 출처로 표시합니다. "
+        "리뷰의 날짜는 시작 시각이고, 가져온 결과는 기록된 측정 시각, 없으면 가져온 날짜(\"가져온 날짜\" 표시)입니다. "
+        "각 칸에는 그룹의 실행이 가진 모든 값을 나열합니다."),
 
     ROW(MSG_W_WARNING, "warning", "경고"),
     ROW(MSG_W_NOTE, "note", "참고"),

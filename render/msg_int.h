@@ -314,6 +314,15 @@ enum render_msg_id {
   MSG_CM_GATE_FAIL,      /* printf: the count, the percentage */
   MSG_CM_WITHIN_NOISE,
   MSG_CM_BEYOND_NOISE,
+  MSG_CM_METHOD_SYSTEM,
+  MSG_CM_COL_METHOD,
+  MSG_CM_COL_ENGINE,
+  MSG_CM_COL_VERSION,
+  MSG_CM_COL_KERNEL,
+  MSG_CM_COL_MEASURED,
+  MSG_CM_IMPORT_DATE,
+  MSG_CM_COMMON,         /* printf: the parts every group shares */
+  MSG_CM_METHOD_NOTE,
   /* ------------------------------------------------ the CLI's messages
    * (render_msg_cli; the English forms are exactly what is printed) */
   MSG_W_WARNING,

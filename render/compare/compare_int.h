@@ -46,15 +46,41 @@ struct cmp_run {
   int filtered;                /* left out by --where */
   int simulated;
   char model[128], firmware[64], state[64], label[128], source[16], date[24];
+  /* what the method and system table and the runs list show (issue 25):
+   * when it was measured (a review's start; an import's measured_at, else
+   * its import date: date_kind says which), the method (reference, full,
+   * short, import), the engine, ssdrev's version and the kernel (an
+   * import: the source's OS when it names one) */
+  char measured[24];
+  int date_kind;               /* CMP_DATE_* */
+  char method[32], engine[16], tool_version[32], kernel[96];
   struct cmp_val *vals;        /* malloc'd, sorted by fig */
   size_t nvals;
+  /* a CDM cell's per-pass values (passes >= 1), sorted by fig: each is a
+   * sample of its figure in place of the run's best-of-passes value */
+  struct cmp_val *pvals;       /* malloc'd */
+  size_t npvals;
   size_t group;                /* index into cmp_table.groups */
   long index_root;             /* which index the run belongs to; -1 = none */
   int64_t sig[4];              /* manifest and analysis.json mtime (ns) and size: the index's freshness key */
 };
 
+enum { CMP_DATE_RUN = 0, CMP_DATE_MEASURED = 1, CMP_DATE_IMPORTED = 2 };
+
+/* The run facts a group names every value of (what it mixes). */
+enum { CMP_MIX_MODEL, CMP_MIX_FIRMWARE, CMP_MIX_STATE, CMP_MIX_METHOD, CMP_MIX_ENGINE, CMP_MIX_VERSION,
+       CMP_MIX_KERNEL, CMP_NMIX };
+#define CMP_MIX_LEN 200
+
 struct cmp_group {
   char name[400];  /* the --group-by fields joined, as shown */
+  char short_name[400]; /* name without the parts every group shares (labels in charts and the overview) */
+  /* every distinct value of its runs, ", "-joined in run order ("FW100,
+   * FW200"); "…" ends a list that did not fit; "-" for an unknown one */
+  char mix[CMP_NMIX][CMP_MIX_LEN];
+  unsigned nmix[CMP_NMIX];  /* distinct values listed */
+  char first_measured[24], last_measured[24]; /* the runs' measured dates, earliest and latest */
+  int any_import_date;      /* a run's date is only its import's */
   char model[128], firmware[64], state[64];
   size_t nruns;
   int simulated;   /* every run is simulated */
@@ -110,7 +136,13 @@ struct cmp_table {
   size_t nfig_order;
   struct cmp_stat *stats;  /* [fig * ngroups + group] */
   int lang_ko;
+  char common[400];        /* the name parts every group shares (render_cmp_describe_groups) */
 };
+
+/* Fills every group's mix lists, measured range and short_name
+ * (compare.c; linear in runs). common gets the parts every group's name
+ * shares (" · "-joined; "" if none). */
+void render_cmp_describe_groups(struct cmp_table *t, char *common, size_t len);
 
 /* ------------------------------------------------------------ families */
 
@@ -138,7 +170,8 @@ enum render_cmp_msg {
   /* issue 25: statistics, overview and gate */
   CM_OVERVIEW, CM_OVERVIEW_NOTE, CM_OVERVIEW_TOP, CM_COL_TEST, CM_SCORE, CM_SCORE_NOTE, CM_COL_MEAN, CM_COL_SD,
   CM_COL_CV, CM_COL_CI, CM_COL_DIFF, CM_COL_DIFF_CI, CM_COL_P, CM_STATS_NOTE, CM_GATE, CM_GATE_PASS, CM_GATE_FAIL,
-  CM_WITHIN_NOISE, CM_BEYOND_NOISE, CM_COUNT_
+  CM_WITHIN_NOISE, CM_BEYOND_NOISE, CM_METHOD_SYSTEM, CM_COL_METHOD, CM_COL_ENGINE, CM_COL_VERSION, CM_COL_KERNEL,
+  CM_COL_MEASURED, CM_IMPORT_DATE, CM_COMMON, CM_METHOD_NOTE, CM_COUNT_
 };
 const char *render_cmp_msg(enum render_cmp_msg id, int ko);
 

@@ -88,6 +88,39 @@ static void group_shown(const struct cmp_table *t, size_t g, char *buf, size_t l
            g == t->baseline_group ? render_cmp_msg(CM_BASELINE_MARK, t->lang_ko) : "");
 }
 
+/* The group as labelled in charts and the overview: its short name (the
+ * parts every group shares are said once, CM_COMMON). */
+static void group_label(const struct cmp_table *t, size_t g, char *buf, size_t len) {
+  snprintf(buf, len, "%s%s%s", t->groups[g].short_name, t->groups[g].simulated ? " (sim)" : "",
+           g == t->baseline_group ? render_cmp_msg(CM_BASELINE_MARK, t->lang_ko) : "");
+}
+
+/* Cuts a label to fit WIDTH: its first part (the model) loses characters
+ * from its front first ("…MZVLB256HAHQ-000L7": models of one maker share
+ * their beginning, the variant is at the end), so what follows " · "
+ * (firmware, state) stays readable; then the label's end. */
+static void fit_label(cairo_t *cr, char *name, size_t size, double width, int bold) {
+  static const char ell[] = "…"; /* 3 bytes */
+  while (strlen(name) > 4 && render_canvas_text_width(cr, name, 8.5, bold) > width) {
+    char *sep = strstr(name, " · ");
+    char *start = !strncmp(name, ell, 3) ? name + 3 : name;
+    if (sep && sep - start > 6) {
+      char *c = start + 1;
+      while (c < sep && ((unsigned char)*c & 0xC0) == 0x80) c++; /* whole UTF-8 characters */
+      char rest[500];
+      snprintf(rest, sizeof rest, "%s%s", ell, c);
+      snprintf(name, size, "%s", rest);
+      continue;
+    }
+    size_t l = strlen(name);
+    if (l >= 3 && !strcmp(name + l - 3, ell)) l -= 3;
+    if (!l) break;
+    l--;
+    while (l && ((unsigned char)name[l] & 0xC0) == 0x80) l--;
+    snprintf(name + l, size - l, "%s", ell);
+  }
+}
+
 /* ---------------------------------------------------------------- charts */
 
 /* Horizontal bars, best first: the group's median as the bar (the
@@ -126,7 +159,7 @@ static int draw_chart(const struct cmp_out *c, size_t f, const size_t *rank, siz
   double label_w = 0;
   for (size_t i = 0; i < shown; i++) {
     char g[500];
-    group_shown(t, rank[i], g, sizeof g);
+    group_label(t, rank[i], g, sizeof g);
     double w = render_canvas_text_width(cr, g, 8.5, rank[i] == t->baseline_group);
     if (w > label_w) label_w = w;
   }
@@ -163,13 +196,9 @@ static int draw_chart(const struct cmp_out *c, size_t f, const size_t *rank, siz
     const struct cmp_stat *s = cmp_stat_at(t, f, g);
     double y = top_pt + row_pt * (double)i;
     char name[500];
-    group_shown(t, g, name, sizeof name);
-    /* a long group name is cut to the label column */
-    while (strlen(name) > 4 && render_canvas_text_width(cr, name, 8.5, g == t->baseline_group) > x0 - 14) {
-      size_t l = strlen(name) - 4;
-      while (l && ((unsigned char)name[l] & 0xC0) == 0x80) l--; /* whole UTF-8 characters */
-      memcpy(name + l, "...", 4);
-    }
+    group_label(t, g, name, sizeof name);
+    /* a long group name is cut to the label column, the model first */
+    fit_label(cr, name, sizeof name, x0 - 14, g == t->baseline_group);
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
     render_canvas_text(cr, x0 - 6, y + row_pt * 0.68, name, 8.5, g == t->baseline_group, RC_RIGHT);
     double bx = x0 + (x1 - x0) * s->median / hi;
@@ -343,7 +372,7 @@ static void build_overview(struct render_buf *b, const struct cmp_table *t) {
   render_buf_printf(b, "| %s |", render_cmp_msg(CM_COL_TEST, ko));
   for (size_t i = 0; i < nc; i++) {
     char name[500];
-    group_shown(t, cols[i], name, sizeof name);
+    group_label(t, cols[i], name, sizeof name);
     render_buf_puts(b, " ");
     cell(b, name);
     render_buf_puts(b, " |");
@@ -436,6 +465,54 @@ static void build_gate(struct render_buf *b, const struct cmp_out *c) {
   render_buf_puts(b, "\n");
 }
 
+/* A run's measured date as shown: "2026-12-03 11:50:13", an import's
+ * import date marked. */
+static void run_date(const struct cmp_run *r, int ko, char *buf, size_t len) {
+  if (!r->measured[0]) snprintf(buf, len, "%s", r->date[0] ? r->date : "-");
+  else if (r->date_kind == CMP_DATE_IMPORTED) snprintf(buf, len, "%.10s (%s)", r->measured, render_cmp_msg(CM_IMPORT_DATE, ko));
+  else snprintf(buf, len, "%s", r->measured);
+}
+
+static void group_dates(const struct cmp_group *x, int ko, char *buf, size_t len) {
+  if (!x->first_measured[0]) snprintf(buf, len, "-");
+  else if (!strncmp(x->first_measured, x->last_measured, 10)) snprintf(buf, len, "%.10s", x->first_measured);
+  else snprintf(buf, len, "%.10s .. %.10s", x->first_measured, x->last_measured);
+  if (x->any_import_date) {
+    size_t l = strlen(buf);
+    snprintf(buf + l, len - l, " (%s)", render_cmp_msg(CM_IMPORT_DATE, ko));
+  }
+}
+
+/* What was compared: per group its methods, engines, ssdrev versions,
+ * kernels and measured dates (every value its runs have). */
+static void build_method_table(struct render_buf *b, const struct cmp_table *t) {
+  int ko = t->lang_ko;
+  render_buf_printf(b, "## %s\n\n| %s | %s | %s | %s | %s | %s |\n| --- | --- | --- | --- | --- | --- |\n",
+                    render_cmp_msg(CM_METHOD_SYSTEM, ko), render_cmp_msg(CM_COL_GROUP, ko),
+                    render_cmp_msg(CM_COL_METHOD, ko), render_cmp_msg(CM_COL_ENGINE, ko),
+                    render_cmp_msg(CM_COL_VERSION, ko), render_cmp_msg(CM_COL_KERNEL, ko),
+                    render_cmp_msg(CM_COL_MEASURED, ko));
+  for (size_t g = 0; g < t->ngroups && g < CMP_RUNS_LISTED; g++) {
+    const struct cmp_group *x = &t->groups[g];
+    char name[500], d[80];
+    group_shown(t, g, name, sizeof name);
+    render_buf_puts(b, "| ");
+    cell(b, name);
+    static const int cols[] = {CMP_MIX_METHOD, CMP_MIX_ENGINE, CMP_MIX_VERSION, CMP_MIX_KERNEL};
+    for (size_t k = 0; k < 4; k++) {
+      render_buf_puts(b, " | ");
+      cell(b, x->mix[cols[k]]);
+    }
+    group_dates(x, ko, d, sizeof d);
+    render_buf_puts(b, " | ");
+    cell(b, d);
+    render_buf_puts(b, " |\n");
+  }
+  render_buf_puts(b, "\n");
+  render_buf_puts(b, render_cmp_msg(CM_METHOD_NOTE, ko));
+  render_buf_puts(b, "\n\n");
+}
+
 static char *build_md(const struct cmp_out *c) {
   const struct cmp_table *t = c->t;
   const struct render_cmp_opts *o = c->o;
@@ -472,11 +549,19 @@ static char *build_md(const struct cmp_out *c) {
   int any_sim = 0;
   for (size_t g = 0; g < t->ngroups; g++) any_sim |= t->groups[g].simulated;
   if (any_sim) render_buf_printf(&b, " %s", render_cmp_msg(CM_SIMULATED_NOTE, ko));
+  if (t->common[0]) {
+    struct render_buf cm = {0};
+    render_buf_md(&cm, t->common);
+    render_buf_puts(&b, " ");
+    render_buf_printf(&b, render_cmp_msg(CM_COMMON, ko), cm.s ? cm.s : "");
+    render_buf_free(&cm);
+  }
   render_buf_puts(&b, "\n\n");
 
   /* the one-page overview first, then the gate's verdict */
   build_overview(&b, t);
   if (o->gate) build_gate(&b, c);
+  build_method_table(&b, t);
 
   /* groups */
   render_buf_printf(&b, "## %s\n\n| %s | %s | %s | %s | %s |\n| --- | --- | --- | --- | ---: |\n",
@@ -488,12 +573,11 @@ static char *build_md(const struct cmp_out *c) {
     group_shown(t, g, name, sizeof name);
     render_buf_puts(&b, "| ");
     cell(&b, name);
-    render_buf_puts(&b, " | ");
-    cell(&b, x->model[0] ? x->model : "-");
-    render_buf_puts(&b, " | ");
-    cell(&b, x->firmware[0] ? x->firmware : "-");
-    render_buf_puts(&b, " | ");
-    cell(&b, x->state);
+    /* every value the group mixes (a model group of two firmware lists both) */
+    for (int k = CMP_MIX_MODEL; k <= CMP_MIX_STATE; k++) {
+      render_buf_puts(&b, " | ");
+      cell(&b, x->mix[k]);
+    }
     render_buf_printf(&b, " | %zu |\n", x->nruns);
   }
   render_buf_puts(&b, "\n");
@@ -504,9 +588,10 @@ static char *build_md(const struct cmp_out *c) {
     render_buf_printf(&b, render_cmp_msg(CM_RUNS_ELIDED, ko), n1);
     render_buf_puts(&b, "\n\n");
   } else {
-    render_buf_printf(&b, "| %s | %s | %s | %s | %s |\n| --- | --- | --- | --- | --- |\n", render_cmp_msg(CM_COL_LABEL, ko),
-                      render_cmp_msg(CM_COL_GROUP, ko), render_cmp_msg(CM_COL_SOURCE, ko), render_cmp_msg(CM_COL_DATE, ko),
-                      render_cmp_msg(CM_COL_SIMULATED, ko));
+    render_buf_printf(&b, "| %s | %s | %s | %s | %s | %s |\n| --- | --- | --- | --- | --- | --- |\n",
+                      render_cmp_msg(CM_COL_LABEL, ko), render_cmp_msg(CM_COL_GROUP, ko),
+                      render_cmp_msg(CM_COL_SOURCE, ko), render_cmp_msg(CM_COL_METHOD, ko),
+                      render_cmp_msg(CM_COL_MEASURED, ko), render_cmp_msg(CM_COL_SIMULATED, ko));
     for (size_t i = 0; i < t->nok; i++) {
       const struct cmp_run *r = t->ok[i];
       render_buf_puts(&b, "| ");
@@ -515,8 +600,12 @@ static char *build_md(const struct cmp_out *c) {
       cell(&b, t->groups[r->group].name);
       render_buf_puts(&b, " | ");
       cell(&b, r->source);
+      char d[80];
+      run_date(r, ko, d, sizeof d);
       render_buf_puts(&b, " | ");
-      cell(&b, r->date[0] ? r->date : "-");
+      cell(&b, r->method);
+      render_buf_puts(&b, " | ");
+      cell(&b, d);
       render_buf_printf(&b, " | %s |\n", render_cmp_msg(r->simulated ? CM_YES : CM_NO, ko));
     }
     render_buf_puts(&b, "\n");
@@ -669,7 +758,8 @@ static int write_csv(struct cmp_out *c, struct ssdrev_err *err) {
       const struct cmp_stat *s = cmp_stat_at(t, f, g);
       if (!s->n) continue;
       const struct cmp_group *x = &t->groups[g];
-      const char *row[] = {x->name, x->model, x->firmware, x->state, yes_no(g == t->baseline_group),
+      const char *row[] = {x->name, x->mix[CMP_MIX_MODEL], x->mix[CMP_MIX_FIRMWARE], x->mix[CMP_MIX_STATE],
+                           yes_no(g == t->baseline_group),
                            fig->family, fig->key, fig->metric, fig->unit};
       for (size_t j = 0; j < sizeof row / sizeof row[0]; j++) csv_field(a.f, row[j], 0);
       char n[32], rk[32];
@@ -705,7 +795,8 @@ static int write_csv(struct cmp_out *c, struct ssdrev_err *err) {
   rc = ssdrev_atomic_open(&a, path, err);
   if (rc) return rc;
   static const char *const rh[] = {"run",       "label", "group",        "model",      "firmware", "state",
-                                   "source",    "simulated", "date", "analyzed_now", "from_index", "figures"};
+                                   "source",    "simulated", "date", "analyzed_now", "from_index", "figures",
+                                   "measured", "date_kind", "method", "engine", "ssdrev_version", "kernel"};
   csv_header(a.f, rh, sizeof rh / sizeof rh[0]);
   for (size_t k = 0; k < t->nok; k++) {
     const struct cmp_run *r = t->ok[k];
@@ -715,7 +806,11 @@ static int write_csv(struct cmp_out *c, struct ssdrev_err *err) {
                          r->label, t->groups[r->group].name, r->model, r->firmware, r->state, r->source,
                          yes_no(r->simulated), r->date, yes_no(r->analyzed), yes_no(r->from_index)};
     for (size_t j = 0; j < sizeof row / sizeof row[0]; j++) csv_field(a.f, row[j], 0);
-    ssdrev_csv_number(a.f, nf, 1);
+    ssdrev_csv_number(a.f, nf, 0);
+    static const char *const kinds[] = {"run", "measured_at", "import"};
+    const char *meta[] = {r->measured, kinds[r->date_kind >= 0 && r->date_kind <= 2 ? r->date_kind : 0], r->method,
+                          r->engine, r->tool_version, r->kernel};
+    for (size_t j = 0; j < 6; j++) csv_field(a.f, meta[j], j == 5);
   }
   return ssdrev_atomic_commit(&a, err);
 }

@@ -4,7 +4,8 @@
 # 95% t interval; per group and figure the mean difference to the baseline
 # with Welch's 95% interval, Welch's p and "beyond the noise" (p < 0.05, never
 # at n = 1); the relative score in the report (geometric mean of median
-# ratios, latency inverted). Skipped without numpy and scipy.
+# ratios, latency inverted); a review's CDM passes as the samples, the same
+# when read back from the folder's index. Skipped without numpy and scipy.
 set -u
 /usr/bin/python3 -c 'import numpy, scipy.stats' >/dev/null 2>&1 || { echo "skip: python3 numpy/scipy not installed"; exit 77; }
 T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
@@ -97,8 +98,14 @@ assert len(score_line) == 1, score_line
 head = [l for l in md.splitlines() if l.startswith("| Test |")][0]
 cols = [c.strip() for c in head.strip("|").split("|")][1:]
 got = [float(c.strip().strip("*")) for c in score_line[0].strip("|").split("|")[1:]]
+# the columns are the short names: the part every group shares (FOB) is said once
+assert "Every group shares: FOB." in md, md[:600]
+names = {r["group"] for r in rows}
 for name, s in zip(cols, got):
-    g = name.replace(" (baseline)", "")
+    short = name.replace(" (baseline)", "")
+    g = [x for x in names if x == short + " · FOB"]
+    assert len(g) == 1, (short, names)
+    g = g[0]
     logs = []
     for r in rows:
         if r["group"] != g or r["family"] != "cdm" or not r["metric"].endswith("_mb_s"):
@@ -108,5 +115,30 @@ for name, s in zip(cols, got):
     want = math.exp(sum(logs) / len(logs))
     assert abs(s - want) < 0.0006, (name, s, want)
 print("checked", checked, "differences;", beyond, "beyond the noise")
+PY
+# two short reviews of 3 passes each: a CDM cell's 6 passes are its samples
+P="$T/passes"
+mkdir -p "$P"
+for s in 1 2; do
+  SSDREV_DATA=$R "$SSDREV" review sim:pm981-256 --short --passes 3 --seed $s --out "$P/r$s" >/dev/null 2>"$T/e" \
+    || fail "review: $(cat "$T/e")"
+done
+"$SSDREV" compare "$P" --out "$T/p1" --format csv >/dev/null 2>"$T/e" || fail "compare passes: $(cat "$T/e")"
+"$SSDREV" compare "$P" --out "$T/p2" --format csv --verbose >"$T/out" 2>"$T/e" || fail "compare again: $(cat "$T/e")"
+grep -q "runs: 2 from the index" "$T/out" || fail "second compare not from the index: $(cat "$T/out")"
+cmp -s "$T/p1/groups.csv" "$T/p2/groups.csv" || fail "the index changes the statistics: $(diff "$T/p1/groups.csv" "$T/p2/groups.csv" | head -5)"
+/usr/bin/python3 - "$P" "$T/p1/groups.csv" <<'PY' || exit 1
+import csv, json, sys
+import numpy as np
+x = []
+for r in ("r1", "r2"):
+    t = json.load(open("%s/%s/analysis.json" % (sys.argv[1], r)))["tests"]
+    x += [v["ops"]["all"]["mb_s"] for k, v in t.items() if k.startswith("cdm_fob.SEQ1M_Q8T1.read.p") and v.get("pass", 0) >= 1]
+x = np.array(x)
+assert len(x) == 6, x
+g = [r for r in csv.DictReader(open(sys.argv[2])) if r["test"] == "FOB default SEQ1M Q8T1" and r["metric"] == "read_mb_s"]
+assert len(g) == 1 and g[0]["n"] == "6", g
+for col, want in (("median", np.median(x)), ("mean", x.mean()), ("stddev", x.std(ddof=1))):
+    assert abs(float(g[0][col]) - want) < 2e-6, (col, g[0][col], want)
 PY
 echo ok
