@@ -414,8 +414,8 @@ static const struct msg_row rows[MSG_COUNT] = {
         "막대는 그룹 중앙값(좋은 순), 수염은 최소~최대 범위입니다."),
     ROW(MSG_CM_NO_BASELINE_VALUE, "-",
         "-"),
-    SAME(MSG_CM_SHEET_RUNS, "Runs"),
-    SAME(MSG_CM_SHEET_GROUPS, "Groups"),
+    ROW(MSG_CM_SHEET_RUNS, "Runs", "실행"),
+    ROW(MSG_CM_SHEET_GROUPS, "Groups", "그룹"),
     ROW(MSG_CM_LATENCY, " latency", " 지연"),
     ROW(MSG_CM_TAIL_LAT, "QD1 %s latency %s", "QD1 %s 지연 %s"),
     /* compare statistics, overview and gate (issue 25) */
@@ -475,6 +475,18 @@ static const struct msg_row rows[MSG_COUNT] = {
         "--short 실행(작은 영역과 짧은 측정 시간으로 전체 실행과 비교할 수 없음)이며, 가져온 결과는 출처로 표시합니다. "
         "리뷰의 날짜는 시작 시각이고, 가져온 결과는 기록된 측정 시각, 없으면 가져온 날짜(\"가져온 날짜\" 표시)입니다. "
         "각 칸에는 그룹의 실행이 가진 모든 값을 나열합니다."),
+    ROW(MSG_CM_XL_RUN, "run", "실행 디렉터리"),
+    ROW(MSG_CM_XL_BASELINE, "baseline", "기준"),
+    ROW(MSG_CM_XL_FAMILY, "family", "계열"),
+    ROW(MSG_CM_XL_METRIC, "metric", "지표"),
+    ROW(MSG_CM_XL_UNIT, "unit", "단위"),
+    ROW(MSG_CM_XL_CI_LO, "ci95_lo", "95% 구간 하한"),
+    ROW(MSG_CM_XL_CI_HI, "ci95_hi", "95% 구간 상한"),
+    ROW(MSG_CM_XL_BEYOND, "beyond_noise", "잡음 이상"),
+    ROW(MSG_CM_PROF_DEFAULT, "default", "기본"),
+    ROW(MSG_CM_PROF_PEAK, "peak", "최대 성능"),
+    ROW(MSG_CM_PROF_REAL, "real", "실사용"),
+    ROW(MSG_CM_PROF_DEMO, "demo", "데모"),
 
     ROW(MSG_W_WARNING, "warning", "경고"),
     ROW(MSG_W_NOTE, "note", "참고"),

@@ -323,6 +323,18 @@ enum render_msg_id {
   MSG_CM_IMPORT_DATE,
   MSG_CM_COMMON,         /* printf: the parts every group shares */
   MSG_CM_METHOD_NOTE,
+  MSG_CM_XL_RUN,         /* xlsx headers without a report column of their own */
+  MSG_CM_XL_BASELINE,
+  MSG_CM_XL_FAMILY,
+  MSG_CM_XL_METRIC,
+  MSG_CM_XL_UNIT,
+  MSG_CM_XL_CI_LO,
+  MSG_CM_XL_CI_HI,
+  MSG_CM_XL_BEYOND,
+  MSG_CM_PROF_DEFAULT,   /* a CDM profile in a figure's title */
+  MSG_CM_PROF_PEAK,
+  MSG_CM_PROF_REAL,
+  MSG_CM_PROF_DEMO,
   /* ------------------------------------------------ the CLI's messages
    * (render_msg_cli; the English forms are exactly what is printed) */
   MSG_W_WARNING,

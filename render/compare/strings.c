@@ -15,7 +15,7 @@ const size_t render_cmp_nfamilies = sizeof render_cmp_families / sizeof render_c
 
 /* The compare report's strings are rows of the one message catalogue
  * (render/msg.c), MSG_CM_* in the order of enum render_cmp_msg. */
-_Static_assert(MSG_CM_METHOD_NOTE - MSG_CM_TITLE + 1 == CM_COUNT_, "render_cmp_msg and MSG_CM_* differ");
+_Static_assert(MSG_CM_PROF_DEMO - MSG_CM_TITLE + 1 == CM_COUNT_, "render_cmp_msg and MSG_CM_* differ");
 
 const char *render_cmp_msg(enum render_cmp_msg id, int ko) {
   if ((unsigned)id >= CM_COUNT_) return "";
@@ -93,7 +93,13 @@ void render_cmp_fig_title(const struct cmp_fig *f, int ko, char *buf, size_t len
     }
     const char *kind = strstr(f->metric, "_lat_us") ? render_cmp_msg(CM_LATENCY, ko)
                        : strstr(f->metric, "_iops") ? " IOPS" : "";
-    snprintf(buf, len, "%s %s%s, %s (%s)", cell, op_word(f->metric, ko), kind, st, pr);
+    /* the profile in the report's language ("nvme" is a product name) */
+    static const struct { const char *id; enum render_cmp_msg m; } profs[] = {
+        {"default", CM_PROF_DEFAULT}, {"peak", CM_PROF_PEAK}, {"real", CM_PROF_REAL}, {"demo", CM_PROF_DEMO}};
+    const char *prs = pr;
+    for (size_t i = 0; i < sizeof profs / sizeof profs[0]; i++)
+      if (!strcmp(pr, profs[i].id)) prs = render_cmp_msg(profs[i].m, ko);
+    snprintf(buf, len, "%s %s%s, %s (%s)", cell, op_word(f->metric, ko), kind, st, prs);
   } else if (!strcmp(f->family, "slc")) {
     enum render_cmp_msg m = !strcmp(f->metric, "max_gib")     ? CM_SLC_MAX
                      : !strcmp(f->metric, "min_gib")   ? CM_SLC_MIN
