@@ -43,6 +43,8 @@ static void usage(FILE *f) {
           "                      percent (0..1000; mean difference) and beyond the noise\n"
           "                      (Welch's t test, p < 0.05, at least 2 runs on each\n"
           "                      side); needs --baseline; writes OUTDIR/verdict.json\n"
+          "  --rank-short        rank and score groups of --short runs beside full\n"
+          "                      ones (by default they are marked (short) and unranked)\n"
           "  --jobs N            analysis threads (default 2)\n"
           "  --reanalyze         analyze every run even if analysis.json exists\n"
           "  --lock-wait S       a run to analyze that another process writes is waited\n"
@@ -92,7 +94,7 @@ int cmd_compare(int argc, char **argv) {
       {"lang", required_argument, NULL, 'l'}, {"where", required_argument, NULL, 'w'},
       {"group-by", required_argument, NULL, 'g'}, {"no-index", no_argument, NULL, 'n'},
       {"verbose", no_argument, NULL, 'v'},    {"lock-wait", required_argument, NULL, 'L'},
-      {"gate", required_argument, NULL, 'G'},
+      {"gate", required_argument, NULL, 'G'},  {"rank-short", no_argument, NULL, 'S'},
       {NULL, 0, NULL, 0},
   };
   optind = 1;
@@ -145,6 +147,7 @@ int cmd_compare(int argc, char **argv) {
       o.gate_pct = g;
       break;
     }
+    case 'S': o.rank_short = 1; break;
     case 'n': o.no_index = 1; break;
     case 'v': verbose = 1; break;
     case ':': return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);

@@ -487,6 +487,12 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_CM_PROF_PEAK, "peak", "최대 성능"),
     ROW(MSG_CM_PROF_REAL, "real", "실사용"),
     ROW(MSG_CM_PROF_DEMO, "demo", "데모"),
+    ROW(MSG_CM_SHORT_MARK, " (short)", " (짧은 실행)"),
+    ROW(MSG_CM_SHORT_NOTE,
+        "Groups marked (short) hold --short runs (small regions, short measuring times): their figures are not those "
+        "of a full run; they are shown, but not ranked or scored against full runs (--rank-short ranks them).",
+        "(짧은 실행) 표시 그룹은 --short 실행(작은 영역, 짧은 측정 시간)을 포함하므로 수치가 전체 실행의 것이 아닙니다. "
+        "표시는 하지만 전체 실행과 함께 순위를 매기지 않습니다(--rank-short로 순위에 넣을 수 있음)."),
 
     ROW(MSG_W_WARNING, "warning", "경고"),
     ROW(MSG_W_NOTE, "note", "참고"),

@@ -335,6 +335,8 @@ enum render_msg_id {
   MSG_CM_PROF_PEAK,
   MSG_CM_PROF_REAL,
   MSG_CM_PROF_DEMO,
+  MSG_CM_SHORT_MARK,     /* after a group holding --short runs */
+  MSG_CM_SHORT_NOTE,
   /* ------------------------------------------------ the CLI's messages
    * (render_msg_cli; the English forms are exactly what is printed) */
   MSG_W_WARNING,

@@ -249,6 +249,9 @@ struct render_cmp_opts {
    * verdict.json the machine-readable verdict (docs/perf/compare.md). */
   int gate;
   double gate_pct;
+  /* groups holding --short runs are marked and, beside groups of full runs
+   * only, left out of ranks and scores; rank_short ranks them too */
+  int rank_short;
 };
 #define RENDER_CMP_LOCK_WAIT_S 30
 void render_cmp_opts_defaults(struct render_cmp_opts *o);

@@ -670,6 +670,7 @@ static int build_groups(struct cmp_table *t, const struct render_cmp_opts *o, st
     r->group = gi;
     t->groups[gi].nruns++;
     if (!r->simulated) t->groups[gi].simulated = 0;
+    if (!strcmp(r->method, "short")) t->groups[gi].has_short = 1;
   }
   qsort(t->groups, t->ngroups, sizeof *t->groups, group_cmp);
   json_object_clear(idx);
@@ -680,6 +681,11 @@ static int build_groups(struct cmp_table *t, const struct render_cmp_opts *o, st
     t->ok[i]->group = (size_t)json_integer_value(json_object_get(idx, name));
   }
   json_decref(idx);
+  /* short runs beside full ones: shown, marked, not ranked (issue 27) */
+  int any_full = 0, any_short = 0;
+  for (size_t g = 0; g < t->ngroups; g++) any_full |= !t->groups[g].has_short, any_short |= t->groups[g].has_short;
+  for (size_t g = 0; g < t->ngroups; g++)
+    t->groups[g].unranked = any_full && any_short && !o->rank_short && t->groups[g].has_short;
   return 0;
 }
 
@@ -897,14 +903,18 @@ static int pick_baseline(struct cmp_table *t, const struct render_cmp_opts *o, s
   int any_known = 0;
   for (size_t g = 0; g < t->ngroups; g++) any_known |= t->groups[g].model[0] != 0;
   size_t best = SIZE_MAX;
-  for (size_t g = 0; g < t->ngroups; g++) {
-    const struct cmp_group *x = &t->groups[g];
-    if (any_known && !x->model[0]) continue;
-    /* groups are sorted by name, so a tie keeps the first */
-    if (best == SIZE_MAX || x->nfigs > t->groups[best].nfigs ||
-        (x->nfigs == t->groups[best].nfigs && x->nruns > t->groups[best].nruns))
-      best = g;
-  }
+  /* a --short group is no baseline for full ones; when only short groups
+   * have a known model, the rule without that (pass 1) */
+  for (int pass = 0; pass < 2 && best == SIZE_MAX; pass++)
+    for (size_t g = 0; g < t->ngroups; g++) {
+      const struct cmp_group *x = &t->groups[g];
+      if (any_known && !x->model[0]) continue;
+      if (!pass && x->unranked) continue;
+      /* groups are sorted by name, so a tie keeps the first */
+      if (best == SIZE_MAX || x->nfigs > t->groups[best].nfigs ||
+          (x->nfigs == t->groups[best].nfigs && x->nruns > t->groups[best].nruns))
+        best = g;
+    }
   t->baseline_group = best;
   return 0;
 }
@@ -952,7 +962,11 @@ static int build_scores(struct cmp_table *t, struct ssdrev_err *err) {
   }
   score_groups_g = t->groups;
   qsort(order, ng, sizeof *order, score_cmp);
-  for (size_t i = 0; i < ng; i++) t->groups[order[i]].score_rank = isnan(t->groups[order[i]].score) ? 0 : i + 1;
+  size_t rk = 0;
+  for (size_t i = 0; i < ng; i++) {
+    struct cmp_group *x = &t->groups[order[i]];
+    x->score_rank = isnan(x->score) || x->unranked ? 0 : ++rk;
+  }
   free(sum);
   free(order);
   return 0;

@@ -84,6 +84,8 @@ struct cmp_group {
   char model[128], firmware[64], state[64];
   size_t nruns;
   int simulated;   /* every run is simulated */
+  int has_short;   /* a run is a --short one (method "short") */
+  int unranked;    /* left out of ranks and scores: has_short beside full groups, without --rank-short */
   size_t nfigs;    /* headline figures with a value (the baseline rule) */
   double score;    /* relative score: geometric mean of median ratios to the baseline (better > 1); NaN: none shared */
   size_t score_n;  /* headline figures the score is over */
@@ -173,7 +175,7 @@ enum render_cmp_msg {
   CM_WITHIN_NOISE, CM_BEYOND_NOISE, CM_METHOD_SYSTEM, CM_COL_METHOD, CM_COL_ENGINE, CM_COL_VERSION, CM_COL_KERNEL,
   CM_COL_MEASURED, CM_IMPORT_DATE, CM_COMMON, CM_METHOD_NOTE, CM_XL_RUN, CM_XL_BASELINE, CM_XL_FAMILY,
   CM_XL_METRIC, CM_XL_UNIT, CM_XL_CI_LO, CM_XL_CI_HI, CM_XL_BEYOND, CM_PROF_DEFAULT, CM_PROF_PEAK, CM_PROF_REAL,
-  CM_PROF_DEMO, CM_COUNT_
+  CM_PROF_DEMO, CM_SHORT_MARK, CM_SHORT_NOTE, CM_COUNT_
 };
 const char *render_cmp_msg(enum render_cmp_msg id, int ko);
 

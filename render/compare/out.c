@@ -62,6 +62,8 @@ static struct rank_ctx rank_ctx_g; /* qsort has no context argument; out.c runs 
 static int rank_cmp(const void *a, const void *b) {
   size_t x = *(const size_t *)a, y = *(const size_t *)b;
   const struct cmp_table *t = rank_ctx_g.t;
+  /* unranked groups (--short beside full runs) after every ranked one */
+  if (t->groups[x].unranked != t->groups[y].unranked) return t->groups[x].unranked ? 1 : -1;
   double mx = cmp_stat_at(t, rank_ctx_g.f, x)->median, my = cmp_stat_at(t, rank_ctx_g.f, y)->median;
   int hb = t->figs->v[rank_ctx_g.f].higher_better;
   if (mx != my) return (hb ? mx > my : mx < my) ? -1 : 1;
@@ -84,14 +86,16 @@ static double ratio_of(const struct cmp_table *t, size_t f, size_t g) {
 }
 
 static void group_shown(const struct cmp_table *t, size_t g, char *buf, size_t len) {
-  snprintf(buf, len, "%s%s%s", t->groups[g].name, t->groups[g].simulated ? " (sim)" : "",
+  snprintf(buf, len, "%s%s%s%s", t->groups[g].name, t->groups[g].simulated ? " (sim)" : "",
+           t->groups[g].has_short ? render_cmp_msg(CM_SHORT_MARK, t->lang_ko) : "",
            g == t->baseline_group ? render_cmp_msg(CM_BASELINE_MARK, t->lang_ko) : "");
 }
 
 /* The group as labelled in charts and the overview: its short name (the
  * parts every group shares are said once, CM_COMMON). */
 static void group_label(const struct cmp_table *t, size_t g, char *buf, size_t len) {
-  snprintf(buf, len, "%s%s%s", t->groups[g].short_name, t->groups[g].simulated ? " (sim)" : "",
+  snprintf(buf, len, "%s%s%s%s", t->groups[g].short_name, t->groups[g].simulated ? " (sim)" : "",
+           t->groups[g].has_short ? render_cmp_msg(CM_SHORT_MARK, t->lang_ko) : "",
            g == t->baseline_group ? render_cmp_msg(CM_BASELINE_MARK, t->lang_ko) : "");
 }
 
@@ -287,7 +291,8 @@ static void figure_table(struct render_buf *b, const struct cmp_table *t, size_t
     const struct cmp_stat *s = cmp_stat_at(t, f, g);
     char name[500], r[32];
     group_shown(t, g, name, sizeof name);
-    render_buf_printf(b, "| %zu | ", i + 1);
+    if (t->groups[g].unranked) render_buf_puts(b, "| - | ");
+    else render_buf_printf(b, "| %zu | ", i + 1);
     cell(b, name);
     render_buf_printf(b, " | %u |", s->n);
     /* a single run has no spread: min and max would only repeat it */
@@ -367,6 +372,9 @@ static void build_overview(struct render_buf *b, const struct cmp_table *t) {
   for (size_t i = 0; i < nr && nc < CMP_OV_COLS; i++)
     if (byrank[i] != t->baseline_group) cols[nc++] = byrank[i];
   free(byrank);
+  /* then the unranked ones (--short beside full runs, no shared figure) */
+  for (size_t g = 0; g < t->ngroups && nc < CMP_OV_COLS; g++)
+    if (!t->groups[g].score_rank && g != t->baseline_group) cols[nc++] = g;
   nscored = t->groups[t->baseline_group].score_n;
   render_buf_printf(b, "## %s\n\n", render_cmp_msg(CM_OVERVIEW, ko));
   render_buf_printf(b, "| %s |", render_cmp_msg(CM_COL_TEST, ko));
@@ -549,6 +557,9 @@ static char *build_md(const struct cmp_out *c) {
   int any_sim = 0;
   for (size_t g = 0; g < t->ngroups; g++) any_sim |= t->groups[g].simulated;
   if (any_sim) render_buf_printf(&b, " %s", render_cmp_msg(CM_SIMULATED_NOTE, ko));
+  int any_unranked = 0;
+  for (size_t g = 0; g < t->ngroups; g++) any_unranked |= t->groups[g].unranked;
+  if (any_unranked) render_buf_printf(&b, " %s", render_cmp_msg(CM_SHORT_NOTE, ko));
   if (t->common[0]) {
     struct render_buf cm = {0};
     render_buf_md(&cm, t->common);
@@ -753,7 +764,7 @@ static int write_csv(struct cmp_out *c, struct ssdrev_err *err) {
     size_t f = t->order[k];
     const struct cmp_fig *fig = &t->figs->v[f];
     size_t nr = rank_groups(t, f, rank);
-    for (size_t i = 0; i < nr; i++) pos[rank[i]] = i + 1;
+    for (size_t i = 0; i < nr; i++) pos[rank[i]] = t->groups[rank[i]].unranked ? 0 : i + 1;
     for (size_t g = 0; g < t->ngroups; g++) {
       const struct cmp_stat *s = cmp_stat_at(t, f, g);
       if (!s->n) continue;
@@ -764,7 +775,8 @@ static int write_csv(struct cmp_out *c, struct ssdrev_err *err) {
       for (size_t j = 0; j < sizeof row / sizeof row[0]; j++) csv_field(a.f, row[j], 0);
       char n[32], rk[32];
       snprintf(n, sizeof n, "%u", s->n);
-      snprintf(rk, sizeof rk, "%zu", pos[g]);
+      if (pos[g]) snprintf(rk, sizeof rk, "%zu", pos[g]);
+      else rk[0] = 0; /* unranked */
       ssdrev_csv_number(a.f, n, 0);
       csv_num(a.f, s->min, 0);
       csv_num(a.f, s->median, 0);

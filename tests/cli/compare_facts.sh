@@ -26,9 +26,9 @@ PY
 SSDREV_DATA=$R "$SSDREV" review sim:pm981-256 --short --out "$F/r1" --label r1 >/dev/null 2>"$T/e" || fail "review: $(cat "$T/e")"
 "$SSDREV" compare "$F" --out "$T/o1" --format md,csv --group-by model >/dev/null 2>"$T/e" || fail "compare: $(cat "$T/e")"
 M="$T/o1/compare.md"
-grep -q "^| SAMSUNG MZVLB256HAHQ-000L7 (baseline) | SAMSUNG MZVLB256HAHQ-000L7 | FW100, FW200, 1L2QEXD7 | FOB, FOB+75% | 4 |" "$M" \
+grep -q "^| SAMSUNG MZVLB256HAHQ-000L7 (short) (baseline) | SAMSUNG MZVLB256HAHQ-000L7 | FW100, FW200, 1L2QEXD7 | FOB, FOB+75% | 4 |" "$M" \
   || fail "mixed firmware: $(grep -A4 '^## Groups' "$M")"
-grep -q "^| SAMSUNG MZVLB256HAHQ-000L7 (baseline) | import (cdm), short | cdm, native | 0.1.0 | Windows 10 Professional \\\\\[10.0 Build 19043\\\\\] (x64), $(uname -r) | 2021-06-05 .. $(date -u +%Y-%m-%d) (import date) |" "$M" \
+grep -q "^| SAMSUNG MZVLB256HAHQ-000L7 (short) (baseline) | import (cdm), short | cdm, native | 0.1.0 | Windows 10 Professional \\\\\[10.0 Build 19043\\\\\] (x64), $(uname -r) | 2021-06-05 .. $(date -u +%Y-%m-%d) (import date) |" "$M" \
   || fail "method table: $(grep -A4 '^## Method' "$M")"
 grep -q "^| i1 | .* | import (cdm) | $(date -u +%Y-%m-%d) (import date) |" "$M" || fail "import date: $(grep '^| i1 ' "$M")"
 grep -q "^| i3 | .* | import (cdm) | 2021-06-05 20:00:18 |" "$M" || fail "measured_at: $(grep '^| i3 ' "$M")"
