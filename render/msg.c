@@ -422,9 +422,9 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_CM_OVERVIEW, "Overview", "요약"),
     ROW(MSG_CM_OVERVIEW_NOTE,
         "Each cell: the group's median, its spread (± coefficient of variation, for n ≥ 2) and its mean's difference "
-        "to the baseline's with Welch's 95% interval. **Bold**: beyond the noise (Welch's t test, p < 0.05); ≈: "
+        "to the baseline's ± the half-width of Welch's 95% interval. **Bold**: beyond the noise (Welch's t test, p < 0.05); ≈: "
         "within the noise, or a group of one run (never tested).",
-        "각 칸: 그룹의 중앙값, 분포(± 변동계수, n ≥ 2일 때), 평균의 기준 그룹 대비 차이와 Welch 95% 구간. "
+        "각 칸: 그룹의 중앙값, 분포(± 변동계수, n ≥ 2일 때), 평균의 기준 그룹 대비 차이 ± Welch 95% 구간의 반폭. "
         "**굵게**: 잡음 이상의 차이(Welch t 검정, p < 0.05); ≈: 잡음 이내이거나 실행이 하나인 그룹(검정하지 않음)."),
     ROW(MSG_CM_OVERVIEW_TOP, "The %s best-scored groups of %s are shown (and the baseline); groups.csv has all.",
         "그룹 %2$s개 중 점수가 높은 %1$s개(와 기준 그룹)를 보입니다. 전체는 groups.csv에 있습니다."),

@@ -341,13 +341,14 @@ static void overview_cell(struct render_buf *b, const struct cmp_table *t, size_
   if (g != t->baseline_group) {
     struct cmp_diff d;
     render_cmp_welch(cmp_stat_at(t, f, t->baseline_group), s, &d);
-    char p[32], lo[32], hi[32];
+    char p[32], hi[32];
     fmt_pct(p, sizeof p, d.pct, 1);
     if (!d.ok) render_buf_puts(b, " · -");
     else if (d.beyond) {
-      fmt_pct(lo, sizeof lo, d.lo_pct, 1);
-      fmt_pct(hi, sizeof hi, d.hi_pct, 1);
-      render_buf_printf(b, " · **%s%%** [%s, %s]", p, lo, hi);
+      /* Welch's interval is symmetric about the difference: its half-width
+       * says it in fewer characters than [lo, hi], so rows stay one line */
+      fmt_pct(hi, sizeof hi, (d.hi_pct - d.lo_pct) / 2, 0);
+      render_buf_printf(b, " · **%s%%** ±%s", p, hi);
     } else {
       render_buf_printf(b, " · ≈%s%%", p);
     }
