@@ -202,6 +202,7 @@ enum render_cmp_format {
   RENDER_CMP_PDF = 1u << 2,
   RENDER_CMP_CHARTS = 1u << 3, /* PNG bar charts (also linked from the Markdown) */
   RENDER_CMP_XLSX = 1u << 4,   /* compare.xlsx (libxlsxwriter) */
+  RENDER_CMP_HTML = 1u << 5,   /* compare.html, self-contained: the charts as PNG data: URIs */
 };
 
 #define RENDER_CMP_MAX_WHERE 16

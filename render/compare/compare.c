@@ -28,7 +28,7 @@ void render_cmp_opts_defaults(struct render_cmp_opts *o) {
 int render_cmp_formats_parse(const char *list, unsigned *mask, struct ssdrev_err *err) {
   static const struct { const char *name; unsigned bit; } fmts[] = {
       {"md", RENDER_CMP_MD}, {"csv", RENDER_CMP_CSV}, {"pdf", RENDER_CMP_PDF}, {"charts", RENDER_CMP_CHARTS},
-      {"xlsx", RENDER_CMP_XLSX},
+      {"xlsx", RENDER_CMP_XLSX}, {"html", RENDER_CMP_HTML},
   };
   *mask = 0;
   const char *p = list;
@@ -37,13 +37,13 @@ int render_cmp_formats_parse(const char *list, unsigned *mask, struct ssdrev_err
     unsigned bit = 0;
     for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++)
       if (len == strlen(fmts[i].name) && !strncmp(p, fmts[i].name, len)) bit = fmts[i].bit;
-    if (!bit) return ssdrev_fail(err, -EINVAL, "unknown format '%.*s' (md, csv, pdf, charts, xlsx)", (int)len, p);
+    if (!bit) return ssdrev_fail(err, -EINVAL, "unknown format '%.*s' (md, csv, pdf, charts, xlsx, html)", (int)len, p);
     *mask |= bit;
     p += len + (p[len] == ',');
   }
-  if (!*mask) return ssdrev_fail(err, -EINVAL, "no format given (md, csv, pdf, charts, xlsx)");
+  if (!*mask) return ssdrev_fail(err, -EINVAL, "no format given (md, csv, pdf, charts, xlsx, html)");
   /* the PDF and Markdown show the charts */
-  if (*mask & (RENDER_CMP_PDF | RENDER_CMP_MD)) *mask |= RENDER_CMP_CHARTS;
+  if (*mask & (RENDER_CMP_PDF | RENDER_CMP_MD | RENDER_CMP_HTML)) *mask |= RENDER_CMP_CHARTS;
   return 0;
 }
 

@@ -522,7 +522,21 @@ static void build_method_table(struct render_buf *b, const struct cmp_table *t) 
   render_buf_puts(b, "\n\n");
 }
 
-static char *build_md(const struct cmp_out *c) {
+/* base64 of DATA (RFC 4648), for a chart's data: URI in compare.html. */
+static void put_base64(struct render_buf *b, const unsigned char *d, size_t n) {
+  static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  char q[4];
+  for (size_t i = 0; i < n; i += 3) {
+    unsigned v = (unsigned)d[i] << 16 | (i + 1 < n ? (unsigned)d[i + 1] << 8 : 0) | (i + 2 < n ? d[i + 2] : 0);
+    q[0] = tab[v >> 18 & 63], q[1] = tab[v >> 12 & 63];
+    q[2] = i + 1 < n ? tab[v >> 6 & 63] : '=', q[3] = i + 2 < n ? tab[v & 63] : '=';
+    render_buf_putn(b, q, 4);
+  }
+}
+
+/* The report as Markdown. inline_charts: each chart as a PNG data: URI
+ * (compare.html is one file), else a link to charts/NN-*.png. */
+static char *build_md(const struct cmp_out *c, int inline_charts) {
   const struct cmp_table *t = c->t;
   const struct render_cmp_opts *o = c->o;
   int ko = t->lang_ko;
@@ -648,8 +662,23 @@ static char *build_md(const struct cmp_out *c) {
     render_buf_printf(&b, " [%s]\n\n", render_cmp_unit_shown(fig->unit));
     if (c->chart_of[f]) {
       render_buf_printf(&b, "![");
-      render_buf_puts(&b, tt);
-      render_buf_printf(&b, "](%s)\n\n", c->chart_of[f]);
+      render_buf_md(&b, tt);
+      if (inline_charts) {
+        char path[4600], *data = NULL;
+        size_t len = 0;
+        snprintf(path, sizeof path, "%s/%s", o->out_dir, c->chart_of[f]);
+        /* our own chart of a moment ago; unreadable, it stays a link */
+        if (!ssdrev_read_file(path, &data, &len, 64u << 20, NULL)) {
+          render_buf_puts(&b, "](data:image/png;base64,");
+          put_base64(&b, (const unsigned char *)data, len);
+          render_buf_puts(&b, ")\n\n");
+        } else {
+          render_buf_printf(&b, "](%s)\n\n", c->chart_of[f]);
+        }
+        free(data);
+      } else {
+        render_buf_printf(&b, "](%s)\n\n", c->chart_of[f]);
+      }
     }
     figure_table(&b, t, f, rank, nr);
   }
@@ -668,7 +697,7 @@ static char *build_md(const struct cmp_out *c) {
 }
 
 static int write_md(struct cmp_out *c, struct ssdrev_err *err) {
-  char *md = build_md(c);
+  char *md = build_md(c, 0);
   if (!md) return ssdrev_fail(err, -ENOMEM, "out of memory building the comparison");
   char path[4200];
   snprintf(path, sizeof path, "%s/compare.md", c->o->out_dir);
@@ -678,7 +707,7 @@ static int write_md(struct cmp_out *c, struct ssdrev_err *err) {
 }
 
 static int write_pdf(struct cmp_out *c, struct ssdrev_err *err) {
-  char *md = build_md(c);
+  char *md = build_md(c, 0);
   if (!md) return ssdrev_fail(err, -ENOMEM, "out of memory building the comparison");
   char path[4200];
   snprintf(path, sizeof path, "%s/compare.pdf", c->o->out_dir);
@@ -686,6 +715,22 @@ static int write_pdf(struct cmp_out *c, struct ssdrev_err *err) {
                                  .base_dir = c->o->out_dir};
   int rc = render_md_to_pdf(md, &meta, path, err);
   free(md);
+  return rc;
+}
+
+/* compare.html: the report through the renderer's Markdown-to-HTML (its
+ * CSS, viewport, <html lang>), every chart inside it: one file to mail. */
+static int write_html(struct cmp_out *c, struct ssdrev_err *err) {
+  char *md = build_md(c, 1);
+  if (!md) return ssdrev_fail(err, -ENOMEM, "out of memory building the comparison");
+  char path[4200], *html = NULL;
+  snprintf(path, sizeof path, "%s/compare.html", c->o->out_dir);
+  struct render_doc_meta meta = {.title = render_cmp_msg(CM_TITLE, c->t->lang_ko), .subject = "ssdrev compare",
+                                 .base_dir = c->o->out_dir, .lang = c->t->lang_ko ? RENDER_LANG_KO : RENDER_LANG_EN};
+  int rc = render_md_to_html(md, &meta, &html, err);
+  free(md);
+  if (!rc) rc = ssdrev_write_file_atomic(path, html, strlen(html), err);
+  free(html);
   return rc;
 }
 
@@ -931,6 +976,7 @@ static const struct {
     {RENDER_CMP_CSV, write_csv},
     {RENDER_CMP_PDF, write_pdf},
     {RENDER_CMP_XLSX, write_xlsx},
+    {RENDER_CMP_HTML, write_html},
 };
 
 int render_compare_write_outputs(const struct cmp_table *t, const struct render_cmp_opts *o,
