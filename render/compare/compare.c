@@ -255,6 +255,20 @@ static void run_state(const json_t *an, const json_t *man, char *out, size_t len
   if (!out[0]) snprintf(out, len, "-");
 }
 
+/* 1 when s begins as ISO 8601 does: YYYY-MM-DD, optionally followed by T
+ * or ' ' and HH:MM:SS (the rest, a zone or fractions, is not shown). */
+static int iso_date(const char *s) {
+  static const char pat[] = "dddd-dd-dd";
+  for (size_t i = 0; i < 10; i++)
+    if (pat[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') : s[i] != pat[i]) return 0;
+  if (!s[10]) return 1;
+  if (s[10] != 'T' && s[10] != ' ') return 0;
+  static const char tp[] = "dd:dd:dd";
+  for (size_t i = 0; i < 8; i++)
+    if (tp[i] == 'd' ? !(s[11 + i] >= '0' && s[11 + i] <= '9') : s[11 + i] != tp[i]) return 0;
+  return 1;
+}
+
 /* Model and firmware stay empty when unknown: grouping and display decide
  * what an unknown one becomes. */
 static void fill_identity(struct cmp_run *r, const json_t *an, const json_t *man) {
@@ -278,7 +292,7 @@ static void fill_identity(struct cmp_run *r, const json_t *an, const json_t *man
   const char *ma = json_string_value(json_object_get(man, "measured_at"));
   if (!ma) ma = json_string_value(json_object_get(srcj, "measured_at"));
   if (!imported) r->date_kind = CMP_DATE_RUN;
-  else if (ma && *ma) r->date_kind = CMP_DATE_MEASURED, cr = ma;
+  else if (ma && iso_date(ma)) r->date_kind = CMP_DATE_MEASURED, cr = ma; /* anything else is no date */
   else r->date_kind = CMP_DATE_IMPORTED;
   snprintf(r->measured, sizeof r->measured, "%.19s", cr ? cr : "");
   for (char *p = r->measured; *p; p++)

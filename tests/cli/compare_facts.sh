@@ -52,4 +52,27 @@ grep -q "^| Test | FW200 (baseline) | FW100 |$" "$T/o2/compare.md" || fail "over
 "$SSDREV" compare "$F" --out "$T/o3" --format md --verbose >"$T/out" 2>"$T/e" || fail "compare 3: $(cat "$T/e")"
 grep -q "runs: 3 from the index" "$T/out" || fail "not from the index: $(cat "$T/out")"
 cmp -s "$T/o2/compare.md" "$T/o3/compare.md" || fail "the index changes the report: $(diff "$T/o2/compare.md" "$T/o3/compare.md" | head)"
+# hostile facts from a manifest: a measured_at that is no ISO 8601 date is
+# no date; an OS string reaches the report escaped, the CSV as text (a
+# leading ' against formulas), the HTML as text
+H="$T/hostile"
+imp cdm "$C" --out "$H/h1" --model M --label h1
+imp cdm "$C" --out "$H/h2" --model M --label h2
+/usr/bin/python3 - "$H/h1/manifest.json" "$H/h2/manifest.json" <<'PY' || fail "manifest edit"
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["measured_at"] = "<img src=x onerror=alert(1)>"
+m["source"]["os"] = '=HYPERLINK("http://x")|<b>bold</b>'
+json.dump(m, open(sys.argv[1], "w"))
+m = json.load(open(sys.argv[2]))
+m["measured_at"] = "2021-06-05T20:00:18Z<script>alert(1)</script>"
+json.dump(m, open(sys.argv[2], "w"))
+PY
+"$SSDREV" compare "$H" --out "$T/o4" --format md,csv,html >/dev/null 2>"$T/e" || fail "hostile compare: $(cat "$T/e")"
+grep -q "^| h1 | .* | import (cdm) | $(date -u +%Y-%m-%d) (import date) |" "$T/o4/compare.md" || fail "bad measured_at: $(grep '^| h1 ' "$T/o4/compare.md")"
+grep -q "^| h2 | .* | import (cdm) | 2021-06-05 20:00:18 |" "$T/o4/compare.md" || fail "measured_at cut: $(grep '^| h2 ' "$T/o4/compare.md")"
+grep -qF '\=HYPERLINK("http\://x")\|\<b\>bold\</b\>' "$T/o4/compare.md" || fail "OS in the report: $(grep -F HYPERLINK "$T/o4/compare.md")"
+grep -qF "\"'=HYPERLINK(\"\"http://x\"\")|<b>bold</b>\"" "$T/o4/runs.csv" || fail "OS in runs.csv: $(grep -F HYPERLINK "$T/o4/runs.csv")"
+grep -q '<b>bold\|<script>\|<img src=x' "$T/o4/compare.html" && fail "markup from a manifest in compare.html"
+grep -qF '&lt;b&gt;bold' "$T/o4/compare.html" || fail "the OS is not in compare.html as text"
 echo ok
