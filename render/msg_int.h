@@ -337,6 +337,20 @@ enum render_msg_id {
   MSG_CM_PROF_DEMO,
   MSG_CM_SHORT_MARK,     /* after a group holding --short runs */
   MSG_CM_SHORT_NOTE,
+  MSG_CM_FAM_QD,         /* the full method's figure families */
+  MSG_CM_FAM_STEADY,
+  MSG_CM_FAM_CONS,
+  MSG_CM_FAM_THERMAL,
+  MSG_CM_FAM_RECOVERY,
+  MSG_CM_QD_POINT,       /* printf: the workload, the QD */
+  MSG_CM_M_MEAN_IOPS,    /* the figures of those families */
+  MSG_CM_M_RANGE,
+  MSG_CM_M_P1_IOPS,
+  MSG_CM_M_COV,
+  MSG_CM_M_P999_MAX,
+  MSG_CM_M_MEAN_MBS,
+  MSG_CM_M_PEAK_TEMP,
+  MSG_CM_M_RECOVERED,    /* printf: the idle time */
   /* ------------------------------------------------ the CLI's messages
    * (render_msg_cli; the English forms are exactly what is printed) */
   MSG_W_WARNING,

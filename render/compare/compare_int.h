@@ -150,7 +150,8 @@ void render_cmp_describe_groups(struct cmp_table *t, char *common, size_t len);
 
 struct cmp_family {
   const char *id;       /* as in struct analyze_figure */
-  const char *sheet;    /* the xlsx sheet name */
+  const char *sheet;    /* the xlsx sheet name (English) */
+  int title;            /* enum render_cmp_msg: its heading and Korean sheet name */
 };
 extern const struct cmp_family render_cmp_families[];
 extern const size_t render_cmp_nfamilies;
@@ -175,7 +176,9 @@ enum render_cmp_msg {
   CM_WITHIN_NOISE, CM_BEYOND_NOISE, CM_METHOD_SYSTEM, CM_COL_METHOD, CM_COL_ENGINE, CM_COL_VERSION, CM_COL_KERNEL,
   CM_COL_MEASURED, CM_IMPORT_DATE, CM_COMMON, CM_METHOD_NOTE, CM_XL_RUN, CM_XL_BASELINE, CM_XL_FAMILY,
   CM_XL_METRIC, CM_XL_UNIT, CM_XL_CI_LO, CM_XL_CI_HI, CM_XL_BEYOND, CM_PROF_DEFAULT, CM_PROF_PEAK, CM_PROF_REAL,
-  CM_PROF_DEMO, CM_SHORT_MARK, CM_SHORT_NOTE, CM_COUNT_
+  CM_PROF_DEMO, CM_SHORT_MARK, CM_SHORT_NOTE, CM_FAM_QD, CM_FAM_STEADY, CM_FAM_CONS, CM_FAM_THERMAL,
+  CM_FAM_RECOVERY, CM_QD_POINT, CM_M_MEAN_IOPS, CM_M_RANGE, CM_M_P1_IOPS, CM_M_COV, CM_M_P999_MAX, CM_M_MEAN_MBS,
+  CM_M_PEAK_TEMP, CM_M_RECOVERED, CM_COUNT_
 };
 const char *render_cmp_msg(enum render_cmp_msg id, int ko);
 

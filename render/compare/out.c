@@ -48,8 +48,8 @@ static void slug(const char *s, char *out, size_t len) {
 }
 
 static const char *family_title(unsigned fam, int ko) {
-  static const enum render_cmp_msg m[] = {CM_FAM_CDM, CM_FAM_SLC, CM_FAM_RW, CM_FAM_TAIL, CM_FAM_TESTS};
-  return render_cmp_msg(fam < 5 ? m[fam] : CM_FAM_TESTS, ko);
+  return render_cmp_msg(fam < render_cmp_nfamilies ? (enum render_cmp_msg)render_cmp_families[fam].title : CM_FAM_TESTS,
+                        ko);
 }
 
 /* The groups that have figure f, best first (by median; ties by name). */

@@ -139,9 +139,9 @@ static int sheet_family(const struct cmp_table *t, const struct xl *x, unsigned 
     free(cols);
     return 0;
   }
-  static const enum render_cmp_msg fam_title[] = {CM_FAM_CDM, CM_FAM_SLC, CM_FAM_RW, CM_FAM_TAIL, CM_FAM_TESTS};
   char sn[128];
-  sheet_name(x->ko && fam < 5 ? render_cmp_msg(fam_title[fam], 1) : render_cmp_families[fam].sheet, sn, sizeof sn);
+  sheet_name(x->ko ? render_cmp_msg((enum render_cmp_msg)render_cmp_families[fam].title, 1) : render_cmp_families[fam].sheet,
+             sn, sizeof sn);
   lxw_worksheet *ws = workbook_add_worksheet(x->wb, sn);
   static const struct xl_head h3[] = {{"run", CM_XL_RUN}, {"label", CM_COL_LABEL}, {"group", CM_COL_GROUP}};
   for (lxw_col_t c = 0; c < 3; c++)
