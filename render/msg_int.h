@@ -351,6 +351,12 @@ enum render_msg_id {
   MSG_CM_M_MEAN_MBS,
   MSG_CM_M_PEAK_TEMP,
   MSG_CM_M_RECOVERED,    /* printf: the idle time */
+  MSG_CM_CURVES,         /* overlays across groups */
+  MSG_CM_CURVES_NOTE,
+  MSG_CM_OV_QD,          /* printf: the workload */
+  MSG_CM_OV_TAIL,        /* printf: the workload */
+  MSG_CM_AX_QD,
+  MSG_CM_AX_PCT,
   /* ------------------------------------------------ the CLI's messages
    * (render_msg_cli; the English forms are exactly what is printed) */
   MSG_W_WARNING,

@@ -28,6 +28,9 @@ struct cmp_out {
   char **chart_of; /* per figure: its chart's relative path, or NULL */
   struct cmp_gate_fail *fails; /* the gate's failures, report order (o->gate) */
   size_t nfails;
+  char *ov_link[8];     /* the overlays drawn (write_overlays): links, malloc'd */
+  char ov_title[8][200];
+  size_t nov;
 };
 
 /* Groups in the overview's columns (the best-scored, the baseline first);
@@ -238,11 +241,14 @@ static int draw_chart(const struct cmp_out *c, size_t f, const size_t *rank, siz
   return render_canvas_canvas_end(&cv, err);
 }
 
+static int write_overlays(struct cmp_out *c, struct ssdrev_err *err);
+
 static int write_charts(struct cmp_out *c, struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
   char dir[4200];
   snprintf(dir, sizeof dir, "%s/charts", c->o->out_dir);
   int rc = ssdrev_mkdirs(dir, err);
+  if (!rc) rc = write_overlays(c, err);
   unsigned max = c->o->max_charts ? c->o->max_charts : 64;
   size_t *rank = malloc((t->ngroups ? t->ngroups : 1) * sizeof *rank);
   if (!rank) return ssdrev_fail(err, -ENOMEM, "out of memory");
@@ -264,6 +270,164 @@ static int write_charts(struct cmp_out *c, struct ssdrev_err *err) {
     }
   }
   free(rank);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- overlays */
+
+/* The groups an overlay draws: the overview's columns (baseline first,
+ * then by score, then unranked), at most CMP_OV_COLS. */
+static size_t overlay_groups(const struct cmp_table *t, size_t *cols) {
+  size_t nc = 0;
+  cols[nc++] = t->baseline_group;
+  for (size_t r = 1; r <= t->ngroups && nc < CMP_OV_COLS; r++)
+    for (size_t g = 0; g < t->ngroups; g++)
+      if (t->groups[g].score_rank == r && g != t->baseline_group) cols[nc++] = g;
+  for (size_t g = 0; g < t->ngroups && nc < CMP_OV_COLS; g++)
+    if (!t->groups[g].score_rank && g != t->baseline_group) cols[nc++] = g;
+  return nc;
+}
+
+struct ov_point {
+  double x;
+  size_t f;
+};
+
+static int ov_cmp(const void *a, const void *b) {
+  double x = ((const struct ov_point *)a)->x, y = ((const struct ov_point *)b)->x;
+  return x < y ? -1 : x > y;
+}
+
+/* The figures of one curve: family FAM, key KEY, metrics "PREFIX<x>SUFFIX"
+ * (qd32_iops: x 32; p99.9_us: x 99.9), sorted by x. */
+static size_t ov_points(const struct cmp_table *t, const char *fam, const char *key, const char *prefix,
+                        const char *suffix, struct ov_point *pt, size_t max) {
+  size_t n = 0, lp = strlen(prefix), ls = strlen(suffix);
+  for (size_t f = 0; f < t->figs->n && n < max; f++) {
+    const struct cmp_fig *g = &t->figs->v[f];
+    size_t lm = strlen(g->metric);
+    if (strcmp(g->family, fam) || strcmp(g->key, key) || lm <= lp + ls || strncmp(g->metric, prefix, lp) ||
+        strcmp(g->metric + lm - ls, suffix))
+      continue;
+    char num[32], *end;
+    snprintf(num, sizeof num, "%.*s", (int)(lm - lp - ls), g->metric + lp);
+    double x = strtod(num, &end);
+    if (end == num || *end || !isfinite(x)) continue;
+    pt[n++] = (struct ov_point){x, f};
+  }
+  qsort(pt, n, sizeof *pt, ov_cmp);
+  return n;
+}
+
+/* One overlay: a line per group through its medians at each point. nines:
+ * the x axis is the percentile ("nines") axis and y is log; else x (QD) is
+ * log and y linear from 0. Writes nothing when no group has two points. */
+static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size_t np, int nines, const char *title,
+                        const char *xlabel, const char *ylabel, const char *path, int *drawn, struct ssdrev_err *err) {
+  const struct cmp_table *t = c->t;
+  size_t cols[CMP_OV_COLS], nc = overlay_groups(t, cols);
+  double lo = INFINITY, hi = 0;
+  int any = 0;
+  for (size_t i = 0; i < nc; i++) {
+    size_t k = 0;
+    for (size_t j = 0; j < np; j++) {
+      const struct cmp_stat *s = cmp_stat_at(t, pt[j].f, cols[i]);
+      if (!s->n || !(s->median > 0)) continue;
+      k++;
+      if (s->median < lo) lo = s->median;
+      if (s->median > hi) hi = s->median;
+    }
+    any |= k >= 2;
+  }
+  *drawn = 0;
+  if (!any) return 0;
+  struct render_canvas cv;
+  int rc = render_canvas_canvas_begin(&cv, path, 6.5, 3.6, 300, err);
+  if (rc) return rc;
+  struct render_plot p = {0};
+  p.x.lo = pt[0].x;
+  p.x.hi = pt[np - 1].x;
+  p.x.scale = nines ? RC_NINES : RC_LOG;
+  p.x.label = xlabel;
+  if (nines) {
+    p.y.scale = RC_LOG;
+    p.y.lo = pow(10, floor(log10(lo)));
+    p.y.hi = pow(10, ceil(log10(hi * 1.1)));
+  } else {
+    double yy[2] = {0, hi * 1.15};
+    render_canvas_range(yy, 2, &p.y.lo, &p.y.hi, 1);
+  }
+  p.y.label = ylabel;
+  render_canvas_plot_frame(&cv, &p, title);
+  static const double pal[CMP_OV_COLS][3] = {{0.13, 0.35, 0.62}, {0.85, 0.37, 0.01}, {0.17, 0.63, 0.17},
+                                             {0.84, 0.15, 0.16}, {0.58, 0.40, 0.74}, {0.55, 0.34, 0.29},
+                                             {0.89, 0.47, 0.76}, {0.5, 0.5, 0.5}};
+  struct render_legend_item leg[CMP_OV_COLS];
+  size_t nleg = 0;
+  double *xs = malloc(np * sizeof *xs), *ys = malloc(np * sizeof *ys);
+  if (!xs || !ys) {
+    free(xs), free(ys);
+    render_canvas_canvas_abort(&cv);
+    return ssdrev_fail(err, -ENOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < nc; i++) {
+    size_t k = 0;
+    for (size_t j = 0; j < np; j++) {
+      const struct cmp_stat *s = cmp_stat_at(t, pt[j].f, cols[i]);
+      if (!s->n || !(s->median > 0)) continue;
+      xs[k] = pt[j].x, ys[k++] = s->median;
+    }
+    if (!k) continue;
+    /* the baseline solid and thicker, the others in turn */
+    render_canvas_polyline(cv.cr, &p, xs, ys, k, pal[i], i ? 1.2 : 2.0, 0);
+    for (size_t j = 0; j < k; j++) render_canvas_marker(cv.cr, &p, xs[j], ys[j], pal[i], (int)(i % 4));
+    struct render_legend_item *l = &leg[nleg++];
+    memset(l, 0, sizeof *l);
+    group_label(t, cols[i], l->text, sizeof l->text);
+    memcpy(l->rgb, pal[i], sizeof l->rgb);
+    l->shape = (int)(i % 4);
+  }
+  free(xs), free(ys);
+  render_canvas_legend(cv.cr, &p, leg, nleg, nines);
+  rc = render_canvas_canvas_end(&cv, err);
+  if (!rc) *drawn = 1;
+  return rc;
+}
+
+/* The overlays the runs allow: QD scaling per workload (IOPS over QD) and
+ * tail latency per workload (on the nines axis); links into *links
+ * (malloc'd "charts/ov-*.png", n of them). Drawn from the groups' medians:
+ * nothing is kept per run. */
+#define CMP_OV_MAX 8
+static int write_overlays(struct cmp_out *c, struct ssdrev_err *err) {
+  const struct cmp_table *t = c->t;
+  int ko = t->lang_ko;
+  static const char *const qdw[] = {"read", "write"}, *const tailw[] = {"read", "mix70", "write"};
+  struct ov_point pt[64];
+  int rc = 0;
+  for (size_t w = 0; w < 5 && !rc && c->nov < CMP_OV_MAX; w++) {
+    int tail = w >= 2;
+    const char *wk = tail ? tailw[w - 2] : qdw[w];
+    size_t np = tail ? ov_points(t, "tail", wk, "p", "_us", pt, 64) : ov_points(t, "qd", wk, "qd", "_iops", pt, 64);
+    if (np < 2) continue;
+    char title[200], rel[200], path[4400];
+    const char *word = !strcmp(wk, "read") ? render_cmp_msg(CM_READ, ko) : !strcmp(wk, "write") ? render_cmp_msg(CM_WRITE, ko)
+                                                                                                 : render_cmp_msg(CM_MIX, ko);
+    snprintf(title, sizeof title, render_cmp_msg(tail ? CM_OV_TAIL : CM_OV_QD, ko), word);
+    snprintf(rel, sizeof rel, "charts/ov-%s-%s.png", tail ? "tail" : "qd", wk);
+    snprintf(path, sizeof path, "%s/%s", c->o->out_dir, rel);
+    int drawn = 0;
+    char ylab[64];
+    snprintf(ylab, sizeof ylab, "%s", tail ? render_cmp_msg(CM_LATENCY, ko) + 1 : "IOPS"); /* " latency": no space */
+    if (tail) snprintf(ylab + strlen(ylab), sizeof ylab - strlen(ylab), " [µs]");
+    rc = draw_overlay(c, pt, np, tail, title, render_cmp_msg(tail ? CM_AX_PCT : CM_AX_QD, ko), ylab, path, &drawn, err);
+    if (!rc && drawn) {
+      snprintf(c->ov_title[c->nov], sizeof c->ov_title[0], "%s", title);
+      c->ov_link[c->nov] = strdup(rel);
+      if (!c->ov_link[c->nov]) return ssdrev_fail(err, -ENOMEM, "out of memory");
+      c->nov++;
+    }
+  }
   return rc;
 }
 
@@ -588,6 +752,29 @@ static char *build_md(const struct cmp_out *c, int inline_charts) {
   build_overview(&b, t);
   if (o->gate) build_gate(&b, c);
   build_method_table(&b, t);
+  if (c->nov) {
+    render_buf_printf(&b, "## %s\n\n%s\n\n", render_cmp_msg(CM_CURVES, ko), render_cmp_msg(CM_CURVES_NOTE, ko));
+    for (size_t i = 0; i < c->nov; i++) {
+      render_buf_puts(&b, "![");
+      render_buf_md(&b, c->ov_title[i]);
+      render_buf_puts(&b, "](");
+      if (inline_charts) {
+        char path[4600], *data = NULL;
+        size_t len = 0;
+        snprintf(path, sizeof path, "%s/%s", o->out_dir, c->ov_link[i]);
+        if (!ssdrev_read_file(path, &data, &len, 64u << 20, NULL)) {
+          render_buf_puts(&b, "data:image/png;base64,");
+          put_base64(&b, (const unsigned char *)data, len);
+        } else {
+          render_buf_puts(&b, c->ov_link[i]);
+        }
+        free(data);
+      } else {
+        render_buf_puts(&b, c->ov_link[i]);
+      }
+      render_buf_puts(&b, ")\n\n");
+    }
+  }
 
   /* groups */
   render_buf_printf(&b, "## %s\n\n| %s | %s | %s | %s | %s |\n| --- | --- | --- | --- | ---: |\n",
@@ -992,5 +1179,6 @@ int render_compare_write_outputs(const struct cmp_table *t, const struct render_
   for (size_t f = 0; f < t->figs->n; f++) free(c.chart_of[f]);
   free(c.chart_of);
   free(c.fails);
+  for (size_t i = 0; i < c.nov; i++) free(c.ov_link[i]);
   return rc;
 }

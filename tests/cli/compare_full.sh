@@ -3,7 +3,8 @@
 # scaling (IOPS per workload and QD), the steady state's window, each
 # consistency test's steady part, each thermal test and the SLC cache
 # recovered after each idle are figures of their own families, with
-# charts, tables, xlsx sheets and Korean titles.
+# charts, tables, xlsx sheets and Korean titles; QD scaling and tail
+# latency are also drawn as curves across groups (overlays).
 set -u
 T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -22,6 +23,11 @@ for h in "## QD scaling" "### read QD32 [IOPS]" "## Steady state" "### Steady st
          "### Thermal: mean write speed (thermal.write) [MB/s]" "## Cache recovery" "### Cache recovered after 0.05s idle [GiB]"; do
   grep -qF -- "$h" "$M" || fail "compare.md lacks '$h'"
 done
+# overlays across groups, drawn from the groups' medians
+for f in ov-qd-read ov-qd-write ov-tail-read ov-tail-write; do
+  [ -s "$T/o/charts/$f.png" ] || fail "no overlay $f"
+done
+grep -q '^!\[QD scaling, read\](charts/ov-qd-read.png)$' "$M" || fail "overlay not in the report: $(grep -A3 '^## Curves' "$M")"
 /usr/bin/python3 - "$T/o" <<'PY' || exit 1
 import csv, json, re, sys, zipfile
 d = sys.argv[1]
@@ -43,8 +49,8 @@ names = re.findall(r'<sheet name="([^"]+)"', zipfile.ZipFile(d + "/compare.xlsx"
 for s in ("QD scaling", "Steady state", "Consistency", "Thermal", "Cache recovery"):
     assert s in names, names
 PY
-"$SSDREV" compare "$F" --out "$T/ko" --format md --lang ko --max-charts 0 >/dev/null 2>"$T/e" || fail "compare ko: $(cat "$T/e")"
-for h in "## QD 스케일링" "### 읽기 QD32 [IOPS]" "## 정상 상태" "### 일관성: 하위 1% IOPS (consistency.write) [IOPS]" "## 발열" "## 캐시 회복"; do
+"$SSDREV" compare "$F" --out "$T/ko" --format md --lang ko --max-charts 1 >/dev/null 2>"$T/e" || fail "compare ko: $(cat "$T/e")"
+for h in "## 그룹별 곡선" "## QD 스케일링" "### 읽기 QD32 [IOPS]" "## 정상 상태" "### 일관성: 하위 1% IOPS (consistency.write) [IOPS]" "## 발열" "## 캐시 회복"; do
   grep -qF -- "$h" "$T/ko/compare.md" || fail "Korean compare.md lacks '$h'"
 done
 echo ok
