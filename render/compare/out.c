@@ -560,11 +560,19 @@ static void build_overview(struct render_buf *b, const struct cmp_table *t) {
     int any = 0;
     for (size_t i = 0; i < nc && !any; i++) any = cmp_stat_at(t, f, cols[i])->n != 0;
     if (!any) continue;
-    char tt[300];
+    char tt[300], row[700];
     render_cmp_fig_title(fig, ko, tt, sizeof tt);
+    /* the row's title in one piece (no-break spaces): many groups' columns
+     * wrap their numbers rather than squeeze the title to a word per line */
+    size_t rl = 0;
+    for (const char *q = tt; *q && rl + 3 < sizeof row; q++) {
+      if (*q == ' ') row[rl++] = (char)0xC2, row[rl++] = (char)0xA0;
+      else row[rl++] = *q;
+    }
+    row[rl] = 0;
     render_buf_puts(b, "| ");
-    cell(b, tt);
-    render_buf_printf(b, " [%s] |", render_cmp_unit_shown(fig->unit));
+    cell(b, row);
+    render_buf_printf(b, "\u00a0[%s] |", render_cmp_unit_shown(fig->unit));
     for (size_t i = 0; i < nc; i++) overview_cell(b, t, f, cols[i]);
     render_buf_puts(b, "\n");
   }
