@@ -189,6 +189,38 @@ int analyze_compare_figures(const json_t *a, analyze_figure_fn fn, void *arg) {
     }
     if (rc) return rc;
   }
+  /* the fill's write speed at 5% steps of what it wrote (the mean of the
+   * per-GiB speeds in each step), for curves across drives */
+  const json_t *pg = json_object_get(json_object_get(a, "fill"), "per_gib");
+  const json_t *gx = json_object_get(pg, "gib"), *gy = json_object_get(pg, "mb_s");
+  size_t ng = json_array_size(gx);
+  if (ng >= 20 && json_array_size(gy) == ng) {
+    double top = json_number_value(json_array_get(gx, ng - 1));
+    for (int b = 1; b <= 20 && !rc && top > 0; b++) {
+      double sum = 0, lo = top * (b - 1) / 20, hi = top * b / 20;
+      size_t n = 0;
+      for (size_t j = 0; j < ng; j++) {
+        double x = json_number_value(json_array_get(gx, j));
+        if (x > lo && x <= hi) sum += json_number_value(json_array_get(gy, j)), n++;
+      }
+      if (!n) continue;
+      char m[32];
+      snprintf(m, sizeof m, "pct%d_mb_s", b * 5);
+      json_t *mv = json_real(sum / (double)n);
+      rc = fig(fn, arg, "slc", "trace", m, "MB/s", 0, 1, mv);
+      json_decref(mv);
+    }
+    if (rc) return rc;
+  }
+  json_t *ssr;
+  json_array_foreach(json_object_get(json_object_get(a, "steady_state"), "rounds"), i, ssr) {
+    long long rd = (long long)analyze_json_num(ssr, "round", 0);
+    if (rd < 1 || rc) continue;
+    char m[32];
+    snprintf(m, sizeof m, "r%lld_iops", rd);
+    rc = fig(fn, arg, "steady", "rounds", m, "IOPS", 0, 1, json_object_get(ssr, "iops"));
+  }
+  if (rc) return rc;
   const json_t *win = json_object_get(json_object_get(a, "steady_state"), "window");
   if (win) {
     rc = fig(fn, arg, "steady", "window", "mean_iops", "IOPS", 1, 1, json_object_get(win, "mean_iops"));

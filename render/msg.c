@@ -514,6 +514,12 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_CM_OV_TAIL, "QD1 %s latency by percentile", "QD1 %s 백분위별 지연"),
     ROW(MSG_CM_AX_QD, "queue depth", "큐 깊이"),
     ROW(MSG_CM_AX_PCT, "percentile [%]", "백분위 [%]"),
+    ROW(MSG_CM_M_FILL_AT, "Fill: write speed at %s%% written", "채우기: %s%% 기록 시점의 쓰기 속도"),
+    ROW(MSG_CM_M_ROUND, "Steady state: round %s", "정상 상태: %s회차"),
+    ROW(MSG_CM_OV_FILL, "Whole-drive fill: write speed", "전체 채우기: 쓰기 속도"),
+    ROW(MSG_CM_OV_STEADY, "Steady state: IOPS per round", "정상 상태: 회차별 IOPS"),
+    ROW(MSG_CM_AX_FILLED, "share of the fill written [%]", "기록한 채우기 비율 [%]"),
+    ROW(MSG_CM_AX_ROUND, "round", "회차"),
 
     ROW(MSG_W_WARNING, "warning", "경고"),
     ROW(MSG_W_NOTE, "note", "참고"),

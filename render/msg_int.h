@@ -357,6 +357,12 @@ enum render_msg_id {
   MSG_CM_OV_TAIL,        /* printf: the workload */
   MSG_CM_AX_QD,
   MSG_CM_AX_PCT,
+  MSG_CM_M_FILL_AT,      /* printf: the share written */
+  MSG_CM_M_ROUND,        /* printf: the round */
+  MSG_CM_OV_FILL,
+  MSG_CM_OV_STEADY,
+  MSG_CM_AX_FILLED,
+  MSG_CM_AX_ROUND,
   /* ------------------------------------------------ the CLI's messages
    * (render_msg_cli; the English forms are exactly what is printed) */
   MSG_W_WARNING,

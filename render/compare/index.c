@@ -13,8 +13,12 @@
 #include "render/compare/compare_int.h"
 
 /* 2: runs gained measured, date_kind, method, engine, tool_version, kernel;
- * pass_values (issue 25). An index of ours at an older version is rebuilt. */
-#define CMP_INDEX_VERSION 2
+ * pass_values (issue 25). 3: the same schema, more figures per run (the
+ * full method's, the fill and steady-state curves): the version also
+ * stands for what analyze_compare_figures yields, so that a change there
+ * rebuilds the index instead of serving runs without the new figures.
+ * An index of ours at an older version is rebuilt. */
+#define CMP_INDEX_VERSION 3
 /* PRAGMA application_id of every index ssdrev creates: "SsDr" as a
  * big-endian 32-bit number (docs/archive.md). SQLite's way to say which
  * program a database file belongs to (`file` prints it). */

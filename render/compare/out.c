@@ -322,7 +322,8 @@ static size_t ov_points(const struct cmp_table *t, const char *fam, const char *
 /* One overlay: a line per group through its medians at each point. nines:
  * the x axis is the percentile ("nines") axis and y is log; else x (QD) is
  * log and y linear from 0. Writes nothing when no group has two points. */
-static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size_t np, int nines, const char *title,
+enum { OV_LOG_X = 0, OV_NINES = 1, OV_LINEAR = 2 };
+static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size_t np, int kind, const char *title,
                         const char *xlabel, const char *ylabel, const char *path, int *drawn, struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
   size_t cols[CMP_OV_COLS], nc = overlay_groups(t, cols);
@@ -347,8 +348,14 @@ static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size
   struct render_plot p = {0};
   p.x.lo = pt[0].x;
   p.x.hi = pt[np - 1].x;
-  p.x.scale = nines ? RC_NINES : RC_LOG;
+  int nines = kind == OV_NINES;
+  p.x.scale = nines ? RC_NINES : kind == OV_LINEAR ? RC_LINEAR : RC_LOG;
   p.x.label = xlabel;
+  if (kind == OV_LINEAR) {
+    /* the data's own ends (a share from 0, rounds from the first) */
+    p.x.lo = pt[0].x <= 5 ? 0 : pt[0].x;
+    p.x.hi = pt[np - 1].x;
+  }
   if (nines) {
     p.y.scale = RC_LOG;
     p.y.lo = pow(10, floor(log10(lo)));
@@ -405,22 +412,30 @@ static int write_overlays(struct cmp_out *c, struct ssdrev_err *err) {
   static const char *const qdw[] = {"read", "write"}, *const tailw[] = {"read", "mix70", "write"};
   struct ov_point pt[64];
   int rc = 0;
-  for (size_t w = 0; w < 5 && !rc && c->nov < CMP_OV_MAX; w++) {
-    int tail = w >= 2;
-    const char *wk = tail ? tailw[w - 2] : qdw[w];
-    size_t np = tail ? ov_points(t, "tail", wk, "p", "_us", pt, 64) : ov_points(t, "qd", wk, "qd", "_iops", pt, 64);
+  /* 0: the fill, 1-2: QD scaling, 3: steady-state rounds, 4-6: tail */
+  for (size_t w = 0; w < 7 && !rc && c->nov < CMP_OV_MAX; w++) {
+    int tail = w >= 4, fill = w == 0, steady = w == 3;
+    const char *wk = tail ? tailw[w - 4] : fill ? "trace" : steady ? "rounds" : qdw[w - 1];
+    size_t np = tail     ? ov_points(t, "tail", wk, "p", "_us", pt, 64)
+                : fill   ? ov_points(t, "slc", "trace", "pct", "_mb_s", pt, 64)
+                : steady ? ov_points(t, "steady", "rounds", "r", "_iops", pt, 64)
+                         : ov_points(t, "qd", wk, "qd", "_iops", pt, 64);
     if (np < 2) continue;
     char title[200], rel[200], path[4400];
     const char *word = !strcmp(wk, "read") ? render_cmp_msg(CM_READ, ko) : !strcmp(wk, "write") ? render_cmp_msg(CM_WRITE, ko)
                                                                                                  : render_cmp_msg(CM_MIX, ko);
-    snprintf(title, sizeof title, render_cmp_msg(tail ? CM_OV_TAIL : CM_OV_QD, ko), word);
-    snprintf(rel, sizeof rel, "charts/ov-%s-%s.png", tail ? "tail" : "qd", wk);
+    if (fill) snprintf(title, sizeof title, "%s", render_cmp_msg(CM_OV_FILL, ko));
+    else if (steady) snprintf(title, sizeof title, "%s", render_cmp_msg(CM_OV_STEADY, ko));
+    else snprintf(title, sizeof title, render_cmp_msg(tail ? CM_OV_TAIL : CM_OV_QD, ko), word);
+    snprintf(rel, sizeof rel, "charts/ov-%s-%s.png", tail ? "tail" : fill ? "fill" : steady ? "steady" : "qd", wk);
     snprintf(path, sizeof path, "%s/%s", c->o->out_dir, rel);
     int drawn = 0;
     char ylab[64];
-    snprintf(ylab, sizeof ylab, "%s", tail ? render_cmp_msg(CM_LATENCY, ko) + 1 : "IOPS"); /* " latency": no space */
+    snprintf(ylab, sizeof ylab, "%s", tail ? render_cmp_msg(CM_LATENCY, ko) + 1 : fill ? "MB/s" : "IOPS"); /* " latency": no space */
     if (tail) snprintf(ylab + strlen(ylab), sizeof ylab - strlen(ylab), " [µs]");
-    rc = draw_overlay(c, pt, np, tail, title, render_cmp_msg(tail ? CM_AX_PCT : CM_AX_QD, ko), ylab, path, &drawn, err);
+    const char *xl = render_cmp_msg(tail ? CM_AX_PCT : fill ? CM_AX_FILLED : steady ? CM_AX_ROUND : CM_AX_QD, ko);
+    rc = draw_overlay(c, pt, np, tail ? OV_NINES : fill || steady ? OV_LINEAR : OV_LOG_X, title, xl, ylab, path, &drawn,
+                      err);
     if (!rc && drawn) {
       snprintf(c->ov_title[c->nov], sizeof c->ov_title[0], "%s", title);
       c->ov_link[c->nov] = strdup(rel);

@@ -20,7 +20,7 @@ const size_t render_cmp_nfamilies = sizeof render_cmp_families / sizeof render_c
 
 /* The compare report's strings are rows of the one message catalogue
  * (render/msg.c), MSG_CM_* in the order of enum render_cmp_msg. */
-_Static_assert(MSG_CM_AX_PCT - MSG_CM_TITLE + 1 == CM_COUNT_, "render_cmp_msg and MSG_CM_* differ");
+_Static_assert(MSG_CM_AX_ROUND - MSG_CM_TITLE + 1 == CM_COUNT_, "render_cmp_msg and MSG_CM_* differ");
 
 const char *render_cmp_msg(enum render_cmp_msg id, int ko) {
   if ((unsigned)id >= CM_COUNT_) return "";
@@ -105,6 +105,14 @@ void render_cmp_fig_title(const struct cmp_fig *f, int ko, char *buf, size_t len
     for (size_t i = 0; i < sizeof profs / sizeof profs[0]; i++)
       if (!strcmp(pr, profs[i].id)) prs = render_cmp_msg(profs[i].m, ko);
     snprintf(buf, len, "%s %s%s, %s (%s)", cell, op_word(f->metric, ko), kind, st, prs);
+  } else if (!strcmp(f->family, "slc") && !strcmp(f->key, "trace")) {
+    char pct[16];
+    snprintf(pct, sizeof pct, "%.*s", (int)strcspn(f->metric + 3, "_"), f->metric + 3);
+    snprintf(buf, len, render_cmp_msg(CM_M_FILL_AT, ko), pct);
+  } else if (!strcmp(f->family, "steady") && !strcmp(f->key, "rounds")) {
+    char rd[16];
+    snprintf(rd, sizeof rd, "%.*s", (int)strcspn(f->metric + 1, "_"), f->metric + 1);
+    snprintf(buf, len, render_cmp_msg(CM_M_ROUND, ko), rd);
   } else if (!strcmp(f->family, "slc")) {
     enum render_cmp_msg m = !strcmp(f->metric, "max_gib")     ? CM_SLC_MAX
                      : !strcmp(f->metric, "min_gib")   ? CM_SLC_MIN

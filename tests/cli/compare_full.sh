@@ -24,7 +24,7 @@ for h in "## QD scaling" "### read QD32 [IOPS]" "## Steady state" "### Steady st
   grep -qF -- "$h" "$M" || fail "compare.md lacks '$h'"
 done
 # overlays across groups, drawn from the groups' medians
-for f in ov-qd-read ov-qd-write ov-tail-read ov-tail-write; do
+for f in ov-fill-trace ov-qd-read ov-qd-write ov-steady-rounds ov-tail-read ov-tail-write; do
   [ -s "$T/o/charts/$f.png" ] || fail "no overlay $f"
 done
 grep -q '^!\[QD scaling, read\](charts/ov-qd-read.png)$' "$M" || fail "overlay not in the report: $(grep -A3 '^## Curves' "$M")"
