@@ -423,9 +423,9 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_CM_OVERVIEW_NOTE,
         "Each cell: the group's median, its spread (± coefficient of variation, for n ≥ 2) and its mean's difference "
         "to the baseline's ± the half-width of Welch's 95% interval. **Bold**: beyond the noise (Welch's t test, p < 0.05); ≈: "
-        "within the noise, or a group of one run (never tested).",
+        "within the noise, or a group of one value (never tested).",
         "각 칸: 그룹의 중앙값, 분포(± 변동계수, n ≥ 2일 때), 평균의 기준 그룹 대비 차이 ± Welch 95% 구간의 반폭. "
-        "**굵게**: 잡음 이상의 차이(Welch t 검정, p < 0.05); ≈: 잡음 이내이거나 실행이 하나인 그룹(검정하지 않음)."),
+        "**굵게**: 잡음 이상의 차이(Welch t 검정, p < 0.05); ≈: 잡음 이내이거나 값이 하나인 그룹(검정하지 않음)."),
     ROW(MSG_CM_OVERVIEW_TOP, "The %s best-scored groups of %s are shown (and the baseline); groups.csv has all.",
         "그룹 %2$s개 중 점수가 높은 %1$s개(와 기준 그룹)를 보입니다. 전체는 groups.csv에 있습니다."),
     ROW(MSG_CM_COL_TEST, "Test", "테스트"),
@@ -446,10 +446,10 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_CM_STATS_NOTE,
         "Statistics: the 95% interval of a group's mean is Student's t (mean ± t·s/√n); a difference is the mean's, "
         "in % of the baseline's mean, with Welch's 95% interval; it is beyond the noise when Welch's two-sided t test "
-        "gives p < 0.05, and never with one run on either side.",
+        "gives p < 0.05, and never with one value on either side (the values: one per run, or a review's CDM passes).",
         "통계: 그룹 평균의 95% 구간은 Student t 구간(평균 ± t·s/√n)입니다. 차이는 평균의 차이를 기준 그룹 평균의 %로 "
         "나타내며 Welch 95% 구간을 함께 보입니다. Welch 양측 t 검정에서 p < 0.05이면 잡음 이상의 차이이고, 어느 한쪽이 "
-        "실행 하나이면 검정하지 않습니다."),
+        "값이 하나이면 검정하지 않습니다(값: 실행마다 하나, 또는 리뷰의 CDM 패스)."),
     ROW(MSG_CM_GATE, "Gate", "게이트"),
     ROW(MSG_CM_GATE_PASS, "Passed: no headline figure of any group is worse than the baseline's by more than %s%% and beyond the noise.",
         "통과: 어느 그룹의 대표 수치도 기준 그룹보다 %s%% 넘게, 잡음 이상으로 나쁘지 않습니다."),
