@@ -204,10 +204,10 @@ json_t *analyze_compare(const json_t *const *analyses, size_t n, struct ssdrev_e
 /* One comparable figure of a run, as analyze_compare_figures reports it.
  * The strings are valid during the callback only. */
 struct analyze_figure {
-  const char *family; /* "cdm", "slc", "rw_sweep", "tail", "tests" */
+  const char *family; /* "cdm", "slc", "rw_sweep", "qd", "steady", "consistency", "thermal", "recovery", "tail", "tests" */
   const char *key;    /* "FOB default SEQ1M Q8T1", "QD1", "read", a test name */
   const char *metric; /* "read_mb_s", "p99_us", "max_gib", "read70_mb_s", ... */
-  const char *unit;   /* "MB/s", "IOPS", "us", "GiB" */
+  const char *unit;   /* "MB/s", "IOPS", "us", "GiB", "%", "°C" */
   int headline;       /* a figure a comparison charts */
   int higher_better;  /* 1: more is better (MB/s, IOPS, GiB); 0: less (latency) */
   double value;       /* >= 0: the analysis's -1 ("not measured") is never reported */

@@ -171,6 +171,87 @@ int analyze_compare_figures(const json_t *a, analyze_figure_fn fn, void *arg) {
     }
     if (rc) return rc;
   }
+  /* the full method's figures (docs/method.md): QD scaling per workload and
+   * QD, the steady state's window, each consistency test's steady part,
+   * each thermal test, the SLC cache recovered after each idle */
+  json_array_foreach(json_object_get(a, "qd_scaling"), i, g) {
+    const char *wk = analyze_json_str(g, "workload");
+    if (!wk) continue;
+    json_array_foreach(json_object_get(g, "points"), k, p) {
+      if (rc) break;
+      long long qd = (long long)analyze_json_num(p, "qd", 0);
+      if (qd < 1) continue;
+      char m[64];
+      snprintf(m, sizeof m, "qd%lld_iops", qd);
+      rc = fig(fn, arg, "qd", wk, m, "IOPS", qd == 1 || qd == 32, 1, json_object_get(p, "iops"));
+      snprintf(m, sizeof m, "qd%lld_p99_us", qd);
+      if (!rc) rc = fig(fn, arg, "qd", wk, m, "us", 0, 0, json_object_get(p, "p99_us"));
+    }
+    if (rc) return rc;
+  }
+  /* the fill's write speed at 5% steps of what it wrote (the mean of the
+   * per-GiB speeds in each step), for curves across drives */
+  const json_t *pg = json_object_get(json_object_get(a, "fill"), "per_gib");
+  const json_t *gx = json_object_get(pg, "gib"), *gy = json_object_get(pg, "mb_s");
+  size_t ng = json_array_size(gx);
+  if (ng >= 20 && json_array_size(gy) == ng) {
+    double top = json_number_value(json_array_get(gx, ng - 1));
+    for (int b = 1; b <= 20 && !rc && top > 0; b++) {
+      double sum = 0, lo = top * (b - 1) / 20, hi = top * b / 20;
+      size_t n = 0;
+      for (size_t j = 0; j < ng; j++) {
+        double x = json_number_value(json_array_get(gx, j));
+        if (x > lo && x <= hi) sum += json_number_value(json_array_get(gy, j)), n++;
+      }
+      if (!n) continue;
+      char m[32];
+      snprintf(m, sizeof m, "pct%d_mb_s", b * 5);
+      json_t *mv = json_real(sum / (double)n);
+      rc = fig(fn, arg, "slc", "trace", m, "MB/s", 0, 1, mv);
+      json_decref(mv);
+    }
+    if (rc) return rc;
+  }
+  json_t *ssr;
+  json_array_foreach(json_object_get(json_object_get(a, "steady_state"), "rounds"), i, ssr) {
+    long long rd = (long long)analyze_json_num(ssr, "round", 0);
+    if (rd < 1 || rc) continue;
+    char m[32];
+    snprintf(m, sizeof m, "r%lld_iops", rd);
+    rc = fig(fn, arg, "steady", "rounds", m, "IOPS", 0, 1, json_object_get(ssr, "iops"));
+  }
+  if (rc) return rc;
+  const json_t *win = json_object_get(json_object_get(a, "steady_state"), "window");
+  if (win) {
+    rc = fig(fn, arg, "steady", "window", "mean_iops", "IOPS", 1, 1, json_object_get(win, "mean_iops"));
+    if (!rc) rc = fig(fn, arg, "steady", "window", "range_pct", "%", 0, 0, json_object_get(win, "range_pct"));
+    if (rc) return rc;
+  }
+  json_array_foreach(json_object_get(a, "consistency"), i, g) {
+    const char *tn = analyze_json_str(g, "test");
+    const json_t *st = json_object_get(g, "steady");
+    if (!tn || !st) continue;
+    rc = fig(fn, arg, "consistency", tn, "mean_iops", "IOPS", 1, 1, json_object_get(st, "mean_iops"));
+    if (!rc) rc = fig(fn, arg, "consistency", tn, "p1_iops", "IOPS", 1, 1, json_object_get(st, "p1_iops"));
+    if (!rc) rc = fig(fn, arg, "consistency", tn, "cov_pct", "%", 0, 0, json_object_get(st, "cov_pct"));
+    if (!rc) rc = fig(fn, arg, "consistency", tn, "p99_9_us_max", "us", 0, 0, json_object_get(st, "p99_9_us_max"));
+    if (rc) return rc;
+  }
+  json_array_foreach(json_object_get(a, "thermal"), i, g) {
+    const char *tn = analyze_json_str(g, "test");
+    if (!tn) continue;
+    rc = fig(fn, arg, "thermal", tn, "mean_mb_s", "MB/s", 1, 1, json_object_get(g, "mean_mb_s"));
+    if (!rc) rc = fig(fn, arg, "thermal", tn, "peak_temp_c", "°C", 0, 0, json_object_get(g, "peak_temp_c"));
+    if (rc) return rc;
+  }
+  json_array_foreach(json_object_get(json_object_get(a, "cache_recovery"), "points"), i, p) {
+    double idle = analyze_json_num(p, "idle_s", -1);
+    if (idle < 0 || !json_is_true(json_object_get(p, "found"))) continue;
+    char key[64];
+    snprintf(key, sizeof key, "idle %gs", idle);
+    rc = fig(fn, arg, "recovery", key, "recovered_gib", "GiB", 1, 1, json_object_get(p, "recovered_gib"));
+    if (rc) return rc;
+  }
   const char *w, *mk;
   json_object_foreach((json_t *)json_object_get(a, "tail"), w, t) {
     json_object_foreach(t, mk, v) {

@@ -4,6 +4,7 @@
 #include <cairo.h>
 #include <dlfcn.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "render/render.h"
@@ -24,7 +25,8 @@ static void usage(FILE *f) {
           "  --out OUTDIR        output directory (compare.md, compare.pdf, charts/*.png,\n"
           "                      compare.csv: one row per run and figure, groups.csv,\n"
           "                      runs.csv, compare.xlsx)\n"
-          "  --format LIST       md,csv,pdf,charts,xlsx (default md,csv: charts come with md/pdf)\n"
+          "  --format LIST       md,csv,pdf,charts,xlsx,html (default md,csv: charts come\n"
+          "                      with md/pdf/html; compare.html holds its charts)\n"
           "  --lang en|ko        the report's language (default: SSDREV_LANG, else the\n"
           "                      locale: LANG=ko_KR.UTF-8 is Korean; else en)\n"
           "  --where FILTER      keep runs matching FILTER (repeatable, all must hold):\n"
@@ -37,6 +39,14 @@ static void usage(FILE *f) {
           "                      directory, base name or label); default: the group with\n"
           "                      a known model and the most headline figures, then the\n"
           "                      most runs, then the first by name\n"
+          "  --gate PCT          firmware CI: fail (exit 3) when any headline figure of\n"
+          "                      any group is worse than the baseline's by more than PCT\n"
+          "                      percent (0..1000; mean difference) and beyond the noise\n"
+          "                      (Welch's t test, p < 0.05, at least 2 samples on each\n"
+          "                      side: runs, or a review's CDM passes); needs\n"
+          "                      --baseline; writes OUTDIR/verdict.json\n"
+          "  --rank-short        rank and score groups of --short runs beside full\n"
+          "                      ones (by default they are marked (short) and unranked)\n"
           "  --jobs N            analysis threads (default 2)\n"
           "  --reanalyze         analyze every run even if analysis.json exists\n"
           "  --lock-wait S       a run to analyze that another process writes is waited\n"
@@ -47,9 +57,10 @@ static void usage(FILE *f) {
           "  --verbose           say how many runs came from the index and how many\n"
           "                      were read from their archives\n"
           "  -h, --help          this help\n\n"
-          "exit status: 0 when at least one archive was compared, 1 when none was\n"
-          "usable, a run stayed in use by another process, or an output failed, 2 on\n"
-          "bad usage.\n");
+          "exit status: 0 when at least one archive was compared (and the --gate\n"
+          "passed), 1 when none was usable, a run stayed in use by another process,\n"
+          "or an output failed, 2 on bad usage, 3 when the --gate failed (the outputs\n"
+          "are written).\n");
 }
 
 static void on_skip(const char *path, const char *reason, void *arg) {
@@ -85,6 +96,7 @@ int cmd_compare(int argc, char **argv) {
       {"lang", required_argument, NULL, 'l'}, {"where", required_argument, NULL, 'w'},
       {"group-by", required_argument, NULL, 'g'}, {"no-index", no_argument, NULL, 'n'},
       {"verbose", no_argument, NULL, 'v'},    {"lock-wait", required_argument, NULL, 'L'},
+      {"gate", required_argument, NULL, 'G'},  {"rank-short", no_argument, NULL, 'S'},
       {NULL, 0, NULL, 0},
   };
   optind = 1;
@@ -128,6 +140,16 @@ int cmd_compare(int argc, char **argv) {
       if (render_cmp_group_by_check(optarg, &err)) return cli_usage_error(cmd, "%s", err.msg);
       o.group_by = optarg;
       break;
+    case 'G': {
+      char *end = NULL;
+      double g = strtod(optarg, &end);
+      if (end == optarg || *end || !(g >= 0 && g <= 1000))
+        return cli_usage_error(cmd, "--gate: expected a percentage 0..1000, got '%s'", optarg);
+      o.gate = 1;
+      o.gate_pct = g;
+      break;
+    }
+    case 'S': o.rank_short = 1; break;
     case 'n': o.no_index = 1; break;
     case 'v': verbose = 1; break;
     case ':': return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
@@ -136,6 +158,8 @@ int cmd_compare(int argc, char **argv) {
   }
   if (optind >= argc) return cli_usage_error(cmd, "no run archives or folders given");
   if (!o.out_dir) return cli_usage_error(cmd, "missing --out OUTDIR");
+  /* a gate against "the group with the most figures" would move with the set */
+  if (o.gate && !o.baseline) return cli_usage_error(cmd, "--gate needs --baseline GROUP");
   char **dirs;
   size_t n;
   size_t skipped = 0;
@@ -163,5 +187,11 @@ int cmd_compare(int argc, char **argv) {
   if (verbose)
     printf("runs: %zu from the index, %zu read from their archives (%zu analyzed now)\n", res.from_index,
            res.read_archives, res.analyzed_now);
+  if (o.gate && res.gate_failures) {
+    cli_warn(NULL, NULL, "gate failed: %zu figure%s worse than the baseline by more than %g%% beyond the noise (see '%s/verdict.json')",
+             res.gate_failures, res.gate_failures == 1 ? "" : "s", o.gate_pct, o.out_dir);
+    return 3;
+  }
+  if (o.gate) printf("gate passed: no headline figure worse than the baseline by more than %g%% beyond the noise\n", o.gate_pct);
   return 0;
 }

@@ -294,6 +294,75 @@ enum render_msg_id {
   MSG_CM_SHEET_GROUPS,
   MSG_CM_LATENCY,  /* after a CDM cell's op: its latency */
   MSG_CM_TAIL_LAT, /* printf: the workload, the percentile */
+  /* ------------------------------------------------ compare statistics, overview and gate (issue 25) */
+  MSG_CM_OVERVIEW,
+  MSG_CM_OVERVIEW_NOTE,
+  MSG_CM_OVERVIEW_TOP,   /* printf: shown, all */
+  MSG_CM_COL_TEST,
+  MSG_CM_SCORE,
+  MSG_CM_SCORE_NOTE,     /* printf: the figures counted */
+  MSG_CM_COL_MEAN,
+  MSG_CM_COL_SD,
+  MSG_CM_COL_CV,
+  MSG_CM_COL_CI,
+  MSG_CM_COL_DIFF,
+  MSG_CM_COL_DIFF_CI,
+  MSG_CM_COL_P,
+  MSG_CM_STATS_NOTE,
+  MSG_CM_GATE,
+  MSG_CM_GATE_PASS,      /* printf: the percentage */
+  MSG_CM_GATE_FAIL,      /* printf: the count, the percentage */
+  MSG_CM_WITHIN_NOISE,
+  MSG_CM_BEYOND_NOISE,
+  MSG_CM_METHOD_SYSTEM,
+  MSG_CM_COL_METHOD,
+  MSG_CM_COL_ENGINE,
+  MSG_CM_COL_VERSION,
+  MSG_CM_COL_KERNEL,
+  MSG_CM_COL_MEASURED,
+  MSG_CM_IMPORT_DATE,
+  MSG_CM_COMMON,         /* printf: the parts every group shares */
+  MSG_CM_METHOD_NOTE,
+  MSG_CM_XL_RUN,         /* xlsx headers without a report column of their own */
+  MSG_CM_XL_BASELINE,
+  MSG_CM_XL_FAMILY,
+  MSG_CM_XL_METRIC,
+  MSG_CM_XL_UNIT,
+  MSG_CM_XL_CI_LO,
+  MSG_CM_XL_CI_HI,
+  MSG_CM_XL_BEYOND,
+  MSG_CM_PROF_DEFAULT,   /* a CDM profile in a figure's title */
+  MSG_CM_PROF_PEAK,
+  MSG_CM_PROF_REAL,
+  MSG_CM_PROF_DEMO,
+  MSG_CM_SHORT_MARK,     /* after a group holding --short runs */
+  MSG_CM_SHORT_NOTE,
+  MSG_CM_FAM_QD,         /* the full method's figure families */
+  MSG_CM_FAM_STEADY,
+  MSG_CM_FAM_CONS,
+  MSG_CM_FAM_THERMAL,
+  MSG_CM_FAM_RECOVERY,
+  MSG_CM_QD_POINT,       /* printf: the workload, the QD */
+  MSG_CM_M_MEAN_IOPS,    /* the figures of those families */
+  MSG_CM_M_RANGE,
+  MSG_CM_M_P1_IOPS,
+  MSG_CM_M_COV,
+  MSG_CM_M_P999_MAX,
+  MSG_CM_M_MEAN_MBS,
+  MSG_CM_M_PEAK_TEMP,
+  MSG_CM_M_RECOVERED,    /* printf: the idle time */
+  MSG_CM_CURVES,         /* overlays across groups */
+  MSG_CM_CURVES_NOTE,
+  MSG_CM_OV_QD,          /* printf: the workload */
+  MSG_CM_OV_TAIL,        /* printf: the workload */
+  MSG_CM_AX_QD,
+  MSG_CM_AX_PCT,
+  MSG_CM_M_FILL_AT,      /* printf: the share written */
+  MSG_CM_M_ROUND,        /* printf: the round */
+  MSG_CM_OV_FILL,
+  MSG_CM_OV_STEADY,
+  MSG_CM_AX_FILLED,
+  MSG_CM_AX_ROUND,
   /* ------------------------------------------------ the CLI's messages
    * (render_msg_cli; the English forms are exactly what is printed) */
   MSG_W_WARNING,

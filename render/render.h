@@ -217,6 +217,7 @@ enum render_cmp_format {
   RENDER_CMP_PDF = 1u << 2,
   RENDER_CMP_CHARTS = 1u << 3, /* PNG bar charts (also linked from the Markdown) */
   RENDER_CMP_XLSX = 1u << 4,   /* compare.xlsx (libxlsxwriter) */
+  RENDER_CMP_HTML = 1u << 5,   /* compare.html, self-contained: the charts as PNG data: URIs */
 };
 
 #define RENDER_CMP_MAX_WHERE 16
@@ -256,6 +257,17 @@ struct render_cmp_opts {
   unsigned lock_wait_s;
   void (*note)(const char *path, const char *what, void *arg);
   void *note_arg;
+  /* the firmware gate (--gate PCT): with gate set, every headline figure of
+   * every group is checked against the baseline; one worse by more than
+   * gate_pct percent (mean difference, in % of the baseline's mean) and
+   * beyond the noise (Welch, p < 0.05, n >= 2 on both sides) fails it.
+   * res->gate_failures counts them; compare.md has a Gate section and
+   * verdict.json the machine-readable verdict (docs/perf/compare.md). */
+  int gate;
+  double gate_pct;
+  /* groups holding --short runs are marked and, beside groups of full runs
+   * only, left out of ranks and scores; rank_short ranks them too */
+  int rank_short;
 };
 #define RENDER_CMP_LOCK_WAIT_S 30
 void render_cmp_opts_defaults(struct render_cmp_opts *o);
@@ -283,6 +295,7 @@ struct render_cmp_result {
   size_t groups;
   size_t metrics;
   size_t charts;
+  size_t gate_failures; /* figures that failed the gate (opts.gate) */
   char index_warning[1600]; /* why an index was not used or not updated; "" if fine */
 };
 

@@ -40,8 +40,11 @@ for i in range(n):
     os.mkdir(d)
     sub = lambda s: (s.replace(model, b"LAB-MODEL-%02d" % (i % 40)).replace(fw, b"FW%d" % (i % 3))
                      .replace(label, b'"lab run %d"' % i))
-    # manifest first: analysis.json must not be older than it
-    open(d + "/manifest.json", "wb").write(sub(man))
+    # manifest first: analysis.json must not be older than it. The manifest
+    # stays byte for byte the base's: an analysis is fresh only for the
+    # manifest whose CRC it records (analyze_is_fresh), and compare takes
+    # label, model and firmware from the analysis first
+    open(d + "/manifest.json", "wb").write(man)
     open(d + "/analysis.json", "wb").write(sub(ana))
 PY
 }

@@ -5,6 +5,7 @@
  * each group's spread for render/compare/out.c. */
 #include <dirent.h>
 #include <fnmatch.h>
+#include <math.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -27,7 +28,7 @@ void render_cmp_opts_defaults(struct render_cmp_opts *o) {
 int render_cmp_formats_parse(const char *list, unsigned *mask, struct ssdrev_err *err) {
   static const struct { const char *name; unsigned bit; } fmts[] = {
       {"md", RENDER_CMP_MD}, {"csv", RENDER_CMP_CSV}, {"pdf", RENDER_CMP_PDF}, {"charts", RENDER_CMP_CHARTS},
-      {"xlsx", RENDER_CMP_XLSX},
+      {"xlsx", RENDER_CMP_XLSX}, {"html", RENDER_CMP_HTML},
   };
   *mask = 0;
   const char *p = list;
@@ -36,13 +37,13 @@ int render_cmp_formats_parse(const char *list, unsigned *mask, struct ssdrev_err
     unsigned bit = 0;
     for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++)
       if (len == strlen(fmts[i].name) && !strncmp(p, fmts[i].name, len)) bit = fmts[i].bit;
-    if (!bit) return ssdrev_fail(err, -EINVAL, "unknown format '%.*s' (md, csv, pdf, charts, xlsx)", (int)len, p);
+    if (!bit) return ssdrev_fail(err, -EINVAL, "unknown format '%.*s' (md, csv, pdf, charts, xlsx, html)", (int)len, p);
     *mask |= bit;
     p += len + (p[len] == ',');
   }
-  if (!*mask) return ssdrev_fail(err, -EINVAL, "no format given (md, csv, pdf, charts, xlsx)");
+  if (!*mask) return ssdrev_fail(err, -EINVAL, "no format given (md, csv, pdf, charts, xlsx, html)");
   /* the PDF and Markdown show the charts */
-  if (*mask & (RENDER_CMP_PDF | RENDER_CMP_MD)) *mask |= RENDER_CMP_CHARTS;
+  if (*mask & (RENDER_CMP_PDF | RENDER_CMP_MD | RENDER_CMP_HTML)) *mask |= RENDER_CMP_CHARTS;
   return 0;
 }
 
@@ -254,12 +255,26 @@ static void run_state(const json_t *an, const json_t *man, char *out, size_t len
   if (!out[0]) snprintf(out, len, "-");
 }
 
+/* 1 when s begins as ISO 8601 does: YYYY-MM-DD, optionally followed by T
+ * or ' ' and HH:MM:SS (the rest, a zone or fractions, is not shown). */
+static int iso_date(const char *s) {
+  static const char pat[] = "dddd-dd-dd";
+  for (size_t i = 0; i < 10; i++)
+    if (pat[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') : s[i] != pat[i]) return 0;
+  if (!s[10]) return 1;
+  if (s[10] != 'T' && s[10] != ' ') return 0;
+  static const char tp[] = "dd:dd:dd";
+  for (size_t i = 0; i < 8; i++)
+    if (tp[i] == 'd' ? !(s[11 + i] >= '0' && s[11 + i] <= '9') : s[11 + i] != tp[i]) return 0;
+  return 1;
+}
+
 /* The run's measurement date, YYYY-MM-DD: measured_at (the source's own
  * date for an import, the start of a review), else (an archive from before
  * measured_at, an import whose source names no date) the creation date. */
 static void run_date(const json_t *man, char *out, size_t len) {
   const char *d = json_string_value(json_object_get(man, "measured_at"));
-  if (!d || strlen(d) < 10) d = json_string_value(json_object_get(man, "created"));
+  if (!d || !iso_date(d)) d = json_string_value(json_object_get(man, "created"));
   snprintf(out, len, "%.10s", d ? d : "");
 }
 
@@ -277,7 +292,91 @@ static void fill_identity(struct cmp_run *r, const json_t *an, const json_t *man
   const char *src = json_string_value(json_object_get(json_object_get(man, "source"), "kind"));
   snprintf(r->source, sizeof r->source, "%s", src ? src : "ssdrev");
   run_date(man, r->date, sizeof r->date);
+  const char *cr = json_string_value(json_object_get(man, "created"));
   r->simulated = json_is_true(json_object_get(an, "simulated")) || json_is_true(json_object_get(man, "simulated"));
+  /* when it was measured: a review's manifest is created as it starts; an
+   * import's is its import, unless the importer recorded measured_at */
+  const json_t *srcj = json_object_get(man, "source");
+  int imported = strcmp(r->source, "ssdrev") != 0;
+  const char *ma = json_string_value(json_object_get(man, "measured_at"));
+  if (!ma) ma = json_string_value(json_object_get(srcj, "measured_at"));
+  if (!imported) r->date_kind = CMP_DATE_RUN;
+  else if (ma && iso_date(ma)) r->date_kind = CMP_DATE_MEASURED, cr = ma; /* anything else is no date */
+  else r->date_kind = CMP_DATE_IMPORTED;
+  snprintf(r->measured, sizeof r->measured, "%.19s", cr ? cr : "");
+  for (char *p = r->measured; *p; p++)
+    if (*p == 'T') *p = ' ';
+  const json_t *meth = json_object_get(man, "method");
+  const char *mname = json_string_value(json_object_get(meth, "name"));
+  if (imported) snprintf(r->method, sizeof r->method, "import (%s)", r->source);
+  else if (json_is_true(json_object_get(meth, "short"))) snprintf(r->method, sizeof r->method, "short");
+  else if (mname && !strcmp(mname, "review")) snprintf(r->method, sizeof r->method, "reference");
+  else if (mname && !strcmp(mname, "review-full")) snprintf(r->method, sizeof r->method, "full");
+  else snprintf(r->method, sizeof r->method, "%s", mname ? mname : "-");
+  const char *eng = json_string_value(json_object_get(meth, "engine"));
+  snprintf(r->engine, sizeof r->engine, "%s", imported ? r->source : eng ? eng : "-");
+  const char *ver = json_string_value(json_object_get(json_object_get(man, "tool"), "version"));
+  snprintf(r->tool_version, sizeof r->tool_version, "%s", ver ? ver : "-");
+  /* an import's host is the importing machine: the source's OS, if any */
+  const char *k = imported ? json_string_value(json_object_get(srcj, "os"))
+                           : json_string_value(json_object_get(json_object_get(man, "host"), "kernel"));
+  snprintf(r->kernel, sizeof r->kernel, "%s", k && *k ? k : "-");
+}
+
+/* The per-pass values of the run's CDM cells (a review's passes 1..N as
+ * separate tests), as samples of the cells' figures: MB/s, IOPS and mean
+ * latency per pass. Kept only where a cell has two passes or more. */
+static int take_passes(struct cmp_run *r, const json_t *an, struct cmp_figs *figs) {
+  static const char *const ms[] = {"mb_s", "iops", "lat_mean_us"}, *const mn[] = {"mb_s", "iops", "lat_us"};
+  size_t cap = 0;
+  const char *name;
+  json_t *t;
+  json_object_foreach((json_t *)json_object_get(an, "tests"), name, t) {
+    const char *kind = json_string_value(json_object_get(t, "kind"));
+    const json_t *pass = json_object_get(t, "pass");
+    if (!kind || strcmp(kind, "cdm") || !json_is_integer(pass) || json_integer_value(pass) < 1) continue;
+    if (json_object_get(t, "error")) continue;
+    const char *st = json_string_value(json_object_get(t, "state")), *pr = json_string_value(json_object_get(t, "profile")),
+               *cell = json_string_value(json_object_get(t, "cell")), *op = json_string_value(json_object_get(t, "op"));
+    const json_t *all = json_object_get(json_object_get(t, "ops"), "all");
+    if (!cell || !op || !all) continue;
+    char key[256];
+    snprintf(key, sizeof key, "%s %s %s", st ? st : "FOB", pr ? pr : "default", cell);
+    for (int i = 0; i < 3; i++) {
+      const json_t *v = json_object_get(all, ms[i]);
+      if (!json_is_number(v) || !(json_number_value(v) >= 0)) continue;
+      char id[600], metric[64];
+      snprintf(metric, sizeof metric, "%s_%s", op, mn[i]);
+      snprintf(id, sizeof id, "cdm|%s|%s", key, metric);
+      /* only figures the run itself reports (its best-of-passes value) */
+      pthread_mutex_lock(&figs->lock);
+      json_t *have = json_object_get(figs->index, id);
+      long f = have ? (long)json_integer_value(have) : -1;
+      pthread_mutex_unlock(&figs->lock);
+      if (f < 0 || !render_cmp_run_value(r, (size_t)f)) continue;
+      if (r->npvals == cap) {
+        size_t nc = cap ? cap * 2 : 64;
+        struct cmp_val *nv = realloc(r->pvals, nc * sizeof *nv);
+        if (!nv) return -ENOMEM;
+        r->pvals = nv;
+        cap = nc;
+      }
+      r->pvals[r->npvals++] = (struct cmp_val){(uint32_t)f, json_number_value(v)};
+    }
+  }
+  if (!r->npvals) return 0;
+  qsort(r->pvals, r->npvals, sizeof *r->pvals, val_cmp);
+  /* a figure with one pass keeps the run's own value */
+  size_t k = 0;
+  for (size_t i = 0; i < r->npvals;) {
+    size_t j = i;
+    while (j < r->npvals && r->pvals[j].fig == r->pvals[i].fig) j++;
+    if (j - i >= 2)
+      for (size_t m = i; m < j; m++) r->pvals[k++] = r->pvals[m];
+    i = j;
+  }
+  r->npvals = k;
+  return 0;
 }
 
 /* A run whose every logged test failed to load (all logs missing or
@@ -375,6 +474,7 @@ static void prepare_run(struct cmp_run *r, const struct render_cmp_opts *o, stru
     struct take_ctx c = {.r = r, .figs = figs};
     if (analyze_compare_figures(an, take_fig, &c)) set_msg(&r->err, "%s", "out of memory");
     else if (r->nvals) qsort(r->vals, r->nvals, sizeof *r->vals, val_cmp);
+    if (!r->err && take_passes(r, an, figs)) set_msg(&r->err, "%s", "out of memory");
   }
   json_decref(an);
   json_decref(man);
@@ -593,6 +693,13 @@ static int build_groups(struct cmp_table *t, const struct render_cmp_opts *o, st
     r->group = gi;
     t->groups[gi].nruns++;
     if (!r->simulated) t->groups[gi].simulated = 0;
+    if (!strcmp(r->method, "short")) t->groups[gi].has_short = 1;
+  }
+  /* room was made for one group per run: give back what is not used (a
+   * group is about 2.5 KB, 10,000 runs in 120 groups would keep 24 MB) */
+  if (t->ngroups) {
+    struct cmp_group *ng = realloc(t->groups, t->ngroups * sizeof *t->groups);
+    if (ng) t->groups = ng;
   }
   qsort(t->groups, t->ngroups, sizeof *t->groups, group_cmp);
   json_object_clear(idx);
@@ -603,11 +710,127 @@ static int build_groups(struct cmp_table *t, const struct render_cmp_opts *o, st
     t->ok[i]->group = (size_t)json_integer_value(json_object_get(idx, name));
   }
   json_decref(idx);
+  /* short runs beside full ones: shown, marked, not ranked (issue 27) */
+  int any_full = 0, any_short = 0;
+  for (size_t g = 0; g < t->ngroups; g++) any_full |= !t->groups[g].has_short, any_short |= t->groups[g].has_short;
+  for (size_t g = 0; g < t->ngroups; g++)
+    t->groups[g].unranked = any_full && any_short && !o->rank_short && t->groups[g].has_short;
   return 0;
 }
 
+/* The run's per-pass values of figure f: how many, *first the first. */
+static size_t run_passes(const struct cmp_run *r, size_t f, const struct cmp_val **first) {
+  size_t lo = 0, hi = r->npvals;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (r->pvals[mid].fig < f) lo = mid + 1;
+    else hi = mid;
+  }
+  size_t k = lo;
+  while (k < r->npvals && r->pvals[k].fig == f) k++;
+  *first = r->pvals + lo;
+  return k - lo;
+}
+
+/* 1 when the ", "-joined list holds v as a whole entry. */
+static int mix_has(const char *list, const char *v) {
+  size_t n = strlen(v);
+  for (const char *p = list; *p;) {
+    const char *e = strstr(p, ", ");
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    if (l == n && !strncmp(p, v, n)) return 1;
+    if (!e) break;
+    p = e + 2;
+  }
+  return 0;
+}
+
+static void mix_add(struct cmp_group *g, int k, const char *v) {
+  char *list = g->mix[k];
+  size_t l = strlen(list);
+  if (!v || !*v) v = "-";
+  if ((l >= 3 && !strcmp(list + l - 3, "…")) || mix_has(list, v)) return;
+  /* a list that would not fit ends in "…": more values than shown */
+  if (l + strlen(v) + 2 + 4 >= CMP_MIX_LEN || g->nmix[k] >= 6) {
+    snprintf(list + l, CMP_MIX_LEN - l, "%s…", l ? ", " : "");
+    return;
+  }
+  snprintf(list + l, CMP_MIX_LEN - l, "%s%s", l ? ", " : "", v);
+  g->nmix[k]++;
+}
+
+/* Splits a group name at " · " into at most 16 parts (pointers into buf). */
+static size_t name_parts(const char *name, char *buf, size_t len, char **part) {
+  snprintf(buf, len, "%s", name);
+  size_t n = 0;
+  char *p = buf;
+  while (n < 16) {
+    part[n++] = p;
+    char *e = strstr(p, " · ");
+    if (!e) break;
+    *e = 0;
+    p = e + strlen(" · ");
+  }
+  return n;
+}
+
+void render_cmp_describe_groups(struct cmp_table *t, char *common, size_t len) {
+  for (size_t g = 0; g < t->ngroups; g++) {
+    struct cmp_group *x = &t->groups[g];
+    memset(x->mix, 0, sizeof x->mix);
+    memset(x->nmix, 0, sizeof x->nmix);
+    x->first_measured[0] = x->last_measured[0] = 0;
+    x->any_import_date = 0;
+  }
+  for (size_t i = 0; i < t->nok; i++) {
+    const struct cmp_run *r = t->ok[i];
+    struct cmp_group *x = &t->groups[r->group];
+    const char *v[CMP_NMIX] = {r->model, r->firmware, r->state, r->method, r->engine, r->tool_version, r->kernel};
+    for (int k = 0; k < CMP_NMIX; k++) mix_add(x, k, v[k]);
+    if (r->measured[0]) {
+      if (!x->first_measured[0] || strcmp(r->measured, x->first_measured) < 0)
+        snprintf(x->first_measured, sizeof x->first_measured, "%s", r->measured);
+      if (strcmp(r->measured, x->last_measured) > 0) snprintf(x->last_measured, sizeof x->last_measured, "%s", r->measured);
+    }
+    if (r->date_kind == CMP_DATE_IMPORTED) x->any_import_date = 1;
+  }
+  /* short names: the parts at a position every group shares go; what
+   * tells groups apart stays (one group keeps its whole name) */
+  common[0] = 0;
+  char b0[400], *p0[16];
+  size_t n0 = t->ngroups ? name_parts(t->groups[0].name, b0, sizeof b0, p0) : 0;
+  int same[16];
+  for (size_t k = 0; k < 16; k++) same[k] = t->ngroups > 1 && k < n0;
+  for (size_t g = 1; g < t->ngroups; g++) {
+    char b[400], *p[16];
+    size_t n = name_parts(t->groups[g].name, b, sizeof b, p);
+    if (n != n0) memset(same, 0, sizeof same);
+    for (size_t k = 0; k < n && k < n0; k++)
+      if (strcmp(p[k], p0[k])) same[k] = 0;
+  }
+  size_t kept = 0;
+  for (size_t k = 0; k < n0; k++) kept += !same[k];
+  if (!kept) memset(same, 0, sizeof same);
+  for (size_t k = 0, l = 0; k < n0 && t->ngroups > 1; k++)
+    if (same[k]) l += (size_t)snprintf(common + l, l < len ? len - l : 0, "%s%s", l ? " · " : "", p0[k]);
+  for (size_t g = 0; g < t->ngroups; g++) {
+    struct cmp_group *x = &t->groups[g];
+    char b[400], *p[16];
+    size_t n = name_parts(x->name, b, sizeof b, p), l = 0;
+    x->short_name[0] = 0;
+    for (size_t k = 0; k < n; k++) {
+      if (k < 16 && same[k]) continue;
+      l += (size_t)snprintf(x->short_name + l, l < sizeof x->short_name ? sizeof x->short_name - l : 0, "%s%s",
+                            l ? " · " : "", p[k]);
+    }
+    if (!x->short_name[0]) snprintf(x->short_name, sizeof x->short_name, "%s", x->name);
+  }
+}
+
 /* Spread of every figure in every group. Runs are walked once per figure
- * with a scratch array, so memory is figures x groups stats, not runs. */
+ * with a scratch array, so memory is figures x groups stats, not runs.
+ * A run's samples of a figure are its per-pass values where it holds
+ * them (a CDM cell's passes), else its one value. */
 static int build_stats(struct cmp_table *t, struct ssdrev_err *err) {
   size_t nf = t->figs->n, ng = t->ngroups;
   size_t cells = nf * ng;
@@ -615,35 +838,62 @@ static int build_stats(struct cmp_table *t, struct ssdrev_err *err) {
   t->stats = calloc(cells, sizeof *t->stats);
   /* per group: the offset of its values in one scratch array */
   size_t *off = calloc(ng + 1, sizeof *off), *fill = calloc(ng, sizeof *fill);
-  double *scratch = calloc(t->nok ? t->nok : 1, sizeof *scratch);
   size_t *cnt = calloc(cells, sizeof *cnt);
+  double *scratch = NULL;
+  enum { T_CACHE = 512 };
+  double tcache[T_CACHE] = {0};
   int rc = 0;
-  if (!t->stats || !off || !fill || !scratch || !cnt) {
+  if (!t->stats || !off || !fill || !cnt) {
     rc = ssdrev_fail(err, -ENOMEM, "out of memory");
     goto out;
   }
-  /* one pass: how many values each (figure, group) has */
-  for (size_t i = 0; i < t->nok; i++)
-    for (size_t k = 0; k < t->ok[i]->nvals; k++) cnt[t->ok[i]->vals[k].fig * ng + t->ok[i]->group]++;
+  /* one pass: how many samples each (figure, group) has */
+  for (size_t i = 0; i < t->nok; i++) {
+    const struct cmp_run *r = t->ok[i];
+    for (size_t k = 0; k < r->nvals; k++) {
+      const struct cmp_val *p;
+      size_t np = run_passes(r, r->vals[k].fig, &p);
+      cnt[r->vals[k].fig * ng + r->group] += np ? np : 1;
+    }
+  }
+  size_t most = 1; /* the most samples one figure has: the scratch array */
+  for (size_t f = 0; f < nf; f++) {
+    size_t sum = 0;
+    for (size_t g = 0; g < ng; g++) sum += cnt[f * ng + g];
+    if (sum > most) most = sum;
+  }
+  scratch = calloc(most, sizeof *scratch);
+  if (!scratch) {
+    rc = ssdrev_fail(err, -ENOMEM, "out of memory");
+    goto out;
+  }
   /* figures in turn; each needs all its values at once for the median */
   for (size_t f = 0; f < nf; f++) {
     off[0] = 0;
     for (size_t g = 0; g < ng; g++) off[g + 1] = off[g] + cnt[f * ng + g], fill[g] = 0;
     if (!off[ng]) continue;
     for (size_t i = 0; i < t->nok; i++) {
-      const struct cmp_val *v = render_cmp_run_value(t->ok[i], f);
-      if (v) scratch[off[t->ok[i]->group] + fill[t->ok[i]->group]++] = v->v;
+      const struct cmp_run *r = t->ok[i];
+      const struct cmp_val *v = render_cmp_run_value(r, f), *p;
+      if (!v) continue;
+      size_t np = run_passes(r, f, &p);
+      if (!np) scratch[off[r->group] + fill[r->group]++] = v->v;
+      for (size_t k = 0; k < np; k++) scratch[off[r->group] + fill[r->group]++] = p[k].v;
     }
     for (size_t g = 0; g < ng; g++) {
       size_t k = fill[g];
       if (!k) continue;
       double *s = scratch + off[g];
       qsort(s, k, sizeof *s, dbl_cmp);
-      struct cmp_stat *st = &t->stats[f * ng + g];
-      st->n = (uint32_t)k;
-      st->min = s[0];
-      st->max = s[k - 1];
-      st->median = k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
+      /* t at df = n - 1, solved once per n below T_CACHE */
+      double tq = NAN;
+      if (k >= 2 && k - 1 < T_CACHE) {
+        if (!(tcache[k - 1] > 0)) tcache[k - 1] = render_cmp_t975((double)(k - 1));
+        tq = tcache[k - 1];
+      } else if (k >= 2) {
+        tq = render_cmp_t975((double)(k - 1));
+      }
+      render_cmp_summarize(s, k, tq, &t->stats[f * ng + g]);
       if (t->figs->v[f].headline) t->groups[g].nfigs++;
     }
   }
@@ -682,15 +932,72 @@ static int pick_baseline(struct cmp_table *t, const struct render_cmp_opts *o, s
   int any_known = 0;
   for (size_t g = 0; g < t->ngroups; g++) any_known |= t->groups[g].model[0] != 0;
   size_t best = SIZE_MAX;
-  for (size_t g = 0; g < t->ngroups; g++) {
-    const struct cmp_group *x = &t->groups[g];
-    if (any_known && !x->model[0]) continue;
-    /* groups are sorted by name, so a tie keeps the first */
-    if (best == SIZE_MAX || x->nfigs > t->groups[best].nfigs ||
-        (x->nfigs == t->groups[best].nfigs && x->nruns > t->groups[best].nruns))
-      best = g;
-  }
+  /* a --short group is no baseline for full ones; when only short groups
+   * have a known model, the rule without that (pass 1) */
+  for (int pass = 0; pass < 2 && best == SIZE_MAX; pass++)
+    for (size_t g = 0; g < t->ngroups; g++) {
+      const struct cmp_group *x = &t->groups[g];
+      if (any_known && !x->model[0]) continue;
+      if (!pass && x->unranked) continue;
+      /* groups are sorted by name, so a tie keeps the first */
+      if (best == SIZE_MAX || x->nfigs > t->groups[best].nfigs ||
+          (x->nfigs == t->groups[best].nfigs && x->nruns > t->groups[best].nruns))
+        best = g;
+    }
   t->baseline_group = best;
+  return 0;
+}
+
+/* Each group's relative score over the headline figures it shares with
+ * the baseline: exp(mean(log(ratio))) of the medians, a latency's ratio
+ * inverted so that above 1 is better; then the rank by score. Linear in
+ * figures x groups. */
+static const struct cmp_group *score_groups_g; /* qsort has no context; set just before it */
+
+static int score_cmp(const void *a, const void *b) {
+  const struct cmp_group *x = &score_groups_g[*(const size_t *)a], *y = &score_groups_g[*(const size_t *)b];
+  int nx = isnan(x->score), ny = isnan(y->score);
+  if (nx != ny) return nx ? 1 : -1;
+  if (!nx && x->score != y->score) return x->score > y->score ? -1 : 1;
+  return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int build_scores(struct cmp_table *t, struct ssdrev_err *err) {
+  size_t ng = t->ngroups, bg = t->baseline_group;
+  double *sum = calloc(ng ? ng : 1, sizeof *sum);
+  size_t *order = malloc((ng ? ng : 1) * sizeof *order);
+  if (!sum || !order) {
+    free(sum), free(order);
+    return ssdrev_fail(err, -ENOMEM, "out of memory");
+  }
+  for (size_t g = 0; g < ng; g++) t->groups[g].score_n = 0;
+  for (size_t f = 0; f < t->figs->n; f++) {
+    const struct cmp_fig *fig = &t->figs->v[f];
+    if (!fig->headline) continue;
+    const struct cmp_stat *b = cmp_stat_at(t, f, bg);
+    if (!b->n || !(b->median > 0)) continue;
+    for (size_t g = 0; g < ng; g++) {
+      const struct cmp_stat *s = cmp_stat_at(t, f, g);
+      if (!s->n || !(s->median > 0)) continue;
+      double r = fig->higher_better ? s->median / b->median : b->median / s->median;
+      sum[g] += log(r);
+      t->groups[g].score_n++;
+    }
+  }
+  for (size_t g = 0; g < ng; g++) {
+    struct cmp_group *x = &t->groups[g];
+    x->score = x->score_n ? exp(sum[g] / (double)x->score_n) : NAN;
+    order[g] = g;
+  }
+  score_groups_g = t->groups;
+  qsort(order, ng, sizeof *order, score_cmp);
+  size_t rk = 0;
+  for (size_t i = 0; i < ng; i++) {
+    struct cmp_group *x = &t->groups[order[i]];
+    x->score_rank = isnan(x->score) || x->unranked ? 0 : ++rk;
+  }
+  free(sum);
+  free(order);
   return 0;
 }
 
@@ -879,6 +1186,8 @@ int render_cmp_run(char *const *dirs, size_t n, const struct render_cmp_opts *o,
   if (!rc) rc = build_groups(&t, o, err);
   if (!rc) rc = build_stats(&t, err);
   if (!rc) rc = pick_baseline(&t, o, err);
+  if (!rc) rc = build_scores(&t, err);
+  if (!rc) render_cmp_describe_groups(&t, t.common, sizeof t.common);
   if (!rc) rc = build_order(&t, err);
   /* the outputs appear together or not at all: a failed one (a full disk)
    * takes back the others and the directories made (base/ssdrev.h); the
@@ -898,7 +1207,8 @@ out:
   free(t.stats);
   free(t.order);
   free(t.ok);
-  for (size_t i = 0; runs && i < n; i++) free(runs[i].vals), free(runs[i].err), free(runs[i].warn);
+  for (size_t i = 0; runs && i < n; i++)
+    free(runs[i].vals), free(runs[i].pvals), free(runs[i].err), free(runs[i].warn);
   free(runs);
   render_cmp_figs_free(&figs);
   pthread_mutex_destroy(&figs.lock);

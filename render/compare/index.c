@@ -12,7 +12,13 @@
 #include <sys/stat.h>
 #include "render/compare/compare_int.h"
 
-#define CMP_INDEX_VERSION 1
+/* 2: runs gained measured, date_kind, method, engine, tool_version, kernel;
+ * pass_values (issue 25). 3: the same schema, more figures per run (the
+ * full method's, the fill and steady-state curves): the version also
+ * stands for what analyze_compare_figures yields, so that a change there
+ * rebuilds the index instead of serving runs without the new figures.
+ * An index of ours at an older version is rebuilt. */
+#define CMP_INDEX_VERSION 3
 /* PRAGMA application_id of every index ssdrev creates: "SsDr" as a
  * big-endian 32-bit number (docs/archive.md). SQLite's way to say which
  * program a database file belongs to (`file` prints it). */
@@ -25,7 +31,8 @@ static const char schema[] =
     " label TEXT, model TEXT, firmware TEXT, state TEXT, source TEXT, created TEXT,"
     " simulated INTEGER NOT NULL DEFAULT 0, warning TEXT,"
     " manifest_mtime_ns INTEGER, manifest_size INTEGER,"
-    " analysis_mtime_ns INTEGER, analysis_size INTEGER);"
+    " analysis_mtime_ns INTEGER, analysis_size INTEGER,"
+    " measured TEXT, date_kind INTEGER NOT NULL DEFAULT 0, method TEXT, engine TEXT, tool_version TEXT, kernel TEXT);"
     "CREATE TABLE IF NOT EXISTS figures("
     " id INTEGER PRIMARY KEY,"
     " family TEXT NOT NULL, test TEXT NOT NULL, metric TEXT NOT NULL, unit TEXT NOT NULL,"
@@ -36,27 +43,39 @@ static const char schema[] =
     " figure INTEGER NOT NULL REFERENCES figures(id),"
     " value REAL NOT NULL,"
     " PRIMARY KEY(run, figure)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS pass_values("
+    " run INTEGER NOT NULL REFERENCES runs(id),"
+    " figure INTEGER NOT NULL REFERENCES figures(id),"
+    " pass INTEGER NOT NULL,"
+    " value REAL NOT NULL,"
+    " PRIMARY KEY(run, figure, pass)) WITHOUT ROWID;"
     "CREATE VIEW IF NOT EXISTS tidy AS"
     " SELECT r.name AS run, r.label, r.model, r.firmware, r.state, r.source, r.created, r.simulated,"
     "        f.family, f.test, f.metric, f.unit, v.value"
     " FROM figure_values v JOIN runs r ON r.id = v.run JOIN figures f ON f.id = v.figure;";
 
-enum { S_RUN, S_VALS, S_DEL_VALS, S_DEL_RUN, S_INS_RUN, S_INS_FIG, S_FIG_ID, S_INS_VAL, S_NAMES, S_FIGS, S_N };
+enum { S_RUN, S_VALS, S_DEL_VALS, S_DEL_RUN, S_INS_RUN, S_INS_FIG, S_FIG_ID, S_INS_VAL, S_NAMES, S_FIGS,
+       S_PVALS, S_DEL_PVALS, S_INS_PVAL, S_N };
 static const char *const stmts[S_N] = {
     [S_RUN] = "SELECT id, label, model, firmware, state, source, created, simulated, warning, manifest_mtime_ns,"
-              " manifest_size, analysis_mtime_ns, analysis_size FROM runs WHERE name = ?",
+              " manifest_size, analysis_mtime_ns, analysis_size, measured, date_kind, method, engine, tool_version,"
+              " kernel FROM runs WHERE name = ?",
     [S_VALS] = "SELECT figure, value FROM figure_values WHERE run = ?",
     [S_DEL_VALS] = "DELETE FROM figure_values WHERE run IN (SELECT id FROM runs WHERE name = ?)",
     [S_DEL_RUN] = "DELETE FROM runs WHERE name = ?",
     [S_INS_RUN] = "INSERT INTO runs(name, label, model, firmware, state, source, created, simulated, warning,"
-                  " manifest_mtime_ns, manifest_size, analysis_mtime_ns, analysis_size)"
-                  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                  " manifest_mtime_ns, manifest_size, analysis_mtime_ns, analysis_size, measured, date_kind,"
+                  " method, engine, tool_version, kernel)"
+                  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [S_INS_FIG] = "INSERT OR IGNORE INTO figures(family, test, metric, unit, headline, higher_better, ord)"
                   " VALUES(?,?,?,?,?,?,?)",
     [S_FIG_ID] = "SELECT id FROM figures WHERE family = ? AND test = ? AND metric = ?",
     [S_INS_VAL] = "INSERT INTO figure_values(run, figure, value) VALUES(?,?,?)",
     [S_NAMES] = "SELECT name FROM runs",
     [S_FIGS] = "SELECT id, family, test, metric, unit, headline, higher_better, ord FROM figures",
+    [S_PVALS] = "SELECT figure, value FROM pass_values WHERE run = ? ORDER BY figure, pass",
+    [S_DEL_PVALS] = "DELETE FROM pass_values WHERE run IN (SELECT id FROM runs WHERE name = ?)",
+    [S_INS_PVAL] = "INSERT INTO pass_values(run, figure, pass, value) VALUES(?,?,?,?)",
 };
 
 struct cmp_index {
@@ -159,7 +178,11 @@ static int claim(sqlite3 *db, const char *path, struct ssdrev_err *err) {
   const char *why = NULL;
   char msg[160];
   int stamp = 0;
-  if (app == CMP_INDEX_APP_ID) {
+  int rebuild = 0;
+  if (app == CMP_INDEX_APP_ID && version >= 1 && version < CMP_INDEX_VERSION && !readonly) {
+    /* ours, from an older ssdrev: a cache, rebuilt in the new schema */
+    rebuild = stamp = 1;
+  } else if (app == CMP_INDEX_APP_ID) {
     if (version != CMP_INDEX_VERSION) {
       snprintf(msg, sizeof msg, "schema version %lld, this ssdrev writes %d (delete it)", version, CMP_INDEX_VERSION);
       why = msg;
@@ -188,7 +211,11 @@ static int claim(sqlite3 *db, const char *path, struct ssdrev_err *err) {
   if (readonly) stamp = 0; /* an index from before, read as it is */
   char sql[128];
   snprintf(sql, sizeof sql, "PRAGMA application_id=%d; PRAGMA user_version=%d;", CMP_INDEX_APP_ID, CMP_INDEX_VERSION);
-  if (stamp) rc = sqlite3_exec(db, schema, NULL, NULL, NULL);
+  if (rebuild)
+    rc = sqlite3_exec(db, "DROP VIEW IF EXISTS tidy; DROP TABLE IF EXISTS pass_values; DROP TABLE IF EXISTS "
+                          "figure_values; DROP TABLE IF EXISTS figures; DROP TABLE IF EXISTS runs;",
+                      NULL, NULL, NULL);
+  if (stamp && rc == SQLITE_OK) rc = sqlite3_exec(db, schema, NULL, NULL, NULL);
   if (stamp && rc == SQLITE_OK) rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
   if (rc == SQLITE_OK) rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   if (rc != SQLITE_OK) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
@@ -292,6 +319,12 @@ int render_cmp_index_load(struct cmp_index *x, const char *name, struct cmp_run 
       r->simulated = sqlite3_column_int(s, 7);
       const unsigned char *w = sqlite3_column_text(s, 8);
       if (w) r->warn = strdup((const char *)w);
+      col_str(s, 13, r->measured, sizeof r->measured);
+      r->date_kind = sqlite3_column_int(s, 14);
+      col_str(s, 15, r->method, sizeof r->method);
+      col_str(s, 16, r->engine, sizeof r->engine);
+      col_str(s, 17, r->tool_version, sizeof r->tool_version);
+      col_str(s, 18, r->kernel, sizeof r->kernel);
       got = 1;
     }
   }
@@ -320,10 +353,41 @@ int render_cmp_index_load(struct cmp_index *x, const char *name, struct cmp_run 
     r->vals[r->nvals++] = (struct cmp_val){(uint32_t)f, sqlite3_column_double(s, 1)};
   }
   sqlite3_reset(s);
+  if (rc == 1) {
+    s = x->st[S_PVALS];
+    sqlite3_bind_int64(s, 1, id);
+    size_t pcap = 0;
+    while (sqlite3_step(s) == SQLITE_ROW) {
+      long f = map_fig(x, sqlite3_column_int64(s, 0), figs);
+      if (f < 0) {
+        rc = 0;
+        break;
+      }
+      if (r->npvals == pcap) {
+        pcap = pcap ? pcap * 2 : 64;
+        struct cmp_val *nv = realloc(r->pvals, pcap * sizeof *nv);
+        if (!nv) {
+          rc = -ENOMEM;
+          break;
+        }
+        r->pvals = nv;
+      }
+      r->pvals[r->npvals++] = (struct cmp_val){(uint32_t)f, sqlite3_column_double(s, 1)};
+    }
+    sqlite3_reset(s);
+  }
   if (rc != 1) {
     free(r->vals), r->vals = NULL, r->nvals = 0;
+    free(r->pvals), r->pvals = NULL, r->npvals = 0;
     free(r->warn), r->warn = NULL;
     return rc;
+  }
+  /* by cmp_figs index, as run_passes searches them (stable: pass order kept) */
+  for (size_t i = 1; i < r->npvals; i++) {
+    struct cmp_val v = r->pvals[i];
+    size_t j = i;
+    for (; j > 0 && r->pvals[j - 1].fig > v.fig; j--) r->pvals[j] = r->pvals[j - 1];
+    r->pvals[j] = v;
   }
   /* the figures must be sorted by cmp_figs index for render_cmp_run_value */
   for (size_t i = 1; i < r->nvals; i++) {
@@ -349,8 +413,11 @@ static int step_done(sqlite3_stmt *s) {
 }
 
 static int delete_run(struct cmp_index *x, const char *name) {
+  sqlite3_bind_text(x->st[S_DEL_PVALS], 1, name, -1, SQLITE_STATIC);
+  int rc = step_done(x->st[S_DEL_PVALS]);
+  if (rc) return rc;
   sqlite3_bind_text(x->st[S_DEL_VALS], 1, name, -1, SQLITE_STATIC);
-  int rc = step_done(x->st[S_DEL_VALS]);
+  rc = step_done(x->st[S_DEL_VALS]);
   sqlite3_bind_text(x->st[S_DEL_RUN], 1, name, -1, SQLITE_STATIC);
   return rc ? rc : step_done(x->st[S_DEL_RUN]);
 }
@@ -397,6 +464,10 @@ int render_cmp_index_store(struct cmp_index *x, const char *name, const struct c
   if (r->warn) sqlite3_bind_text(s, 9, r->warn, -1, SQLITE_STATIC);
   else sqlite3_bind_null(s, 9);
   for (int k = 0; k < 4; k++) sqlite3_bind_int64(s, 10 + k, r->sig[k]);
+  sqlite3_bind_text(s, 14, r->measured, -1, SQLITE_STATIC);
+  sqlite3_bind_int(s, 15, r->date_kind);
+  const char *meta[] = {r->method, r->engine, r->tool_version, r->kernel};
+  for (int i = 0; i < 4; i++) sqlite3_bind_text(s, 16 + i, meta[i], -1, SQLITE_STATIC);
   rc = step_done(s);
   if (rc) return rc;
   int64_t id = sqlite3_last_insert_rowid(x->db);
@@ -407,6 +478,19 @@ int render_cmp_index_store(struct cmp_index *x, const char *name, const struct c
     sqlite3_bind_int64(s, 1, id);
     sqlite3_bind_int64(s, 2, f);
     sqlite3_bind_double(s, 3, r->vals[i].v);
+    rc = step_done(s);
+  }
+  s = x->st[S_INS_PVAL];
+  for (size_t i = 0; i < r->npvals && !rc; i++) {
+    int64_t f = fig_id(x, figs, r->pvals[i].fig);
+    if (f < 0) return -EIO;
+    /* the pass number is the value's position among its figure's */
+    size_t pass = 1;
+    for (size_t k = i; k > 0 && r->pvals[k - 1].fig == r->pvals[i].fig; k--) pass++;
+    sqlite3_bind_int64(s, 1, id);
+    sqlite3_bind_int64(s, 2, f);
+    sqlite3_bind_int64(s, 3, (int64_t)pass);
+    sqlite3_bind_double(s, 4, r->pvals[i].v);
     rc = step_done(s);
   }
   return rc;

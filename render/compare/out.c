@@ -15,12 +15,27 @@
 /* Runs listed in the report body; more are only in runs.csv. */
 #define CMP_RUNS_LISTED 200u
 
+/* One figure of one group that fails the gate. */
+struct cmp_gate_fail {
+  size_t f, g;
+  struct cmp_diff d;
+};
+
 struct cmp_out {
   const struct cmp_table *t;
   const struct render_cmp_opts *o;
   struct render_cmp_result *res;
   char **chart_of; /* per figure: its chart's relative path, or NULL */
+  struct cmp_gate_fail *fails; /* the gate's failures, report order (o->gate) */
+  size_t nfails;
+  char *ov_link[8];     /* the overlays drawn (write_overlays): links, malloc'd */
+  char ov_title[8][200];
+  size_t nov;
 };
+
+/* Groups in the overview's columns (the best-scored, the baseline first);
+ * groups.csv has every group. */
+#define CMP_OV_COLS 8u
 
 static void slug(const char *s, char *out, size_t len) {
   size_t k = 0;
@@ -36,8 +51,8 @@ static void slug(const char *s, char *out, size_t len) {
 }
 
 static const char *family_title(unsigned fam, int ko) {
-  static const enum render_cmp_msg m[] = {CM_FAM_CDM, CM_FAM_SLC, CM_FAM_RW, CM_FAM_TAIL, CM_FAM_TESTS};
-  return render_cmp_msg(fam < 5 ? m[fam] : CM_FAM_TESTS, ko);
+  return render_cmp_msg(fam < render_cmp_nfamilies ? (enum render_cmp_msg)render_cmp_families[fam].title : CM_FAM_TESTS,
+                        ko);
 }
 
 /* The groups that have figure f, best first (by median; ties by name). */
@@ -50,6 +65,8 @@ static struct rank_ctx rank_ctx_g; /* qsort has no context argument; out.c runs 
 static int rank_cmp(const void *a, const void *b) {
   size_t x = *(const size_t *)a, y = *(const size_t *)b;
   const struct cmp_table *t = rank_ctx_g.t;
+  /* unranked groups (--short beside full runs) after every ranked one */
+  if (t->groups[x].unranked != t->groups[y].unranked) return t->groups[x].unranked ? 1 : -1;
   double mx = cmp_stat_at(t, rank_ctx_g.f, x)->median, my = cmp_stat_at(t, rank_ctx_g.f, y)->median;
   int hb = t->figs->v[rank_ctx_g.f].higher_better;
   if (mx != my) return (hb ? mx > my : mx < my) ? -1 : 1;
@@ -72,8 +89,43 @@ static double ratio_of(const struct cmp_table *t, size_t f, size_t g) {
 }
 
 static void group_shown(const struct cmp_table *t, size_t g, char *buf, size_t len) {
-  snprintf(buf, len, "%s%s%s", t->groups[g].name, t->groups[g].simulated ? " (sim)" : "",
+  snprintf(buf, len, "%s%s%s%s", t->groups[g].name, t->groups[g].simulated ? " (sim)" : "",
+           t->groups[g].has_short ? render_cmp_msg(CM_SHORT_MARK, t->lang_ko) : "",
            g == t->baseline_group ? render_cmp_msg(CM_BASELINE_MARK, t->lang_ko) : "");
+}
+
+/* The group as labelled in charts and the overview: its short name (the
+ * parts every group shares are said once, CM_COMMON). */
+static void group_label(const struct cmp_table *t, size_t g, char *buf, size_t len) {
+  snprintf(buf, len, "%s%s%s%s", t->groups[g].short_name, t->groups[g].simulated ? " (sim)" : "",
+           t->groups[g].has_short ? render_cmp_msg(CM_SHORT_MARK, t->lang_ko) : "",
+           g == t->baseline_group ? render_cmp_msg(CM_BASELINE_MARK, t->lang_ko) : "");
+}
+
+/* Cuts a label to fit WIDTH: its first part (the model) loses characters
+ * from its front first ("…MZVLB256HAHQ-000L7": models of one maker share
+ * their beginning, the variant is at the end), so what follows " · "
+ * (firmware, state) stays readable; then the label's end. */
+static void fit_label(cairo_t *cr, char *name, size_t size, double width, int bold) {
+  static const char ell[] = "…"; /* 3 bytes */
+  while (strlen(name) > 4 && render_canvas_text_width(cr, name, 8.5, bold) > width) {
+    char *sep = strstr(name, " · ");
+    char *start = !strncmp(name, ell, 3) ? name + 3 : name;
+    if (sep && sep - start > 6) {
+      char *c = start + 1;
+      while (c < sep && ((unsigned char)*c & 0xC0) == 0x80) c++; /* whole UTF-8 characters */
+      char rest[500];
+      snprintf(rest, sizeof rest, "%s%s", ell, c);
+      snprintf(name, size, "%s", rest);
+      continue;
+    }
+    size_t l = strlen(name);
+    if (l >= 3 && !strcmp(name + l - 3, ell)) l -= 3;
+    if (!l) break;
+    l--;
+    while (l && ((unsigned char)name[l] & 0xC0) == 0x80) l--;
+    snprintf(name + l, size - l, "%s", ell);
+  }
 }
 
 /* ---------------------------------------------------------------- charts */
@@ -114,7 +166,7 @@ static int draw_chart(const struct cmp_out *c, size_t f, const size_t *rank, siz
   double label_w = 0;
   for (size_t i = 0; i < shown; i++) {
     char g[500];
-    group_shown(t, rank[i], g, sizeof g);
+    group_label(t, rank[i], g, sizeof g);
     double w = render_canvas_text_width(cr, g, 8.5, rank[i] == t->baseline_group);
     if (w > label_w) label_w = w;
   }
@@ -151,13 +203,9 @@ static int draw_chart(const struct cmp_out *c, size_t f, const size_t *rank, siz
     const struct cmp_stat *s = cmp_stat_at(t, f, g);
     double y = top_pt + row_pt * (double)i;
     char name[500];
-    group_shown(t, g, name, sizeof name);
-    /* a long group name is cut to the label column */
-    while (strlen(name) > 4 && render_canvas_text_width(cr, name, 8.5, g == t->baseline_group) > x0 - 14) {
-      size_t l = strlen(name) - 4;
-      while (l && ((unsigned char)name[l] & 0xC0) == 0x80) l--; /* whole UTF-8 characters */
-      memcpy(name + l, "...", 4);
-    }
+    group_label(t, g, name, sizeof name);
+    /* a long group name is cut to the label column, the model first */
+    fit_label(cr, name, sizeof name, x0 - 14, g == t->baseline_group);
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
     render_canvas_text(cr, x0 - 6, y + row_pt * 0.68, name, 8.5, g == t->baseline_group, RC_RIGHT);
     double bx = x0 + (x1 - x0) * s->median / hi;
@@ -193,11 +241,14 @@ static int draw_chart(const struct cmp_out *c, size_t f, const size_t *rank, siz
   return render_canvas_canvas_end(&cv, err);
 }
 
+static int write_overlays(struct cmp_out *c, struct ssdrev_err *err);
+
 static int write_charts(struct cmp_out *c, struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
   char dir[4200];
   snprintf(dir, sizeof dir, "%s/charts", c->o->out_dir);
   int rc = ssdrev_mkdirs(dir, err);
+  if (!rc) rc = write_overlays(c, err);
   unsigned max = c->o->max_charts ? c->o->max_charts : 64;
   size_t *rank = malloc((t->ngroups ? t->ngroups : 1) * sizeof *rank);
   if (!rank) return ssdrev_fail(err, -ENOMEM, "out of memory");
@@ -219,6 +270,179 @@ static int write_charts(struct cmp_out *c, struct ssdrev_err *err) {
     }
   }
   free(rank);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- overlays */
+
+/* The groups an overlay draws: the overview's columns (baseline first,
+ * then by score, then unranked), at most CMP_OV_COLS. */
+static size_t overlay_groups(const struct cmp_table *t, size_t *cols) {
+  size_t nc = 0;
+  cols[nc++] = t->baseline_group;
+  for (size_t r = 1; r <= t->ngroups && nc < CMP_OV_COLS; r++)
+    for (size_t g = 0; g < t->ngroups; g++)
+      if (t->groups[g].score_rank == r && g != t->baseline_group) cols[nc++] = g;
+  for (size_t g = 0; g < t->ngroups && nc < CMP_OV_COLS; g++)
+    if (!t->groups[g].score_rank && g != t->baseline_group) cols[nc++] = g;
+  return nc;
+}
+
+struct ov_point {
+  double x;
+  size_t f;
+};
+
+static int ov_cmp(const void *a, const void *b) {
+  double x = ((const struct ov_point *)a)->x, y = ((const struct ov_point *)b)->x;
+  return x < y ? -1 : x > y;
+}
+
+/* The figures of one curve: family FAM, key KEY, metrics "PREFIX<x>SUFFIX"
+ * (qd32_iops: x 32; p99.9_us: x 99.9), sorted by x. */
+static size_t ov_points(const struct cmp_table *t, const char *fam, const char *key, const char *prefix,
+                        const char *suffix, struct ov_point *pt, size_t max) {
+  size_t n = 0, lp = strlen(prefix), ls = strlen(suffix);
+  for (size_t f = 0; f < t->figs->n && n < max; f++) {
+    const struct cmp_fig *g = &t->figs->v[f];
+    size_t lm = strlen(g->metric);
+    if (strcmp(g->family, fam) || strcmp(g->key, key) || lm <= lp + ls || strncmp(g->metric, prefix, lp) ||
+        strcmp(g->metric + lm - ls, suffix))
+      continue;
+    char num[32], *end;
+    snprintf(num, sizeof num, "%.*s", (int)(lm - lp - ls), g->metric + lp);
+    double x = strtod(num, &end);
+    if (end == num || *end || !isfinite(x)) continue;
+    pt[n++] = (struct ov_point){x, f};
+  }
+  qsort(pt, n, sizeof *pt, ov_cmp);
+  return n;
+}
+
+/* One overlay: a line per group through its medians at each point. nines:
+ * the x axis is the percentile ("nines") axis and y is log; else x (QD) is
+ * log and y linear from 0. Writes nothing when no group has two points. */
+enum { OV_LOG_X = 0, OV_NINES = 1, OV_LINEAR = 2 };
+static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size_t np, int kind, const char *title,
+                        const char *xlabel, const char *ylabel, const char *path, int *drawn, struct ssdrev_err *err) {
+  const struct cmp_table *t = c->t;
+  size_t cols[CMP_OV_COLS], nc = overlay_groups(t, cols);
+  double lo = INFINITY, hi = 0;
+  int any = 0;
+  for (size_t i = 0; i < nc; i++) {
+    size_t k = 0;
+    for (size_t j = 0; j < np; j++) {
+      const struct cmp_stat *s = cmp_stat_at(t, pt[j].f, cols[i]);
+      if (!s->n || !(s->median > 0)) continue;
+      k++;
+      if (s->median < lo) lo = s->median;
+      if (s->median > hi) hi = s->median;
+    }
+    any |= k >= 2;
+  }
+  *drawn = 0;
+  if (!any) return 0;
+  struct render_canvas cv;
+  int rc = render_canvas_canvas_begin(&cv, path, 6.5, 3.6, 300, err);
+  if (rc) return rc;
+  struct render_plot p = {0};
+  p.x.lo = pt[0].x;
+  p.x.hi = pt[np - 1].x;
+  int nines = kind == OV_NINES;
+  p.x.scale = nines ? RC_NINES : kind == OV_LINEAR ? RC_LINEAR : RC_LOG;
+  p.x.label = xlabel;
+  if (kind == OV_LINEAR) {
+    /* the data's own ends (a share from 0, rounds from the first) */
+    p.x.lo = pt[0].x <= 5 ? 0 : pt[0].x;
+    p.x.hi = pt[np - 1].x;
+  }
+  if (nines) {
+    p.y.scale = RC_LOG;
+    p.y.lo = pow(10, floor(log10(lo)));
+    p.y.hi = pow(10, ceil(log10(hi * 1.1)));
+  } else {
+    double yy[2] = {0, hi * 1.15};
+    render_canvas_range(yy, 2, &p.y.lo, &p.y.hi, 1);
+  }
+  p.y.label = ylabel;
+  render_canvas_plot_frame(&cv, &p, title);
+  static const double pal[CMP_OV_COLS][3] = {{0.13, 0.35, 0.62}, {0.85, 0.37, 0.01}, {0.17, 0.63, 0.17},
+                                             {0.84, 0.15, 0.16}, {0.58, 0.40, 0.74}, {0.55, 0.34, 0.29},
+                                             {0.89, 0.47, 0.76}, {0.5, 0.5, 0.5}};
+  struct render_legend_item leg[CMP_OV_COLS];
+  size_t nleg = 0;
+  double *xs = malloc(np * sizeof *xs), *ys = malloc(np * sizeof *ys);
+  if (!xs || !ys) {
+    free(xs), free(ys);
+    render_canvas_canvas_abort(&cv);
+    return ssdrev_fail(err, -ENOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < nc; i++) {
+    size_t k = 0;
+    for (size_t j = 0; j < np; j++) {
+      const struct cmp_stat *s = cmp_stat_at(t, pt[j].f, cols[i]);
+      if (!s->n || !(s->median > 0)) continue;
+      xs[k] = pt[j].x, ys[k++] = s->median;
+    }
+    if (!k) continue;
+    /* the baseline solid and thicker, the others in turn */
+    render_canvas_polyline(cv.cr, &p, xs, ys, k, pal[i], i ? 1.2 : 2.0, 0);
+    for (size_t j = 0; j < k; j++) render_canvas_marker(cv.cr, &p, xs[j], ys[j], pal[i], (int)(i % 4));
+    struct render_legend_item *l = &leg[nleg++];
+    memset(l, 0, sizeof *l);
+    group_label(t, cols[i], l->text, sizeof l->text);
+    memcpy(l->rgb, pal[i], sizeof l->rgb);
+    l->shape = (int)(i % 4);
+  }
+  free(xs), free(ys);
+  render_canvas_legend(cv.cr, &p, leg, nleg, nines);
+  rc = render_canvas_canvas_end(&cv, err);
+  if (!rc) *drawn = 1;
+  return rc;
+}
+
+/* The overlays the runs allow: QD scaling per workload (IOPS over QD) and
+ * tail latency per workload (on the nines axis); links into *links
+ * (malloc'd "charts/ov-*.png", n of them). Drawn from the groups' medians:
+ * nothing is kept per run. */
+#define CMP_OV_MAX 8
+static int write_overlays(struct cmp_out *c, struct ssdrev_err *err) {
+  const struct cmp_table *t = c->t;
+  int ko = t->lang_ko;
+  static const char *const qdw[] = {"read", "write"}, *const tailw[] = {"read", "mix70", "write"};
+  struct ov_point pt[64];
+  int rc = 0;
+  /* 0: the fill, 1-2: QD scaling, 3: steady-state rounds, 4-6: tail */
+  for (size_t w = 0; w < 7 && !rc && c->nov < CMP_OV_MAX; w++) {
+    int tail = w >= 4, fill = w == 0, steady = w == 3;
+    const char *wk = tail ? tailw[w - 4] : fill ? "trace" : steady ? "rounds" : qdw[w - 1];
+    size_t np = tail     ? ov_points(t, "tail", wk, "p", "_us", pt, 64)
+                : fill   ? ov_points(t, "slc", "trace", "pct", "_mb_s", pt, 64)
+                : steady ? ov_points(t, "steady", "rounds", "r", "_iops", pt, 64)
+                         : ov_points(t, "qd", wk, "qd", "_iops", pt, 64);
+    if (np < 2) continue;
+    char title[200], rel[200], path[4400];
+    const char *word = !strcmp(wk, "read") ? render_cmp_msg(CM_READ, ko) : !strcmp(wk, "write") ? render_cmp_msg(CM_WRITE, ko)
+                                                                                                 : render_cmp_msg(CM_MIX, ko);
+    if (fill) snprintf(title, sizeof title, "%s", render_cmp_msg(CM_OV_FILL, ko));
+    else if (steady) snprintf(title, sizeof title, "%s", render_cmp_msg(CM_OV_STEADY, ko));
+    else snprintf(title, sizeof title, render_cmp_msg(tail ? CM_OV_TAIL : CM_OV_QD, ko), word);
+    snprintf(rel, sizeof rel, "charts/ov-%s-%s.png", tail ? "tail" : fill ? "fill" : steady ? "steady" : "qd", wk);
+    snprintf(path, sizeof path, "%s/%s", c->o->out_dir, rel);
+    int drawn = 0;
+    char ylab[64];
+    snprintf(ylab, sizeof ylab, "%s", tail ? render_cmp_msg(CM_LATENCY, ko) + 1 : fill ? "MB/s" : "IOPS"); /* " latency": no space */
+    if (tail) snprintf(ylab + strlen(ylab), sizeof ylab - strlen(ylab), " [µs]");
+    const char *xl = render_cmp_msg(tail ? CM_AX_PCT : fill ? CM_AX_FILLED : steady ? CM_AX_ROUND : CM_AX_QD, ko);
+    rc = draw_overlay(c, pt, np, tail ? OV_NINES : fill || steady ? OV_LINEAR : OV_LOG_X, title, xl, ylab, path, &drawn,
+                      err);
+    if (!rc && drawn) {
+      snprintf(c->ov_title[c->nov], sizeof c->ov_title[0], "%s", title);
+      c->ov_link[c->nov] = strdup(rel);
+      if (!c->ov_link[c->nov]) return ssdrev_fail(err, -ENOMEM, "out of memory");
+      c->nov++;
+    }
+  }
   return rc;
 }
 
@@ -246,7 +470,8 @@ static void figure_table(struct render_buf *b, const struct cmp_table *t, size_t
     const struct cmp_stat *s = cmp_stat_at(t, f, g);
     char name[500], r[32];
     group_shown(t, g, name, sizeof name);
-    render_buf_printf(b, "| %zu | ", i + 1);
+    if (t->groups[g].unranked) render_buf_puts(b, "| - | ");
+    else render_buf_printf(b, "| %zu | ", i + 1);
     cell(b, name);
     render_buf_printf(b, " | %u |", s->n);
     /* a single run has no spread: min and max would only repeat it */
@@ -261,7 +486,244 @@ static void figure_table(struct render_buf *b, const struct cmp_table *t, size_t
   render_buf_puts(b, "\n");
 }
 
-static char *build_md(const struct cmp_out *c) {
+/* "+1.2" / "-3.4" (a real minus sign) with one decimal, two under 1. */
+static void fmt_pct(char *buf, size_t len, double v, int sign) {
+  if (!isfinite(v)) {
+    snprintf(buf, len, "-");
+    return;
+  }
+  double a = fabs(v);
+  int dec = a < 1 ? 2 : 1;
+  snprintf(buf, len, "%s%.*f", v < 0 && a >= 0.005 ? "\u2212" : sign && a >= 0.005 ? "+" : "", dec, a);
+}
+
+/* One overview cell: median, ± CV, and for a group other than the
+ * baseline its difference with Welch's interval (bold beyond the noise,
+ * "≈" within it or untested). */
+static void overview_cell(struct render_buf *b, const struct cmp_table *t, size_t f, size_t g) {
+  const struct cmp_fig *fig = &t->figs->v[f];
+  const struct cmp_stat *s = cmp_stat_at(t, f, g);
+  if (!s->n) {
+    render_buf_puts(b, " - |");
+    return;
+  }
+  char v[64], cv[32];
+  render_cmp_fmt_num(v, sizeof v, s->median, fig->unit);
+  render_buf_printf(b, " %s", v);
+  double c = render_cmp_cv(s);
+  if (s->n >= 2 && isfinite(c)) {
+    fmt_pct(cv, sizeof cv, c * 100, 0);
+    render_buf_printf(b, " ±%s%%", cv);
+  } else {
+    render_buf_printf(b, " (n=%u)", s->n);
+  }
+  if (g != t->baseline_group) {
+    struct cmp_diff d;
+    render_cmp_welch(cmp_stat_at(t, f, t->baseline_group), s, &d);
+    char p[32], hi[32];
+    fmt_pct(p, sizeof p, d.pct, 1);
+    if (!d.ok) render_buf_puts(b, " · -");
+    else if (d.beyond) {
+      /* Welch's interval is symmetric about the difference: its half-width
+       * says it in fewer characters than [lo, hi], so rows stay one line */
+      fmt_pct(hi, sizeof hi, (d.hi_pct - d.lo_pct) / 2, 0);
+      render_buf_printf(b, " · **%s%%** ±%s", p, hi);
+    } else {
+      render_buf_printf(b, " · ≈%s%%", p);
+    }
+  }
+  render_buf_puts(b, " |");
+}
+
+/* The one-page overview: tests x groups (best score first, the baseline
+ * leading), then the relative score and the rank. */
+static void build_overview(struct render_buf *b, const struct cmp_table *t) {
+  int ko = t->lang_ko;
+  size_t cols[CMP_OV_COLS], nc = 0, nscored = 0;
+  cols[nc++] = t->baseline_group;
+  size_t *byrank = calloc(t->ngroups ? t->ngroups : 1, sizeof *byrank);
+  if (!byrank) {
+    b->oom = 1;
+    return;
+  }
+  size_t nr = 0;
+  for (size_t g = 0; g < t->ngroups; g++)
+    if (t->groups[g].score_rank) byrank[t->groups[g].score_rank - 1] = g, nr++;
+  for (size_t i = 0; i < nr && nc < CMP_OV_COLS; i++)
+    if (byrank[i] != t->baseline_group) cols[nc++] = byrank[i];
+  free(byrank);
+  /* then the unranked ones (--short beside full runs, no shared figure) */
+  for (size_t g = 0; g < t->ngroups && nc < CMP_OV_COLS; g++)
+    if (!t->groups[g].score_rank && g != t->baseline_group) cols[nc++] = g;
+  nscored = t->groups[t->baseline_group].score_n;
+  render_buf_printf(b, "## %s\n\n", render_cmp_msg(CM_OVERVIEW, ko));
+  render_buf_printf(b, "| %s |", render_cmp_msg(CM_COL_TEST, ko));
+  for (size_t i = 0; i < nc; i++) {
+    char name[500];
+    group_label(t, cols[i], name, sizeof name);
+    render_buf_puts(b, " ");
+    cell(b, name);
+    render_buf_puts(b, " |");
+  }
+  render_buf_puts(b, "\n| --- |");
+  for (size_t i = 0; i < nc; i++) render_buf_puts(b, " ---: |");
+  render_buf_puts(b, "\n");
+  for (size_t k = 0; k < t->nfig_order; k++) {
+    size_t f = t->order[k];
+    const struct cmp_fig *fig = &t->figs->v[f];
+    if (!fig->headline) continue;
+    int any = 0;
+    for (size_t i = 0; i < nc && !any; i++) any = cmp_stat_at(t, f, cols[i])->n != 0;
+    if (!any) continue;
+    char tt[300], row[700];
+    render_cmp_fig_title(fig, ko, tt, sizeof tt);
+    /* the row's title in one piece (no-break spaces): many groups' columns
+     * wrap their numbers rather than squeeze the title to a word per line */
+    size_t rl = 0;
+    for (const char *q = tt; *q && rl + 3 < sizeof row; q++) {
+      if (*q == ' ') row[rl++] = (char)0xC2, row[rl++] = (char)0xA0;
+      else row[rl++] = *q;
+    }
+    row[rl] = 0;
+    render_buf_puts(b, "| ");
+    cell(b, row);
+    render_buf_printf(b, "\u00a0[%s] |", render_cmp_unit_shown(fig->unit));
+    for (size_t i = 0; i < nc; i++) overview_cell(b, t, f, cols[i]);
+    render_buf_puts(b, "\n");
+  }
+  render_buf_printf(b, "| **%s** |", render_cmp_msg(CM_SCORE, ko));
+  for (size_t i = 0; i < nc; i++) {
+    const struct cmp_group *x = &t->groups[cols[i]];
+    if (isnan(x->score)) render_buf_puts(b, " - |");
+    else render_buf_printf(b, " **%.3f** |", x->score);
+  }
+  render_buf_printf(b, "\n| **%s** |", render_cmp_msg(CM_COL_RANK, ko));
+  for (size_t i = 0; i < nc; i++) {
+    const struct cmp_group *x = &t->groups[cols[i]];
+    if (!x->score_rank) render_buf_puts(b, " - |");
+    else render_buf_printf(b, " **%zu** |", x->score_rank);
+  }
+  render_buf_puts(b, "\n\n");
+  render_buf_puts(b, render_cmp_msg(CM_OVERVIEW_NOTE, ko));
+  render_buf_puts(b, " ");
+  char n1[32];
+  snprintf(n1, sizeof n1, "%zu", nscored);
+  render_buf_printf(b, render_cmp_msg(CM_SCORE_NOTE, ko), n1);
+  if (t->ngroups > nc) {
+    char a[32], c2[32];
+    snprintf(a, sizeof a, "%zu", nc);
+    snprintf(c2, sizeof c2, "%zu", t->ngroups);
+    render_buf_puts(b, " ");
+    render_buf_printf(b, render_cmp_msg(CM_OVERVIEW_TOP, ko), a, c2);
+  }
+  render_buf_puts(b, "\n\n");
+  render_buf_puts(b, render_cmp_msg(CM_STATS_NOTE, ko));
+  render_buf_puts(b, "\n\n");
+}
+
+/* The gate's section: passed, or the failing figures with their
+ * differences, intervals and p. */
+static void build_gate(struct render_buf *b, const struct cmp_out *c) {
+  const struct cmp_table *t = c->t;
+  int ko = t->lang_ko;
+  char pct[32], n[32];
+  snprintf(pct, sizeof pct, "%g", c->o->gate_pct);
+  snprintf(n, sizeof n, "%zu", c->nfails);
+  render_buf_printf(b, "## %s\n\n", render_cmp_msg(CM_GATE, ko));
+  if (!c->nfails) {
+    render_buf_printf(b, render_cmp_msg(CM_GATE_PASS, ko), pct);
+    render_buf_puts(b, "\n\n");
+    return;
+  }
+  render_buf_printf(b, render_cmp_msg(CM_GATE_FAIL, ko), n, pct);
+  render_buf_printf(b, "\n\n| %s | %s | %s | %s | %s | %s |\n| --- | --- | ---: | ---: | ---: | ---: |\n",
+                    render_cmp_msg(CM_COL_GROUP, ko), render_cmp_msg(CM_COL_TEST, ko), render_cmp_msg(CM_COL_N, ko),
+                    render_cmp_msg(CM_COL_DIFF, ko), render_cmp_msg(CM_COL_DIFF_CI, ko), render_cmp_msg(CM_COL_P, ko));
+  for (size_t i = 0; i < c->nfails; i++) {
+    const struct cmp_gate_fail *x = &c->fails[i];
+    const struct cmp_fig *fig = &t->figs->v[x->f];
+    char name[500], tt[300], p[32], lo[32], hi[32];
+    group_shown(t, x->g, name, sizeof name);
+    render_cmp_fig_title(fig, ko, tt, sizeof tt);
+    fmt_pct(p, sizeof p, x->d.pct, 1);
+    fmt_pct(lo, sizeof lo, x->d.lo_pct, 1);
+    fmt_pct(hi, sizeof hi, x->d.hi_pct, 1);
+    render_buf_puts(b, "| ");
+    cell(b, name);
+    render_buf_puts(b, " | ");
+    cell(b, tt);
+    char pv[32];
+    if (x->d.p < 0.0001) snprintf(pv, sizeof pv, "< 0.0001");
+    else snprintf(pv, sizeof pv, "%.4f", x->d.p);
+    render_buf_printf(b, " [%s] | %u | %s%% | [%s, %s]%% | %s |\n", render_cmp_unit_shown(fig->unit),
+                      cmp_stat_at(t, x->f, x->g)->n, p, lo, hi, pv);
+  }
+  render_buf_puts(b, "\n");
+}
+
+/* A run's measured date as shown: "2026-12-03 11:50:13", an import's
+ * import date marked. */
+static void run_date(const struct cmp_run *r, int ko, char *buf, size_t len) {
+  if (!r->measured[0]) snprintf(buf, len, "%s", r->date[0] ? r->date : "-");
+  else if (r->date_kind == CMP_DATE_IMPORTED) snprintf(buf, len, "%.10s (%s)", r->measured, render_cmp_msg(CM_IMPORT_DATE, ko));
+  else snprintf(buf, len, "%s", r->measured);
+}
+
+static void group_dates(const struct cmp_group *x, int ko, char *buf, size_t len) {
+  if (!x->first_measured[0]) snprintf(buf, len, "-");
+  else if (!strncmp(x->first_measured, x->last_measured, 10)) snprintf(buf, len, "%.10s", x->first_measured);
+  else snprintf(buf, len, "%.10s .. %.10s", x->first_measured, x->last_measured);
+  if (x->any_import_date) {
+    size_t l = strlen(buf);
+    snprintf(buf + l, len - l, " (%s)", render_cmp_msg(CM_IMPORT_DATE, ko));
+  }
+}
+
+/* What was compared: per group its methods, engines, ssdrev versions,
+ * kernels and measured dates (every value its runs have). */
+static void build_method_table(struct render_buf *b, const struct cmp_table *t) {
+  int ko = t->lang_ko;
+  render_buf_printf(b, "## %s\n\n| %s | %s | %s | %s | %s | %s |\n| --- | --- | --- | --- | --- | --- |\n",
+                    render_cmp_msg(CM_METHOD_SYSTEM, ko), render_cmp_msg(CM_COL_GROUP, ko),
+                    render_cmp_msg(CM_COL_METHOD, ko), render_cmp_msg(CM_COL_ENGINE, ko),
+                    render_cmp_msg(CM_COL_VERSION, ko), render_cmp_msg(CM_COL_KERNEL, ko),
+                    render_cmp_msg(CM_COL_MEASURED, ko));
+  for (size_t g = 0; g < t->ngroups && g < CMP_RUNS_LISTED; g++) {
+    const struct cmp_group *x = &t->groups[g];
+    char name[500], d[80];
+    group_shown(t, g, name, sizeof name);
+    render_buf_puts(b, "| ");
+    cell(b, name);
+    static const int cols[] = {CMP_MIX_METHOD, CMP_MIX_ENGINE, CMP_MIX_VERSION, CMP_MIX_KERNEL};
+    for (size_t k = 0; k < 4; k++) {
+      render_buf_puts(b, " | ");
+      cell(b, x->mix[cols[k]]);
+    }
+    group_dates(x, ko, d, sizeof d);
+    render_buf_puts(b, " | ");
+    cell(b, d);
+    render_buf_puts(b, " |\n");
+  }
+  render_buf_puts(b, "\n");
+  render_buf_puts(b, render_cmp_msg(CM_METHOD_NOTE, ko));
+  render_buf_puts(b, "\n\n");
+}
+
+/* base64 of DATA (RFC 4648), for a chart's data: URI in compare.html. */
+static void put_base64(struct render_buf *b, const unsigned char *d, size_t n) {
+  static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  char q[4];
+  for (size_t i = 0; i < n; i += 3) {
+    unsigned v = (unsigned)d[i] << 16 | (i + 1 < n ? (unsigned)d[i + 1] << 8 : 0) | (i + 2 < n ? d[i + 2] : 0);
+    q[0] = tab[v >> 18 & 63], q[1] = tab[v >> 12 & 63];
+    q[2] = i + 1 < n ? tab[v >> 6 & 63] : '=', q[3] = i + 2 < n ? tab[v & 63] : '=';
+    render_buf_putn(b, q, 4);
+  }
+}
+
+/* The report as Markdown. inline_charts: each chart as a PNG data: URI
+ * (compare.html is one file), else a link to charts/NN-*.png. */
+static char *build_md(const struct cmp_out *c, int inline_charts) {
   const struct cmp_table *t = c->t;
   const struct render_cmp_opts *o = c->o;
   int ko = t->lang_ko;
@@ -297,7 +759,45 @@ static char *build_md(const struct cmp_out *c) {
   int any_sim = 0;
   for (size_t g = 0; g < t->ngroups; g++) any_sim |= t->groups[g].simulated;
   if (any_sim) render_buf_printf(&b, " %s", render_cmp_msg(CM_SIMULATED_NOTE, ko));
+  int any_unranked = 0;
+  for (size_t g = 0; g < t->ngroups; g++) any_unranked |= t->groups[g].unranked;
+  if (any_unranked) render_buf_printf(&b, " %s", render_cmp_msg(CM_SHORT_NOTE, ko));
+  if (t->common[0]) {
+    struct render_buf cm = {0};
+    render_buf_md(&cm, t->common);
+    render_buf_puts(&b, " ");
+    render_buf_printf(&b, render_cmp_msg(CM_COMMON, ko), cm.s ? cm.s : "");
+    render_buf_free(&cm);
+  }
   render_buf_puts(&b, "\n\n");
+
+  /* the one-page overview first, then the gate's verdict */
+  build_overview(&b, t);
+  if (o->gate) build_gate(&b, c);
+  build_method_table(&b, t);
+  if (c->nov) {
+    render_buf_printf(&b, "## %s\n\n%s\n\n", render_cmp_msg(CM_CURVES, ko), render_cmp_msg(CM_CURVES_NOTE, ko));
+    for (size_t i = 0; i < c->nov; i++) {
+      render_buf_puts(&b, "![");
+      render_buf_md(&b, c->ov_title[i]);
+      render_buf_puts(&b, "](");
+      if (inline_charts) {
+        char path[4600], *data = NULL;
+        size_t len = 0;
+        snprintf(path, sizeof path, "%s/%s", o->out_dir, c->ov_link[i]);
+        if (!ssdrev_read_file(path, &data, &len, 64u << 20, NULL)) {
+          render_buf_puts(&b, "data:image/png;base64,");
+          put_base64(&b, (const unsigned char *)data, len);
+        } else {
+          render_buf_puts(&b, c->ov_link[i]);
+        }
+        free(data);
+      } else {
+        render_buf_puts(&b, c->ov_link[i]);
+      }
+      render_buf_puts(&b, ")\n\n");
+    }
+  }
 
   /* groups */
   render_buf_printf(&b, "## %s\n\n| %s | %s | %s | %s | %s |\n| --- | --- | --- | --- | ---: |\n",
@@ -309,12 +809,11 @@ static char *build_md(const struct cmp_out *c) {
     group_shown(t, g, name, sizeof name);
     render_buf_puts(&b, "| ");
     cell(&b, name);
-    render_buf_puts(&b, " | ");
-    cell(&b, x->model[0] ? x->model : "-");
-    render_buf_puts(&b, " | ");
-    cell(&b, x->firmware[0] ? x->firmware : "-");
-    render_buf_puts(&b, " | ");
-    cell(&b, x->state);
+    /* every value the group mixes (a model group of two firmware lists both) */
+    for (int k = CMP_MIX_MODEL; k <= CMP_MIX_STATE; k++) {
+      render_buf_puts(&b, " | ");
+      cell(&b, x->mix[k]);
+    }
     render_buf_printf(&b, " | %zu |\n", x->nruns);
   }
   render_buf_puts(&b, "\n");
@@ -325,9 +824,10 @@ static char *build_md(const struct cmp_out *c) {
     render_buf_printf(&b, render_cmp_msg(CM_RUNS_ELIDED, ko), n1);
     render_buf_puts(&b, "\n\n");
   } else {
-    render_buf_printf(&b, "| %s | %s | %s | %s | %s |\n| --- | --- | --- | --- | --- |\n", render_cmp_msg(CM_COL_LABEL, ko),
-                      render_cmp_msg(CM_COL_GROUP, ko), render_cmp_msg(CM_COL_SOURCE, ko), render_cmp_msg(CM_COL_DATE, ko),
-                      render_cmp_msg(CM_COL_SIMULATED, ko));
+    render_buf_printf(&b, "| %s | %s | %s | %s | %s | %s |\n| --- | --- | --- | --- | --- | --- |\n",
+                      render_cmp_msg(CM_COL_LABEL, ko), render_cmp_msg(CM_COL_GROUP, ko),
+                      render_cmp_msg(CM_COL_SOURCE, ko), render_cmp_msg(CM_COL_METHOD, ko),
+                      render_cmp_msg(CM_COL_MEASURED, ko), render_cmp_msg(CM_COL_SIMULATED, ko));
     for (size_t i = 0; i < t->nok; i++) {
       const struct cmp_run *r = t->ok[i];
       render_buf_puts(&b, "| ");
@@ -336,8 +836,12 @@ static char *build_md(const struct cmp_out *c) {
       cell(&b, t->groups[r->group].name);
       render_buf_puts(&b, " | ");
       cell(&b, r->source);
+      char d[80];
+      run_date(r, ko, d, sizeof d);
       render_buf_puts(&b, " | ");
-      cell(&b, r->date[0] ? r->date : "-");
+      cell(&b, r->method);
+      render_buf_puts(&b, " | ");
+      cell(&b, d);
       render_buf_printf(&b, " | %s |\n", render_cmp_msg(r->simulated ? CM_YES : CM_NO, ko));
     }
     render_buf_puts(&b, "\n");
@@ -368,8 +872,23 @@ static char *build_md(const struct cmp_out *c) {
     render_buf_printf(&b, " [%s]\n\n", render_cmp_unit_shown(fig->unit));
     if (c->chart_of[f]) {
       render_buf_printf(&b, "![");
-      render_buf_puts(&b, tt);
-      render_buf_printf(&b, "](%s)\n\n", c->chart_of[f]);
+      render_buf_md(&b, tt);
+      if (inline_charts) {
+        char path[4600], *data = NULL;
+        size_t len = 0;
+        snprintf(path, sizeof path, "%s/%s", o->out_dir, c->chart_of[f]);
+        /* our own chart of a moment ago; unreadable, it stays a link */
+        if (!ssdrev_read_file(path, &data, &len, 64u << 20, NULL)) {
+          render_buf_puts(&b, "](data:image/png;base64,");
+          put_base64(&b, (const unsigned char *)data, len);
+          render_buf_puts(&b, ")\n\n");
+        } else {
+          render_buf_printf(&b, "](%s)\n\n", c->chart_of[f]);
+        }
+        free(data);
+      } else {
+        render_buf_printf(&b, "](%s)\n\n", c->chart_of[f]);
+      }
     }
     figure_table(&b, t, f, rank, nr);
   }
@@ -388,7 +907,7 @@ static char *build_md(const struct cmp_out *c) {
 }
 
 static int write_md(struct cmp_out *c, struct ssdrev_err *err) {
-  char *md = build_md(c);
+  char *md = build_md(c, 0);
   if (!md) return ssdrev_fail(err, -ENOMEM, "out of memory building the comparison");
   char path[4200];
   snprintf(path, sizeof path, "%s/compare.md", c->o->out_dir);
@@ -398,7 +917,7 @@ static int write_md(struct cmp_out *c, struct ssdrev_err *err) {
 }
 
 static int write_pdf(struct cmp_out *c, struct ssdrev_err *err) {
-  char *md = build_md(c);
+  char *md = build_md(c, 0);
   if (!md) return ssdrev_fail(err, -ENOMEM, "out of memory building the comparison");
   char path[4200];
   snprintf(path, sizeof path, "%s/compare.pdf", c->o->out_dir);
@@ -406,6 +925,22 @@ static int write_pdf(struct cmp_out *c, struct ssdrev_err *err) {
                                  .base_dir = c->o->out_dir};
   int rc = render_md_to_pdf(md, &meta, path, err);
   free(md);
+  return rc;
+}
+
+/* compare.html: the report through the renderer's Markdown-to-HTML (its
+ * CSS, viewport, <html lang>), every chart inside it: one file to mail. */
+static int write_html(struct cmp_out *c, struct ssdrev_err *err) {
+  char *md = build_md(c, 1);
+  if (!md) return ssdrev_fail(err, -ENOMEM, "out of memory building the comparison");
+  char path[4200], *html = NULL;
+  snprintf(path, sizeof path, "%s/compare.html", c->o->out_dir);
+  struct render_doc_meta meta = {.title = render_cmp_msg(CM_TITLE, c->t->lang_ko), .subject = "ssdrev compare",
+                                 .base_dir = c->o->out_dir, .lang = c->t->lang_ko ? RENDER_LANG_KO : RENDER_LANG_EN};
+  int rc = render_md_to_html(md, &meta, &html, err);
+  free(md);
+  if (!rc) rc = ssdrev_write_file_atomic(path, html, strlen(html), err);
+  free(html);
   return rc;
 }
 
@@ -470,7 +1005,9 @@ static int write_csv(struct cmp_out *c, struct ssdrev_err *err) {
   rc = ssdrev_atomic_open(&a, path, err);
   if (rc) return rc;
   static const char *const gh[] = {"group", "model", "firmware", "state", "baseline", "family", "test", "metric",
-                                   "unit", "n", "min", "median", "max", "ratio", "rank"};
+                                   "unit", "n", "min", "median", "max", "ratio", "rank", "mean", "stddev", "cv",
+                                   "ci95_lo", "ci95_hi", "diff_pct", "diff_ci95_lo_pct", "diff_ci95_hi_pct",
+                                   "p_welch", "beyond_noise"};
   csv_header(a.f, gh, sizeof gh / sizeof gh[0]);
   size_t *rank = malloc((t->ngroups ? t->ngroups : 1) * sizeof *rank);
   size_t *pos = malloc((t->ngroups ? t->ngroups : 1) * sizeof *pos);
@@ -483,23 +1020,38 @@ static int write_csv(struct cmp_out *c, struct ssdrev_err *err) {
     size_t f = t->order[k];
     const struct cmp_fig *fig = &t->figs->v[f];
     size_t nr = rank_groups(t, f, rank);
-    for (size_t i = 0; i < nr; i++) pos[rank[i]] = i + 1;
+    for (size_t i = 0; i < nr; i++) pos[rank[i]] = t->groups[rank[i]].unranked ? 0 : i + 1;
     for (size_t g = 0; g < t->ngroups; g++) {
       const struct cmp_stat *s = cmp_stat_at(t, f, g);
       if (!s->n) continue;
       const struct cmp_group *x = &t->groups[g];
-      const char *row[] = {x->name, x->model, x->firmware, x->state, yes_no(g == t->baseline_group),
+      const char *row[] = {x->name, x->mix[CMP_MIX_MODEL], x->mix[CMP_MIX_FIRMWARE], x->mix[CMP_MIX_STATE],
+                           yes_no(g == t->baseline_group),
                            fig->family, fig->key, fig->metric, fig->unit};
       for (size_t j = 0; j < sizeof row / sizeof row[0]; j++) csv_field(a.f, row[j], 0);
       char n[32], rk[32];
       snprintf(n, sizeof n, "%u", s->n);
-      snprintf(rk, sizeof rk, "%zu", pos[g]);
+      if (pos[g]) snprintf(rk, sizeof rk, "%zu", pos[g]);
+      else rk[0] = 0; /* unranked */
       ssdrev_csv_number(a.f, n, 0);
       csv_num(a.f, s->min, 0);
       csv_num(a.f, s->median, 0);
       csv_num(a.f, s->max, 0);
       csv_num(a.f, ratio_of(t, f, g), 0);
-      ssdrev_csv_number(a.f, rk, 1);
+      ssdrev_csv_number(a.f, rk, 0);
+      /* the statistics (stats.c); empty where undefined (n < 2) */
+      struct cmp_diff d;
+      render_cmp_welch(cmp_stat_at(t, f, t->baseline_group), s, &d);
+      csv_num(a.f, s->mean, 0);
+      csv_num(a.f, s->sd, 0);
+      csv_num(a.f, render_cmp_cv(s), 0);
+      csv_num(a.f, s->ci_lo, 0);
+      csv_num(a.f, s->ci_hi, 0);
+      csv_num(a.f, g == t->baseline_group ? NAN : d.pct, 0);
+      csv_num(a.f, g == t->baseline_group ? NAN : d.lo_pct, 0);
+      csv_num(a.f, g == t->baseline_group ? NAN : d.hi_pct, 0);
+      csv_num(a.f, g == t->baseline_group ? NAN : d.p, 0);
+      ssdrev_csv_text(a.f, g == t->baseline_group || !d.ok ? "" : yes_no(d.beyond), 1);
     }
   }
   free(rank);
@@ -511,7 +1063,8 @@ static int write_csv(struct cmp_out *c, struct ssdrev_err *err) {
   rc = ssdrev_atomic_open(&a, path, err);
   if (rc) return rc;
   static const char *const rh[] = {"run",       "label", "group",        "model",      "firmware", "state",
-                                   "source",    "simulated", "date", "analyzed_now", "from_index", "figures"};
+                                   "source",    "simulated", "date", "analyzed_now", "from_index", "figures",
+                                   "measured", "date_kind", "method", "engine", "ssdrev_version", "kernel"};
   csv_header(a.f, rh, sizeof rh / sizeof rh[0]);
   for (size_t k = 0; k < t->nok; k++) {
     const struct cmp_run *r = t->ok[k];
@@ -521,7 +1074,11 @@ static int write_csv(struct cmp_out *c, struct ssdrev_err *err) {
                          r->label, t->groups[r->group].name, r->model, r->firmware, r->state, r->source,
                          yes_no(r->simulated), r->date, yes_no(r->analyzed), yes_no(r->from_index)};
     for (size_t j = 0; j < sizeof row / sizeof row[0]; j++) csv_field(a.f, row[j], 0);
-    ssdrev_csv_number(a.f, nf, 1);
+    ssdrev_csv_number(a.f, nf, 0);
+    static const char *const kinds[] = {"run", "measured_at", "import"};
+    const char *meta[] = {r->measured, kinds[r->date_kind >= 0 && r->date_kind <= 2 ? r->date_kind : 0], r->method,
+                          r->engine, r->tool_version, r->kernel};
+    for (size_t j = 0; j < 6; j++) csv_field(a.f, meta[j], j == 5);
   }
   return ssdrev_atomic_commit(&a, err);
 }
@@ -530,6 +1087,92 @@ static int write_xlsx(struct cmp_out *c, struct ssdrev_err *err) {
   char path[4200];
   snprintf(path, sizeof path, "%s/compare.xlsx", c->o->out_dir);
   return render_cmp_write_xlsx(c->t, path, err);
+}
+
+/* ---------------------------------------------------------------- gate */
+
+/* Every headline figure of every group worse than the baseline's by more
+ * than gate_pct and beyond the noise, in report order. */
+static int gate_check(struct cmp_out *c, struct ssdrev_err *err) {
+  const struct cmp_table *t = c->t;
+  size_t cap = 0;
+  for (size_t k = 0; k < t->nfig_order; k++) {
+    size_t f = t->order[k];
+    const struct cmp_fig *fig = &t->figs->v[f];
+    if (!fig->headline) continue;
+    const struct cmp_stat *b = cmp_stat_at(t, f, t->baseline_group);
+    if (b->n < 2) continue; /* no test at n = 1 */
+    for (size_t g = 0; g < t->ngroups; g++) {
+      if (g == t->baseline_group) continue;
+      struct cmp_diff d;
+      render_cmp_welch(b, cmp_stat_at(t, f, g), &d);
+      if (!d.ok || !d.beyond) continue;
+      double worse = fig->higher_better ? -d.pct : d.pct;
+      if (!(worse > c->o->gate_pct)) continue;
+      if (c->nfails == cap) {
+        size_t nc = cap ? cap * 2 : 16;
+        struct cmp_gate_fail *nv = realloc(c->fails, nc * sizeof *nv);
+        if (!nv) return ssdrev_fail(err, -ENOMEM, "out of memory");
+        c->fails = nv;
+        cap = nc;
+      }
+      c->fails[c->nfails++] = (struct cmp_gate_fail){f, g, d};
+    }
+  }
+  c->res->gate_failures = c->nfails;
+  return 0;
+}
+
+static json_t *jnum(double v) {
+  return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* verdict.json (docs/perf/compare.md): the gate's verdict for CI. */
+static int write_verdict(struct cmp_out *c, struct ssdrev_err *err) {
+  const struct cmp_table *t = c->t;
+  json_t *v = json_object(), *list = json_array();
+  json_object_set_new(v, "format", json_string("ssdrev-compare-verdict"));
+  json_object_set_new(v, "format_version", json_integer(1));
+  json_object_set_new(v, "verdict", json_string(c->nfails ? "fail" : "pass"));
+  json_object_set_new(v, "baseline", json_string(t->groups[t->baseline_group].name));
+  json_object_set_new(v, "gate_pct", json_real(c->o->gate_pct));
+  json_object_set_new(v, "test", json_string("welch-t two-sided"));
+  json_object_set_new(v, "alpha", json_real(0.05));
+  json_object_set_new(v, "metrics", json_string("headline"));
+  json_object_set_new(v, "groups", json_integer((json_int_t)t->ngroups));
+  for (size_t i = 0; i < c->nfails; i++) {
+    const struct cmp_gate_fail *x = &c->fails[i];
+    const struct cmp_fig *fig = &t->figs->v[x->f];
+    const struct cmp_stat *s = cmp_stat_at(t, x->f, x->g), *b = cmp_stat_at(t, x->f, t->baseline_group);
+    json_t *e = json_object();
+    json_object_set_new(e, "group", json_string(t->groups[x->g].name));
+    json_object_set_new(e, "family", json_string(fig->family));
+    json_object_set_new(e, "test", json_string(fig->key));
+    json_object_set_new(e, "metric", json_string(fig->metric));
+    json_object_set_new(e, "unit", json_string(fig->unit));
+    json_object_set_new(e, "higher_better", json_boolean(fig->higher_better));
+    json_object_set_new(e, "n", json_integer(s->n));
+    json_object_set_new(e, "baseline_n", json_integer(b->n));
+    json_object_set_new(e, "mean", jnum(s->mean));
+    json_object_set_new(e, "baseline_mean", jnum(b->mean));
+    json_object_set_new(e, "diff_pct", jnum(x->d.pct));
+    json_object_set_new(e, "diff_ci95_lo_pct", jnum(x->d.lo_pct));
+    json_object_set_new(e, "diff_ci95_hi_pct", jnum(x->d.hi_pct));
+    json_object_set_new(e, "p_welch", jnum(x->d.p));
+    json_array_append_new(list, e);
+  }
+  json_object_set_new(v, "regressions", list);
+  /* group names come from archives: jansson escapes them as JSON strings;
+   * one not valid UTF-8 makes json_string NULL, dropped by set_new */
+  char *txt = json_dumps(v, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+  json_decref(v);
+  if (!txt) return ssdrev_fail(err, -ENOMEM, "out of memory writing verdict.json");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/verdict.json", c->o->out_dir);
+  size_t len = strlen(txt);
+  int rc = ssdrev_write_file_atomic(path, txt, len, err);
+  free(txt);
+  return rc;
 }
 
 /* ---------------------------------------------------------------- table */
@@ -543,6 +1186,7 @@ static const struct {
     {RENDER_CMP_CSV, write_csv},
     {RENDER_CMP_PDF, write_pdf},
     {RENDER_CMP_XLSX, write_xlsx},
+    {RENDER_CMP_HTML, write_html},
 };
 
 int render_compare_write_outputs(const struct cmp_table *t, const struct render_cmp_opts *o,
@@ -550,10 +1194,14 @@ int render_compare_write_outputs(const struct cmp_table *t, const struct render_
   struct cmp_out c = {.t = t, .o = o, .res = res, .chart_of = calloc(t->figs->n ? t->figs->n : 1, sizeof(char *))};
   if (!c.chart_of) return ssdrev_fail(err, -ENOMEM, "out of memory");
   unsigned mask = o->formats ? o->formats : (RENDER_CMP_MD | RENDER_CMP_CSV | RENDER_CMP_CHARTS);
-  int rc = 0;
+  int rc = o->gate ? gate_check(&c, err) : 0;
   for (size_t i = 0; i < sizeof cmp_formats / sizeof cmp_formats[0] && !rc; i++)
     if (mask & cmp_formats[i].bit) rc = cmp_formats[i].write(&c, err);
+  /* the verdict is written whatever the formats: it is what CI reads */
+  if (!rc && o->gate) rc = write_verdict(&c, err);
   for (size_t f = 0; f < t->figs->n; f++) free(c.chart_of[f]);
   free(c.chart_of);
+  free(c.fails);
+  for (size_t i = 0; i < c.nov; i++) free(c.ov_link[i]);
   return rc;
 }

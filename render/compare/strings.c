@@ -7,15 +7,20 @@
 #include "render/compare/compare_int.h"
 #include "render/msg_int.h"
 
+/* In report order: the reference method's, the full method's, then tail
+ * latency and job tests. */
 const struct cmp_family render_cmp_families[] = {
-    {"cdm", "CrystalDiskMark"}, {"slc", "SLC cache"}, {"rw_sweep", "RW sweep"},
-    {"tail", "Tail latency"},   {"tests", "Tests"},
+    {"cdm", "CrystalDiskMark", CM_FAM_CDM},        {"slc", "SLC cache", CM_FAM_SLC},
+    {"rw_sweep", "RW sweep", CM_FAM_RW},           {"qd", "QD scaling", CM_FAM_QD},
+    {"steady", "Steady state", CM_FAM_STEADY},     {"consistency", "Consistency", CM_FAM_CONS},
+    {"thermal", "Thermal", CM_FAM_THERMAL},        {"recovery", "Cache recovery", CM_FAM_RECOVERY},
+    {"tail", "Tail latency", CM_FAM_TAIL},         {"tests", "Tests", CM_FAM_TESTS},
 };
 const size_t render_cmp_nfamilies = sizeof render_cmp_families / sizeof render_cmp_families[0];
 
 /* The compare report's strings are rows of the one message catalogue
  * (render/msg.c), MSG_CM_* in the order of enum render_cmp_msg. */
-_Static_assert(MSG_CM_TAIL_LAT - MSG_CM_TITLE + 1 == CM_COUNT_, "render_cmp_msg and MSG_CM_* differ");
+_Static_assert(MSG_CM_AX_ROUND - MSG_CM_TITLE + 1 == CM_COUNT_, "render_cmp_msg and MSG_CM_* differ");
 
 const char *render_cmp_msg(enum render_cmp_msg id, int ko) {
   if ((unsigned)id >= CM_COUNT_) return "";
@@ -93,7 +98,21 @@ void render_cmp_fig_title(const struct cmp_fig *f, int ko, char *buf, size_t len
     }
     const char *kind = strstr(f->metric, "_lat_us") ? render_cmp_msg(CM_LATENCY, ko)
                        : strstr(f->metric, "_iops") ? " IOPS" : "";
-    snprintf(buf, len, "%s %s%s, %s (%s)", cell, op_word(f->metric, ko), kind, st, pr);
+    /* the profile in the report's language ("nvme" is a product name) */
+    static const struct { const char *id; enum render_cmp_msg m; } profs[] = {
+        {"default", CM_PROF_DEFAULT}, {"peak", CM_PROF_PEAK}, {"real", CM_PROF_REAL}, {"demo", CM_PROF_DEMO}};
+    const char *prs = pr;
+    for (size_t i = 0; i < sizeof profs / sizeof profs[0]; i++)
+      if (!strcmp(pr, profs[i].id)) prs = render_cmp_msg(profs[i].m, ko);
+    snprintf(buf, len, "%s %s%s, %s (%s)", cell, op_word(f->metric, ko), kind, st, prs);
+  } else if (!strcmp(f->family, "slc") && !strcmp(f->key, "trace")) {
+    char pct[16];
+    snprintf(pct, sizeof pct, "%.*s", (int)strcspn(f->metric + 3, "_"), f->metric + 3);
+    snprintf(buf, len, render_cmp_msg(CM_M_FILL_AT, ko), pct);
+  } else if (!strcmp(f->family, "steady") && !strcmp(f->key, "rounds")) {
+    char rd[16];
+    snprintf(rd, sizeof rd, "%.*s", (int)strcspn(f->metric + 1, "_"), f->metric + 1);
+    snprintf(buf, len, render_cmp_msg(CM_M_ROUND, ko), rd);
   } else if (!strcmp(f->family, "slc")) {
     enum render_cmp_msg m = !strcmp(f->metric, "max_gib")     ? CM_SLC_MAX
                      : !strcmp(f->metric, "min_gib")   ? CM_SLC_MIN
@@ -118,6 +137,28 @@ void render_cmp_fig_title(const struct cmp_fig *f, int ko, char *buf, size_t len
     else if (!strcmp(f->metric, "max_us")) snprintf(p, sizeof p, "%s", render_cmp_msg(CM_MAXLAT, ko));
     else snprintf(p, sizeof p, "%.*s", (int)strcspn(f->metric, "_"), f->metric);
     snprintf(buf, len, render_cmp_msg(CM_TAIL_LAT, ko), wk, p); /* the catalogue's row takes two %s */
+  } else if (!strcmp(f->family, "qd")) {
+    /* key: the workload; metric "qdN_iops" / "qdN_p99_us" */
+    char qd[16];
+    snprintf(qd, sizeof qd, "%.*s", (int)strcspn(f->metric + 2, "_"), f->metric + 2);
+    char head[160];
+    snprintf(head, sizeof head, render_cmp_msg(CM_QD_POINT, ko), op_word(f->key, ko), qd);
+    snprintf(buf, len, "%s%s", head, strstr(f->metric, "_p99_us") ? " p99" : "");
+  } else if (!strcmp(f->family, "recovery")) {
+    snprintf(buf, len, render_cmp_msg(CM_M_RECOVERED, ko), f->key + (strncmp(f->key, "idle ", 5) ? 0 : 5));
+  } else if (!strcmp(f->family, "steady") || !strcmp(f->family, "consistency") || !strcmp(f->family, "thermal")) {
+    static const struct { const char *metric; enum render_cmp_msg m; } ms[] = {
+        {"mean_iops", CM_M_MEAN_IOPS}, {"range_pct", CM_M_RANGE},     {"p1_iops", CM_M_P1_IOPS},
+        {"cov_pct", CM_M_COV},         {"p99_9_us_max", CM_M_P999_MAX}, {"mean_mb_s", CM_M_MEAN_MBS},
+        {"peak_temp_c", CM_M_PEAK_TEMP}};
+    const char *what = f->metric;
+    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++)
+      if (!strcmp(f->metric, ms[i].metric)) what = render_cmp_msg(ms[i].m, ko);
+    enum render_cmp_msg fam = !strcmp(f->family, "steady") ? CM_FAM_STEADY
+                              : !strcmp(f->family, "thermal") ? CM_FAM_THERMAL : CM_FAM_CONS;
+    /* a family of one test per run says only what; more say which test */
+    if (!strcmp(f->family, "steady")) snprintf(buf, len, "%s: %s", render_cmp_msg(fam, ko), what);
+    else snprintf(buf, len, "%s: %s (%s)", render_cmp_msg(fam, ko), what, f->key);
   } else {
     snprintf(buf, len, "%s %s", f->key, f->metric);
   }
