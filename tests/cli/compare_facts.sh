@@ -14,7 +14,9 @@ C=$R/samples/cdm/pm981-fob-cdm8.txt
 F="$T/lab"
 mkdir -p "$F"
 imp() { "$SSDREV" import "$@" >/dev/null 2>"$T/e" || fail "import $*: $(cat "$T/e")"; }
-imp cdm "$C" --out "$F/i1" --model "SAMSUNG MZVLB256HAHQ-000L7" --firmware FW100 --label i1
+# i1: a file without its Date: line, so its import date is all there is
+grep -v 'Date:' "$C" > "$T/undated.txt"
+imp cdm "$T/undated.txt" --out "$F/i1" --model "SAMSUNG MZVLB256HAHQ-000L7" --firmware FW100 --label i1
 imp cdm "$C" --out "$F/i2" --model "SAMSUNG MZVLB256HAHQ-000L7" --firmware FW200 --label i2
 # an import whose manifest records when it was measured
 imp cdm "$C" --out "$F/i3" --model "SAMSUNG MZVLB256HAHQ-000L7" --firmware FW200 --label i3
