@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "import/import_int.h"
 #include "log/ssdlog.h"
@@ -21,45 +22,90 @@ static const char *const fio_ddirs[] = {"read", "write", "trim"};
 /* the most per-thread logs merged into one group_reporting test */
 #define IMPORT_FIO_MAX_THREAD_LOGS 1024u
 
-json_t *import_fio_json_load(const char *path, struct ssdrev_err *err) {
+/* The offset of the first line at or after off that starts with '{' (len
+ * when none); *lines counts the lines skipped. */
+static size_t next_doc(const char *text, size_t len, size_t off, int *lines) {
+  /* off may sit mid-line (just after a document): its rest is not a start */
+  if (off && off < len && text[off - 1] != '\n') {
+    const char *nl = memchr(text + off, '\n', len - off);
+    if (!nl) return len;
+    off = (size_t)(nl - text) + 1;
+    (*lines)++;
+  }
+  while (off < len && text[off] != '{') {
+    const char *nl = memchr(text + off, '\n', len - off);
+    if (!nl) return len;
+    off = (size_t)(nl - text) + 1;
+    (*lines)++;
+  }
+  return off;
+}
+
+json_t *import_fio_json_load_all(const char *path, struct ssdrev_err *err) {
   char *text;
   size_t len;
   if (ssdrev_read_file(path, &text, &len, 0, err)) return NULL;
-  /* fio prints warnings (and "<host>" lines in client mode) before the JSON */
-  size_t off = 0;
-  int skipped = 0;
-  while (off < len && text[off] != '{') {
-    const char *nl = memchr(text + off, '\n', len - off);
-    if (!nl) {
-      off = len;
-      break;
-    }
-    off = (size_t)(nl - text) + 1;
-    skipped++;
-  }
+  /* fio prints warnings (and "<host>" lines in client mode) before the JSON;
+   * a log of several runs (a script's output) holds several documents with
+   * shell text between them: every one is read */
+  int line = 0; /* lines before off */
+  size_t off = next_doc(text, len, 0, &line);
   if (off >= len) {
     free(text);
     ssdrev_fail(err, -EINVAL,
                 "no fio JSON in '%s': no line starts with '{' (run fio with --output-format=json+)", path);
     return NULL;
   }
-  json_error_t je;
-  /* --output-format=normal,json+ puts the text report after the JSON: stop
-   * at the end of the JSON value */
-  json_t *j = json_loadb(text + off, len - off, JSON_DISABLE_EOF_CHECK, &je);
+  json_t *docs = json_array();
+  size_t prev_end = 0; /* the end of the previous document */
+  while (off < len) {
+    json_error_t je;
+    /* --output-format=normal,json+ puts the text report after the JSON:
+     * stop at the end of the JSON value */
+    json_t *j = json_loadb(text + off, len - off, JSON_DISABLE_EOF_CHECK, &je);
+    if (!j) {
+      ssdrev_fail(err, -EINVAL, "cannot parse fio JSON '%s' line %d column %d: %s", path, je.line + line,
+                  je.column, je.text);
+      break;
+    }
+    if (!json_is_object(j) || !(json_is_array(json_object_get(j, "jobs")) ||
+                                json_is_array(json_object_get(j, "client_stats")))) {
+      json_decref(j);
+      ssdrev_fail(err, -EINVAL, "'%s' line %d: a JSON value that is not fio output (no \"jobs\" or "
+                  "\"client_stats\" array)", path, line + 1);
+      break;
+    }
+    /* fio prints "fio: terminating on signal N" (to stdout, before the
+     * JSON) when SIGINT/SIGTERM stopped the run: its figures cover the run
+     * up to the stop */
+    const char *mark = "terminating on signal ";
+    size_t ml = strlen(mark);
+    for (size_t k = prev_end; k + ml <= off; k++)
+      if (!memcmp(text + k, mark, ml)) {
+        json_object_set_new(j, "ssdrev_signal", json_integer(strtol(text + k + ml, NULL, 10)));
+        break;
+      }
+    json_array_append_new(docs, j);
+    /* jansson reports the bytes it read with JSON_DISABLE_EOF_CHECK */
+    size_t used = je.position > 0 ? (size_t)je.position : len - off;
+    for (size_t k = off; k < off + used && k < len; k++) line += text[k] == '\n';
+    prev_end = off + used;
+    off = next_doc(text, len, off + used, &line);
+  }
   free(text);
-  if (!j) {
-    ssdrev_fail(err, -EINVAL, "cannot parse fio JSON '%s' line %d column %d: %s", path,
-                je.line + skipped, je.column, je.text);
+  if (off < len) {
+    json_decref(docs);
     return NULL;
   }
-  if (!json_is_object(j) || !(json_is_array(json_object_get(j, "jobs")) ||
-                              json_is_array(json_object_get(j, "client_stats")))) {
-    json_decref(j);
-    ssdrev_fail(err, -EINVAL, "'%s' is not fio JSON output: no \"jobs\" or \"client_stats\" array", path);
-    return NULL;
-  }
-  return j;
+  return docs;
+}
+
+json_t *import_fio_json_load(const char *path, struct ssdrev_err *err) {
+  json_t *docs = import_fio_json_load_all(path, err);
+  if (!docs) return NULL;
+  json_t *first = json_incref(json_array_get(docs, 0));
+  json_decref(docs);
+  return first;
 }
 
 struct fio_bin {
@@ -132,6 +178,8 @@ static json_t *fio_listed_percentiles(const json_t *pct) {
   const char *key;
   json_t *v;
   json_object_foreach((json_t *)pct, key, v) {
+    /* fio pads the list with "0.00": 0 where clat_percentiles is off */
+    if (!(strtod(key, NULL) > 0)) continue;
     json_t *e = json_object();
     json_object_set_new(e, "p", json_real(strtod(key, NULL)));
     json_object_set(e, "lat_ns", v);
@@ -325,9 +373,193 @@ static int fio_counts_ok(const json_t *job, struct fio_why *why) {
   return 1;
 }
 
+/* ------------------------------------------------ older fio JSON eras */
+
+/* A latency in µs (fio before 3.0) as ns; a value too large to scale stays
+ * out of range (a real beyond 2^63), so fio_lat_ok refuses it by name. */
+static json_t *us_to_ns(const json_t *v) {
+  if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= INT64_MAX / 1000)
+    return json_integer(json_integer_value(v) * 1000);
+  if (json_is_number(v)) return json_real(json_number_value(v) * 1000.0);
+  return json_deep_copy(v); /* not a number: fio_lat_ok names it */
+}
+
+/* fio 2.x's plat_idx_to_val (stat.c): the mean of bin idx's range, in the
+ * histogram's unit (µs before 3.0). */
+static uint64_t plat_idx_to_val(uint64_t idx, unsigned bits) {
+  uint64_t val = 1ull << bits;
+  if (idx < (val << 1)) return idx;
+  uint64_t error_bits = (idx >> bits) - 1;
+  uint64_t base = 1ull << (error_bits + bits);
+  uint64_t k = idx % val;
+  return base + (uint64_t)(((double)k + 0.5) * (double)(1ull << error_bits));
+}
+
+/* fio 2.x json+ bins: {"0": n, ..., "1215": n, "FIO_IO_U_PLAT_BITS": 6,
+ * "FIO_IO_U_PLAT_VAL": 64, "FIO_IO_U_PLAT_NR": 1216}, keyed by bin index in
+ * µs; as 3.x's {"LAT_NS": n} (empty bins dropped, as 3.x does). NULL when
+ * these are not 2.x bins (then they are checked as 3.x's). */
+static json_t *bins_2x(const json_t *bins) {
+  const json_t *jb = json_object_get(bins, "FIO_IO_U_PLAT_BITS");
+  const json_t *jn = json_object_get(bins, "FIO_IO_U_PLAT_NR");
+  if (!json_is_integer(jb) || !json_is_integer(jn)) return NULL;
+  json_int_t bits = json_integer_value(jb), nr = json_integer_value(jn);
+  /* fio's constants (6 and 1216 in every 2.x); groups of 2^bits bins up
+   * to 2^63 ns */
+  if (bits < 1 || bits > 16 || nr < 1 || nr > (json_int_t)(40u << bits)) return NULL;
+  json_t *out = json_object();
+  const char *key;
+  json_t *v;
+  json_object_foreach((json_t *)bins, key, v) {
+    if (!strncmp(key, "FIO_IO_U_PLAT_", 14)) continue;
+    size_t nd = strspn(key, "0123456789");
+    unsigned long long idx = nd && nd <= 9 && !key[nd] ? strtoull(key, NULL, 10) : ULLONG_MAX;
+    if (idx >= (unsigned long long)nr || !json_is_integer(v) || json_integer_value(v) < 0) {
+      json_decref(out);
+      return NULL; /* not fio's: checked (and refused) as 3.x bins */
+    }
+    if (!json_integer_value(v)) continue;
+    char k[24];
+    snprintf(k, sizeof k, "%llu", (unsigned long long)plat_idx_to_val(idx, (unsigned)bits) * 1000ull);
+    json_int_t had = json_integer_value(json_object_get(out, k));
+    if (had > INT64_MAX - json_integer_value(v)) {
+      json_decref(out);
+      return NULL;
+    }
+    json_object_set_new(out, k, json_integer(had + json_integer_value(v)));
+  }
+  return out;
+}
+
+/* fio before 3.0 wrote a µs latency {min, max, mean, stddev[, percentile,
+ * bins]} under "clat" / "lat" / "slat": the same in ns under KEY_ns. */
+static void lat_us_to_ns(json_t *dir, const char *old, const char *new_key) {
+  const json_t *l = json_object_get(dir, old);
+  if (!json_is_object(l) || json_object_get(dir, new_key)) return;
+  json_t *n = json_object();
+  const char *key;
+  json_t *v;
+  json_object_foreach((json_t *)l, key, v) {
+    if (!strcmp(key, "percentile") && json_is_object(v)) {
+      json_t *p = json_object();
+      const char *pk;
+      json_t *pv;
+      json_object_foreach(v, pk, pv) {
+        /* fio pads its list with "0.00": 0 for unused slots */
+        if (strtod(pk, NULL) > 0) json_object_set_new(p, pk, us_to_ns(pv));
+      }
+      json_object_set_new(n, key, p);
+    } else if (!strcmp(key, "bins")) {
+      json_t *b = bins_2x(v);
+      json_object_set_new(n, key, b ? b : json_deep_copy(v));
+    } else if (!strcmp(key, "min") || !strcmp(key, "max") || !strcmp(key, "mean") || !strcmp(key, "stddev")) {
+      json_object_set_new(n, key, us_to_ns(v));
+    } else {
+      json_object_set(n, key, v);
+    }
+  }
+  json_object_set_new(dir, new_key, n);
+}
+
+/* Brings one job entry of any fio since 2.0 into the shape of 3.2+ (the one
+ * the rest of this file reads), recording in "ssdrev_units" what was
+ * converted:
+ * - latencies: µs under clat/lat/slat before 3.0, ns under *_ns since;
+ * - io_bytes: KiB before 2.21 (which added io_kbytes), bytes since;
+ * - bw: KiB/s; bw_bytes (B/s) only since 3.2;
+ * - total_ios: since 2.2, else from io_bytes / bs (or iops x runtime);
+ * - job_runtime: since 3.5-ish, else the longest direction's runtime.
+ * opts are the job's options (global ones under its own), for bs. */
+static void fio_normalize_job(json_t *job, const json_t *opts) {
+  if (!json_is_object(job)) return;
+  json_t *units = json_object();
+  json_int_t longest = 0;
+  int any_dir = 0;
+  for (unsigned d = 0; d < 3; d++) {
+    json_t *s = json_object_get(job, fio_ddirs[d]);
+    if (!json_is_object(s)) continue;
+    any_dir = 1;
+    if (!json_object_get(s, "clat_ns") && json_is_object(json_object_get(s, "clat"))) {
+      lat_us_to_ns(s, "clat", "clat_ns");
+      lat_us_to_ns(s, "lat", "lat_ns");
+      lat_us_to_ns(s, "slat", "slat_ns");
+      json_object_set_new(units, "latency", json_string("us"));
+    }
+    json_t *ib = json_object_get(s, "io_bytes");
+    if (!json_object_get(s, "io_kbytes") && json_is_integer(ib)) {
+      json_int_t kib = json_integer_value(ib);
+      json_object_set(s, "io_kbytes", ib);
+      /* a negative or huge count stays as it is: fio_counts_ok refuses it */
+      if (kib >= 0 && kib <= INT64_MAX / 1024) json_object_set_new(s, "io_bytes", json_integer(kib * 1024));
+      json_object_set_new(units, "io_bytes", json_string("KiB"));
+    }
+    const json_t *bw = json_object_get(s, "bw");
+    if (!json_object_get(s, "bw_bytes") && json_is_number(bw)) {
+      json_object_set_new(s, "bw_bytes", json_real(json_number_value(bw) * 1024.0));
+      json_object_set_new(units, "bw", json_string("KiB/s"));
+    }
+    json_int_t rt = json_integer_value(json_object_get(s, "runtime"));
+    if (rt > longest) longest = rt;
+    if (!json_object_get(s, "total_ios")) {
+      /* fio 2.0/2.1: the count from the bytes when every I/O had one size */
+      uint64_t bs = 0;
+      struct fio_why why;
+      const char *b = opt(opts, "bs") ? opt(opts, "bs") : opt(opts, "blocksize");
+      if (b && !strpbrk(b, ",-:") && fio_size(opts, opt(opts, "bs") ? "bs" : "blocksize", 0, 1, FIO_MAX_BLOCK, &bs, &why)) bs = 0;
+      if (!b) bs = 4096; /* fio's default */
+      json_int_t bytes = json_integer_value(json_object_get(s, "io_bytes"));
+      double n = bs && bytes > 0 ? (double)bytes / (double)bs
+                 : json_number_value(json_object_get(s, "iops")) * (double)rt / 1000.0;
+      json_object_set_new(s, "total_ios", json_integer(n >= 0 && n < 9e18 ? (json_int_t)floor(n + 0.5) : 0));
+      json_object_set_new(units, "total_ios", json_string(bs && bytes > 0 ? "io_bytes / bs" : "iops x runtime"));
+    }
+  }
+  if (any_dir && !json_object_get(job, "job_runtime")) {
+    json_object_set_new(job, "job_runtime", json_integer(longest));
+    json_object_set_new(units, "job_runtime", json_string("longest direction's runtime"));
+  }
+  if (json_object_size(units)) json_object_set_new(job, "ssdrev_units", units);
+  else json_decref(units);
+}
+
+/* Whether the job ran for its runtime (time_based): "time_based=1" is in
+ * the JSON's options, but a bare "time_based" (fio's usual spelling) is left
+ * out of them entirely. A job that ran its whole runtime, or moved more than
+ * its size, was bounded by time all the same. */
+static int fio_timed(const json_t *opts, const json_t *job) {
+  const char *tb = opt(opts, "time_based");
+  if (tb) return strcmp(tb, "0") != 0;
+  struct fio_why why;
+  int has_rt = 0;
+  uint64_t rt_ns = 0, size = 0;
+  if (fio_time_ns(opts, "runtime", &has_rt, &rt_ns, &why) || !has_rt || !rt_ns) return 0;
+  json_int_t ran_ms = json_integer_value(json_object_get(job, "job_runtime"));
+  /* fio stops a time-based job at the first completion past its runtime:
+   * within a few ms (allow 2 %, and 50 ms on short runs) */
+  double want_ms = (double)rt_ns / 1e6;
+  if ((double)ran_ms >= want_ms - fmax(50.0, want_ms * 0.02)) return 1;
+  const char *sz = opt(opts, "size");
+  if (sz && !strchr(sz, '%') && !fio_size(opts, "size", 0, 0, FIO_MAX_I64, &size, &why) && size) {
+    double moved = 0;
+    for (unsigned d = 0; d < 3; d++)
+      moved += json_number_value(json_object_get(json_object_get(job, fio_ddirs[d]), "io_bytes"));
+    if (moved > (double)size) return 1;
+  }
+  return 0;
+}
+
+/* fio before 2.5 wrote no options: the share of reads (0..100) from the
+ * I/Os each direction did, -1 when the job has options or did none. */
+static int fio_read_share(const json_t *job) {
+  if (json_object_get(job, "job options")) return -1;
+  double r = json_number_value(json_object_get(json_object_get(job, "read"), "total_ios"));
+  double w = json_number_value(json_object_get(json_object_get(job, "write"), "total_ios"));
+  return r + w > 0 ? (int)floor(r * 100.0 / (r + w) + 0.5) : -1;
+}
+
 /* The job's parameters in the shape of bench_job_to_json, from fio options;
  * NULL (and why) when an option is out of range. */
-static json_t *fio_params(const json_t *opts, struct fio_why *why) {
+static json_t *fio_params(const json_t *opts, int timed, int read_share, struct fio_why *why) {
   const char *rw = opt(opts, "rw");
   if (!rw) rw = opt(opts, "readwrite");
   if (!rw) rw = "read";
@@ -345,11 +577,12 @@ static json_t *fio_params(const json_t *opts, struct fio_why *why) {
   if (!rc) rc = fio_size(opts, "offset", 0, 0, FIO_MAX_I64, &offset, why);
   if (!rc) rc = fio_size(opts, "size", 0, 0, FIO_MAX_I64, &span, why);
   /* runtime bounds the job only when time_based; ramp_time always applies */
-  if (!rc && json_object_get(opts, "time_based")) rc = fio_time_ns(opts, "runtime", &has_measure, &measure_ns, why);
+  if (!rc && timed) rc = fio_time_ns(opts, "runtime", &has_measure, &measure_ns, why);
   if (!rc) rc = fio_time_ns(opts, "ramp_time", &has_ramp, &ramp_ns, why);
   if (rc) return NULL;
   json_t *p = json_object();
   json_object_set_new(p, "pattern", json_string(!strncmp(rw, "rand", 4) ? "rand" : "seq"));
+  if (!opt(opts, "rw") && !opt(opts, "readwrite") && read_share >= 0) read_pct = (uint64_t)read_share;
   json_object_set_new(p, "read_pct", json_integer((json_int_t)read_pct));
   json_object_set_new(p, "block_bytes", json_integer((json_int_t)block));
   json_object_set_new(p, "qd", json_integer((json_int_t)qd));
@@ -454,6 +687,8 @@ static void fio_summarize(json_t *test, const json_t *job, const json_t *opts, u
   if (json_object_get(job, "port")) json_object_set(f, "port", json_object_get(job, "port"));
   json_object_set(f, "groupid", json_object_get(job, "groupid"));
   json_object_set(f, "error", json_object_get(job, "error"));
+  /* what an older fio wrote in other units and was converted on import */
+  if (json_object_get(job, "ssdrev_units")) json_object_set(f, "converted", json_object_get(job, "ssdrev_units"));
   json_object_set_new(f, "job_runtime_ms", json_integer((json_int_t)runtime_ms));
   json_object_set(f, "options", (json_t *)opts);
   json_object_set_new(f, "ops", ops);
@@ -719,7 +954,15 @@ static int import_job_log(struct archive *run, json_t *test, const char *name, c
   json_object_del(test, "summary_ops");
   res->logs++;
   res->log_ios += all.lines;
-  if (all.lines != fio_ios)
+  /* fio counts an I/O when it submits it (total_io_u, reset when ramp_time
+   * ends) but logs it when it completes: the up to iodepth I/Os in flight
+   * at the ramp's end are logged and not counted, those in flight at the
+   * end may be counted and not logged. A difference of at most iodepth per
+   * thread is what fio does, recorded, not warned about. */
+  uint64_t edge = (uint64_t)json_integer_value(json_object_get(pr, "qd")) * (npaths ? npaths : 1);
+  uint64_t diff = all.lines > fio_ios ? all.lines - fio_ios : fio_ios - all.lines;
+  if (diff) json_object_set_new(ls, "fio_total_ios", json_integer((json_int_t)fio_ios));
+  if (diff > edge)
     import_warn(run, res, "'%s' job %s: log '%s'%s holds %llu I/Os, fio counted %llu (fio %s)", input, name,
                 log_paths[0], npaths > 1 ? " and the other threads' logs" : "",
                 (unsigned long long)all.lines, (unsigned long long)fio_ios,
@@ -747,16 +990,12 @@ struct fio_map_ctx {
   int saw_fill; /* a whole-target fill came earlier in this file */
 };
 
-static int flag_set(const json_t *opts, const char *key) {
-  const char *v = opt(opts, key);
-  return v && strcmp(v, "0");
-}
 
 /* Gives the test the kind and keys of the method step its parameters make
  * it (docs/interop.md): a QD-scaling point, a CrystalDiskMark cell, an
  * RW-sweep point, a tail workload or a fill; anything else stays a plain
  * "job". */
-static void fio_map(json_t *test, const json_t *opts, const char *state, struct fio_map_ctx *m) {
+static void fio_map(json_t *test, const json_t *opts, int timed, const char *state, struct fio_map_ctx *m) {
   const json_t *p = json_object_get(test, "params");
   const char *rw = opt(opts, "rw") ? opt(opts, "rw") : opt(opts, "readwrite") ? opt(opts, "readwrite") : "read";
   int mixed = !strncmp(rw, "rw", 2) || !strncmp(rw, "readwrite", 9) || !strncmp(rw, "randrw", 6);
@@ -769,7 +1008,6 @@ static void fio_map(json_t *test, const json_t *opts, const char *state, struct 
   struct fio_why why;
   if (fio_uint(opts, "numjobs", 1, 1, 4096, &numjobs, &why)) numjobs = 1;
   if ((json_int_t)numjobs > threads) threads = (json_int_t)numjobs;
-  int timed = flag_set(opts, "time_based");
   const char *size = opt(opts, "size");
   size_t sl = size ? strlen(size) : 0;
   double size_pct = sl && size[sl - 1] == '%' ? strtod(size, NULL) : -1;
@@ -836,21 +1074,11 @@ static void fio_map(json_t *test, const json_t *opts, const char *state, struct 
 /* AS (NULL for `ssdrev import fio`): the one job of the input is that test
  * of the method, named and keyed as ssdrev's own engine would (the review's
  * fio engine); the run's target and source are the review's, left alone. */
-static int fio_add(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
-                   const struct import_fio_test *as, json_t **test_out, struct import_result *res,
-                   struct ssdrev_err *err) {
+static int fio_add_doc(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
+                       const struct import_fio_test *as, json_t **test_out, struct import_result *res,
+                       struct ssdrev_err *err, json_t *root, size_t docno) {
   const char *input = in->path;
-  /* --logs names where the logs are: a directory that is not there is an
-   * error, not a summary-only import that looks like success */
   const char *log_dir = import_opt(o, "logs");
-  struct stat lst;
-  if (log_dir && !import_opt(o, "no-logs") && (stat(log_dir, &lst) || !S_ISDIR(lst.st_mode))) {
-    int e = errno;
-    return ssdrev_fail(err, -ENOENT, "--logs '%s': %s (give the directory holding the write_lat_log files, or --no-logs)",
-                       log_dir, e == ENOENT ? "no such directory" : "not a directory");
-  }
-  json_t *root = import_fio_json_load(input, err);
-  if (!root) return -EINVAL;
   json_t *jobs = json_object_get(root, "client_stats");
   int client_mode = json_is_array(jobs);
   if (!client_mode) jobs = json_object_get(root, "jobs");
@@ -861,6 +1089,33 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
   /* names of several inputs carry the file's stem: 02-cdm_fob.json -> "02-cdm_fob." */
   char stem[128] = "";
   if (multi) import_input_stem(stem, sizeof stem, input);
+  /* the second and later documents of one file: "doc2.", ... */
+  if (docno > 1) {
+    size_t sl = strlen(stem);
+    snprintf(stem + sl, sizeof stem - sl, "doc%zu.", docno);
+  }
+  /* every entry in the shape of fio 3.2+ (older eras converted) */
+  {
+    size_t k;
+    json_t *e;
+    json_array_foreach(jobs, k, e) {
+      json_t *eo = json_is_object(gopts) ? json_deep_copy(gopts) : json_object();
+      json_object_update(eo, json_object_get(e, "job options"));
+      fio_normalize_job(e, eo);
+      json_decref(eo);
+    }
+  }
+  /* the measurement's date (docs/archive.md): fio stamps the output's end;
+   * of several documents the earliest */
+  json_int_t stamp = json_integer_value(json_object_get(root, "timestamp"));
+  if (!as && stamp > 0 && stamp <= FIO_MAX_MS / 1000) {
+    char iso[32];
+    time_t t = (time_t)stamp;
+    struct tm tm;
+    const char *had = json_string_value(json_object_get(run->manifest, "measured_at"));
+    if (gmtime_r(&t, &tm) && strftime(iso, sizeof iso, "%Y-%m-%dT%H:%M:%SZ", &tm) && (!had || strcmp(iso, had) < 0))
+      json_object_set_new(run->manifest, "measured_at", json_string(iso));
+  }
   /* the target: what the first job ran on */
   json_t *first = json_array_get(jobs, 0);
   const char *fname = opt(json_object_get(first, "job options"), "filename");
@@ -875,8 +1130,15 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
   unsigned logs_missing = 0; /* jobs that wrote a latency log not found */
   json_t *src = as ? NULL : json_object_get(run->manifest, "source");
   if (src) {
-    json_object_set(src, "fio_version", json_object_get(root, "fio version"));
-    json_object_set_new(src, "client_server", json_boolean(client_mode));
+    if (docno == 1) {
+      json_object_set(src, "fio_version", json_object_get(root, "fio version"));
+      json_object_set_new(src, "client_server", json_boolean(client_mode));
+    }
+    if (docno > 1 && json_is_array(json_object_get(src, "fio_versions")))
+      json_array_append(json_object_get(src, "fio_versions"), json_object_get(root, "fio version"));
+    else if (docno > 1)
+      json_object_set_new(src, "fio_versions", json_pack("[OO]", json_object_get(src, "fio_version"),
+                                                         json_object_get(root, "fio version")));
   }
   json_t *hosts = json_object(); /* hostname -> fio threads seen */
   json_t *used_logs = json_object(); /* log paths already imported */
@@ -909,7 +1171,6 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
       json_decref(entries);
       json_decref(hosts);
       json_decref(used_logs);
-      json_decref(root);
       return ssdrev_fail(err, -EINVAL, "'%s' holds more than one fio job; test '%s' is one", input, as->name);
     }
     json_int_t rt = json_integer_value(json_object_get(job, "job_runtime"));
@@ -943,7 +1204,7 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
     import_safe_name(name, sizeof name, raw);
     if (as) snprintf(name, sizeof name, "%s", as->name);
     struct fio_why why;
-    json_t *params = fio_counts_ok(job, &why) ? fio_params(opts, &why) : NULL;
+    json_t *params = fio_counts_ok(job, &why) ? fio_params(opts, fio_timed(opts, job), fio_read_share(job), &why) : NULL;
     if (!params) {
       rc = ssdrev_fail(err, -EINVAL, "cannot import '%s' job %s: %s", input, name, why.msg);
       json_decref(opts);
@@ -967,7 +1228,7 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
       json_object_set_new(test, "kind", json_string(as->kind));
       if (as->extra) json_object_update(test, (json_t *)as->extra);
     } else {
-      fio_map(test, opts, in->state, &map);
+      fio_map(test, opts, fio_timed(opts, job), in->state, &map);
     }
     uint64_t fio_ios;
     fio_summarize(test, job, opts, &fio_ios);
@@ -1055,7 +1316,23 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
       rc = ssdrev_fail(err, -ENOENT, "test '%s': fio wrote no per-I/O latency log beside '%s'", as->name, input);
     if (rc) break;
     const json_t *jerr = json_object_get(job, "error");
-    archive_end_test(test, json_integer_value(jerr) ? "failed" : "complete");
+    json_int_t sig = json_integer_value(json_object_get(root, "ssdrev_signal"));
+    json_int_t fio_errno = json_integer_value(jerr);
+    /* no I/O in any direction and no runtime: fio did not run the job (it
+     * gave up before its first I/O: "file creation disallowed", a missing
+     * directory; fio 3.x says so on stderr only, with "error": 0) */
+    int ran_nothing = !fio_ios && !runtime_ms;
+    if (fio_errno || ran_nothing) {
+      /* kept, marked failed, used by no review */
+      char msg[200];
+      if (fio_errno) snprintf(msg, sizeof msg, "fio reported error %lld (%s)", (long long)fio_errno,
+                              fio_errno > 0 && fio_errno < 4096 ? strerror((int)fio_errno) : "unknown errno");
+      else snprintf(msg, sizeof msg, "fio ran no I/O (job_runtime 0): the job did not start");
+      import_warn(run, res, "'%s' job %s: %s; imported as a failed test", input, name, msg);
+      json_object_set_new(test, "error", json_string(msg));
+    }
+    if (sig) json_object_set_new(json_object_get(test, "fio"), "signal", json_integer(sig));
+    archive_end_test(test, fio_errno || ran_nothing ? "failed" : sig ? "interrupted" : "complete");
     import_test_times(test, start_unix_ns, start_unix_ns + runtime_ms * 1000000ull);
     res->tests++;
     added++;
@@ -1079,8 +1356,36 @@ static int fio_add(struct archive *run, const struct import_input *in, int multi
     rc = ssdrev_fail(err, -ENOENT, "--logs '%s': none of the %u latency logs '%s' wrote is there "
                      "(give the directory holding PREFIX_lat.N.log, or --no-logs for the summary only)",
                      log_dir, logs_missing, input);
-  if (!rc && !as) json_object_set_new(json_object_get(run->manifest, "steps"), "fio", json_string("complete"));
-  json_decref(root);
+  json_int_t sig = json_integer_value(json_object_get(root, "ssdrev_signal"));
+  if (!rc && sig)
+    import_warn(run, res, "'%s'%s: fio was terminated on signal %lld: its jobs are imported as interrupted "
+                "(figures up to the stop)", input, docno > 1 ? " (a later document)" : "", (long long)sig);
+  if (!rc && !as) json_object_set_new(json_object_get(run->manifest, "steps"), "fio", json_string(sig ? "interrupted" : "complete"));
+  return rc;
+}
+
+/* Every fio document of the input, one after another. */
+static int fio_add(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
+                   const struct import_fio_test *as, json_t **test_out, struct import_result *res,
+                   struct ssdrev_err *err) {
+  /* --logs names where the logs are: a directory that is not there is an
+   * error, not a summary-only import that looks like success */
+  const char *log_dir = import_opt(o, "logs");
+  struct stat lst;
+  if (log_dir && !import_opt(o, "no-logs") && (stat(log_dir, &lst) || !S_ISDIR(lst.st_mode))) {
+    int e = errno;
+    return ssdrev_fail(err, -ENOENT, "--logs '%s': %s (give the directory holding the write_lat_log files, or --no-logs)",
+                       log_dir, e == ENOENT ? "no such directory" : "not a directory");
+  }
+  json_t *docs = import_fio_json_load_all(in->path, err);
+  if (!docs) return -EINVAL;
+  int rc = 0;
+  if (as && json_array_size(docs) > 1)
+    rc = ssdrev_fail(err, -EINVAL, "'%s' holds %zu fio JSON documents; test '%s' is one", in->path,
+                     json_array_size(docs), as->name);
+  for (size_t k = 0; !rc && k < json_array_size(docs); k++)
+    rc = fio_add_doc(run, in, multi, o, as, test_out, res, err, json_array_get(docs, k), k + 1);
+  json_decref(docs);
   return rc;
 }
 

@@ -1,0 +1,115 @@
+#!/bin/sh
+# ssdrev import fio: the JSON of every fio era imports with the source's
+# values (tests/data/fio: fio-2.1/2.19/3.1 written from fio's stat.c by
+# old_eras.py, the rest by Debian's fio 3.33; README there):
+# - 2.x: latencies in usec (clat/lat/slat), io_bytes in KiB, bw in KiB/s, no
+#   total_ios (2.1), json+ bins by bucket index (2.19); 3.1: bw in KiB/s;
+# - measured_at is fio's timestamp (UTC), absent without one (2.1);
+# - a file of two documents with shell text between imports both;
+# - a bare time_based (left out of fio's JSON) is still a timed job: a SEQ1M
+#   Q8 write stays a CrystalDiskMark cell, not a prefill, as time_based=1;
+# - an error job (error 25) and a job that never started are failed tests,
+#   an interrupted run's tests are interrupted, each with a warning.
+set -u
+T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+D=$SSDREV_ROOT/tests/data/fio
+command -v python3 >/dev/null || { echo "skip: python3 not installed"; exit 77; }
+imp() { "$SSDREV" import fio "$@" >"$T/imp.out" 2>"$T/imp.err" || fail "import $*: $(cat "$T/imp.err")"; }
+
+# 1. every era: each archive value equals the source's, in the source's unit
+cat >"$T/eq.py" <<'PY'
+import json, sys, time
+src, run = sys.argv[1], sys.argv[2]
+docs, dec, text, i = [], json.JSONDecoder(), open(src).read(), 0
+while True:
+    i = text.find("\n{", i - 1 if i else 0) + 1 if not text.startswith("{", i) else i
+    if i <= 0 and not text.startswith("{"): break
+    d, n = dec.raw_decode(text, i)
+    docs.append(d); i = n
+    if text.find("\n{", i) < 0: break
+m = json.load(open(run + "/manifest.json"))
+tests = m["tests"]
+jobs = [j for d in docs for j in d["jobs"]]
+if len(tests) != len(jobs): sys.exit("%d tests for %d jobs" % (len(tests), len(jobs)))
+def near(a, b): return abs(a - b) <= 1e-9 * max(1, abs(b))
+for t, j in zip(tests, jobs):
+    for dd in ("read", "write", "trim"):
+        s = j[dd]
+        us = "clat_ns" not in s
+        kib = "io_kbytes" not in s
+        n = s.get("total_ios", s["io_bytes"] * 1024 // 4096 if kib else None)
+        o = t["fio"]["ops"].get(dd)
+        if not n:
+            if o: sys.exit("%s %s: no I/O in the source, ops in the archive" % (t["name"], dd))
+            continue
+        if not o: sys.exit("%s %s: %d I/Os in the source, none in the archive" % (t["name"], dd, n))
+        want = {"ios": n, "bytes": s["io_bytes"] * (1024 if kib else 1),
+                "mb_s": (s["bw_bytes"] if "bw_bytes" in s else s["bw"] * 1024) / 1e6, "iops": s["iops"],
+                "clat_mean_ns": s["clat" if us else "clat_ns"]["mean"] * (1000 if us else 1),
+                "clat_min_ns": s["clat" if us else "clat_ns"]["min"] * (1000 if us else 1),
+                "clat_max_ns": s["clat" if us else "clat_ns"]["max"] * (1000 if us else 1),
+                "lat_mean_ns": s["lat" if us else "lat_ns"]["mean"] * (1000 if us else 1)}
+        for k, v in want.items():
+            if not near(o[k], v): sys.exit("%s %s.%s = %r, the source says %r" % (t["name"], dd, k, o[k], v))
+        c = s["clat" if us else "clat_ns"]
+        if "bins" not in c:
+            pl = {float(p): v * (1000 if us else 1) for p, v in c.get("percentile", {}).items() if float(p) > 0}
+            got = {e["p"]: e["lat_ns"] for e in o.get("clat_pct", [])}
+            if pl != got: sys.exit("%s %s: percentiles %r, the source's %r" % (t["name"], dd, got, pl))
+    if t["result"]["ios"] != sum(o["ios"] for o in t["fio"]["ops"].values()): sys.exit(t["name"] + ": result.ios")
+want = [time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(d["timestamp"])) for d in docs if "timestamp" in d]
+if m.get("measured_at") != (min(want) if want else None):
+    sys.exit("measured_at %r, fio's timestamp says %r" % (m.get("measured_at"), want))
+PY
+for f in fio-2.1.json fio-2.19.json fio-3.1.json nj.json njg.json mix.json tb_bare.json tb_one.json two_docs.txt; do
+  rm -rf "$T/r"
+  imp "$D/$f" --out "$T/r"
+  python3 "$T/eq.py" "$D/$f" "$T/r" || fail "$f: the archive differs from the source"
+done
+
+# 2. fio 2.19's json+ bins (bucket index, usec): percentiles from them, in ns
+rm -rf "$T/r"; imp "$D/fio-2.19.json" --out "$T/r"
+python3 - "$T/r" <<'PY' || fail "fio 2.19 bins"
+import json, sys
+t = json.load(open(sys.argv[1] + "/manifest.json"))["tests"][0]
+o = t["fio"]["ops"]["read"]
+if o["clat_pct_source"] != "json+ bins": sys.exit("percentiles from %s" % o["clat_pct_source"])
+p = {e["p"]: e["lat_ns"] for e in o["clat_pct"]}
+# fio's own list in the same file: 50% 80 us, 90% 96 us, 99% 112 us, 99.9% 2064 us
+if (p[50.0], p[90.0], p[99.0], p[99.9]) != (80000, 96000, 112000, 2064000): sys.exit(repr(p))
+if t["fio"]["converted"]["latency"] != "us" or t["fio"]["converted"]["io_bytes"] != "KiB": sys.exit("converted")
+PY
+
+# 3. two documents: both imported, the second's names marked
+rm -rf "$T/r"; imp "$D/two_docs.txt" --out "$T/r"
+grep -q "imported 6 tests" "$T/imp.out" || fail "two documents: $(cat "$T/imp.out")"
+python3 -c "
+import json,sys; n=[t['name'] for t in json.load(open('$T/r/manifest.json'))['tests']]
+sys.exit(0 if 'doc2.fio.seq1m-q8-write.1' in n and 'fio.nj.1' in n else repr(n))" || fail "two documents: names"
+
+# 4. bare time_based == time_based=1: the same kinds and keys
+for f in tb_bare tb_one; do
+  rm -rf "$T/$f"; imp "$D/$f.json" --out "$T/$f"
+  python3 -c "
+import json; m=json.load(open('$T/$f/manifest.json'))
+print([(t['kind'], t.get('cell'), t.get('op'), t['params'].get('measure_ns')) for t in m['tests']])" >"$T/$f.kinds"
+done
+cmp -s "$T/tb_bare.kinds" "$T/tb_one.kinds" || fail "bare time_based: $(cat "$T/tb_bare.kinds") vs $(cat "$T/tb_one.kinds")"
+grep -q "'cdm', 'SEQ1M Q8T1', 'write', 1000000000" "$T/tb_bare.kinds" || fail "SEQ1M Q8 write: $(cat "$T/tb_bare.kinds")"
+grep -q "'cdm', 'RND4K Q1T1', 'read', 1000000000" "$T/tb_bare.kinds" || fail "RND4K Q1 read: $(cat "$T/tb_bare.kinds")"
+
+# 5. error, never started, interrupted
+st() { python3 -c "import json; print(*[t['status'] for t in json.load(open('$1/manifest.json'))['tests']])"; }
+rm -rf "$T/r"; imp "$D/err25.json" --out "$T/r"
+[ "$(st "$T/r")" = failed ] || fail "error 25: status $(st "$T/r")"
+grep -q "fio reported error 25" "$T/imp.err" || fail "error 25: no warning"
+grep -q '"error": "fio reported error 25' "$T/r/manifest.json" || fail "error 25: no test error"
+rm -rf "$T/r"; imp "$D/nostart.json" --out "$T/r"
+[ "$(st "$T/r")" = failed ] || fail "no start: status $(st "$T/r")"
+rm -rf "$T/r"; imp "$D/interrupted.json" --out "$T/r"
+[ "$(st "$T/r")" = interrupted ] || fail "interrupted: status $(st "$T/r")"
+grep -q "terminated on signal 2" "$T/imp.err" || fail "interrupted: no warning"
+"$SSDREV" analyze "$T/r" >"$T/an.out" 2>&1 || fail "analyze interrupted: $(cat "$T/an.out")"
+echo ok
