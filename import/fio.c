@@ -522,6 +522,173 @@ static void fio_normalize_job(json_t *job, const json_t *opts) {
   else json_decref(units);
 }
 
+/* ---------------------------------------------- numjobs clones, summed */
+
+/* One latency summary {min, max, mean, stddev, N[, bins, percentile]} over
+ * n clones, as fio's group_reporting sums them (sum_stat: min of mins, max
+ * of maxes, the I/O-weighted mean, the pooled deviation; the json+ bins
+ * added). Without bins in every clone the percentiles are the clones'
+ * I/O-weighted mean: marked approximate. */
+static json_t *agg_lat(json_t *const *clones, size_t n, const char *dir, const char *key, int *approx) {
+  double mn = 0, mx = 0, sum = 0, sumsq = 0, total = 0;
+  int have = 0, all_bins = 1, any_pct = 0;
+  json_t *bins = json_object(), *pct = json_object();
+  for (size_t c = 0; c < n; c++) {
+    const json_t *s = json_object_get(clones[c], dir);
+    const json_t *l = json_object_get(s, key);
+    double k = json_number_value(json_object_get(s, "total_ios"));
+    if (!json_is_object(l) || k <= 0) continue;
+    double m = json_number_value(json_object_get(l, "mean")), sd = json_number_value(json_object_get(l, "stddev"));
+    double lo = json_number_value(json_object_get(l, "min")), hi = json_number_value(json_object_get(l, "max"));
+    if (!have || lo < mn) mn = lo;
+    if (!have || hi > mx) mx = hi;
+    have = 1;
+    sum += m * k;
+    /* the clone's sum of squares from its (sample) deviation and mean */
+    sumsq += sd * sd * (k > 1 ? k - 1 : 0) + m * m * k;
+    total += k;
+    const json_t *b = json_object_get(l, "bins");
+    if (json_is_object(b) && json_object_size(b)) {
+      const char *bk;
+      json_t *bv;
+      json_object_foreach((json_t *)b, bk, bv) {
+        double had = json_number_value(json_object_get(bins, bk));
+        json_object_set_new(bins, bk, json_integer((json_int_t)fmin(had + json_number_value(bv), 9.2e18)));
+      }
+    } else {
+      all_bins = 0;
+    }
+    const char *pk;
+    json_t *pv;
+    json_object_foreach(json_object_get(l, "percentile"), pk, pv) {
+      if (!(strtod(pk, NULL) > 0)) continue;
+      any_pct = 1;
+      json_object_set_new(pct, pk, json_real(json_number_value(json_object_get(pct, pk)) + json_number_value(pv) * k));
+    }
+  }
+  json_t *out = json_object();
+  double mean = total > 0 ? sum / total : 0;
+  double var = total > 1 ? (sumsq - mean * mean * total) / (total - 1) : 0;
+  json_object_set_new(out, "min", json_real(mn));
+  json_object_set_new(out, "max", json_real(mx));
+  /* rounding may put the weighted mean a hair outside [min, max] */
+  json_object_set_new(out, "mean", json_real(fmin(fmax(mean, mn), mx)));
+  json_object_set_new(out, "stddev", json_real(var > 0 ? sqrt(var) : 0));
+  json_object_set_new(out, "N", json_integer((json_int_t)fmin(total, 9.2e18)));
+  if (all_bins && json_object_size(bins)) {
+    json_object_set_new(out, "bins", bins);
+  } else {
+    json_decref(bins);
+    if (any_pct) {
+      const char *pk;
+      json_t *pv;
+      json_object_foreach(pct, pk, pv) json_object_set_new(pct, pk, json_real(json_real_value(pv) / total));
+      json_object_set(out, "percentile", pct);
+      *approx = 1;
+    }
+  }
+  json_decref(pct);
+  return out;
+}
+
+/* The sum over n numjobs clones of one job section (fio without
+ * group_reporting writes one entry per clone): one entry in fio's shape, as
+ * group_reporting would have written it. IOPS, bandwidth, I/Os and bytes
+ * add up; runtimes are the longest; latencies as agg_lat. Marked with
+ * "ssdrev_clones": n (and "ssdrev_pct_approximate" when percentiles are
+ * averaged, not merged). */
+static json_t *fio_clone_aggregate(json_t *const *clones, size_t n) {
+  json_t *a = json_object();
+  json_object_set(a, "jobname", json_object_get(clones[0], "jobname"));
+  json_object_set(a, "groupid", json_object_get(clones[0], "groupid"));
+  if (json_object_get(clones[0], "hostname")) json_object_set(a, "hostname", json_object_get(clones[0], "hostname"));
+  json_object_set(a, "job options", json_object_get(clones[0], "job options"));
+  json_int_t err = 0, rt = 0;
+  for (size_t c = 0; c < n; c++) {
+    if (!err) err = json_integer_value(json_object_get(clones[c], "error"));
+    json_int_t r = json_integer_value(json_object_get(clones[c], "job_runtime"));
+    if (r > rt) rt = r;
+  }
+  json_object_set_new(a, "error", json_integer(err));
+  json_object_set_new(a, "job_runtime", json_integer(rt));
+  int approx = 0;
+  for (unsigned d = 0; d < 3; d++) {
+    json_t *s = json_object();
+    double ios = 0, bytes = 0, bw = 0, iops = 0;
+    json_int_t drt = 0;
+    for (size_t c = 0; c < n; c++) {
+      const json_t *x = json_object_get(clones[c], fio_ddirs[d]);
+      ios += json_number_value(json_object_get(x, "total_ios"));
+      bytes += json_number_value(json_object_get(x, "io_bytes"));
+      bw += json_number_value(json_object_get(x, "bw_bytes"));
+      iops += json_number_value(json_object_get(x, "iops"));
+      json_int_t r = json_integer_value(json_object_get(x, "runtime"));
+      if (r > drt) drt = r;
+    }
+    json_object_set_new(s, "total_ios", json_integer((json_int_t)fmin(ios, 9.2e18)));
+    json_object_set_new(s, "io_bytes", json_integer((json_int_t)fmin(bytes, 9.2e18)));
+    json_object_set_new(s, "bw_bytes", json_real(bw));
+    json_object_set_new(s, "iops", json_real(iops));
+    json_object_set_new(s, "runtime", json_integer(drt));
+    static const char *const lats[] = {"clat_ns", "lat_ns", "slat_ns"};
+    for (unsigned k = 0; k < 3; k++) json_object_set_new(s, lats[k], agg_lat(clones, n, fio_ddirs[d], lats[k], &approx));
+    json_object_set_new(a, fio_ddirs[d], s);
+  }
+  json_object_set_new(a, "ssdrev_clones", json_integer((json_int_t)n));
+  if (approx) json_object_set_new(a, "ssdrev_pct_approximate", json_true());
+  return a;
+}
+
+/* fio without group_reporting writes numjobs=N as N entries of one name,
+ * one after another: after each such run, an entry of their sum (see
+ * fio_clone_aggregate). Entries of group_reporting, or of one clone, stay. */
+static void fio_add_clone_sums(json_t *jobs, const json_t *gopts) {
+  size_t i = 0;
+  while (i < json_array_size(jobs)) {
+    json_t *e = json_array_get(jobs, i);
+    const char *name = json_string_value(json_object_get(e, "jobname"));
+    const json_t *jo = json_object_get(e, "job options");
+    const char *nj = opt(jo, "numjobs") ? opt(jo, "numjobs") : opt(gopts, "numjobs");
+    const char *g = opt(jo, "group_reporting") ? opt(jo, "group_reporting") : opt(gopts, "group_reporting");
+    const char *host = json_string_value(json_object_get(e, "hostname"));
+    size_t j = i + 1;
+    while (name && j < json_array_size(jobs)) {
+      const json_t *f = json_array_get(jobs, j);
+      const char *fh = json_string_value(json_object_get(f, "hostname"));
+      if (!json_equal(json_object_get(f, "jobname"), json_object_get(e, "jobname")) ||
+          !json_equal(json_object_get(f, "job options"), (json_t *)jo) || (!host != !fh) ||
+          (host && strcmp(host, fh)))
+        break;
+      j++;
+    }
+    /* numjobs named and above 1, and no group_reporting: clones; a bare
+     * group_reporting is left out of fio's JSON, so entries that already
+     * are sums are known by their count: N clones each */
+    if (j - i > 1 && nj && strtol(nj, NULL, 10) > 1 && !(g && strcmp(g, "0")) &&
+        (size_t)strtol(nj, NULL, 10) >= j - i && j - i <= IMPORT_FIO_MAX_THREAD_LOGS) {
+      json_t *cl[IMPORT_FIO_MAX_THREAD_LOGS];
+      for (size_t k = i; k < j; k++) {
+        cl[k - i] = json_array_get(jobs, k);
+        json_object_set_new(cl[k - i], "ssdrev_clone", json_pack("[I,I]", (json_int_t)(k - i + 1), (json_int_t)(j - i)));
+      }
+      json_array_insert_new(jobs, j, fio_clone_aggregate(cl, j - i));
+      j++;
+    }
+    i = j;
+  }
+}
+
+/* fio's error for the job, or no I/O in any direction and no runtime: fio
+ * did not run it (it gave up before its first I/O: "file creation
+ * disallowed", a missing directory; fio 3.x says so on stderr only, with
+ * "error": 0). */
+static int fio_failed(const json_t *job) {
+  if (json_integer_value(json_object_get(job, "error"))) return 1;
+  double ios = 0;
+  for (unsigned d = 0; d < 3; d++) ios += json_number_value(json_object_get(json_object_get(job, fio_ddirs[d]), "total_ios"));
+  return ios <= 0 && json_integer_value(json_object_get(job, "job_runtime")) <= 0;
+}
+
 /* Whether the job ran for its runtime (time_based): "time_based=1" is in
  * the JSON's options, but a bare "time_based" (fio's usual spelling) is left
  * out of them entirely. A job that ran its whole runtime, or moved more than
@@ -641,7 +808,10 @@ static void fio_summarize(json_t *test, const json_t *job, const json_t *opts, u
     const char *src = "json+ bins";
     if (!pct) {
       pct = fio_listed_percentiles(json_object_get(clat, "percentile"));
-      src = "fio percentile list";
+      /* numjobs clones without bins: their lists cannot be merged */
+      src = json_object_get(job, "ssdrev_pct_approximate")
+                ? "approximate: the numjobs clones' percentile lists, averaged weighted by I/Os (no json+ bins)"
+                : "fio percentile list";
     }
     if (pct) {
       json_object_set_new(o, "clat_pct", pct);
@@ -1160,10 +1330,19 @@ static int fio_add_doc(struct archive *run, const struct import_input *in, int m
    * one file run one after another (stonewall), so each started the sum of
    * its and the later jobs' runtimes before that end */
   uint64_t later_ms = 0;
+  if (!as) fio_add_clone_sums(jobs, gopts);
+  json_t *names = json_object(); /* HOST\nJOBNAME -> entries of that name */
   json_array_foreach(jobs, i, job) {
     const char *jobname = json_string_value(json_object_get(job, "jobname"));
-    if (!jobname || (client_mode && !json_object_get(job, "job options") && !strcmp(jobname, "All clients")))
+    if (!jobname || (client_mode && !json_object_get(job, "job options") && !strcmp(jobname, "All clients")) ||
+        json_object_get(job, "ssdrev_clones"))
       continue;
+    {
+      const char *hn = client_mode ? json_string_value(json_object_get(job, "hostname")) : NULL;
+      char nk[600];
+      snprintf(nk, sizeof nk, "%s\n%s", hn ? hn : "", jobname);
+      json_object_set_new(names, nk, json_integer(json_integer_value(json_object_get(names, nk)) + 1));
+    }
     const char *h = client_mode ? json_string_value(json_object_get(job, "hostname")) : NULL;
     const char *hk = h ? h : "";
     json_object_set_new(entries, hk, json_integer(json_integer_value(json_object_get(entries, hk)) + 1));
@@ -1171,6 +1350,7 @@ static int fio_add_doc(struct archive *run, const struct import_input *in, int m
       json_decref(entries);
       json_decref(hosts);
       json_decref(used_logs);
+      json_decref(names);
       return ssdrev_fail(err, -EINVAL, "'%s' holds more than one fio job; test '%s' is one", input, as->name);
     }
     json_int_t rt = json_integer_value(json_object_get(job, "job_runtime"));
@@ -1188,19 +1368,32 @@ static int fio_add_doc(struct archive *run, const struct import_input *in, int m
     const char *hkey = host ? host : "";
     json_t *opts = json_is_object(gopts) ? json_deep_copy(gopts) : json_object();
     json_object_update(opts, json_object_get(job, "job options"));
-    /* a group_reporting entry: one for several fio threads */
-    int host_grouped = grouped(gopts) || grouped(json_object_get(job, "job options"));
-    int single = json_integer_value(json_object_get(entries, hkey)) == 1;
-    /* fio numbers threads (and so their logs) across the file: a grouped
-     * entry of numjobs=N stands for N of them */
-    uint64_t numjobs = 1;
+    /* the sum of numjobs clones (fio_add_clone_sums), and a clone: [k, n] */
+    json_int_t agg = json_integer_value(json_object_get(job, "ssdrev_clones"));
+    const json_t *clone = json_object_get(job, "ssdrev_clone");
+    /* a group_reporting entry: one for several fio threads. A bare
+     * "group_reporting" is left out of fio's JSON: numjobs=N above 1 with one
+     * entry of that name is one all the same. */
+    uint64_t nj_opt = 1;
     struct fio_why nwhy;
-    if (!host_grouped || fio_uint(opts, "numjobs", 1, 1, IMPORT_FIO_MAX_THREAD_LOGS, &numjobs, &nwhy)) numjobs = 1;
+    if (fio_uint(opts, "numjobs", 1, 1, IMPORT_FIO_MAX_THREAD_LOGS, &nj_opt, &nwhy)) nj_opt = 1;
+    char nk[600];
+    snprintf(nk, sizeof nk, "%s\n%s", hkey, jobname);
+    int host_grouped = agg || grouped(gopts) || grouped(json_object_get(job, "job options")) ||
+                       (nj_opt > 1 && json_integer_value(json_object_get(names, nk)) == 1);
+    int single = !agg && json_integer_value(json_object_get(entries, hkey)) == 1;
+    /* fio numbers threads (and so their logs) across the file: a grouped
+     * entry of numjobs=N stands for N of them; the clones' sum for the
+     * clones before it */
+    uint64_t numjobs = agg ? (uint64_t)agg : host_grouped ? nj_opt : 1;
     json_int_t thread_no = json_integer_value(json_object_get(hosts, hkey)) + 1;
-    json_object_set_new(hosts, hkey, json_integer(thread_no + (json_int_t)numjobs - 1));
-    char raw[520], name[540];
-    if (host) snprintf(raw, sizeof raw, "%sfio.%s.%s.%lld", stem, host, jobname, (long long)thread_no);
-    else snprintf(raw, sizeof raw, "%sfio.%s.%lld", stem, jobname, (long long)thread_no);
+    if (agg) thread_no -= agg;
+    else json_object_set_new(hosts, hkey, json_integer(thread_no + (json_int_t)numjobs - 1));
+    char raw[520], name[540], range[48];
+    if (agg) snprintf(range, sizeof range, "%lld-%lld", (long long)thread_no, (long long)(thread_no + agg - 1));
+    else snprintf(range, sizeof range, "%lld", (long long)thread_no);
+    if (host) snprintf(raw, sizeof raw, "%sfio.%s.%s.%s", stem, host, jobname, range);
+    else snprintf(raw, sizeof raw, "%sfio.%s.%s", stem, jobname, range);
     import_safe_name(name, sizeof name, raw);
     if (as) snprintf(name, sizeof name, "%s", as->name);
     struct fio_why why;
@@ -1227,8 +1420,35 @@ static int fio_add_doc(struct archive *run, const struct import_input *in, int m
     if (as) {
       json_object_set_new(test, "kind", json_string(as->kind));
       if (as->extra) json_object_update(test, (json_t *)as->extra);
+    } else if (clone) {
+      /* one of numjobs clones: kept as it is, a plain job; their sum (the
+       * test after them) is the job section's result */
+      json_int_t k = json_integer_value(json_array_get(clone, 0)), n = json_integer_value(json_array_get(clone, 1));
+      char sum_raw[520], sum_name[540];
+      if (host) snprintf(sum_raw, sizeof sum_raw, "%sfio.%s.%s.%lld-%lld", stem, host, jobname,
+                         (long long)(thread_no - k + 1), (long long)(thread_no - k + n));
+      else snprintf(sum_raw, sizeof sum_raw, "%sfio.%s.%lld-%lld", stem, jobname, (long long)(thread_no - k + 1),
+                    (long long)(thread_no - k + n));
+      import_safe_name(sum_name, sizeof sum_name, sum_raw);
+      json_object_set_new(test, "kind", json_string("job"));
+      json_object_set_new(test, "clone", json_integer(k));
+      json_object_set_new(test, "clone_of", json_string(sum_name));
+    } else if (fio_failed(job)) {
+      /* a failed job is no step of the method (it becomes no fill, no cell) */
+      json_object_set_new(test, "kind", json_string("job"));
     } else {
       fio_map(test, opts, fio_timed(opts, job), in->state, &map);
+    }
+    if (agg) {
+      json_t *cl = json_array();
+      for (json_int_t k = 0; k < agg; k++) {
+        char c_raw[520], c_name[540];
+        if (host) snprintf(c_raw, sizeof c_raw, "%sfio.%s.%s.%lld", stem, host, jobname, (long long)(thread_no + k));
+        else snprintf(c_raw, sizeof c_raw, "%sfio.%s.%lld", stem, jobname, (long long)(thread_no + k));
+        import_safe_name(c_name, sizeof c_name, c_raw);
+        json_array_append_new(cl, json_string(c_name));
+      }
+      json_object_set_new(test, "clones", cl);
     }
     uint64_t fio_ios;
     fio_summarize(test, job, opts, &fio_ios);
@@ -1267,7 +1487,7 @@ static int fio_add_doc(struct archive *run, const struct import_input *in, int m
       logs_missing++;
       import_warn(run, res, "'%s' job %s: no latency log %s_lat.%lld.log%s%s found (see --logs)", input, name,
                   opt(opts, "write_lat_log"), (long long)thread_no, host ? "." : "", host ? host : "");
-    } else if (json_object_get(used_logs, log_path)) {
+    } else if (!agg && json_object_get(used_logs, log_path)) {
       /* per_job_logs=0: one log for every job, kept by the first */
       import_warn(run, res, "'%s' job %s: log '%s' is shared (per_job_logs=0) and was imported into an "
                   "earlier job", input, name, log_path);
@@ -1277,10 +1497,11 @@ static int fio_add_doc(struct archive *run, const struct import_input *in, int m
        * PREFIX_lat.N+1.log, ... (one file when per_job_logs=0); the only
        * entry of a host owns every thread's */
       const char *first_kind = lat_kind;
+      /* (the clones' sum: the clones' logs, each also in its clone's test) */
       unsigned want = single ? IMPORT_FIO_MAX_THREAD_LOGS : (unsigned)numjobs;
       while (host_grouped && npaths < want &&
              find_log(o, json_dir, opts, (unsigned)thread_no + npaths, host, log_path, sizeof log_path, &lat_kind) &&
-             lat_kind == first_kind && !json_object_get(used_logs, log_path) && strcmp(log_path, paths[0]))
+             lat_kind == first_kind && (agg || !json_object_get(used_logs, log_path)) && strcmp(log_path, paths[0]))
         paths[npaths++] = strdup(log_path);
       for (unsigned k = 0; k < npaths; k++) {
         if (!paths[k]) rc = ssdrev_fail(err, -ENOMEM, "out of memory importing '%s'", input);
@@ -1318,10 +1539,7 @@ static int fio_add_doc(struct archive *run, const struct import_input *in, int m
     const json_t *jerr = json_object_get(job, "error");
     json_int_t sig = json_integer_value(json_object_get(root, "ssdrev_signal"));
     json_int_t fio_errno = json_integer_value(jerr);
-    /* no I/O in any direction and no runtime: fio did not run the job (it
-     * gave up before its first I/O: "file creation disallowed", a missing
-     * directory; fio 3.x says so on stderr only, with "error": 0) */
-    int ran_nothing = !fio_ios && !runtime_ms;
+    int ran_nothing = !fio_errno && fio_failed(job);
     if (fio_errno || ran_nothing) {
       /* kept, marked failed, used by no review */
       char msg[200];
@@ -1349,6 +1567,7 @@ static int fio_add_doc(struct archive *run, const struct import_input *in, int m
   json_decref(hosts);
   json_decref(used_logs);
   json_decref(entries);
+  json_decref(names);
   json_decref(taken);
   if (!rc && !added) rc = ssdrev_fail(err, -EINVAL, "no fio jobs in '%s'", input);
   /* --logs given and none of the logs the jobs wrote is there */

@@ -30,7 +30,22 @@ while True:
     docs.append(d); i = n
     if text.find("\n{", i) < 0: break
 m = json.load(open(run + "/manifest.json"))
-tests = m["tests"]
+tests = [t for t in m["tests"] if "clones" not in t]
+# numjobs clones without group_reporting: their sum, as group_reporting's
+by = {t["name"]: t for t in m["tests"]}
+for a in (t for t in m["tests"] if "clones" in t):
+    cl = [by[c] for c in a["clones"]]
+    if any(c["clone_of"] != a["name"] for c in cl): sys.exit(a["name"] + ": clone_of")
+    if a["params"]["threads"] != len(cl): sys.exit(a["name"] + ": threads")
+    for dd, o in a["fio"]["ops"].items():
+        co = [c["fio"]["ops"][dd] for c in cl if dd in c["fio"]["ops"]]
+        for k in ("ios", "bytes", "iops", "mb_s"):
+            if not abs(o[k] - sum(c[k] for c in co)) <= 1e-9 * max(1, o[k]): sys.exit("%s %s.%s not the clones' sum" % (a["name"], dd, k))
+        if o["clat_min_ns"] != min(c["clat_min_ns"] for c in co) or o["clat_max_ns"] != max(c["clat_max_ns"] for c in co):
+            sys.exit(a["name"] + ": min/max")
+        mean = sum(c["clat_mean_ns"] * c["ios"] for c in co) / sum(c["ios"] for c in co)
+        if abs(o["clat_mean_ns"] - mean) > 1e-6 * mean: sys.exit(a["name"] + ": mean")
+        if "clat_pct" in o and not o["clat_pct_source"].startswith("approximate"): sys.exit(a["name"] + ": pct not marked")
 jobs = [j for d in docs for j in d["jobs"]]
 if len(tests) != len(jobs): sys.exit("%d tests for %d jobs" % (len(tests), len(jobs)))
 def near(a, b): return abs(a - b) <= 1e-9 * max(1, abs(b))
@@ -69,6 +84,16 @@ for f in fio-2.1.json fio-2.19.json fio-3.1.json nj.json njg.json mix.json tb_ba
   python3 "$T/eq.py" "$D/$f" "$T/r" || fail "$f: the archive differs from the source"
 done
 
+# 1b. numjobs=4 without group_reporting: 4 clones and their sum, the sum
+# mapped; with a bare group_reporting (left out of fio's JSON) one test of 4
+rm -rf "$T/r"; imp "$D/nj.json" --out "$T/r"
+grep -q "imported 5 tests" "$T/imp.out" || fail "numjobs clones: $(cat "$T/imp.out")"
+grep -q '"clones": \[' "$T/r/manifest.json" || fail "numjobs clones: no sum"
+rm -rf "$T/r"; imp "$D/njg.json" --out "$T/r"
+python3 -c "
+import json,sys; t=json.load(open('$T/r/manifest.json'))['tests']
+sys.exit(0 if len(t) == 1 and t[0]['params']['threads'] == 4 else repr(t[0]['params']))" || fail "bare group_reporting"
+
 # 2. fio 2.19's json+ bins (bucket index, usec): percentiles from them, in ns
 rm -rf "$T/r"; imp "$D/fio-2.19.json" --out "$T/r"
 python3 - "$T/r" <<'PY' || fail "fio 2.19 bins"
@@ -84,7 +109,7 @@ PY
 
 # 3. two documents: both imported, the second's names marked
 rm -rf "$T/r"; imp "$D/two_docs.txt" --out "$T/r"
-grep -q "imported 6 tests" "$T/imp.out" || fail "two documents: $(cat "$T/imp.out")"
+grep -q "imported 7 tests" "$T/imp.out" || fail "two documents: $(cat "$T/imp.out")"
 python3 -c "
 import json,sys; n=[t['name'] for t in json.load(open('$T/r/manifest.json'))['tests']]
 sys.exit(0 if 'doc2.fio.seq1m-q8-write.1' in n and 'fio.nj.1' in n else repr(n))" || fail "two documents: names"
@@ -104,6 +129,7 @@ grep -q "'cdm', 'RND4K Q1T1', 'read', 1000000000" "$T/tb_bare.kinds" || fail "RN
 st() { python3 -c "import json; print(*[t['status'] for t in json.load(open('$1/manifest.json'))['tests']])"; }
 rm -rf "$T/r"; imp "$D/err25.json" --out "$T/r"
 [ "$(st "$T/r")" = failed ] || fail "error 25: status $(st "$T/r")"
+grep -q "\"kind\": \"job\"" "$T/r/manifest.json" || fail "error 25: mapped to a method step"
 grep -q "fio reported error 25" "$T/imp.err" || fail "error 25: no warning"
 grep -q '"error": "fio reported error 25' "$T/r/manifest.json" || fail "error 25: no test error"
 rm -rf "$T/r"; imp "$D/nostart.json" --out "$T/r"
