@@ -769,13 +769,19 @@ static json_t *fio_params(const json_t *opts, int timed, int read_share, struct 
 /* One direction (or all) in the shape of analyze's "ops" entries, from fio's
  * completion latencies (clat): what a test without a log is analyzed as. */
 static json_t *summary_op(uint64_t ios, double mb_s, double iops, double clat_mean_ns, double clat_max_ns,
-                          const json_t *bins) {
+                          const json_t *bins, const json_t *clat) {
   json_t *o = json_object();
   json_object_set_new(o, "ios", json_integer((json_int_t)ios));
   json_object_set_new(o, "mb_s", json_real(mb_s));
   json_object_set_new(o, "iops", json_real(iops));
   json_object_set_new(o, "lat_mean_us", json_real(clat_mean_ns / 1e3));
   if (clat_max_ns > 0) json_object_set_new(o, "lat_max_us", json_real(clat_max_ns / 1e3));
+  /* fio's own minimum and deviation, where the entry is one direction's
+   * (those of all directions together are not fio's figures) */
+  if (json_is_number(json_object_get(clat, "min")) && clat_max_ns > 0)
+    json_object_set_new(o, "lat_min_us", json_real(json_number_value(json_object_get(clat, "min")) / 1e3));
+  if (json_is_number(json_object_get(clat, "stddev")) && clat_max_ns > 0)
+    json_object_set_new(o, "lat_stddev_us", json_real(json_number_value(json_object_get(clat, "stddev")) / 1e3));
   json_t *pct = import_fio_bins_percentiles(bins, fio_pcts, sizeof fio_pcts / sizeof fio_pcts[0]);
   if (pct) json_object_set_new(o, "pct", pct);
   return o;
@@ -787,6 +793,8 @@ static void fio_summarize(json_t *test, const json_t *job, const json_t *opts, u
   double clat_sum = 0, clat_max = 0;
   uint64_t ios = 0, bytes = 0;
   double bw = 0, iops = 0, lat_sum = 0;
+  unsigned ndirs = 0; /* directions with I/O; one_clat: the last one's clat */
+  const json_t *one_clat = NULL;
   for (unsigned d = 0; d < 3; d++) {
     const json_t *s = json_object_get(job, fio_ddirs[d]);
     uint64_t n = (uint64_t)json_integer_value(json_object_get(s, "total_ios"));
@@ -818,12 +826,14 @@ static void fio_summarize(json_t *test, const json_t *job, const json_t *opts, u
       json_object_set_new(o, "clat_pct_source", json_string(src));
     }
     json_object_set_new(ops, fio_ddirs[d], o);
+    ndirs++;
+    one_clat = clat;
     const json_t *bins = json_object_get(clat, "bins");
     json_object_set_new(sops, fio_ddirs[d],
                         summary_op(n, json_number_value(json_object_get(s, "bw_bytes")) / 1e6,
                                    json_number_value(json_object_get(s, "iops")),
                                    json_number_value(json_object_get(clat, "mean")),
-                                   json_number_value(json_object_get(clat, "max")), bins));
+                                   json_number_value(json_object_get(clat, "max")), bins, clat));
     const char *bk;
     json_t *bv;
     json_object_foreach((json_t *)bins, bk, bv) {
@@ -870,7 +880,8 @@ static void fio_summarize(json_t *test, const json_t *job, const json_t *opts, u
   json_object_set_new(s, "lat_us", json_real(ios ? clat_sum / (double)ios / 1e3 : 0));
   json_object_set_new(s, "lat_total_us", json_real(ios ? lat_sum / (double)ios / 1e3 : 0)); /* fio's "lat" */
   json_object_set_new(test, "summary", s);
-  json_object_set_new(sops, "all", summary_op(ios, bw / 1e6, iops, ios ? clat_sum / (double)ios : 0, clat_max, allbins));
+  json_object_set_new(sops, "all", summary_op(ios, bw / 1e6, iops, ios ? clat_sum / (double)ios : 0, clat_max, allbins,
+                                                     ndirs == 1 ? one_clat : NULL));
   json_decref(allbins);
   json_object_set_new(test, "summary_ops", sops);
   /* without a log, every figure is fio's completion latency */

@@ -125,6 +125,15 @@ cmp -s "$T/tb_bare.kinds" "$T/tb_one.kinds" || fail "bare time_based: $(cat "$T/
 grep -q "'cdm', 'SEQ1M Q8T1', 'write', 1000000000" "$T/tb_bare.kinds" || fail "SEQ1M Q8 write: $(cat "$T/tb_bare.kinds")"
 grep -q "'cdm', 'RND4K Q1T1', 'read', 1000000000" "$T/tb_bare.kinds" || fail "RND4K Q1 read: $(cat "$T/tb_bare.kinds")"
 
+# 4b. analyze prints fio's own min and deviation of a summary-only test, and
+# n/a (not 0.00) for what was never measured (the write job's read cells)
+"$SSDREV" analyze "$T/tb_bare" --verbose >"$T/an.out" 2>&1 || fail "analyze: $(cat "$T/an.out")"
+want=$(python3 -c "
+import json; w=json.load(open('$D/tb_bare.json'))['jobs'][0]['write']['clat_ns']
+print('min %.2f mean %.2f sd %.2f max %.2f' % (w['min']/1e3, w['mean']/1e3, w['stddev']/1e3, w['max']/1e3))")
+grep -q "write .*lat µs: $want" "$T/an.out" || fail "analyze: no '$want' in $(cat "$T/an.out")"
+grep -q "SEQ1M Q8T1 *n/a" "$T/an.out" || fail "analyze: an unmeasured cell is not n/a: $(cat "$T/an.out")"
+
 # 5. error, never started, interrupted
 st() { python3 -c "import json; print(*[t['status'] for t in json.load(open('$1/manifest.json'))['tests']])"; }
 rm -rf "$T/r"; imp "$D/err25.json" --out "$T/r"
