@@ -989,7 +989,7 @@ static int bw_line(FILE *f, char *buf, size_t cap, size_t *len) {
  * "interval_ms", "t_s", "mb_s"} (t_s: the end of each window). Every field
  * is a non-negative integer (the priority may be hex); fails naming the file
  * and line on a malformed, overlong or NUL-holding line. */
-static json_t *bw_trace_read(const char *path, double interval_ms, struct ssdrev_err *err) {
+static json_t *bw_trace_read(const char *path, double interval_ms, int lat, struct ssdrev_err *err) {
   /* a regular file only (a FIFO would block the import) */
   int fd = ssdrev_open_read(path, NULL, err);
   if (fd < 0) return NULL;
@@ -1000,7 +1000,7 @@ static json_t *bw_trace_read(const char *path, double interval_ms, struct ssdrev
     ssdrev_fail(err, -e, "cannot open fio bandwidth log '%s': %s", path, strerror(e));
     return NULL;
   }
-  json_t *t = json_array(), *m = json_array();
+  json_t *t = json_array(), *m = json_array(), *dd = json_array();
   char line[FIO_BW_LINE_MAX];
   size_t len;
   unsigned long long no = 0;
@@ -1036,14 +1036,16 @@ static json_t *bw_trace_read(const char *path, double interval_ms, struct ssdrev
                   "(non-negative integers)", path, no);
       break;
     }
-    if (v[2] != 1) continue; /* the write direction is the fill */
+    if (!lat && v[2] != 1) continue; /* the write direction is the fill */
     if (json_array_size(t) == FIO_BW_TRACE_MAX) {
       bad = 1;
       ssdrev_fail(err, -E2BIG, "fio bandwidth log '%s' has more than %d write windows", path, FIO_BW_TRACE_MAX);
       break;
     }
     json_array_append_new(t, json_real((double)v[0] / 1e3));
-    json_array_append_new(m, json_real((double)v[1] * 1024.0 / 1e6));
+    /* a latency log's mean per window is in ns (fio 3.x) */
+    json_array_append_new(m, json_real(lat ? (double)v[1] / 1e3 : (double)v[1] * 1024.0 / 1e6));
+    if (lat) json_array_append_new(dd, json_string(v[2] < 3 ? fio_ddirs[v[2]] : "?"));
   }
   if (!bad && ferror(f)) {
     int e = errno ? errno : EIO;
@@ -1054,9 +1056,14 @@ static json_t *bw_trace_read(const char *path, double interval_ms, struct ssdrev
   if (bad) {
     json_decref(t);
     json_decref(m);
+    json_decref(dd);
     return NULL;
   }
   char abs[PATH_MAX];
+  if (lat)
+    return json_pack("{s:s, s:f, s:o, s:o, s:o}", "file", realpath(path, abs) ? abs : path, "interval_ms",
+                     interval_ms, "t_s", t, "lat_us", m, "ddir", dd);
+  json_decref(dd);
   return json_pack("{s:s, s:f, s:o, s:o}", "file", realpath(path, abs) ? abs : path, "interval_ms", interval_ms,
                    "t_s", t, "mb_s", m);
 }
@@ -1488,8 +1495,21 @@ static int fio_add_doc(struct archive *run, const struct import_input *in, int m
     if (import_opt(o, "no-logs") || !opt(opts, "write_lat_log")) {
       /* summary only, by request or for want of a log */
     } else if (avg && strcmp(avg, "0")) {
-      import_warn(run, res, "'%s' job %s: log_avg_msec=%s logs averages, not single I/Os; log not imported",
-                  input, name, avg);
+      /* log_avg_msec > 0: one mean per window, no single I/O: kept as a
+       * latency-over-time series ("lat_trace"), no per-I/O log */
+      char *end;
+      double ms = strtod(avg, &end);
+      json_t *tr = NULL;
+      if (find_log(o, json_dir, opts, (unsigned)thread_no, host, log_path, sizeof log_path, &lat_kind)) {
+        tr = bw_trace_read(log_path, ms, 1, err);
+        if (!tr) rc = -EINVAL;
+        else json_object_set_new(tr, "kind", json_string(lat_kind));
+      }
+      if (tr) json_object_set_new(test, "lat_trace", tr);
+      if (!rc)
+        import_warn(run, res, "'%s' job %s: log_avg_msec=%s logs a mean per window, not single I/Os: %s", input,
+                    name, avg, tr ? "kept as a latency-over-time series (lat_trace), no per-I/O log"
+                                  : "no latency log found either");
     } else if (host_grouped && !single && !opt(opts, "numjobs")) {
       import_warn(run, res, "'%s' job %s: group_reporting merges several jobs into each report entry, so the "
                   "per-thread logs cannot be matched to entries; log not imported (run without "
@@ -1538,7 +1558,7 @@ static int fio_add_doc(struct archive *run, const struct import_input *in, int m
       } else {
         char *end;
         double ms = strtod(avg, &end);
-        json_t *tr = bw_trace_read(log_path, ms, err);
+        json_t *tr = bw_trace_read(log_path, ms, 0, err);
         if (!tr) rc = -EINVAL;
         else json_object_set_new(test, "bw_trace", tr);
       }

@@ -134,6 +134,39 @@ print('min %.2f mean %.2f sd %.2f max %.2f' % (w['min']/1e3, w['mean']/1e3, w['s
 grep -q "write .*lat µs: $want" "$T/an.out" || fail "analyze: no '$want' in $(cat "$T/an.out")"
 grep -q "SEQ1M Q8T1 *n/a" "$T/an.out" || fail "analyze: an unmeasured cell is not n/a: $(cat "$T/an.out")"
 
+# 4c. ramp_time at iodepth 8 (ramp.fio, real): fio logs the 7 I/Os in flight
+# when the ramp ends and does not count them: recorded, not warned about; a
+# difference beyond iodepth still warns
+rm -rf "$T/r"; imp "$D/ramp.json" --out "$T/r"
+[ ! -s "$T/imp.err" ] || fail "ramp: $(cat "$T/imp.err")"
+python3 -c "
+import json,sys; l=json.load(open('$T/r/manifest.json'))['tests'][0]['log_source']
+sys.exit(0 if (l['records'], l['fio_total_ios']) == (2209, 2202) else repr(l))" || fail "ramp: counts"
+mkdir "$T/far" && cp "$D/ramp_lat.1.log" "$T/far/"
+sed 's/"total_ios" : 2202/"total_ios" : 2190/' "$D/ramp.json" >"$T/far/ramp.json"
+rm -rf "$T/r"; imp "$T/far/ramp.json" --out "$T/r"
+grep -q "holds 2209 I/Os, fio counted 2190" "$T/imp.err" || fail "ramp beyond iodepth: no warning"
+
+# 4d. averaged logs (avg.fio, log_avg_msec=100: bs 0, one mean per window):
+# the latency log a time series, the bandwidth log the fill trace; given as
+# per-I/O logs (an edited JSON saying log_avg_msec=0) refused by name
+rm -rf "$T/r"; imp "$D/avg.json" --out "$T/r"
+grep -q "kept as a latency-over-time series" "$T/imp.err" || fail "averaged: $(cat "$T/imp.err")"
+python3 - "$T/r" "$D/avg_lat.1.log" <<'PY' || fail "averaged: lat_trace"
+import json, sys
+t = json.load(open(sys.argv[1] + "/manifest.json"))["tests"][0]
+tr = t["lat_trace"]
+rows = [[int(x) for x in l.split(",")] for l in open(sys.argv[2]) if l.strip()]
+if tr["t_s"] != [r[0] / 1e3 for r in rows] or tr["lat_us"] != [r[1] / 1e3 for r in rows]: sys.exit(repr(tr))
+if tr["interval_ms"] != 100 or "log" in t: sys.exit("interval or a per-I/O log")
+PY
+mkdir "$T/avg0" && cp "$D/avg_lat.1.log" "$T/avg0/"
+sed 's/"log_avg_msec" : "100"/"log_avg_msec" : "0"/' "$D/avg.json" >"$T/avg0/avg.json"
+rm -rf "$T/r"
+"$SSDREV" import fio "$T/avg0/avg.json" --out "$T/r" >/dev/null 2>"$T/imp.err" && fail "averaged log as per-I/O: accepted"
+grep -q "avg_lat.1.log' line 1 has bs 0: it is an averaged log" "$T/imp.err" || fail "averaged log: $(cat "$T/imp.err")"
+[ ! -e "$T/r" ] || fail "averaged log: a run was left"
+
 # 5. error, never started, interrupted
 st() { python3 -c "import json; print(*[t['status'] for t in json.load(open('$1/manifest.json'))['tests']])"; }
 rm -rf "$T/r"; imp "$D/err25.json" --out "$T/r"
