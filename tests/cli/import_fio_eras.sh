@@ -180,4 +180,23 @@ rm -rf "$T/r"; imp "$D/interrupted.json" --out "$T/r"
 [ "$(st "$T/r")" = interrupted ] || fail "interrupted: status $(st "$T/r")"
 grep -q "terminated on signal 2" "$T/imp.err" || fail "interrupted: no warning"
 "$SSDREV" analyze "$T/r" >"$T/an.out" 2>&1 || fail "analyze interrupted: $(cat "$T/an.out")"
+# 6. hostile old-era values: refused naming the value, nothing written
+python3 - "$D" "$T" <<'PY'
+import json, sys
+D, T = sys.argv[1], sys.argv[2]
+def edit(src, dst, f):
+    d = json.load(open(D + "/" + src)); f(d); json.dump(d, open(T + "/" + dst, "w"))
+edit("fio-2.1.json", "huge.json", lambda d: d["jobs"][0]["read"]["clat"].__setitem__("max", 10**17))
+edit("fio-2.1.json", "neg.json", lambda d: d["jobs"][0]["read"].__setitem__("io_bytes", -5))
+edit("fio-2.19.json", "bits.json", lambda d: d["jobs"][0]["read"]["clat"]["bins"].__setitem__("FIO_IO_U_PLAT_BITS", 99))
+edit("fio-2.19.json", "idx.json", lambda d: d["jobs"][0]["read"]["clat"]["bins"].__setitem__("5000", 3))
+PY
+for c in "huge:clat_ns.max is not a latency" "neg:io_bytes = -5 is negative" "bits:bins key 'FIO_IO_U_PLAT_BITS'" \
+         "idx:bins key 'FIO_IO_U_PLAT_BITS'"; do
+  f=${c%%:*}; msg=${c#*:}
+  rm -rf "$T/r"
+  "$SSDREV" import fio "$T/$f.json" --out "$T/r" >/dev/null 2>"$T/imp.err" && fail "$f: accepted"
+  grep -q "$msg" "$T/imp.err" || fail "$f: $(cat "$T/imp.err")"
+  [ ! -e "$T/r" ] || fail "$f: a run was left"
+done
 echo ok
