@@ -696,6 +696,8 @@ static int fio_failed(const json_t *job) {
 static int fio_timed(const json_t *opts, const json_t *job) {
   const char *tb = opt(opts, "time_based");
   if (tb) return strcmp(tb, "0") != 0;
+  /* a count of I/Os bounds it (the method's tail jobs): not by time */
+  if (opt(opts, "number_ios")) return 0;
   struct fio_why why;
   int has_rt = 0;
   uint64_t rt_ns = 0, size = 0;
