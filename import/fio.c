@@ -1354,9 +1354,15 @@ static int fio_add_doc(struct archive *run, const struct import_input *in, int m
   json_t *names = json_object(); /* HOST\nJOBNAME -> entries of that name */
   json_array_foreach(jobs, i, job) {
     const char *jobname = json_string_value(json_object_get(job, "jobname"));
-    if (!jobname || (client_mode && !json_object_get(job, "job options") && !strcmp(jobname, "All clients")) ||
-        json_object_get(job, "ssdrev_clones"))
+    if (!jobname || (client_mode && !json_object_get(job, "job options") && !strcmp(jobname, "All clients")))
       continue;
+    if (json_object_get(job, "ssdrev_clones")) {
+      /* numjobs clones run at once: their slot of the file's time is the
+       * longest clone's, their sum's job_runtime */
+      json_int_t art = json_integer_value(json_object_get(job, "job_runtime"));
+      if (!client_mode && art > 0 && art <= FIO_MAX_MS) later_ms += (uint64_t)art;
+      continue;
+    }
     {
       const char *hn = client_mode ? json_string_value(json_object_get(job, "hostname")) : NULL;
       char nk[600];
@@ -1374,7 +1380,7 @@ static int fio_add_doc(struct archive *run, const struct import_input *in, int m
       return ssdrev_fail(err, -EINVAL, "'%s' holds more than one fio job; test '%s' is one", input, as->name);
     }
     json_int_t rt = json_integer_value(json_object_get(job, "job_runtime"));
-    if (!client_mode && rt > 0 && rt <= FIO_MAX_MS) later_ms += (uint64_t)rt;
+    if (!client_mode && !json_object_get(job, "ssdrev_clone") && rt > 0 && rt <= FIO_MAX_MS) later_ms += (uint64_t)rt;
   }
   struct fio_map_ctx map = {0};
   unsigned added = 0;
@@ -1419,7 +1425,11 @@ static int fio_add_doc(struct archive *run, const struct import_input *in, int m
     struct fio_why why;
     json_t *params = fio_counts_ok(job, &why) ? fio_params(opts, fio_timed(opts, job), fio_read_share(job), &why) : NULL;
     if (!params) {
-      rc = ssdrev_fail(err, -EINVAL, "cannot import '%s' job %s: %s", input, name, why.msg);
+      /* a value of an older fio is named as converted: say from what */
+      const json_t *cv = json_object_get(job, "ssdrev_units");
+      rc = ssdrev_fail(err, -EINVAL, "cannot import '%s' job %s: %s%s", input, name, why.msg,
+                       json_object_get(cv, "latency") ? " (fio before 3.0: latencies in us under clat/lat/slat, "
+                                                        "read as ns)" : "");
       json_decref(opts);
       break;
     }
@@ -1484,10 +1494,12 @@ static int fio_add_doc(struct archive *run, const struct import_input *in, int m
     /* fio 3.36+ records the job's start ("job_start", ms); older versions
      * stamp only the output's end */
     json_int_t job_start_ms = json_integer_value(json_object_get(job, "job_start"));
+    /* (clones and their sum share one slot: the sum, last, ends it) */
+    uint64_t slot_ms = agg || !clone ? runtime_ms : 0;
     uint64_t start_ms = job_start_ms > 0 ? (uint64_t)job_start_ms
                         : !client_mode && ts_ms > later_ms ? ts_ms - later_ms
                         : ts_ms > runtime_ms ? ts_ms - runtime_ms : 0;
-    if (!client_mode && later_ms >= runtime_ms) later_ms -= runtime_ms;
+    if (!client_mode && later_ms >= slot_ms) later_ms -= slot_ms;
     uint64_t start_unix_ns = start_ms * 1000000ull;
     char *paths[IMPORT_FIO_MAX_THREAD_LOGS];
     unsigned npaths = 0;
