@@ -726,9 +726,29 @@ static int fio_read_share(const json_t *job) {
   return r + w > 0 ? (int)floor(r * 100.0 / (r + w) + 0.5) : -1;
 }
 
+/* fio before 2.5 wrote no options: the block size when every direction's
+ * bytes are a whole number of its I/Os of one size (fio 2.2+ counts them);
+ * 0 when the job has options, or that is not so. */
+static uint64_t fio_inferred_block(const json_t *job) {
+  if (json_object_get(job, "job options")) return 0;
+  uint64_t bs = 0;
+  for (unsigned d = 0; d < 3; d++) {
+    const json_t *s = json_object_get(job, fio_ddirs[d]);
+    /* a count fio did not write (2.0/2.1) was itself made from a block size */
+    if (json_object_get(json_object_get(job, "ssdrev_units"), "total_ios")) return 0;
+    json_int_t n = json_integer_value(json_object_get(s, "total_ios"));
+    json_int_t b = json_integer_value(json_object_get(s, "io_bytes"));
+    if (n <= 0) continue;
+    if (b <= 0 || b % n || (bs && (uint64_t)(b / n) != bs) || b / n > (json_int_t)FIO_MAX_BLOCK) return 0;
+    bs = (uint64_t)(b / n);
+  }
+  return bs;
+}
+
 /* The job's parameters in the shape of bench_job_to_json, from fio options;
  * NULL (and why) when an option is out of range. */
-static json_t *fio_params(const json_t *opts, int timed, int read_share, struct fio_why *why) {
+static json_t *fio_params(const json_t *opts, int timed, int read_share, uint64_t inferred_block,
+                          struct fio_why *why) {
   const char *rw = opt(opts, "rw");
   if (!rw) rw = opt(opts, "readwrite");
   if (!rw) rw = "read";
@@ -753,7 +773,8 @@ static json_t *fio_params(const json_t *opts, int timed, int read_share, struct 
   json_object_set_new(p, "pattern", json_string(!strncmp(rw, "rand", 4) ? "rand" : "seq"));
   if (!opt(opts, "rw") && !opt(opts, "readwrite") && read_share >= 0) read_pct = (uint64_t)read_share;
   json_object_set_new(p, "read_pct", json_integer((json_int_t)read_pct));
-  json_object_set_new(p, "block_bytes", json_integer((json_int_t)block));
+  /* (no options: the size the I/Os had) */
+  json_object_set_new(p, "block_bytes", json_integer((json_int_t)(inferred_block ? inferred_block : block)));
   json_object_set_new(p, "qd", json_integer((json_int_t)qd));
   json_object_set_new(p, "threads", json_integer(1)); /* numjobs clones are separate jobs */
   json_object_set_new(p, "offset_bytes", json_integer((json_int_t)offset));
@@ -1423,7 +1444,7 @@ static int fio_add_doc(struct archive *run, const struct import_input *in, int m
     import_safe_name(name, sizeof name, raw);
     if (as) snprintf(name, sizeof name, "%s", as->name);
     struct fio_why why;
-    json_t *params = fio_counts_ok(job, &why) ? fio_params(opts, fio_timed(opts, job), fio_read_share(job), &why) : NULL;
+    json_t *params = fio_counts_ok(job, &why) ? fio_params(opts, fio_timed(opts, job), fio_read_share(job), fio_inferred_block(job), &why) : NULL;
     if (!params) {
       /* a value of an older fio is named as converted: say from what */
       const json_t *cv = json_object_get(job, "ssdrev_units");

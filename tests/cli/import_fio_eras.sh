@@ -107,6 +107,21 @@ if (p[50.0], p[90.0], p[99.0], p[99.9]) != (80000, 96000, 112000, 2064000): sys.
 if t["fio"]["converted"]["latency"] != "us" or t["fio"]["converted"]["io_bytes"] != "KiB": sys.exit("converted")
 PY
 
+# 2b. no job options (fio before 2.5): the read share from the I/Os, the
+# block size from bytes / total_ios (2.2-2.4 count them; an edited 2.1 file
+# of 625 I/Os of 64 KiB)
+python3 - "$D/fio-2.1.json" "$T/f22.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["fio version"] = "fio-2.2.8"
+for dd in ("read", "write", "trim"): d["jobs"][0][dd]["total_ios"] = 0
+d["jobs"][0]["read"]["total_ios"] = 625
+json.dump(d, open(sys.argv[2], "w"))
+PY
+rm -rf "$T/r"; imp "$T/f22.json" --out "$T/r"
+python3 -c "
+import json,sys; p=json.load(open('$T/r/manifest.json'))['tests'][0]['params']
+sys.exit(0 if (p['block_bytes'], p['read_pct']) == (65536, 100) else repr(p))" || fail "no options: params"
+
 # 3. two documents: both imported, the second's names marked
 rm -rf "$T/r"; imp "$D/two_docs.txt" --out "$T/r"
 grep -q "imported 7 tests" "$T/imp.out" || fail "two documents: $(cat "$T/imp.out")"
