@@ -92,6 +92,13 @@ json_t *import_fio_json_load_all(const char *path, struct ssdrev_err *err) {
     prev_end = off + used;
     off = next_doc(text, len, off + used, &line);
   }
+  /* (stderr merged into the file may put the signal line after the last
+   * document) */
+  json_t *last = json_array_get(docs, json_array_size(docs) - 1);
+  const char *mark = "fio: terminating on signal ";
+  size_t ml = strlen(mark);
+  for (size_t k = prev_end; off >= len && last && !json_object_get(last, "ssdrev_signal") && k + ml <= len; k++)
+    if (!memcmp(text + k, mark, ml)) json_object_set_new(last, "ssdrev_signal", json_integer(strtol(text + k + ml, NULL, 10)));
   free(text);
   if (off < len) {
     json_decref(docs);

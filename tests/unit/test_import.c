@@ -323,6 +323,12 @@ TEST("Every fio JSON document of a file loads, with the text between them skippe
   CHECK(json_object_get(json_array_get(docs, 0), "ssdrev_signal") == NULL);
   CHECK(json_integer_value(json_object_get(json_array_get(docs, 1), "ssdrev_signal")) == 2);
   json_decref(docs);
+  /* stderr merged after the JSON: the signal line follows the last document */
+  REQUIRE(write_text(test_path("sig.txt"), "{\"jobs\": []}\nfio: terminating on signal 15\n") == 0);
+  docs = import_fio_json_load_all(test_path("sig.txt"), &err);
+  REQUIRE(docs != NULL);
+  CHECK(json_integer_value(json_object_get(json_array_get(docs, 0), "ssdrev_signal")) == 15);
+  json_decref(docs);
   /* the first document alone, as before */
   json_t *one = import_fio_json_load(test_path("two.txt"), &err);
   REQUIRE(one != NULL);
