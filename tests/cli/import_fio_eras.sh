@@ -89,6 +89,11 @@ done
 rm -rf "$T/r"; imp "$D/nj.json" --out "$T/r"
 grep -q "imported 5 tests" "$T/imp.out" || fail "numjobs clones: $(cat "$T/imp.out")"
 grep -q '"clones": \[' "$T/r/manifest.json" || fail "numjobs clones: no sum"
+"$SSDREV" analyze "$T/r" >/dev/null 2>&1 || fail "numjobs clones: analyze"
+python3 -c "
+import json,sys; a=json.load(open('$T/r/analysis.json'))
+sys.exit(0 if [j['test'] for j in a['jobs']] == ['fio.nj.1-4'] and 'fio.nj.2' in a['tests'] else repr(a['jobs']))" \
+  || fail "numjobs clones: the jobs table should hold their sum only"
 rm -rf "$T/r"; imp "$D/njg.json" --out "$T/r"
 python3 -c "
 import json,sys; t=json.load(open('$T/r/manifest.json'))['tests']
