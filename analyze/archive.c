@@ -617,8 +617,14 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
                                                   : "interrupted (SIGINT/SIGTERM): results cover the run up to the stop"));
     }
     int usable = !killed && !json_object_get(entry, "error") && !(status && !strcmp(status, "failed"));
-    for (size_t k = 0; usable && k < sizeof aggregators / sizeof aggregators[0]; k++)
-      if (!strcmp(aggregators[k].kind, kind) || !strcmp(aggregators[k].kind, "*")) aggregators[k].add(&g, t, entry);
+    /* fio's numjobs clones (import/fio.c) and their sum: the sum is the
+     * section's row, the clones' I/O is what was written (counted once) */
+    int clone = json_object_get(t, "clone_of") != NULL, clone_sum = json_object_get(t, "clones") != NULL;
+    for (size_t k = 0; usable && k < sizeof aggregators / sizeof aggregators[0]; k++) {
+      int every = !strcmp(aggregators[k].kind, "*");
+      if ((clone && !every) || (clone_sum && every)) continue;
+      if (!strcmp(aggregators[k].kind, kind) || every) aggregators[k].add(&g, t, entry);
+    }
     json_object_set_new(tests, name, entry);
   }
   free(tv);

@@ -6,10 +6,21 @@
 #include <string.h>
 #include "analyze/analyze_int.h"
 
+/* A figure with 2 decimals, or "n/a" when it was never measured (absent:
+ * an imported summary without it, a cell not run), never a made-up 0.00. */
+static const char *num_or_na(char *buf, size_t len, const json_t *o, const char *key) {
+  const json_t *v = json_object_get(o, key);
+  if (!json_is_number(v)) return "n/a";
+  snprintf(buf, len, "%.2f", json_number_value(v));
+  return buf;
+}
+
 static void print_stats(FILE *f, const char *op, const json_t *s) {
-  fprintf(f, "  %-6s %10.0f ios %10.2f MB/s %10.0f IOPS  lat µs: min %.2f mean %.2f sd %.2f max %.2f\n", op,
-          analyze_json_num(s, "ios", 0), analyze_json_num(s, "mb_s", 0), analyze_json_num(s, "iops", 0), analyze_json_num(s, "lat_min_us", 0),
-          analyze_json_num(s, "lat_mean_us", 0), analyze_json_num(s, "lat_stddev_us", 0), analyze_json_num(s, "lat_max_us", 0));
+  char b[4][40];
+  fprintf(f, "  %-6s %10.0f ios %10.2f MB/s %10.0f IOPS  lat µs: min %s mean %s sd %s max %s\n", op,
+          analyze_json_num(s, "ios", 0), analyze_json_num(s, "mb_s", 0), analyze_json_num(s, "iops", 0),
+          num_or_na(b[0], sizeof b[0], s, "lat_min_us"), num_or_na(b[1], sizeof b[1], s, "lat_mean_us"),
+          num_or_na(b[2], sizeof b[2], s, "lat_stddev_us"), num_or_na(b[3], sizeof b[3], s, "lat_max_us"));
   if (analyze_json_num(s, "errors", 0) > 0) fprintf(f, "         %.0f errors\n", analyze_json_num(s, "errors", 0));
   size_t i;
   json_t *p;
@@ -50,10 +61,11 @@ static void print_cdm(FILE *f, const json_t *cdm) {
           "read µs", "write µs", mix ? "   mix MB/s     mix µs" : "");
   json_array_foreach(cdm, i, s) {
     const json_t *r = json_object_get(s, "read"), *w = json_object_get(s, "write"), *m = json_object_get(s, "mix");
-    fprintf(f, "  %-6s %-8s %-16s %10.2f %10.2f %10.2f %10.2f", analyze_json_str(s, "state"), analyze_json_str(s, "profile"),
-            analyze_json_str(s, "cell"), analyze_json_num(r, "mb_s", 0), analyze_json_num(w, "mb_s", 0), analyze_json_num(r, "lat_us", 0),
-            analyze_json_num(w, "lat_us", 0));
-    if (mix) fprintf(f, " %10.2f %10.2f", analyze_json_num(m, "mb_s", 0), analyze_json_num(m, "lat_us", 0));
+    char b[6][40];
+    fprintf(f, "  %-6s %-8s %-16s %10s %10s %10s %10s", analyze_json_str(s, "state"), analyze_json_str(s, "profile"),
+            analyze_json_str(s, "cell"), num_or_na(b[0], sizeof b[0], r, "mb_s"), num_or_na(b[1], sizeof b[1], w, "mb_s"),
+            num_or_na(b[2], sizeof b[2], r, "lat_us"), num_or_na(b[3], sizeof b[3], w, "lat_us"));
+    if (mix) fprintf(f, " %10s %10s", num_or_na(b[4], sizeof b[4], m, "mb_s"), num_or_na(b[5], sizeof b[5], m, "lat_us"));
     fputc('\n', f);
   }
 }

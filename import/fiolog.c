@@ -114,6 +114,15 @@ static void fiolog_record(int c, void *arg) {
     long double l = (long double)bs * 1e9L / ((long double)s->col[1] * 1024.0L);
     lat_ns = l >= (long double)INT64_MAX ? (uint64_t)INT64_MAX + 1 : (uint64_t)(l + 0.5L);
   }
+  if (!bs) {
+    /* fio's averaged logs (log_avg_msec > 0) write one mean per window and
+     * direction with bs 0: no I/O of them can become a record */
+    s->rc = ssdrev_fail(s->err, -EINVAL,
+                        "fio log '%s' line %llu has bs 0: it is an averaged log (log_avg_msec > 0: one mean per "
+                        "window), not a per-I/O log; rerun fio with log_avg_msec=0 for per-I/O latencies",
+                        s->path, (unsigned long long)s->line);
+    return;
+  }
   if (ddir > 3 || bs > UINT32_MAX) {
     s->rc = ssdrev_fail(s->err, -EINVAL, "bad fio log '%s' line %llu: %s %llu out of range", s->path,
                         (unsigned long long)s->line, ddir > 3 ? "ddir" : "bs",

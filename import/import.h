@@ -146,6 +146,11 @@ int import_fio_log_import(const char *path, const struct import_fio_log_fmt *fmt
 /* Loads fio JSON output, skipping any text before the first line that starts
  * with '{' (fio prints warnings, and client/server prefixes, before it). */
 json_t *import_fio_json_load(const char *path, struct ssdrev_err *err);
+/* Every fio JSON document in PATH, in order, as a non-empty array (a script's
+ * log of several fio runs holds several, with other text between them).
+ * Fails naming the line of a document that does not parse or is not fio's;
+ * the caller owns the array. */
+json_t *import_fio_json_load_all(const char *path, struct ssdrev_err *err);
 /* Percentiles from a json+ "bins" object (latency ns -> count): nearest rank
  * over the buckets, each value the bucket's representative value as fio
  * prints it. Returns [{"p":..,"lat_ns":..,"bucketed":true}, ...] or NULL

@@ -31,7 +31,7 @@ JOB
 fio job.fio --output-format=json+ --output=out.json >fio.log 2>&1 || fail "fio failed: $(cat fio.log)"
 "$SSDREV" import fio out.json --out run --model "TEST MODEL" --firmware FW1 --state FOB >imp.out 2>imp.err \
   || fail "import failed: $(cat imp.err)"
-grep -q "imported 3 tests" imp.out || fail "unexpected import output: $(cat imp.out)"
+grep -q "imported 4 tests" imp.out || fail "unexpected import output: $(cat imp.out)"
 [ -s run/logs/fio.mix.1.ssdlog ] && [ -s run/logs/fio.seqw.3.ssdlog ] || fail "missing logs: $(ls run/logs)"
 "$SSDREV" analyze run >an.out 2>&1 || fail "analyze failed: $(cat an.out)"
 /usr/bin/python3 - <<'PY' || exit 1
@@ -56,6 +56,16 @@ for i, job in enumerate(fio["jobs"]):
         if p["lat_ns"] != want: sys.exit("%s p%s: %d != numpy %d" % (name, p["p"], p["lat_ns"], want))
     for op in t["fio"]["ops"].values():
         assert all(x["bucketed"] for x in op["clat_pct"]), "fio percentiles must be marked bucketed"
+# numjobs=2 without group_reporting: the clones' sum, from both clones' logs
+s = tests["fio.mix.1-2"]
+assert s["clones"] == ["fio.mix.1", "fio.mix.2"] and s["params"]["threads"] == 2, s.get("clones")
+total = sum(fio["jobs"][k][d]["total_ios"] for k in (0, 1) for d in ("read", "write", "trim"))
+if s["log_source"]["records"] != total: sys.exit("fio.mix.1-2: %d records, clones %d" % (s["log_source"]["records"], total))
+lat = np.concatenate([np.loadtxt("lg_lat.%d.log" % k, delimiter=",", usecols=1, dtype=np.int64) for k in (1, 2)])
+for p in a["tests"]["fio.mix.1-2"]["ops"]["all"]["pct"]:
+    want = int(np.percentile(lat, p["p"], method="inverted_cdf"))
+    if p["lat_ns"] != want: sys.exit("fio.mix.1-2 p%s: %d != numpy %d" % (p["p"], p["lat_ns"], want))
+assert tests["fio.mix.1"]["clone_of"] == "fio.mix.1-2" and tests["fio.mix.1"]["kind"] == "job"
 assert tests["fio.mix.1"]["params"]["read_pct"] == 70
 assert tests["fio.seqw.3"]["params"]["block_bytes"] == 65536
 assert m["dut"]["model"] == "TEST MODEL"

@@ -8,6 +8,7 @@
 # - per_job_logs=0: the shared PREFIX_lat.log is found;
 # - an edited copy of a real output in the shape of newer fio (3.36+: job_start,
 #   per-priority stats, unknown keys, a 7th log column) still imports;
+# - numjobs=3 without group_reporting: the clones and their sum (merged bins);
 # - trim (randtrim, trimwrite) on a loop device over a temp file, when root.
 set -u
 T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
@@ -201,6 +202,36 @@ start = int(info.split("(")[1].split(" ns")[0])
 if start != j["jobs"][0]["job_start"] * 1000000: sys.exit("job_start not used: %d" % start)
 out = subprocess.run([os.environ["SSDREV"], "log", "dump", "new.run/" + t["log"], "--csv"], capture_output=True, text=True).stdout.split("\n")
 if out[3].split(",")[2] != str(4096 * 2): sys.exit("offset column: %s" % out[3])
+PY
+
+# 5b. numjobs=3 json+ without group_reporting, summaries only: three clones
+# and their sum, whose IOPS/MB/s are the clones' sums and whose percentiles
+# are the nearest rank over the clones' bins added up (fio's own merge)
+runfio --filename=fio.dat --size=2M --bs=4k --ioengine=psync --rw=randread --numjobs=3 --number_ios=400 \
+  --output-format=json+ --output=clones.json --name=nj
+imp clones.json --out clones.run --no-logs
+/usr/bin/python3 - <<'PY' || exit 1
+import json, math, sys
+src = json.load(open("clones.json"))["jobs"]
+t = {x["name"]: x for x in json.load(open("clones.run/manifest.json"))["tests"]}
+s = t.get("fio.nj.1-3")
+if not s or s["clones"] != ["fio.nj.1", "fio.nj.2", "fio.nj.3"]: sys.exit("no sum of the clones: %s" % list(t))
+if any(t["fio.nj.%d" % k]["clone_of"] != "fio.nj.1-3" for k in (1, 2, 3)): sys.exit("clone_of")
+r = s["fio"]["ops"]["read"]
+if r["ios"] != sum(j["read"]["total_ios"] for j in src): sys.exit("ios")
+if abs(r["iops"] - sum(j["read"]["iops"] for j in src)) > 1e-9 * r["iops"]: sys.exit("iops")
+if abs(r["mb_s"] - sum(j["read"]["bw_bytes"] for j in src) / 1e6) > 1e-9 * r["mb_s"]: sys.exit("mb_s")
+bins = {}
+for j in src:
+    for k, v in j["read"]["clat_ns"]["bins"].items(): bins[int(k)] = bins.get(int(k), 0) + v
+total = sum(bins.values())
+for p in r["clat_pct"]:
+    rank, cum = max(1, math.ceil(p["p"] / 100 * total - 1e-9 * p["p"] / 100 * total)), 0
+    for k in sorted(bins):
+        cum += bins[k]
+        if cum >= rank: break
+    if p["lat_ns"] != k: sys.exit("p%s: %d, the merged bins say %d" % (p["p"], p["lat_ns"], k))
+if r["clat_pct_source"] != "json+ bins": sys.exit(r["clat_pct_source"])
 PY
 
 # 6. trim on a loop device over a temp file (needs root)

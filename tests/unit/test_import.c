@@ -355,6 +355,82 @@ TEST("fio JSON after warning lines loads; garbage fails naming the file") {
   CHECK_CONTAINS(err.msg, "line 3");
 }
 
+TEST("Every fio JSON document of a file loads, with the text between them skipped") {
+  struct ssdrev_err err = {{0}};
+  REQUIRE(write_text(test_path("two.txt"), "$ fio a.fio\n{\"jobs\": [{\"jobname\": \"a\"}]}\n$ date\nThu Dec 3\n"
+                                           "fio: terminating on signal 2\n{\"jobs\": [{\"jobname\": \"b\"}]} trailing\n"
+                                           "normal text report\n") == 0);
+  json_t *docs = import_fio_json_load_all(test_path("two.txt"), &err);
+  REQUIRE(docs != NULL);
+  CHECK(json_array_size(docs) == 2);
+  CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(json_array_get(docs, 1), "jobs"), 0),
+                                              "jobname")), "b");
+  /* the signal line before the second document marks it interrupted */
+  CHECK(json_object_get(json_array_get(docs, 0), "ssdrev_signal") == NULL);
+  CHECK(json_integer_value(json_object_get(json_array_get(docs, 1), "ssdrev_signal")) == 2);
+  json_decref(docs);
+  /* stderr merged after the JSON: the signal line follows the last document */
+  REQUIRE(write_text(test_path("sig.txt"), "{\"jobs\": []}\nfio: terminating on signal 15\n") == 0);
+  docs = import_fio_json_load_all(test_path("sig.txt"), &err);
+  REQUIRE(docs != NULL);
+  CHECK(json_integer_value(json_object_get(json_array_get(docs, 0), "ssdrev_signal")) == 15);
+  json_decref(docs);
+  /* the first document alone, as before */
+  json_t *one = import_fio_json_load(test_path("two.txt"), &err);
+  REQUIRE(one != NULL);
+  CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(one, "jobs"), 0), "jobname")), "a");
+  json_decref(one);
+}
+
+TEST("A later fio JSON document that is broken or not fio's fails naming its line") {
+  struct ssdrev_err err = {{0}};
+  REQUIRE(write_text(test_path("bad2.txt"), "{\"jobs\": []}\ntext\n{\"jobs\": [1,\n") == 0);
+  CHECK(import_fio_json_load_all(test_path("bad2.txt"), &err) == NULL);
+  CHECK_CONTAINS(err.msg, "bad2.txt");
+  CHECK_CONTAINS(err.msg, "line 4");
+  REQUIRE(write_text(test_path("other.txt"), "{\"jobs\": []}\n\n{\"other\": 1}\n") == 0);
+  CHECK(import_fio_json_load_all(test_path("other.txt"), &err) == NULL);
+  CHECK_CONTAINS(err.msg, "line 3");
+  CHECK_CONTAINS(err.msg, "not fio output");
+}
+
+TEST("A fio 2.x job (usec, KiB, bucket-index bins, no total_ios) imports in ns and bytes") {
+  struct ssdrev_err err = {{0}};
+  /* fio 2.19 json+ shape: io_bytes in KiB, bw KiB/s, clat in usec, bins by
+   * index (bucket 384 of 64-wide groups is 2048..2079 us: 2064) */
+  REQUIRE(write_text(test_path("f2.json"),
+                     "{\"fio version\": \"fio-2.19\", \"timestamp\": 1493000000, \"jobs\": [{\"jobname\": \"j\", "
+                     "\"error\": 0, \"job options\": {\"rw\": \"randread\", \"bs\": \"4k\"}, \"read\": {\"io_bytes\": 8, "
+                     "\"bw\": 8, \"iops\": 2.0, \"runtime\": 1000, \"clat\": {\"min\": 80, \"max\": 2048, "
+                     "\"mean\": 1064.0, \"stddev\": 1391.4, \"bins\": {\"80\": 1, \"384\": 1, \"FIO_IO_U_PLAT_BITS\": 6, "
+                     "\"FIO_IO_U_PLAT_VAL\": 64, \"FIO_IO_U_PLAT_NR\": 1216}}, \"lat\": {\"min\": 81, \"max\": 2049, "
+                     "\"mean\": 1065.0, \"stddev\": 1391.4}}}]}\n") == 0);
+  struct import_opts o;
+  import_opts_defaults(&o);
+  o.out_dir = test_path("f2run");
+  struct import_result res = {0};
+  REQUIRE(import_file(import_find("fio"), test_path("f2.json"), &o, &res, &err) == 0);
+  json_error_t je;
+  char mp[600];
+  snprintf(mp, sizeof mp, "%s/manifest.json", test_path("f2run"));
+  json_t *m = json_load_file(mp, 0, &je);
+  REQUIRE(m != NULL);
+  CHECK_STR(json_string_value(json_object_get(m, "measured_at")), "2017-04-24T02:13:20Z");
+  const json_t *rd = json_object_get(json_object_get(json_object_get(json_array_get(json_object_get(m, "tests"), 0),
+                                                                     "fio"), "ops"), "read");
+  CHECK(json_integer_value(json_object_get(rd, "ios")) == 2); /* 8 KiB / 4 KiB */
+  CHECK(json_integer_value(json_object_get(rd, "bytes")) == 8192);
+  CHECK(json_number_value(json_object_get(rd, "mb_s")) == 8192 / 1e6);
+  CHECK(json_number_value(json_object_get(rd, "clat_min_ns")) == 80000);
+  CHECK(json_number_value(json_object_get(rd, "clat_mean_ns")) == 1064000);
+  const json_t *pct = json_object_get(rd, "clat_pct");
+  REQUIRE(json_array_size(pct) > 0);
+  /* p50 is the first sample's bucket (80 us), p99 the second's (2064 us) */
+  CHECK(json_integer_value(json_object_get(json_array_get(pct, 0), "lat_ns")) == 80000);
+  CHECK(json_integer_value(json_object_get(json_array_get(pct, 2), "lat_ns")) == 2064000);
+  json_decref(m);
+}
+
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
