@@ -42,9 +42,9 @@ static int load_damaged(size_t field_off, uint64_t v, char *msg, size_t msglen) 
   char *buf;
   size_t len;
   rc = ssdrev_read_file(path, &buf, &len, 0, &err);
-  /* the file is a 64-byte header (magic + 7 u64) and then struct sim_state */
-  if (!rc && 64 + field_off + 8 <= len) {
-    memcpy(buf + 64 + field_off, &v, 8);
+  /* the file is an 88-byte header (magic + 10 u64, SSDRSIM4) and then struct sim_state */
+  if (!rc && 88 + field_off + 8 <= len) {
+    memcpy(buf + 88 + field_off, &v, 8);
     rc = ssdrev_write_file_atomic(path, buf, len, &err);
   }
   free(buf);
