@@ -190,11 +190,13 @@ int analyze_compare_figures(const json_t *a, analyze_figure_fn fn, void *arg) {
     if (rc) return rc;
   }
   /* the fill's write speed at 5% steps of what it wrote (the mean of the
-   * per-GiB speeds in each step), for curves across drives */
+   * per-GiB speeds in each step; a step with no point of its own is left
+   * out), for curves across drives: a short fill's 2 GiB in 1/8 GiB bins
+   * has 16 points */
   const json_t *pg = json_object_get(json_object_get(a, "fill"), "per_gib");
   const json_t *gx = json_object_get(pg, "gib"), *gy = json_object_get(pg, "mb_s");
   size_t ng = json_array_size(gx);
-  if (ng >= 20 && json_array_size(gy) == ng) {
+  if (ng >= 10 && json_array_size(gy) == ng) {
     double top = json_number_value(json_array_get(gx, ng - 1));
     for (int b = 1; b <= 20 && !rc && top > 0; b++) {
       double sum = 0, lo = top * (b - 1) / 20, hi = top * b / 20;

@@ -17,8 +17,9 @@
  * full method's, the fill and steady-state curves): the version also
  * stands for what analyze_compare_figures yields, so that a change there
  * rebuilds the index instead of serving runs without the new figures.
+ * 4: the fill curve from fills of 10 bins or more (a short fill has 16).
  * An index of ours at an older version is rebuilt. */
-#define CMP_INDEX_VERSION 3
+#define CMP_INDEX_VERSION 4
 /* PRAGMA application_id of every index ssdrev creates: "SsDr" as a
  * big-endian 32-bit number (docs/archive.md). SQLite's way to say which
  * program a database file belongs to (`file` prints it). */
