@@ -82,6 +82,32 @@ static size_t samples_of(const json_t *test, double **ts, double **c) {
   return k;
 }
 
+/* The drive's own thermal-management counters over the step (SMART TMT1/TMT2
+ * transition counts and seconds, "smart_thermal" {before, after}): 1 with
+ * *trans the transitions and *secs the seconds throttled during the step,
+ * 0 when absent or not usable (a counter missing, negative, or going
+ * backwards: a reset or a hostile file), and the series decide. */
+static int tmt_delta(const json_t *test, double *trans, double *secs) {
+  const json_t *st = json_object_get(test, "smart_thermal");
+  const json_t *b = json_object_get(st, "before"), *a = json_object_get(st, "after");
+  static const char *const cnt[2] = {"tmt1_count", "tmt2_count"}, *const sec[2] = {"tmt1_s", "tmt2_s"};
+  *trans = *secs = 0;
+  for (int i = 0; i < 2; i++) {
+    const json_t *k[4] = {json_object_get(b, cnt[i]), json_object_get(a, cnt[i]), json_object_get(b, sec[i]),
+                          json_object_get(a, sec[i])};
+    double x[4];
+    for (int j = 0; j < 4; j++) {
+      if (!json_is_number(k[j])) return 0;
+      x[j] = json_number_value(k[j]);
+      if (!(x[j] >= 0 && x[j] < 1e15)) return 0;
+    }
+    if (x[1] < x[0] || x[3] < x[2]) return 0;
+    *trans += x[1] - x[0];
+    *secs += x[3] - x[2];
+  }
+  return 1;
+}
+
 json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *dut) {
   const json_t *ser = json_object_get(entry, "series");
   size_t n = 0, nt = 0, nm = 0;
@@ -134,6 +160,23 @@ json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *d
   size_t w = (size_t)wd;
   json_t *points = json_array();
   double first_t = NAN, first_c = NAN, first_before = NAN;
+  /* The counters, when the step recorded them, are the evidence: no
+   * transition and no time throttled is no throttle, whatever the series
+   * look like (GC slowing the heat rise passes the plateau test); a change
+   * makes one drop the throttle, the series giving its time: the drop
+   * whose own slow time (the write below that drop's threshold from it to
+   * the end) is nearest the counters' seconds. The throttle's counts all
+   * of its cycles; an SLC cliff before it counts the TLC writing too, one
+   * after it only the writing after the cliff. Counters that changed with
+   * no drop in the series: a throttle that did not slow the write
+   * (throttled false, the counters' seconds recorded). */
+  double tmt_n = 0, tmt_s = 0;
+  int have_tmt = tmt_delta(test, &tmt_n, &tmt_s), tmt_thr = have_tmt && (tmt_n > 0 || tmt_s > 0);
+  double end_s = isfinite(el) ? el : n ? t[n - 1] + dt : 0;
+  if (have_tmt) {
+    json_object_set_new(o, "smart_throttle_transitions", analyze_json_real(tmt_n, 0));
+    json_object_set_new(o, "smart_throttle_s", analyze_json_real(tmt_s, 0));
+  }
   for (size_t k = w; k + w <= n;) {
     double b = median(v, k - w, k), a = median(v, k, k + w);
     if (!(b > 0 && a < (1 - ANALYZE_THERMAL_DROP) * b)) {
@@ -181,10 +224,38 @@ json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *d
     json_object_set_new(p, "thermal", json_boolean(thermal));
     json_object_set_new(p, "evidence", json_string(why));
     json_array_append_new(points, p);
-    if (thermal && isnan(first_t)) first_t = td, first_c = cd, first_before = before;
+    if (!have_tmt && thermal && isnan(first_t)) first_t = td, first_c = cd, first_before = before;
     k = j + 1; /* past this run of candidates */
   }
+  if (have_tmt) {
+    /* the counters' judgment replaces the series' on every point */
+    size_t np = json_array_size(points), pick = np;
+    double best = INFINITY;
+    for (size_t i = 0; i < np && tmt_thr; i++) {
+      const json_t *p = json_array_get(points, i);
+      double ti = analyze_json_num(p, "t_s", NAN), lim = (1 - ANALYZE_THERMAL_DROP) * analyze_json_num(p, "before_mb_s", 0);
+      double slow = 0; /* the time the write ran below this drop's threshold from it on */
+      for (size_t j = 0; j < n; j++)
+        if (t[j] + dt > ti && v[j] < lim) slow += fmin(t[j] + dt, end_s) - fmax(t[j], ti);
+      double miss = fabs(slow - tmt_s);
+      if (miss < best) best = miss, pick = i;
+    }
+    for (size_t i = 0; i < np; i++) {
+      json_t *p = json_array_get(points, i);
+      json_object_set_new(p, "thermal", json_boolean(i == pick));
+      json_object_set_new(p, "evidence", json_string(i == pick ? "SMART throttle counters"
+                                                      : tmt_thr     ? "not the throttle the SMART counters time"
+                                                                    : "SMART counters: no throttle"));
+    }
+    if (pick < np) {
+      const json_t *p = json_array_get(points, pick);
+      first_t = analyze_json_num(p, "t_s", NAN);
+      first_c = analyze_json_num(p, "temp_c", NAN);
+      first_before = analyze_json_num(p, "before_mb_s", NAN);
+    }
+  }
   json_object_set_new(o, "points", points);
+  json_object_set_new(o, "throttle_evidence", json_string(have_tmt ? "smart" : "series"));
   json_object_set_new(o, "throttled", json_boolean(!isnan(first_t)));
   if (!isnan(first_t)) {
     /* after_throttle_mb_s: the mean from SETTLE after the first throttle to
@@ -213,7 +284,7 @@ json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *d
     }
     free(thr_v);
     json_object_set_new(o, "time_to_throttle_s", analyze_json_real(first_t, 3));
-    json_object_set_new(o, "throttle_temp_c", analyze_json_real(first_c, 2));
+    json_object_set_new(o, "throttle_temp_c", analyze_json_real_or_null(first_c, 2));
     json_object_set_new(o, "before_mb_s", analyze_json_real(first_before, 1));
     if (k2) {
       double thr = isfinite(thr_med) ? thr_med : s2 / (double)k2;

@@ -37,8 +37,12 @@
  * drive fills (566 -> 554 -> 548 MB/s on the simulated PM981a past 200 GiB)
  * or erase-block alignment (693 -> 684 MB/s), not a new level. */
 #define SLC_MIN_STEP 0.05
-/* A drop within the first 1/16 GiB is the DRAM write buffer filling at link
- * speed, not an SLC cache: the first cliff lies beyond it. */
+/* The head of a fill, its first 1/16 GiB, is the DRAM write buffer filling
+ * at link speed (16 MiB on a cacheless drive), not an SLC cache: the points
+ * written within it are cut off the trace before any segment is judged. A
+ * rule that only skipped segments ending within the head left a 0.18 GiB
+ * segment holding the buffer's 16 MiB and the TLC speed after it, which
+ * placed a 0.07 GiB "cache" on a drive without one. */
 #define SLC_MIN_CACHE_GIB (1.0 / 16)
 #define NOISE_FLOOR 0.005 /* sigma >= 0.5% of the median: a smooth simulated trace must not split on rounding */
 
@@ -168,13 +172,33 @@ int ssdrev_slc_estimate(const double *gib, const double *mb_s, size_t n, double 
   return rc;
 }
 
-int ssdrev_slc_estimate_ws(const double *gib, const double *mb_s, size_t n, double min_seg_gib, double min_level_s,
-                           struct ssdrev_slc_ws *ws, struct ssdrev_slc *out, struct ssdrev_err *err) {
+static int estimate(const double *gib, const double *mb_s, size_t n, double min_seg_gib, double min_level_s,
+                    struct ssdrev_slc_ws *ws, struct ssdrev_slc *out, struct ssdrev_err *err, size_t cut_f,
+                    size_t cut_lead) {
   memset(out, 0, sizeof *out);
   if (n < 4) return ssdrev_fail(err, -EINVAL, "fill trace too short for an SLC estimate (%zu points)", n);
   double step = (gib[n - 1] - gib[0]) / (double)(n - 1);
   if (!(step > 0)) return ssdrev_fail(err, -EINVAL, "fill trace GiB values do not increase");
-  size_t f = (n + COARSE_MAX - 1) / COARSE_MAX, nc = (n + f - 1) / f;
+  /* cut the write buffer's head: the points ending within the first
+   * SLC_MIN_CACHE_GIB of the trace (kept when too little would remain) */
+  size_t h = 0;
+  while (h < n && gib[h] - (gib[0] - step) <= SLC_MIN_CACHE_GIB + 1e-12) h++;
+  size_t f = (n + COARSE_MAX - 1) / COARSE_MAX;
+  if (!cut_f && h && n - h >= 4) {
+    /* the rest keeps the whole trace's grid of coarse points (the first
+     * one shortened by the cut), so a cliff falls on the same boundaries
+     * as without the head */
+    double from = gib[0] - step;
+    int rc = estimate(gib + h, mb_s + h, n - h, min_seg_gib, min_level_s, ws, out, err, f, f - h % f);
+    if (!rc && out->nlevels) out->levels[0].from_gib = from; /* the first level spans the head too */
+    return rc;
+  }
+  /* coarse point j covers fine points [cs(j), cs(j + 1)): the first has
+   * lead points, the others f */
+  size_t lead = f;
+  if (cut_f) f = cut_f, lead = cut_lead;
+  size_t nc = lead >= n ? 1 : 1 + (n - lead + f - 1) / f;
+#define CS(j) ((j) ? lead + ((j) - 1) * f : 0)
   /* the seven arrays in one piece of the workspace, zeroed as calloc did */
   size_t need = (n + 1) + 3 * nc + 3 * (nc + 1);
   if (ws->cap < need) {
@@ -191,7 +215,7 @@ int ssdrev_slc_estimate_ws(const double *gib, const double *mb_s, size_t n, doub
     ft[i + 1] = ft[i] + (mb_s[i] > 0 && dg > 0 ? dg / mb_s[i] : 0); /* 0 MB/s: a step with no time of its own */
   }
   for (size_t j = 0; j < nc; j++) {
-    size_t a = j * f, b = a + f < n ? a + f : n;
+    size_t a = CS(j), b = CS(j + 1) < n ? CS(j + 1) : n;
     cg[j] = gib[b - 1];
     ct[j + 1] = ft[b];
     x[j] = tr_speed(&fine, a, b);
@@ -232,9 +256,6 @@ int ssdrev_slc_estimate_ws(const double *gib, const double *mb_s, size_t n, doub
   /* Levels, greedily from the start: boundary k ends the current level when
    * the evidence rules above hold for it. */
   size_t lstart = 0;             /* segment index where the current level starts */
-  /* segments ending within the first 1/16 GiB are the write buffer filling
-   * at link speed: not part of any level's evidence */
-  while (lstart + 2 < nb && tr_start(&coarse, bnd[lstart + 1]) - coarse.g0 < SLC_MIN_CACHE_GIB) lstart++;
   size_t lstart0 = lstart;
   size_t lvl_bnd[SSDREV_SLC_MAX_DROPS + 1], nl = 0; /* segment indexes starting each later level */
   double first_z = 0;
@@ -300,7 +321,7 @@ int ssdrev_slc_estimate_ws(const double *gib, const double *mb_s, size_t n, doub
     for (size_t j = sb; j < edges[i + 2] && seg_short(&c, &coarse, bnd[j], bnd[j + 1], min_level_s); j++) rb = bnd[j + 1];
     while (wa > la && wa > lo_seg + 1 && x[wa - 1] < v1 - margin && x[wa - 1] > v2 + margin) wa--;
     while (wb < rb && wb + 1 < hi_seg && x[wb] > v2 + margin && x[wb] < v1 - margin) wb++;
-    size_t fa = wa * f, fb = wb * f < n ? wb * f : n;
+    size_t fa = CS(wa) < n ? CS(wa) : n, fb = CS(wb) < n ? CS(wb) : n;
     at[i] = place_cliff(&fine, fa, fb, v1, v2);
   }
   out->nlevels = (unsigned)nl + 1;
@@ -336,3 +357,8 @@ int ssdrev_slc_estimate_ws(const double *gib, const double *mb_s, size_t n, doub
   return 0;
 }
 
+
+int ssdrev_slc_estimate_ws(const double *gib, const double *mb_s, size_t n, double min_seg_gib, double min_level_s,
+                           struct ssdrev_slc_ws *ws, struct ssdrev_slc *out, struct ssdrev_err *err) {
+  return estimate(gib, mb_s, n, min_seg_gib, min_level_s, ws, out, err, 0, 0);
+}

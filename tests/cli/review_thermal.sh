@@ -52,6 +52,9 @@ assert pts[0]['t_s'] < 12, pts[0]  # the SLC cliff: 22 GiB at ~3.3 GB/s
 f = [x for x in a['flags'] if x['id'] == 'thermal_step_throttle']
 assert len(f) == 1 and abs(f[0]['numbers']['time_s'] - th['time_to_throttle_s']) < 1e-6, a['flags']
 assert th['smart_thermal']['after']['tmt1_count'] == 1, th['smart_thermal']
+# issue 24: the drive's counters are the evidence when recorded
+assert th['throttle_evidence'] == 'smart' and pts[1]['evidence'] == 'SMART throttle counters', (th['throttle_evidence'], pts)
+assert th['smart_throttle_transitions'] == 1 and abs(th['smart_throttle_s'] - (80 - t_truth)) <= 2, th
 b = json.load(open(sys.argv[3]))
 tb = b['thermal'][0]
 print('pm981-256: throttled %s, drops %s' % (tb['throttled'], [(p['t_s'], p['evidence']) for p in tb['points']]))
@@ -82,6 +85,25 @@ assert abs(th['after_throttle_mb_s'] / mb_truth - 1) <= 0.03, th['after_throttle
 # issue 27: the speed while throttled is the cap's, not the mean of the cycles
 assert abs(th['throttled_mb_s'] / 500 - 1) <= 0.05 and th['throttled_mb_s'] < th['after_throttle_mb_s'], th
 assert 0 < th['throttled_share_pct'] < 100, th['throttled_share_pct']
+assert th['throttle_evidence'] == 'smart' and th['smart_throttle_transitions'] > 1, th
+P
+# issue 24: a drive whose counters are there but never move (thresholds
+# above what it reaches, 40 + 50 °C at full load): no drop is a throttle,
+# by the counters' evidence.
+sed -e 's/^throttle_light_c = .*/throttle_light_c = 95/' -e 's/^throttle_heavy_c = .*/throttle_heavy_c = 99/' \
+  -e 's/^name = .*/name = hot-never/' "$R/samples/models/hot-512.model" >"$D/never.model" || fail "cannot write the model"
+"$S" review "sim:$D/never.model" --profile "$D/m.json" --out "$D/never" --quiet 2>"$D/err" ||
+  fail "review on never failed: $(cat "$D/err")"
+"$S" analyze "$D/never" --quiet 2>"$D/err" || fail "analyze on never failed: $(cat "$D/err")"
+python3 - "$D/never/analysis.json" <<'P' || fail "a throttle was called where the drive's counters say none"
+import json, sys
+a = json.load(open(sys.argv[1]))
+th = a['thermal'][0]
+print('hot-never: throttled %s (%s), drops %s' % (th['throttled'], th['throttle_evidence'],
+                                                  [(p['t_s'], p['evidence']) for p in th['points']]))
+assert th['throttled'] is False and th['throttle_evidence'] == 'smart' and th['smart_throttle_s'] == 0, th
+assert th['points'] and all(p['evidence'] == 'SMART counters: no throttle' for p in th['points']), th['points']
+assert not [x for x in a['flags'] if x['id'] == 'thermal_step_throttle'], a['flags']
 P
 for lang in en ko; do
   printf '# T\n\n{{chart thermal}}\n\n{{table thermal lang=%s}}\n\n{{flags lang=%s}}\n' "$lang" "$lang" >"$D/t.$lang.md"

@@ -245,3 +245,25 @@ TEST("A 1% step on a smooth trace (erase-block alignment) is no cliff, however c
   REQUIRE(analyze_slc_estimate(g, m, n, 0, &s, NULL) == 0);
   CHECK(!s.found);
 }
+
+TEST("A cacheless 119 GiB fill whose first 16 MiB go into the DRAM buffer at link speed reports no cache") {
+  /* issue 24: the buffer's head inside the first 0.18 GiB segment gave a
+   * 0.07 GiB "cache" */
+  size_t n = trace(119, 1.0 / 256, 16.0 / 1024, 3500, 450, 0, 0, 0.01, 0, g2big, m2big);
+  struct ssdrev_slc s;
+  REQUIRE(analyze_slc_estimate(g2big, m2big, n, 0, &s, NULL) == 0);
+  CHECK(!s.found);
+  CHECK(s.ndrops == 0);
+  CHECK_NEAR(s.cache_mb_s, 450, 0.05 * 450); /* the fill's speed, not the buffer's */
+  CHECK_NEAR(s.levels[0].from_gib, 0, 1e-9);  /* the one level spans the head too */
+}
+
+TEST("A 0.25 GiB cache behind a 16 MiB buffer head is still found") {
+  size_t n = trace(16, 1.0 / 256, 0.25, 1600, 520, 0, 0, 0.02, 0, g2big, m2big);
+  for (size_t i = 0; i < 4; i++) m2big[i] = 3400; /* the first 16 MiB at link speed */
+  struct ssdrev_slc s;
+  REQUIRE(analyze_slc_estimate(g2big, m2big, n, 0, &s, NULL) == 0);
+  REQUIRE(s.found);
+  CHECK_NEAR(s.cache_gib, 0.25, 1.0 / 16);
+  CHECK_NEAR(s.cache_mb_s, 1600, 0.05 * 1600);
+}

@@ -354,3 +354,69 @@ TEST("A throttle the thermal step found replaces the review-wide 'near the warni
   CHECK(near == 0 && step == 1);
   json_decref(f), json_decref(a);
 }
+
+/* The step's SMART thermal-management counters before and after the write. */
+static void set_tmt(json_t *test, int n1, int s1, int n2, int s2) {
+  json_object_set_new(test, "smart_thermal",
+                      json_pack("{s:{s:i, s:i, s:i, s:i}, s:{s:i, s:i, s:i, s:i}}", "before", "tmt1_count", 3,
+                                "tmt2_count", 1, "tmt1_s", 100, "tmt2_s", 10, "after", "tmt1_count", 3 + n1,
+                                "tmt2_count", 1 + n2, "tmt1_s", 100 + s1, "tmt2_s", 10 + s2));
+}
+
+TEST("The drive's TMT counters decide: unchanged counters are no throttle, whatever plateau the temperature shows") {
+  json_t *test, *entry;
+  synth(&test, &entry, v_throttle, c_throttle, 90); /* the series alone call 36.5 s a throttle */
+  set_tmt(test, 0, 0, 0, 0);
+  json_t *o = analyze_thermal(test, entry, NULL);
+  CHECK(!json_is_true(json_object_get(o, "throttled")));
+  CHECK_STR(analyze_json_str(o, "throttle_evidence"), "smart");
+  const json_t *pts = json_object_get(o, "points");
+  REQUIRE(json_array_size(pts) == 2);
+  for (size_t i = 0; i < 2; i++) {
+    CHECK(!json_is_true(json_object_get(json_array_get(pts, i), "thermal")));
+    CHECK_STR(analyze_json_str(json_array_get(pts, i), "evidence"), "SMART counters: no throttle");
+  }
+  json_t *a = json_pack("{s:[O]}", "thermal", o);
+  json_t *flags = analyze_flags(a);
+  CHECK(json_array_size(flags) == 0);
+  json_decref(flags), json_decref(a), json_decref(o), json_decref(test), json_decref(entry);
+}
+
+TEST("Changed TMT counters make the drop at the throttle's start the throttle, one the temperature alone rejects") {
+  json_t *test, *entry;
+  /* a drop at 7.25 s far below the peak temperature (the series: no
+   * throttle); the counters: one light throttle for the 83 s after it */
+  synth(&test, &entry, v_cliff, c_rising, 90);
+  set_tmt(test, 1, 83, 0, 0);
+  json_t *o = analyze_thermal(test, entry, NULL);
+  CHECK(json_is_true(json_object_get(o, "throttled")));
+  CHECK_NEAR(analyze_json_num(o, "time_to_throttle_s", 0), 7.25, 0.05);
+  CHECK_NEAR(analyze_json_num(o, "smart_throttle_s", 0), 83, 1e-9);
+  CHECK_STR(analyze_json_str(json_array_get(json_object_get(o, "points"), 0), "evidence"), "SMART throttle counters");
+  json_decref(o), json_decref(test), json_decref(entry);
+  /* an SLC cliff at 7.25 s and a throttle at 36.5 s for the 53 s after it:
+   * the cliff is not the throttle */
+  synth(&test, &entry, v_throttle, c_throttle, 90);
+  set_tmt(test, 1, 50, 1, 3);
+  o = analyze_thermal(test, entry, NULL);
+  CHECK(json_is_true(json_object_get(o, "throttled")));
+  CHECK_NEAR(analyze_json_num(o, "time_to_throttle_s", 0), 36.5, 0.1);
+  CHECK_NEAR(analyze_json_num(o, "throttled_mb_s", 0), 700, 1);
+  const json_t *pts = json_object_get(o, "points");
+  REQUIRE(json_array_size(pts) == 2);
+  CHECK(!json_is_true(json_object_get(json_array_get(pts, 0), "thermal")));
+  CHECK(json_is_true(json_object_get(json_array_get(pts, 1), "thermal")));
+  json_decref(o), json_decref(test), json_decref(entry);
+}
+
+TEST("TMT counters that go backwards (a reset, a hostile file) leave the judgment to the series") {
+  json_t *test, *entry;
+  synth(&test, &entry, v_throttle, c_throttle, 90);
+  set_tmt(test, -1, 0, 0, 0);
+  json_t *o = analyze_thermal(test, entry, NULL);
+  CHECK_STR(analyze_json_str(o, "throttle_evidence"), "series");
+  CHECK(json_is_true(json_object_get(o, "throttled")));
+  CHECK_NEAR(analyze_json_num(o, "time_to_throttle_s", 0), 36.5, 0.1);
+  CHECK(!json_object_get(o, "smart_throttle_s"));
+  json_decref(o), json_decref(test), json_decref(entry);
+}
