@@ -42,8 +42,9 @@ check() { # check NAME LANG RUN...
   grep -n 'slot' "$md" && fail "$name: a slot left text"
   if [ "$lang" = ko ]; then
     # English words: code spans, chart paths and the analysis.json path a
-    # not-measured note names ("(analysis rw_sweep)") are machine text
-    sed -e 's/`[^`]*`//g' -e 's/](charts\/[^)]*)//g' -e 's/(analysis [^)]*)//g' "$md" | grep -o '[A-Za-z][A-Za-z0-9.-]*' | sort -u |
+    # not-measured note names ("(분석 항목 rw_sweep)") are machine text
+    grep -n '(analysis ' "$md" && fail "$name: an English '(analysis PATH)' on a Korean page"
+    sed -e 's/`[^`]*`//g' -e 's/](charts\/[^)]*)//g' -e 's/(분석 항목 [^)]*)//g' "$md" | grep -o '[A-Za-z][A-Za-z0-9.-]*' | sort -u |
       grep -Ev "$ALLOW" >"$T/words"
     # and the DUT strings of the runs themselves (model, controller, media: product names)
     for r in $RUNS; do
