@@ -4,6 +4,7 @@
  * reference itself writes a term in English (the DUT Summary's field names,
  * the tail table's "Percentile | RND Read"), the row keeps it and says so
  * (same = 1). Units stay as the reference writes them: MB/s, µs, GiB. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -533,7 +534,7 @@ static const struct msg_row rows[MSG_COUNT] = {
         "was written into it)",
         "'{dir}'의 analysis.json이 없거나 오래되어 메모리에서 분석했습니다 (읽기 전용 아카이브라 아무것도 쓰지 않았습니다)"),
     ROW(MSG_W_READ_ONLY, "'{dir}' is read-only ({why}): analyzed in memory, analysis.json not written",
-        "'{dir}'은(는) 읽기 전용입니다 ({why}): 메모리에서 분석했고 analysis.json은 쓰지 않았습니다"),
+        "'{dir}' 디렉터리는 읽기 전용입니다 ({why}): 메모리에서 분석했고 analysis.json은 쓰지 않았습니다"),
     ROW(MSG_W_CDM_TWICE, "'{input}': cell {cell} appears twice; the second is ignored",
         "'{input}': {cell} 셀이 두 번 나옵니다. 두 번째는 무시합니다"),
     ROW(MSG_W_CDM_ZERO, "'{input}': cell {cell} is 0 MB/s (not run); skipped",
@@ -594,10 +595,10 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_FD_CDM_LEAD,
         "{cell} {op:op} ({state}): {lead} leads with {lead_mb_s:0} MB/s, {pct:0}% ahead of {next} ({next_mb_s:0} MB/s; "
         "a gap under 3% counts as even).",
-        "{cell} {op:op} ({state}): {lead}이(가) {lead_mb_s:0}MB/s로 가장 빠르며 {next}({next_mb_s:0}MB/s)보다 {pct:0}% "
+        "{cell} {op:op} ({state}): {lead:이} {lead_mb_s:0}MB/s로 가장 빠르며 {next}({next_mb_s:0}MB/s)보다 {pct:0}% "
         "앞섭니다 (3% 미만의 차이는 비슷한 것으로 봅니다)."),
     ROW(MSG_FD_CDM_LEAD_BARE, "{cell} {op:op} ({state}): {lead} leads with {lead_mb_s:0} MB/s, {pct:0}% ahead of {next} ({next_mb_s:0} MB/s).",
-        "{cell} {op:op} ({state}): {lead}이(가) {lead_mb_s:0}MB/s로 가장 빠르며 {next}({next_mb_s:0}MB/s)보다 {pct:0}% 앞섭니다."),
+        "{cell} {op:op} ({state}): {lead:이} {lead_mb_s:0}MB/s로 가장 빠르며 {next}({next_mb_s:0}MB/s)보다 {pct:0}% 앞섭니다."),
     ROW(MSG_FD_CDM_EVEN,
         "{cell} {op:op} ({state}): {lead} and {next} are even ({lead_mb_s:0} and {next_mb_s:0} MB/s, under 3% apart).",
         "{cell} {op:op} ({state}): {lead}({lead_mb_s:0}MB/s)와 {next}({next_mb_s:0}MB/s)는 차이가 3% 미만으로 "
@@ -886,7 +887,47 @@ static int parse_ph(const char *p, struct ph *ph) {
   return 0;
 }
 
+/* Whether WORD, read aloud in Korean, ends in a final consonant (받침):
+ * 1 yes, 0 no, -1 unknown (empty, or a script we do not read). A Hangul
+ * syllable has one when (code - 0xAC00) % 28 != 0. Trailing spaces and
+ * ASCII punctuation (a label "Drive (A)", a quote) are skipped. A digit is
+ * read the Sino-Korean way: 0 영, 1 일, 3 삼, 6 육, 7 칠, 8 팔 end in a
+ * consonant, 2 이, 4 사, 5 오, 9 구 do not. A Latin letter by the common
+ * reading of its name: L 엘, M 엠, N 엔, R 알 end in a consonant, the others
+ * (A 에이, B 비, ..., Z 지) do not. */
+int render_msg_has_final(const char *word) {
+  size_t n = word ? strlen(word) : 0;
+  while (n > 0 && (word[n - 1] == ' ' || (ispunct((unsigned char)word[n - 1]) && word[n - 1] != '%'))) n--;
+  if (n == 0) return -1;
+  unsigned char c = (unsigned char)word[n - 1];
+  if (isdigit(c)) return strchr("013678", c) != NULL;
+  if (isalpha(c)) return strchr("LMNR", toupper(c)) != NULL;
+  if (c == '%') return 0; /* 퍼센트 */
+  size_t i = n - 1;
+  while (i > 0 && ((unsigned char)word[i] & 0xC0) == 0x80) i--;
+  const unsigned char *u = (const unsigned char *)word + i;
+  if (n - i != 3 || (u[0] & 0xF0) != 0xE0) return -1;
+  unsigned cp = (unsigned)(u[0] & 0x0F) << 12 | (unsigned)(u[1] & 0x3F) << 6 | (unsigned)(u[2] & 0x3F);
+  if (cp < 0xAC00 || cp > 0xD7A3) return -1;
+  return (cp - 0xAC00) % 28 != 0;
+}
+
+/* The Korean particle spec {name:이} (이/가), {name:은} (은/는), {name:을}
+ * (을/를), {name:과} (과/와): the consonant form and the vowel form, or
+ * NULL when SPEC is no particle. */
+static const char *const josa[][2] = {{"이", "가"}, {"은", "는"}, {"을", "를"}, {"과", "와"}};
+
 static void put_param(struct render_buf *b, enum render_lang lang, const json_t *v, const char *spec) {
+  for (size_t j = 0; json_is_string(v) && j < sizeof josa / sizeof josa[0]; j++) {
+    if (strcmp(spec, josa[j][0])) continue;
+    const char *s = json_string_value(v);
+    int fin = render_msg_has_final(s);
+    render_buf_puts(b, s);
+    /* a word we cannot read keeps both forms, "이(가)" */
+    if (fin < 0) render_buf_printf(b, "%s(%s)", josa[j][0], josa[j][1]);
+    else render_buf_puts(b, josa[j][fin ? 0 : 1]);
+    return;
+  }
   if (json_is_string(v)) {
     const char *s = json_string_value(v);
     int op = !strcmp(spec, "op") ? (!strcmp(s, "read") ? MSG_READ : !strcmp(s, "write") ? MSG_WRITE

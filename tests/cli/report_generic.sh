@@ -62,6 +62,9 @@ RUNS="sata" check one-cdm ko
 RUNS="fio" check one-fio ko
 RUNS="fio" check one-fio-en en
 RUNS="hot static" check two-sim ko
+# the particle after a drive label follows its last sound (Hot 512G 지, Static 512 이: 가), never "이(가)"
+grep -q '이(가)\|은(는)\|을(를)' "$T/two-sim/review.md" && fail "two-sim: a particle left as 이(가)"
+grep -q '\(Hot 512G\|Static 512\)가 [0-9]' "$T/two-sim/review.md" || fail "two-sim: no lead sentence with 가: $(grep -n 'MB/s로' "$T/two-sim/review.md" | head -3)"
 RUNS="hot sata cdm8" check three-mix ko
 RUNS="static fio sata" check three-mix-en en
 
