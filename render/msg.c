@@ -4,6 +4,7 @@
  * reference itself writes a term in English (the DUT Summary's field names,
  * the tail table's "Percentile | RND Read"), the row keeps it and says so
  * (same = 1). Units stay as the reference writes them: MB/s, µs, GiB. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -44,13 +45,13 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_MISS_CDM, "run '{run}' has no CrystalDiskMark results in state '{arg}'",
         "'{run}'에 {arg} 상태의 CrystalDiskMark 결과가 없습니다"),
     ROW(MSG_MISS_FILL, "run '{run}' has no fill-drive trace (analysis fill.per_gib)",
-        "'{run}'에 Fill Drive 결과가 없습니다 (analysis fill.per_gib)"),
+        "'{run}'에 Fill Drive 결과가 없습니다 (분석 항목 fill.per_gib)"),
     ROW(MSG_MISS_FILL_LAT, "run '{run}' has no fill latency (fill.per_gib.lat_mean_us)",
         "'{run}'에 Fill Drive 지연시간이 없습니다 (fill.per_gib.lat_mean_us)"),
     ROW(MSG_MISS_SWEEP, "run '{run}' has no RW-ratio sweep (analysis rw_sweep)",
-        "'{run}'에 RW 비율별 결과가 없습니다 (analysis rw_sweep)"),
+        "'{run}'에 RW 비율별 결과가 없습니다 (분석 항목 rw_sweep)"),
     ROW(MSG_MISS_TAIL, "run '{run}' has no tail-latency results (analysis tail)",
-        "'{run}'에 Tail Latency 결과가 없습니다 (analysis tail)"),
+        "'{run}'에 Tail Latency 결과가 없습니다 (분석 항목 tail)"),
     ROW(MSG_MISS_TEST, "run '{run}' has no test {arg}", "'{run}'에 {arg} 테스트가 없습니다"),
     ROW(MSG_MISS_TAIL_TEST, "run '{run}' has no test of kind tail with workload {arg}",
         "'{run}'에 {arg} 워크로드의 Tail Latency 테스트가 없습니다"),
@@ -58,9 +59,9 @@ static const struct msg_row rows[MSG_COUNT] = {
         "'{run}': 테스트에 시간별 기록이 없습니다 (series.t_s)"),
     ROW(MSG_MISS_HIST_LOG, "run '{run}': no logged test to draw a histogram from (manifest tests[].log)",
         "'{run}': 히스토그램을 그릴 로그가 있는 테스트가 없습니다 (manifest tests[].log)"),
-    ROW(MSG_MISS_DUT, "run '{run}' has no DUT summary (analysis dut)", "'{run}'에 DUT 정보가 없습니다 (analysis dut)"),
+    ROW(MSG_MISS_DUT, "run '{run}' has no DUT summary (분석 항목 dut)", "'{run}'에 DUT 정보가 없습니다 (분석 항목 dut)"),
     ROW(MSG_MISS_SLC, "run '{run}' has no SLC cache estimate (analysis fill.slc)",
-        "'{run}'에 SLC캐시 추정값이 없습니다 (analysis fill.slc)"),
+        "'{run}'에 SLC캐시 추정값이 없습니다 (분석 항목 fill.slc)"),
     ROW(MSG_MISS_VALUE, "value '{arg}' is missing in the analysis of run '{run}'",
         "'{run}'의 분석 결과에 '{arg}' 값이 없습니다"),
 
@@ -286,11 +287,11 @@ static const struct msg_row rows[MSG_COUNT] = {
         "{test}: 정상 구간에서 {below_pct:1}%의 초가 평균 {mean_iops:0} IOPS의 {drop_pct:0}% 아래로 떨어집니다 "
         "({share_pct:0}% 초과)"),
     ROW(MSG_MISS_FILL_TIME, "run '{run}' has no fill series over time (analysis fill.per_sec)",
-        "'{run}'에 Fill Drive 시간별 쓰기 속도가 없습니다 (analysis fill.per_sec)"),
+        "'{run}'에 Fill Drive 시간별 쓰기 속도가 없습니다 (분석 항목 fill.per_sec)"),
     ROW(MSG_MISS_TEMP, "run '{run}' has no temperature samples (analysis temperature)",
-        "'{run}'에 온도 기록이 없습니다 (analysis temperature)"),
+        "'{run}'에 온도 기록이 없습니다 (분석 항목 temperature)"),
     ROW(MSG_MISS_QD, "run '{run}' has no queue-depth scaling (analysis qd_scaling)",
-        "'{run}'에 QD 스케일링 결과가 없습니다 (analysis qd_scaling)"),
+        "'{run}'에 QD 스케일링 결과가 없습니다 (분석 항목 qd_scaling)"),
     ROW(MSG_MISS_CDM_OP, "run '{run}' has no CrystalDiskMark {arg:op} results",
         "'{run}'에 CrystalDiskMark {arg:op} 결과가 없습니다"),
     SAME(MSG_T_CAPACITY, "Capacity"),
@@ -533,7 +534,7 @@ static const struct msg_row rows[MSG_COUNT] = {
         "was written into it)",
         "'{dir}'의 analysis.json이 없거나 오래되어 메모리에서 분석했습니다 (읽기 전용 아카이브라 아무것도 쓰지 않았습니다)"),
     ROW(MSG_W_READ_ONLY, "'{dir}' is read-only ({why}): analyzed in memory, analysis.json not written",
-        "'{dir}'은(는) 읽기 전용입니다 ({why}): 메모리에서 분석했고 analysis.json은 쓰지 않았습니다"),
+        "'{dir}' 디렉터리는 읽기 전용입니다 ({why}): 메모리에서 분석했고 analysis.json은 쓰지 않았습니다"),
     ROW(MSG_W_CDM_TWICE, "'{input}': cell {cell} appears twice; the second is ignored",
         "'{input}': {cell} 셀이 두 번 나옵니다. 두 번째는 무시합니다"),
     ROW(MSG_W_CDM_ZERO, "'{input}': cell {cell} is 0 MB/s (not run); skipped",
@@ -548,7 +549,7 @@ static const struct msg_row rows[MSG_COUNT] = {
         "테스트 {m}개의 백분위수 {n}개는 표본이 10개 미만이라 (!)로 표시했습니다 (목록: --verbose)"),
     ROW(MSG_W_AN_REST, "{what} rests on {k} samples (< {min})", "{what}: 표본 {k}개에 근거한 값입니다 (< {min})"),
     ROW(MSG_MISS_RECOVERY, "run '{run}' has no cache recovery (analysis cache_recovery)",
-        "'{run}'에 유휴 후 캐시 회복 결과가 없습니다 (analysis cache_recovery)"),
+        "'{run}'에 유휴 후 캐시 회복 결과가 없습니다 (분석 항목 cache_recovery)"),
     ROW(MSG_C_RECOVERY, "Cache recovery after idle: recovered SLC cache", "유휴 후 SLC캐시 회복"),
     ROW(MSG_C_IDLE_AX, "Idle time before the write [s]  (log)", "쓰기 전 유휴 시간 [s]  (로그)"),
     ROW(MSG_C_RECOVERED_AX, "Recovered SLC cache [GiB]", "회복된 SLC캐시 [GiB]"),
@@ -594,10 +595,10 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_FD_CDM_LEAD,
         "{cell} {op:op} ({state}): {lead} leads with {lead_mb_s:0} MB/s, {pct:0}% ahead of {next} ({next_mb_s:0} MB/s; "
         "a gap under 3% counts as even).",
-        "{cell} {op:op} ({state}): {lead}이(가) {lead_mb_s:0}MB/s로 가장 빠르며 {next}({next_mb_s:0}MB/s)보다 {pct:0}% "
+        "{cell} {op:op} ({state}): {lead:이} {lead_mb_s:0}MB/s로 가장 빠르며 {next}({next_mb_s:0}MB/s)보다 {pct:0}% "
         "앞섭니다 (3% 미만의 차이는 비슷한 것으로 봅니다)."),
     ROW(MSG_FD_CDM_LEAD_BARE, "{cell} {op:op} ({state}): {lead} leads with {lead_mb_s:0} MB/s, {pct:0}% ahead of {next} ({next_mb_s:0} MB/s).",
-        "{cell} {op:op} ({state}): {lead}이(가) {lead_mb_s:0}MB/s로 가장 빠르며 {next}({next_mb_s:0}MB/s)보다 {pct:0}% 앞섭니다."),
+        "{cell} {op:op} ({state}): {lead:이} {lead_mb_s:0}MB/s로 가장 빠르며 {next}({next_mb_s:0}MB/s)보다 {pct:0}% 앞섭니다."),
     ROW(MSG_FD_CDM_EVEN,
         "{cell} {op:op} ({state}): {lead} and {next} are even ({lead_mb_s:0} and {next_mb_s:0} MB/s, under 3% apart).",
         "{cell} {op:op} ({state}): {lead}({lead_mb_s:0}MB/s)와 {next}({next_mb_s:0}MB/s)는 차이가 3% 미만으로 "
@@ -709,13 +710,13 @@ static const struct msg_row rows[MSG_COUNT] = {
         "짧은 채우기가 쓴 {gib:1} GiB 안에서는 캐시가 보이지 않음 †"),
     ROW(MSG_C_SHORT_TAG, "† short run", "† 짧은 실행"),
     ROW(MSG_MISS_STEADY, "run '{run}' has no steady-state rounds (analysis steady_state)",
-        "'{run}'에 정상 상태 라운드가 없습니다 (analysis steady_state)"),
+        "'{run}'에 정상 상태 라운드가 없습니다 (분석 항목 steady_state)"),
     ROW(MSG_MISS_CONSIST_SERIES, "run '{run}' has no performance-consistency series (analysis consistency)",
-        "'{run}'에 성능 일관성 시계열이 없습니다 (analysis consistency)"),
+        "'{run}'에 성능 일관성 시계열이 없습니다 (분석 항목 consistency)"),
     ROW(MSG_MISS_CONSIST, "run '{run}' has no performance-consistency results (analysis consistency)",
-        "'{run}'에 성능 일관성 결과가 없습니다 (analysis consistency)"),
+        "'{run}'에 성능 일관성 결과가 없습니다 (분석 항목 consistency)"),
     ROW(MSG_MISS_THERMAL, "run '{run}' has no thermal step (analysis thermal)",
-        "'{run}'에 발열 시험 결과가 없습니다 (analysis thermal)"),
+        "'{run}'에 발열 시험 결과가 없습니다 (분석 항목 thermal)"),
     ROW(MSG_T_TH_AFTER_MEAN, "Mean speed after the throttle", "스로틀링 이후 평균 속도"),
     ROW(MSG_T_TH_SHARE, "Time throttled after it", "그 이후 스로틀링된 시간"),
     ROW(MSG_F_THERMAL_NEAR_OLD,
@@ -886,7 +887,47 @@ static int parse_ph(const char *p, struct ph *ph) {
   return 0;
 }
 
+/* Whether WORD, read aloud in Korean, ends in a final consonant (받침):
+ * 1 yes, 0 no, -1 unknown (empty, or a script we do not read). A Hangul
+ * syllable has one when (code - 0xAC00) % 28 != 0. Trailing spaces and
+ * ASCII punctuation (a label "Drive (A)", a quote) are skipped. A digit is
+ * read the Sino-Korean way: 0 영, 1 일, 3 삼, 6 육, 7 칠, 8 팔 end in a
+ * consonant, 2 이, 4 사, 5 오, 9 구 do not. A Latin letter by the common
+ * reading of its name: L 엘, M 엠, N 엔, R 알 end in a consonant, the others
+ * (A 에이, B 비, ..., Z 지) do not. */
+int render_msg_has_final(const char *word) {
+  size_t n = word ? strlen(word) : 0;
+  while (n > 0 && (word[n - 1] == ' ' || (ispunct((unsigned char)word[n - 1]) && word[n - 1] != '%'))) n--;
+  if (n == 0) return -1;
+  unsigned char c = (unsigned char)word[n - 1];
+  if (isdigit(c)) return strchr("013678", c) != NULL;
+  if (isalpha(c)) return strchr("LMNR", toupper(c)) != NULL;
+  if (c == '%') return 0; /* 퍼센트 */
+  size_t i = n - 1;
+  while (i > 0 && ((unsigned char)word[i] & 0xC0) == 0x80) i--;
+  const unsigned char *u = (const unsigned char *)word + i;
+  if (n - i != 3 || (u[0] & 0xF0) != 0xE0) return -1;
+  unsigned cp = (unsigned)(u[0] & 0x0F) << 12 | (unsigned)(u[1] & 0x3F) << 6 | (unsigned)(u[2] & 0x3F);
+  if (cp < 0xAC00 || cp > 0xD7A3) return -1;
+  return (cp - 0xAC00) % 28 != 0;
+}
+
+/* The Korean particle spec {name:이} (이/가), {name:은} (은/는), {name:을}
+ * (을/를), {name:과} (과/와): the consonant form and the vowel form, or
+ * NULL when SPEC is no particle. */
+static const char *const josa[][2] = {{"이", "가"}, {"은", "는"}, {"을", "를"}, {"과", "와"}};
+
 static void put_param(struct render_buf *b, enum render_lang lang, const json_t *v, const char *spec) {
+  for (size_t j = 0; json_is_string(v) && j < sizeof josa / sizeof josa[0]; j++) {
+    if (strcmp(spec, josa[j][0])) continue;
+    const char *s = json_string_value(v);
+    int fin = render_msg_has_final(s);
+    render_buf_puts(b, s);
+    /* a word we cannot read keeps both forms, "이(가)" */
+    if (fin < 0) render_buf_printf(b, "%s(%s)", josa[j][0], josa[j][1]);
+    else render_buf_puts(b, josa[j][fin ? 0 : 1]);
+    return;
+  }
   if (json_is_string(v)) {
     const char *s = json_string_value(v);
     int op = !strcmp(spec, "op") ? (!strcmp(s, "read") ? MSG_READ : !strcmp(s, "write") ? MSG_WRITE

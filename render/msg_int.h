@@ -462,9 +462,14 @@ const char *render_msg(enum render_lang lang, enum render_msg_id id);
 int render_msg_same_ok(enum render_msg_id id);
 /* The catalogue's name of ID ("MSG_T_LINK"), for the unit test. */
 const char *render_msg_name(enum render_msg_id id);
+/* 1 when WORD read in Korean ends in a final consonant, 0 when not, -1
+ * when it cannot tell (render/msg.c says how letters and digits read). */
+int render_msg_has_final(const char *word);
 
 /* Appends the form of ID in LANG to B with its {parameters} taken from
- * PARAMS (may be NULL). */
+ * PARAMS (may be NULL). A string parameter {name:이} (also 은, 을, 과) is
+ * followed by the Korean particle its last sound takes: 이/가, 은/는, 을/를,
+ * 과/와 (render_msg_has_final). */
 void render_msg_put(struct render_buf *b, enum render_lang lang, enum render_msg_id id, const json_t *params);
 
 /* 1 when PARAMS holds every {parameter} the form of ID in LANG names (an

@@ -21,7 +21,11 @@
 
 /* A predicted time left: once a little has run, the observed rate is the
  * better predictor (and the only sane one for a sim, whose virtual time runs
- * faster than the wall); before, the estimate of device time. */
+ * faster than the wall); before, the estimate of device time. FRAC counts
+ * device time, so in a sim, whose wall time follows the number of I/Os, the
+ * ETA grows when later tests do more I/Os per simulated second (docs/method.md;
+ * issue 27 leaves this open: weighting by expected I/Os needs each kind to
+ * predict its tests' IOPS). */
 static double eta_of(const struct review_ctx *c, double frac, double wall_s, double est_s, double done_s) {
   if (frac > 0.02) return wall_s / frac * (1 - frac);
   return c->is_sim ? -1 : est_s - done_s;

@@ -42,8 +42,9 @@ check() { # check NAME LANG RUN...
   grep -n 'slot' "$md" && fail "$name: a slot left text"
   if [ "$lang" = ko ]; then
     # English words: code spans, chart paths and the analysis.json path a
-    # not-measured note names ("(analysis rw_sweep)") are machine text
-    sed -e 's/`[^`]*`//g' -e 's/](charts\/[^)]*)//g' -e 's/(analysis [^)]*)//g' "$md" | grep -o '[A-Za-z][A-Za-z0-9.-]*' | sort -u |
+    # not-measured note names ("(분석 항목 rw_sweep)") are machine text
+    grep -n '(analysis ' "$md" && fail "$name: an English '(analysis PATH)' on a Korean page"
+    sed -e 's/`[^`]*`//g' -e 's/](charts\/[^)]*)//g' -e 's/(분석 항목 [^)]*)//g' "$md" | grep -o '[A-Za-z][A-Za-z0-9.-]*' | sort -u |
       grep -Ev "$ALLOW" >"$T/words"
     # and the DUT strings of the runs themselves (model, controller, media: product names)
     for r in $RUNS; do
@@ -61,6 +62,9 @@ RUNS="sata" check one-cdm ko
 RUNS="fio" check one-fio ko
 RUNS="fio" check one-fio-en en
 RUNS="hot static" check two-sim ko
+# the particle after a drive label follows its last sound (Hot 512G 지, Static 512 이: 가), never "이(가)"
+grep -q '이(가)\|은(는)\|을(를)' "$T/two-sim/review.md" && fail "two-sim: a particle left as 이(가)"
+grep -q '\(Hot 512G\|Static 512\)가 [0-9]' "$T/two-sim/review.md" || fail "two-sim: no lead sentence with 가: $(grep -n 'MB/s로' "$T/two-sim/review.md" | head -3)"
 RUNS="hot sata cdm8" check three-mix ko
 RUNS="static fio sata" check three-mix-en en
 

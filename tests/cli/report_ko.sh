@@ -31,6 +31,12 @@ for f in two one; do
     ! grep -qF -- "$bad" "$md" || fail "$f: review.md still has the English '$bad'"
   done
 done
+# single.ko.md's headings and captions are Korean: no English section title
+# (issue 27; the reference post review.ko.md keeps its own headings)
+grep -n '^##* .*\(Appearance\|Internal\|Datasheet\|Report\|Summary\|Benchmarking\|Fill Drive\|Low QD\|Tail Latency\|Temperature\|Closing\)' \
+  "$T/one/review.md" && fail "one: English section headings on a Korean page"
+grep -qF "## 꼬리 지연 시간" "$T/one/review.md" || fail "one: no Korean tail-latency heading"
+grep -qF "(analysis " "$T/one/review.md" && fail "one: an English '(analysis PATH)' in a Korean note"
 # a cache the short run cannot measure (its fill cannot reach the SLC cliff) is
 # no sentence with a hole but the finding that says why, in Korean (issue 27)
 grep -qF "(측정되지 않음)" "$T/one/review.md" && fail "one: a sentence holds '(측정되지 않음)'"

@@ -119,4 +119,19 @@ for m in pm981-256 generic-1tb; do
   grep -q "^## 유휴 후 캐시 회복" "$D/full-$m.ko/review.md" || fail "$m: no Korean section"
   grep -q "^| 0.05 s | " "$D/full-$m.en/review.md" || fail "$m: no recovery row (short idles are 1/100: 0.05 s)"
 done
+# the templates' prose names the idles this run used (issue 27: it said
+# "5 s, 30 s, 2 min, 10 min" whatever the method's idles_s were)
+cat >"$D/idles.json" <<'JSON'
+{"format": "ssdrev-method", "format_version": 1, "name": "idles",
+ "steps": [{"id": "purge", "kind": "purge"}, {"id": "rec", "kind": "cache_recovery", "idles_s": [1, 2, 60, 90], "bound_bytes": "4GiB"}]}
+JSON
+"$S" review "sim:$R/samples/models/hot-512.model" --profile "$D/idles.json" --out "$D/idles" --quiet >/dev/null 2>&1 ||
+  fail "idles review failed"
+for lang in en ko; do
+  "$S" report --template "$R/templates/full.$lang.md" --out "$D/idles.$lang" --format md --dpi 30 "$D/idles" >/dev/null 2>&1 ||
+    fail "idles report ($lang) failed"
+done
+grep -q "^This run idled for 1 s, 2 s, 60 s and 90 s.$" "$D/idles.en/review.md" || fail "English prose lacks the run's idles"
+grep -q "^이 실행은 1초, 2초, 60초, 90초 동안 쉬었습니다.$" "$D/idles.ko/review.md" || fail "Korean prose lacks the run's idles"
+grep -q "hundredfold\|5 s, 30 s" "$D/idles.en/review.md" && fail "a full run's prose names a short run's or other idles"
 echo "review_cache_recovery: ok"

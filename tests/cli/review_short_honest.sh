@@ -44,6 +44,11 @@ done
 K="$D/ko/review.md" E="$D/en/review.md"
 grep -q "짧은 리뷰:" "$K" || fail "no Korean short banner"
 grep -q "Short review" "$K" && fail "English short banner on a Korean page"
+# the recovery prose gives this run's own idles, not the review's 5 s .. 10 min
+grep -q "This run idled for 0.05 s, 0.3 s, 1.2 s and 6 s." "$E" || fail "English recovery idles: $(grep -A8 '^## Cache Recovery' "$E")"
+grep -q "이 실행은 0.05초, 0.3초, 1.2초, 6초 동안 쉬었습니다." "$K" || fail "Korean recovery idles"
+grep -q "hundredfold" "$E" || fail "no short note on the idles"
+grep -q "5 s, 30 s, 2 min\|5초, 30초, 2분" "$E" "$K" && fail "a short run's page names the review's idles"
 grep -q "Short review:" "$E" || fail "no English short banner"
 grep -q "| PM981 256GB † | no cache seen within the 2.0 GiB the short fill wrote † |" "$E" ||
   fail "English SLC cell: $(grep -A3 'SLC cache (empty' "$E")"
@@ -84,7 +89,8 @@ d = sys.argv[1]
 t = open(d + '/review.md').read()
 t = re.sub(r'`[^`]*`', '', t)                          # code spans: commands, files
 t = re.sub(r'\]\([^)]*\)', ']', t)                     # link targets
-t = re.sub(r'\(analysis [a-z_.\\]+\)', '', t)            # a JSON path named in a note
+assert '(analysis ' not in t, 'an English "(analysis PATH)" in a Korean note'
+t = re.sub(r'\(분석 항목 [a-z_.\\]+\)', '', t)          # a JSON path named in a note
 t = re.sub(r'\(docs/[^)]*\)', '', t)                   # a reference to a doc's section
 t = re.sub(r'docs/[a-z.-]+|templates/[a-z.-]+|profiles/[a-z.-]+', '', t)
 for w in re.findall(r'\b[A-Za-z][A-Za-z_]{2,}\b', t):

@@ -295,7 +295,7 @@ TEST("The CLI's warnings are put in the language, reasons inside them too; other
   char out[1024];
   render_msg_cli(RENDER_LANG_KO, "t.md:9: not measured: run 'PM981' has no tail-latency results (analysis tail)", out,
                  sizeof out);
-  CHECK_STR(out, "t.md:9: 측정되지 않음: 'PM981'에 Tail Latency 결과가 없습니다 (analysis tail)");
+  CHECK_STR(out, "t.md:9: 측정되지 않음: 'PM981'에 Tail Latency 결과가 없습니다 (분석 항목 tail)");
   render_msg_cli(RENDER_LANG_KO, "warning", out, sizeof out);
   CHECK_STR(out, "경고");
   render_msg_cli(RENDER_LANG_KO, "'a.txt': cell RND4K Q1T1 read is 0 MB/s (not run); skipped", out, sizeof out);
@@ -380,4 +380,28 @@ TEST("A near-warning flag of an older analysis (no gap_c) still reads in Korean,
   render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
   CHECK(strstr(out, "peaked at 74.9 °C, 0.1 °C short of its warning temperature 75.0 °C") != NULL);
   json_decref(f);
+}
+
+TEST("A Korean particle after a drive label follows the label's last sound: Hangul, digits and letters") {
+  CHECK(render_msg_has_final("삼성") == 1);  /* 성: final ㅇ */
+  CHECK(render_msg_has_final("하이닉스") == 0);
+  CHECK(render_msg_has_final("SN770") == 1); /* 영 */
+  CHECK(render_msg_has_final("PM9A1 2") == 0); /* 이 */
+  CHECK(render_msg_has_final("PM981 256GB") == 0); /* 비 */
+  CHECK(render_msg_has_final("Drive (M)") == 1); /* 엠, the parenthesis skipped */
+  CHECK(render_msg_has_final("SSD_R") == 1);
+  CHECK(render_msg_has_final("") == -1 && render_msg_has_final("ドライブ") == -1);
+  const char *cases[][2] = {{"SN770", "SN770이 3500MB/s로"}, {"PM981 256GB", "PM981 256GB가 3500MB/s로"},
+                            {"삼성", "삼성이 3500MB/s로"}, {"하이닉스", "하이닉스가 3500MB/s로"},
+                            {"ドライブ", "ドライブ이(가) 3500MB/s로"}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    json_t *p = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f}", "cell", "SEQ1M Q8T1", "op", "read", "state", "FOB",
+                          "lead", cases[i][0], "next", "B", "lead_mb_s", 3500.0, "next_mb_s", 3000.0, "pct", 16.7);
+    struct render_buf b = {0};
+    render_msg_put(&b, RENDER_LANG_KO, MSG_FD_CDM_LEAD_BARE, p);
+    CHECK(b.s && strstr(b.s, cases[i][1]) != NULL);
+    CHECK(b.s && (i == 4 || strstr(b.s, "이(가)") == NULL));
+    render_buf_free(&b);
+    json_decref(p);
+  }
 }
