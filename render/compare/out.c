@@ -33,9 +33,32 @@ struct cmp_out {
   size_t nov;
 };
 
-/* Groups in the overview's columns (the best-scored, the baseline first);
+/* Groups in the overview's columns (the best-scored, the baseline first):
+ * six keep its table, cells wrapped to three lines, on the PDF's first page
+ * (tests/cli/compare_overview.sh); the rest are listed after it, and
  * groups.csv has every group. */
-#define CMP_OV_COLS 8u
+#define CMP_OV_COLS 6u
+/* Rows of the overview when no group has any of its chosen figures
+ * (ov_pick): the first headline figures, enough to fill about a page. */
+#define CMP_OV_FALLBACK_ROWS 10u
+
+/* The overview's chosen figures (docs/compare.md): per CrystalDiskMark cell
+ * of CDM 8 one read and one write figure at FOB, the fill's speed after the
+ * SLC cache and the QD1 read tail -- what a review's summary quotes; every
+ * headline figure still has its section, counts in the score and the gate. */
+static int ov_pick(const struct cmp_fig *fig) {
+  if (!strcmp(fig->family, "cdm")) {
+    static const char *const cells[] = {"FOB default SEQ1M Q8T1", "FOB default SEQ1M Q1T1",
+                                        "FOB default RND4K Q32T1", "FOB default RND4K Q1T1"};
+    if (strcmp(fig->metric, "read_mb_s") && strcmp(fig->metric, "write_mb_s")) return 0;
+    for (size_t i = 0; i < sizeof cells / sizeof *cells; i++)
+      if (!strcmp(fig->key, cells[i])) return 1;
+    return 0;
+  }
+  if (!strcmp(fig->family, "slc")) return !strcmp(fig->key, "slc") && !strcmp(fig->metric, "post_cache_mb_s");
+  if (!strcmp(fig->family, "tail")) return !strcmp(fig->key, "read") && !strcmp(fig->metric, "p99.99_us");
+  return 0;
+}
 
 static void slug(const char *s, char *out, size_t len) {
   size_t k = 0;
@@ -366,7 +389,7 @@ static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size
   }
   p.y.label = ylabel;
   render_canvas_plot_frame(&cv, &p, title);
-  static const double pal[CMP_OV_COLS][3] = {{0.13, 0.35, 0.62}, {0.85, 0.37, 0.01}, {0.17, 0.63, 0.17},
+  static const double pal[][3] = {{0.13, 0.35, 0.62}, {0.85, 0.37, 0.01}, {0.17, 0.63, 0.17},
                                              {0.84, 0.15, 0.16}, {0.58, 0.40, 0.74}, {0.55, 0.34, 0.29},
                                              {0.89, 0.47, 0.76}, {0.5, 0.5, 0.5}};
   struct render_legend_item leg[CMP_OV_COLS];
@@ -514,9 +537,9 @@ static void overview_cell(struct render_buf *b, const struct cmp_table *t, size_
   if (s->n >= 2 && isfinite(c)) {
     fmt_pct(cv, sizeof cv, c * 100, 0);
     render_buf_printf(b, " ±%s%%", cv);
-  } else {
-    render_buf_printf(b, " (n=%u)", s->n);
   }
+  /* n = 1 shows no ± (the note says so): "(n=1)" in every cell of a set of
+   * single runs would wrap the overview past its page */
   if (g != t->baseline_group) {
     struct cmp_diff d;
     render_cmp_welch(cmp_stat_at(t, f, t->baseline_group), s, &d);
@@ -533,6 +556,42 @@ static void overview_cell(struct render_buf *b, const struct cmp_table *t, size_
     }
   }
   render_buf_puts(b, " |");
+}
+
+/* The groups the overview has no column for: their score and rank, best
+ * first, then the unranked (at most CMP_TOP; groups.csv has all). */
+static void build_overview_rest(struct render_buf *b, const struct cmp_table *t, const size_t *cols, size_t nc) {
+  int ko = t->lang_ko;
+  render_buf_printf(b, "### %s\n\n| %s | %s | %s |\n| --- | ---: | ---: |\n", render_cmp_msg(CM_OV_REST, ko),
+                    render_cmp_msg(CM_COL_GROUP, ko), render_cmp_msg(CM_SCORE, ko), render_cmp_msg(CM_COL_RANK, ko));
+  size_t *byrank = calloc(t->ngroups ? t->ngroups : 1, sizeof *byrank), nr = 0, listed = 0;
+  if (!byrank) {
+    b->oom = 1;
+    return;
+  }
+  for (size_t g = 0; g < t->ngroups; g++)
+    if (t->groups[g].score_rank) byrank[t->groups[g].score_rank - 1] = g, nr++;
+  /* then the unranked, in group order */
+  for (size_t g = 0; g < t->ngroups; g++)
+    if (!t->groups[g].score_rank) byrank[nr++] = g;
+  for (size_t r = 0; r < nr && listed < CMP_TOP; r++) {
+    size_t g = byrank[r];
+    const struct cmp_group *x = &t->groups[g];
+    int shown = 0;
+    for (size_t i = 0; i < nc && !shown; i++) shown = cols[i] == g;
+    if (shown) continue;
+    char name[500];
+    group_label(t, g, name, sizeof name);
+    render_buf_puts(b, "| ");
+    cell(b, name);
+    if (isnan(x->score)) render_buf_puts(b, " | - |");
+    else render_buf_printf(b, " | %.3f |", x->score);
+    if (x->score_rank) render_buf_printf(b, " %zu |\n", x->score_rank);
+    else render_buf_puts(b, " - |\n");
+    listed++;
+  }
+  free(byrank);
+  render_buf_puts(b, "\n");
 }
 
 /* The one-page overview: tests x groups (best score first, the baseline
@@ -568,20 +627,34 @@ static void build_overview(struct render_buf *b, const struct cmp_table *t) {
   render_buf_puts(b, "\n| --- |");
   for (size_t i = 0; i < nc; i++) render_buf_puts(b, " ---: |");
   render_buf_puts(b, "\n");
+  /* the chosen figures any shown group has; none: the first headline ones */
+  int picked = 0;
+  for (size_t k = 0; k < t->nfig_order && !picked; k++) {
+    size_t f = t->order[k];
+    if (!ov_pick(&t->figs->v[f])) continue;
+    for (size_t i = 0; i < nc && !picked; i++) picked = cmp_stat_at(t, f, cols[i])->n != 0;
+  }
+  size_t nrows = 0;
   for (size_t k = 0; k < t->nfig_order; k++) {
     size_t f = t->order[k];
     const struct cmp_fig *fig = &t->figs->v[f];
-    if (!fig->headline) continue;
+    if (picked ? !ov_pick(fig) : !fig->headline || nrows >= CMP_OV_FALLBACK_ROWS) continue;
     int any = 0;
     for (size_t i = 0; i < nc && !any; i++) any = cmp_stat_at(t, f, cols[i])->n != 0;
     if (!any) continue;
+    nrows++;
     char tt[300], row[700];
     render_cmp_fig_title(fig, ko, tt, sizeof tt);
-    /* the row's title in one piece (no-break spaces): many groups' columns
-     * wrap their numbers rather than squeeze the title to a word per line */
-    size_t rl = 0;
+    /* every chosen CDM row is FOB, default profile (the note says so): the
+     * title without them leaves the groups' columns the page's width */
+    char *st = picked && !strcmp(fig->family, "cdm") ? strstr(tt, ", ") : NULL;
+    if (st) *st = 0;
+    /* the row's title breaks only between its words' pairs (no-break
+     * spaces elsewhere): the PDF's columns share the page's width evenly
+     * (render/doc/pdf.c), and a title cut to a word a line reads badly */
+    size_t rl = 0, nsp = 0;
     for (const char *q = tt; *q && rl + 3 < sizeof row; q++) {
-      if (*q == ' ') row[rl++] = (char)0xC2, row[rl++] = (char)0xA0;
+      if (*q == ' ' && ++nsp % 2) row[rl++] = (char)0xC2, row[rl++] = (char)0xA0;
       else row[rl++] = *q;
     }
     row[rl] = 0;
@@ -604,9 +677,12 @@ static void build_overview(struct render_buf *b, const struct cmp_table *t) {
     else render_buf_printf(b, " **%zu** |", x->score_rank);
   }
   render_buf_puts(b, "\n\n");
+  char n1[32];
+  snprintf(n1, sizeof n1, "%u", CMP_OV_FALLBACK_ROWS);
+  render_buf_printf(b, render_cmp_msg(CM_OV_PICK, ko), n1);
+  render_buf_puts(b, " ");
   render_buf_puts(b, render_cmp_msg(CM_OVERVIEW_NOTE, ko));
   render_buf_puts(b, " ");
-  char n1[32];
   snprintf(n1, sizeof n1, "%zu", nscored);
   render_buf_printf(b, render_cmp_msg(CM_SCORE_NOTE, ko), n1);
   if (t->ngroups > nc) {
@@ -619,6 +695,7 @@ static void build_overview(struct render_buf *b, const struct cmp_table *t) {
   render_buf_puts(b, "\n\n");
   render_buf_puts(b, render_cmp_msg(CM_STATS_NOTE, ko));
   render_buf_puts(b, "\n\n");
+  if (t->ngroups > nc) build_overview_rest(b, t, cols, nc);
 }
 
 /* The gate's section: passed, or the failing figures with their
