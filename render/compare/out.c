@@ -346,12 +346,37 @@ static size_t ov_points(const struct cmp_table *t, const char *fam, const char *
  * the x axis is the percentile ("nines") axis and y is log; else x (QD) is
  * log and y linear from 0. Writes nothing when no group has two points. */
 enum { OV_LOG_X = 0, OV_NINES = 1, OV_LINEAR = 2 };
-static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size_t np, int kind, const char *title,
-                        const char *xlabel, const char *ylabel, const char *path, int *drawn, struct ssdrev_err *err) {
+/* Runs drawn as thin lines under a group's median line (per_run overlays;
+ * the first of its runs in input order; more would be a grey band). */
+#define CMP_OV_RUNS 20u
+
+/* Run R's curve through the points it has: its values, not the group's
+ * medians (k of them into xs, ys). */
+static size_t run_curve(const struct cmp_run *r, const struct ov_point *pt, size_t np, double *xs, double *ys) {
+  size_t k = 0;
+  for (size_t j = 0; j < np; j++) {
+    const struct cmp_val *v = render_cmp_run_value(r, pt[j].f);
+    if (v && v->v > 0) xs[k] = pt[j].x, ys[k++] = v->v;
+  }
+  return k;
+}
+
+static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size_t np, int kind, int per_run,
+                        const char *title, const char *xlabel, const char *ylabel, const char *path, int *drawn,
+                        struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
   size_t cols[CMP_OV_COLS], nc = overlay_groups(t, cols);
   double lo = INFINITY, hi = 0;
   int any = 0;
+  /* the runs' lines fit in the axes too */
+  for (size_t i = 0; per_run && i < t->nok; i++) {
+    const struct cmp_run *r = t->ok[i];
+    if (t->groups[r->group].nruns < 2) continue;
+    for (size_t j = 0; j < np; j++) {
+      const struct cmp_val *v = render_cmp_run_value(r, pt[j].f);
+      if (v && v->v > hi) hi = v->v;
+    }
+  }
   for (size_t i = 0; i < nc; i++) {
     size_t k = 0;
     for (size_t j = 0; j < np; j++) {
@@ -400,6 +425,19 @@ static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size
     render_canvas_canvas_abort(&cv);
     return ssdrev_fail(err, -ENOMEM, "out of memory");
   }
+  /* a group of several runs: each run's own curve, thin and pale in the
+   * group's colour, under the medians' line */
+  for (size_t i = 0; per_run && i < nc; i++) {
+    if (t->groups[cols[i]].nruns < 2) continue;
+    double pale[3];
+    for (int q = 0; q < 3; q++) pale[q] = 0.45 * pal[i][q] + 0.55;
+    size_t drawn_runs = 0;
+    for (size_t r = 0; r < t->nok && drawn_runs < CMP_OV_RUNS; r++) {
+      if (t->ok[r]->group != cols[i]) continue;
+      size_t k = run_curve(t->ok[r], pt, np, xs, ys);
+      if (k >= 2) render_canvas_polyline(cv.cr, &p, xs, ys, k, pale, 0.6, 0), drawn_runs++;
+    }
+  }
   for (size_t i = 0; i < nc; i++) {
     size_t k = 0;
     for (size_t j = 0; j < np; j++) {
@@ -426,8 +464,9 @@ static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size
 
 /* The overlays the runs allow: QD scaling per workload (IOPS over QD) and
  * tail latency per workload (on the nines axis); links into *links
- * (malloc'd "charts/ov-*.png", n of them). Drawn from the groups' medians:
- * nothing is kept per run. */
+ * (malloc'd "charts/ov-*.png", n of them). Drawn from the groups' medians;
+ * the fill's also from each run's values (thin lines, groups of several runs:
+ * a fill's curve is where units of one model differ most). */
 #define CMP_OV_MAX 8
 static int write_overlays(struct cmp_out *c, struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
@@ -457,8 +496,8 @@ static int write_overlays(struct cmp_out *c, struct ssdrev_err *err) {
     snprintf(ylab, sizeof ylab, "%s", tail ? render_cmp_msg(CM_LATENCY, ko) + 1 : fill ? "MB/s" : "IOPS"); /* " latency": no space */
     if (tail) snprintf(ylab + strlen(ylab), sizeof ylab - strlen(ylab), " [µs]");
     const char *xl = render_cmp_msg(tail ? CM_AX_PCT : fill ? CM_AX_FILLED : steady ? CM_AX_ROUND : CM_AX_QD, ko);
-    rc = draw_overlay(c, pt, np, tail ? OV_NINES : fill || steady ? OV_LINEAR : OV_LOG_X, title, xl, ylab, path, &drawn,
-                      err);
+    rc = draw_overlay(c, pt, np, tail ? OV_NINES : fill || steady ? OV_LINEAR : OV_LOG_X, fill, title, xl, ylab, path,
+                      &drawn, err);
     if (!rc && drawn) {
       snprintf(c->ov_title[c->nov], sizeof c->ov_title[0], "%s", title);
       c->ov_link[c->nov] = strdup(rel);
