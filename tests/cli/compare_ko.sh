@@ -13,7 +13,9 @@ mkdir -p "$F"
 for s in 1 2; do
   SSDREV_DATA=$R "$SSDREV" review sim:pm981-256 --short --seed $s --out "$F/r$s" >/dev/null 2>"$T/e" || fail "review: $(cat "$T/e")"
 done
-"$SSDREV" import cdm "$R/samples/cdm/pm981-fob-cdm8.txt" --out "$F/i1" --model PM981 >/dev/null 2>"$T/e" || fail "import"
+# a file without its Date: line, so its import date is all there is ("(가져온 날짜)")
+grep -v 'Date:' "$R/samples/cdm/pm981-fob-cdm8.txt" >"$T/undated.txt"
+"$SSDREV" import cdm "$T/undated.txt" --out "$F/i1" --model PM981 >/dev/null 2>"$T/e" || fail "import"
 "$SSDREV" compare "$F" --out "$T/ko" --format md,xlsx --lang ko >/dev/null 2>"$T/e" || fail "compare: $(cat "$T/e")"
 M="$T/ko/compare.md"
 grep -q "(default)" "$M" && fail "English profile in Korean titles: $(grep -m2 '(default)' "$M")"
