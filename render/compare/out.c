@@ -368,10 +368,12 @@ static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size
   size_t cols[CMP_OV_COLS], nc = overlay_groups(t, cols);
   double lo = INFINITY, hi = 0;
   int any = 0;
-  /* the runs' lines fit in the axes too */
+  /* the drawn runs' lines fit in the axes too (groups drawn, of 2+ runs) */
   for (size_t i = 0; per_run && i < t->nok; i++) {
     const struct cmp_run *r = t->ok[i];
-    if (t->groups[r->group].nruns < 2) continue;
+    int shown = 0;
+    for (size_t q = 0; q < nc && !shown; q++) shown = cols[q] == r->group;
+    if (!shown || t->groups[r->group].nruns < 2) continue;
     for (size_t j = 0; j < np; j++) {
       const struct cmp_val *v = render_cmp_run_value(r, pt[j].f);
       if (v && v->v > hi) hi = v->v;
