@@ -423,13 +423,15 @@ static const struct msg_row rows[MSG_COUNT] = {
     /* compare statistics, overview and gate (issue 25) */
     ROW(MSG_CM_OVERVIEW, "Overview", "요약"),
     ROW(MSG_CM_OVERVIEW_NOTE,
-        "Each cell: the group's median, its spread (± coefficient of variation, for n ≥ 2) and its mean's difference "
+        "Each cell: the group's median, its spread (± coefficient of variation; none: one value) and its mean's difference "
         "to the baseline's ± the half-width of Welch's 95% interval. **Bold**: beyond the noise (Welch's t test, p < 0.05); ≈: "
         "within the noise, or a group of one value (never tested).",
-        "각 칸: 그룹의 중앙값, 분포(± 변동계수, n ≥ 2일 때), 평균의 기준 그룹 대비 차이 ± Welch 95% 구간의 반폭. "
+        "각 칸: 그룹의 중앙값, 분포(± 변동계수; 없으면 값 하나), 평균의 기준 그룹 대비 차이 ± Welch 95% 구간의 반폭. "
         "**굵게**: 잡음 이상의 차이(Welch t 검정, p < 0.05); ≈: 잡음 이내이거나 값이 하나인 그룹(검정하지 않음)."),
-    ROW(MSG_CM_OVERVIEW_TOP, "The %s best-scored groups of %s are shown (and the baseline); groups.csv has all.",
-        "그룹 %2$s개 중 점수가 높은 %1$s개(와 기준 그룹)를 보입니다. 전체는 groups.csv에 있습니다."),
+    ROW(MSG_CM_OVERVIEW_TOP, "The overview shows %s of %s groups (the baseline and the best-scored; at most 6, so that it fits one page); "
+        "the others follow under “Other groups”, and groups.csv has all.",
+        "요약은 그룹 %2$s개 중 %1$s개(기준 그룹과 점수가 높은 그룹; 한 쪽에 들어가도록 최대 6개)를 보입니다. 나머지는 "
+        "“나머지 그룹”에, 전체는 groups.csv에 있습니다."),
     ROW(MSG_CM_COL_TEST, "Test", "테스트"),
     ROW(MSG_CM_SCORE, "Relative score", "상대 점수"),
     ROW(MSG_CM_SCORE_NOTE,
@@ -510,8 +512,10 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_CM_M_PEAK_TEMP, "peak temperature", "최고 온도"),
     ROW(MSG_CM_M_RECOVERED, "Cache recovered after %s idle", "%s 유휴 후 회복된 캐시"),
     ROW(MSG_CM_CURVES, "Curves across groups", "그룹별 곡선"),
-    ROW(MSG_CM_CURVES_NOTE, "Each line is a group's median at each point (the groups of the overview).",
-        "각 선은 지점마다의 그룹 중앙값입니다(요약 표의 그룹)."),
+    ROW(MSG_CM_CURVES_NOTE,
+        "Each line is a group's median at each point (the groups of the overview); in the fill's, thin pale lines "
+        "are a group's runs.",
+        "각 선은 지점마다의 그룹 중앙값입니다(요약 표의 그룹). 채우기 그래프의 가늘고 옅은 선은 그룹의 각 실행입니다."),
     ROW(MSG_CM_OV_QD, "QD scaling, %s", "QD 스케일링, %s"),
     ROW(MSG_CM_OV_TAIL, "QD1 %s latency by percentile", "QD1 %s 백분위별 지연"),
     ROW(MSG_CM_AX_QD, "queue depth", "큐 깊이"),
@@ -522,6 +526,14 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_CM_OV_STEADY, "Steady state: IOPS per round", "정상 상태: 회차별 IOPS"),
     ROW(MSG_CM_AX_FILLED, "share of the fill written [%]", "기록한 채우기 비율 [%]"),
     ROW(MSG_CM_AX_ROUND, "round", "회차"),
+    ROW(MSG_CM_OV_PICK,
+        "Rows: CrystalDiskMark read and write MB/s at FOB, default profile (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1), the "
+        "fill's write speed after the SLC cache and the QD1 read p99.99 latency, where measured (without any of them: "
+        "the first %s headline figures); every headline figure is in its section below and in the score.",
+        "행: FOB 상태, 기본 프로필 CrystalDiskMark 읽기·쓰기 MB/s(SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1), SLC 캐시 "
+        "이후 채우기 쓰기 속도, QD1 읽기 p99.99 지연(측정된 경우; 모두 없으면 처음 %s개 대표 수치). 모든 대표 수치는 "
+        "아래 각 절과 점수에 있습니다."),
+    ROW(MSG_CM_OV_REST, "Other groups", "나머지 그룹"),
 
     ROW(MSG_W_WARNING, "warning", "경고"),
     ROW(MSG_W_NOTE, "note", "참고"),

@@ -363,6 +363,8 @@ enum render_msg_id {
   MSG_CM_OV_STEADY,
   MSG_CM_AX_FILLED,
   MSG_CM_AX_ROUND,
+  MSG_CM_OV_PICK, /* printf: rows of the fallback */
+  MSG_CM_OV_REST,
   /* ------------------------------------------------ the CLI's messages
    * (render_msg_cli; the English forms are exactly what is printed) */
   MSG_W_WARNING,

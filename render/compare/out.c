@@ -33,9 +33,32 @@ struct cmp_out {
   size_t nov;
 };
 
-/* Groups in the overview's columns (the best-scored, the baseline first);
+/* Groups in the overview's columns (the best-scored, the baseline first):
+ * six keep its table, cells wrapped to three lines, on the PDF's first page
+ * (tests/cli/compare_overview.sh); the rest are listed after it, and
  * groups.csv has every group. */
-#define CMP_OV_COLS 8u
+#define CMP_OV_COLS 6u
+/* Rows of the overview when no group has any of its chosen figures
+ * (ov_pick): the first headline figures, enough to fill about a page. */
+#define CMP_OV_FALLBACK_ROWS 10u
+
+/* The overview's chosen figures (docs/compare.md): per CrystalDiskMark cell
+ * of CDM 8 one read and one write figure at FOB, the fill's speed after the
+ * SLC cache and the QD1 read tail -- what a review's summary quotes; every
+ * headline figure still has its section, counts in the score and the gate. */
+static int ov_pick(const struct cmp_fig *fig) {
+  if (!strcmp(fig->family, "cdm")) {
+    static const char *const cells[] = {"FOB default SEQ1M Q8T1", "FOB default SEQ1M Q1T1",
+                                        "FOB default RND4K Q32T1", "FOB default RND4K Q1T1"};
+    if (strcmp(fig->metric, "read_mb_s") && strcmp(fig->metric, "write_mb_s")) return 0;
+    for (size_t i = 0; i < sizeof cells / sizeof *cells; i++)
+      if (!strcmp(fig->key, cells[i])) return 1;
+    return 0;
+  }
+  if (!strcmp(fig->family, "slc")) return !strcmp(fig->key, "slc") && !strcmp(fig->metric, "post_cache_mb_s");
+  if (!strcmp(fig->family, "tail")) return !strcmp(fig->key, "read") && !strcmp(fig->metric, "p99.99_us");
+  return 0;
+}
 
 static void slug(const char *s, char *out, size_t len) {
   size_t k = 0;
@@ -323,12 +346,39 @@ static size_t ov_points(const struct cmp_table *t, const char *fam, const char *
  * the x axis is the percentile ("nines") axis and y is log; else x (QD) is
  * log and y linear from 0. Writes nothing when no group has two points. */
 enum { OV_LOG_X = 0, OV_NINES = 1, OV_LINEAR = 2 };
-static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size_t np, int kind, const char *title,
-                        const char *xlabel, const char *ylabel, const char *path, int *drawn, struct ssdrev_err *err) {
+/* Runs drawn as thin lines under a group's median line (per_run overlays;
+ * the first of its runs in input order; more would be a grey band). */
+#define CMP_OV_RUNS 20u
+
+/* Run R's curve through the points it has: its values, not the group's
+ * medians (k of them into xs, ys). */
+static size_t run_curve(const struct cmp_run *r, const struct ov_point *pt, size_t np, double *xs, double *ys) {
+  size_t k = 0;
+  for (size_t j = 0; j < np; j++) {
+    const struct cmp_val *v = render_cmp_run_value(r, pt[j].f);
+    if (v && v->v > 0) xs[k] = pt[j].x, ys[k++] = v->v;
+  }
+  return k;
+}
+
+static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size_t np, int kind, int per_run,
+                        const char *title, const char *xlabel, const char *ylabel, const char *path, int *drawn,
+                        struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
   size_t cols[CMP_OV_COLS], nc = overlay_groups(t, cols);
   double lo = INFINITY, hi = 0;
   int any = 0;
+  /* the drawn runs' lines fit in the axes too (groups drawn, of 2+ runs) */
+  for (size_t i = 0; per_run && i < t->nok; i++) {
+    const struct cmp_run *r = t->ok[i];
+    int shown = 0;
+    for (size_t q = 0; q < nc && !shown; q++) shown = cols[q] == r->group;
+    if (!shown || t->groups[r->group].nruns < 2) continue;
+    for (size_t j = 0; j < np; j++) {
+      const struct cmp_val *v = render_cmp_run_value(r, pt[j].f);
+      if (v && v->v > hi) hi = v->v;
+    }
+  }
   for (size_t i = 0; i < nc; i++) {
     size_t k = 0;
     for (size_t j = 0; j < np; j++) {
@@ -366,7 +416,7 @@ static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size
   }
   p.y.label = ylabel;
   render_canvas_plot_frame(&cv, &p, title);
-  static const double pal[CMP_OV_COLS][3] = {{0.13, 0.35, 0.62}, {0.85, 0.37, 0.01}, {0.17, 0.63, 0.17},
+  static const double pal[][3] = {{0.13, 0.35, 0.62}, {0.85, 0.37, 0.01}, {0.17, 0.63, 0.17},
                                              {0.84, 0.15, 0.16}, {0.58, 0.40, 0.74}, {0.55, 0.34, 0.29},
                                              {0.89, 0.47, 0.76}, {0.5, 0.5, 0.5}};
   struct render_legend_item leg[CMP_OV_COLS];
@@ -376,6 +426,19 @@ static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size
     free(xs), free(ys);
     render_canvas_canvas_abort(&cv);
     return ssdrev_fail(err, -ENOMEM, "out of memory");
+  }
+  /* a group of several runs: each run's own curve, thin and pale in the
+   * group's colour, under the medians' line */
+  for (size_t i = 0; per_run && i < nc; i++) {
+    if (t->groups[cols[i]].nruns < 2) continue;
+    double pale[3];
+    for (int q = 0; q < 3; q++) pale[q] = 0.45 * pal[i][q] + 0.55;
+    size_t drawn_runs = 0;
+    for (size_t r = 0; r < t->nok && drawn_runs < CMP_OV_RUNS; r++) {
+      if (t->ok[r]->group != cols[i]) continue;
+      size_t k = run_curve(t->ok[r], pt, np, xs, ys);
+      if (k >= 2) render_canvas_polyline(cv.cr, &p, xs, ys, k, pale, 0.6, 0), drawn_runs++;
+    }
   }
   for (size_t i = 0; i < nc; i++) {
     size_t k = 0;
@@ -403,8 +466,9 @@ static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size
 
 /* The overlays the runs allow: QD scaling per workload (IOPS over QD) and
  * tail latency per workload (on the nines axis); links into *links
- * (malloc'd "charts/ov-*.png", n of them). Drawn from the groups' medians:
- * nothing is kept per run. */
+ * (malloc'd "charts/ov-*.png", n of them). Drawn from the groups' medians;
+ * the fill's also from each run's values (thin lines, groups of several runs:
+ * a fill's curve is where units of one model differ most). */
 #define CMP_OV_MAX 8
 static int write_overlays(struct cmp_out *c, struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
@@ -434,8 +498,8 @@ static int write_overlays(struct cmp_out *c, struct ssdrev_err *err) {
     snprintf(ylab, sizeof ylab, "%s", tail ? render_cmp_msg(CM_LATENCY, ko) + 1 : fill ? "MB/s" : "IOPS"); /* " latency": no space */
     if (tail) snprintf(ylab + strlen(ylab), sizeof ylab - strlen(ylab), " [µs]");
     const char *xl = render_cmp_msg(tail ? CM_AX_PCT : fill ? CM_AX_FILLED : steady ? CM_AX_ROUND : CM_AX_QD, ko);
-    rc = draw_overlay(c, pt, np, tail ? OV_NINES : fill || steady ? OV_LINEAR : OV_LOG_X, title, xl, ylab, path, &drawn,
-                      err);
+    rc = draw_overlay(c, pt, np, tail ? OV_NINES : fill || steady ? OV_LINEAR : OV_LOG_X, fill, title, xl, ylab, path,
+                      &drawn, err);
     if (!rc && drawn) {
       snprintf(c->ov_title[c->nov], sizeof c->ov_title[0], "%s", title);
       c->ov_link[c->nov] = strdup(rel);
@@ -514,9 +578,9 @@ static void overview_cell(struct render_buf *b, const struct cmp_table *t, size_
   if (s->n >= 2 && isfinite(c)) {
     fmt_pct(cv, sizeof cv, c * 100, 0);
     render_buf_printf(b, " ±%s%%", cv);
-  } else {
-    render_buf_printf(b, " (n=%u)", s->n);
   }
+  /* n = 1 shows no ± (the note says so): "(n=1)" in every cell of a set of
+   * single runs would wrap the overview past its page */
   if (g != t->baseline_group) {
     struct cmp_diff d;
     render_cmp_welch(cmp_stat_at(t, f, t->baseline_group), s, &d);
@@ -533,6 +597,42 @@ static void overview_cell(struct render_buf *b, const struct cmp_table *t, size_
     }
   }
   render_buf_puts(b, " |");
+}
+
+/* The groups the overview has no column for: their score and rank, best
+ * first, then the unranked (at most CMP_TOP; groups.csv has all). */
+static void build_overview_rest(struct render_buf *b, const struct cmp_table *t, const size_t *cols, size_t nc) {
+  int ko = t->lang_ko;
+  render_buf_printf(b, "### %s\n\n| %s | %s | %s |\n| --- | ---: | ---: |\n", render_cmp_msg(CM_OV_REST, ko),
+                    render_cmp_msg(CM_COL_GROUP, ko), render_cmp_msg(CM_SCORE, ko), render_cmp_msg(CM_COL_RANK, ko));
+  size_t *byrank = calloc(t->ngroups ? t->ngroups : 1, sizeof *byrank), nr = 0, listed = 0;
+  if (!byrank) {
+    b->oom = 1;
+    return;
+  }
+  for (size_t g = 0; g < t->ngroups; g++)
+    if (t->groups[g].score_rank) byrank[t->groups[g].score_rank - 1] = g, nr++;
+  /* then the unranked, in group order */
+  for (size_t g = 0; g < t->ngroups; g++)
+    if (!t->groups[g].score_rank) byrank[nr++] = g;
+  for (size_t r = 0; r < nr && listed < CMP_TOP; r++) {
+    size_t g = byrank[r];
+    const struct cmp_group *x = &t->groups[g];
+    int shown = 0;
+    for (size_t i = 0; i < nc && !shown; i++) shown = cols[i] == g;
+    if (shown) continue;
+    char name[500];
+    group_label(t, g, name, sizeof name);
+    render_buf_puts(b, "| ");
+    cell(b, name);
+    if (isnan(x->score)) render_buf_puts(b, " | - |");
+    else render_buf_printf(b, " | %.3f |", x->score);
+    if (x->score_rank) render_buf_printf(b, " %zu |\n", x->score_rank);
+    else render_buf_puts(b, " - |\n");
+    listed++;
+  }
+  free(byrank);
+  render_buf_puts(b, "\n");
 }
 
 /* The one-page overview: tests x groups (best score first, the baseline
@@ -568,20 +668,34 @@ static void build_overview(struct render_buf *b, const struct cmp_table *t) {
   render_buf_puts(b, "\n| --- |");
   for (size_t i = 0; i < nc; i++) render_buf_puts(b, " ---: |");
   render_buf_puts(b, "\n");
+  /* the chosen figures any shown group has; none: the first headline ones */
+  int picked = 0;
+  for (size_t k = 0; k < t->nfig_order && !picked; k++) {
+    size_t f = t->order[k];
+    if (!ov_pick(&t->figs->v[f])) continue;
+    for (size_t i = 0; i < nc && !picked; i++) picked = cmp_stat_at(t, f, cols[i])->n != 0;
+  }
+  size_t nrows = 0;
   for (size_t k = 0; k < t->nfig_order; k++) {
     size_t f = t->order[k];
     const struct cmp_fig *fig = &t->figs->v[f];
-    if (!fig->headline) continue;
+    if (picked ? !ov_pick(fig) : !fig->headline || nrows >= CMP_OV_FALLBACK_ROWS) continue;
     int any = 0;
     for (size_t i = 0; i < nc && !any; i++) any = cmp_stat_at(t, f, cols[i])->n != 0;
     if (!any) continue;
+    nrows++;
     char tt[300], row[700];
     render_cmp_fig_title(fig, ko, tt, sizeof tt);
-    /* the row's title in one piece (no-break spaces): many groups' columns
-     * wrap their numbers rather than squeeze the title to a word per line */
-    size_t rl = 0;
+    /* every chosen CDM row is FOB, default profile (the note says so): the
+     * title without them leaves the groups' columns the page's width */
+    char *st = picked && !strcmp(fig->family, "cdm") ? strstr(tt, ", ") : NULL;
+    if (st) *st = 0;
+    /* the row's title breaks only between its words' pairs (no-break
+     * spaces elsewhere): the PDF's columns share the page's width evenly
+     * (render/doc/pdf.c), and a title cut to a word a line reads badly */
+    size_t rl = 0, nsp = 0;
     for (const char *q = tt; *q && rl + 3 < sizeof row; q++) {
-      if (*q == ' ') row[rl++] = (char)0xC2, row[rl++] = (char)0xA0;
+      if (*q == ' ' && ++nsp % 2) row[rl++] = (char)0xC2, row[rl++] = (char)0xA0;
       else row[rl++] = *q;
     }
     row[rl] = 0;
@@ -604,9 +718,12 @@ static void build_overview(struct render_buf *b, const struct cmp_table *t) {
     else render_buf_printf(b, " **%zu** |", x->score_rank);
   }
   render_buf_puts(b, "\n\n");
+  char n1[32];
+  snprintf(n1, sizeof n1, "%u", CMP_OV_FALLBACK_ROWS);
+  render_buf_printf(b, render_cmp_msg(CM_OV_PICK, ko), n1);
+  render_buf_puts(b, " ");
   render_buf_puts(b, render_cmp_msg(CM_OVERVIEW_NOTE, ko));
   render_buf_puts(b, " ");
-  char n1[32];
   snprintf(n1, sizeof n1, "%zu", nscored);
   render_buf_printf(b, render_cmp_msg(CM_SCORE_NOTE, ko), n1);
   if (t->ngroups > nc) {
@@ -619,6 +736,7 @@ static void build_overview(struct render_buf *b, const struct cmp_table *t) {
   render_buf_puts(b, "\n\n");
   render_buf_puts(b, render_cmp_msg(CM_STATS_NOTE, ko));
   render_buf_puts(b, "\n\n");
+  if (t->ngroups > nc) build_overview_rest(b, t, cols, nc);
 }
 
 /* The gate's section: passed, or the failing figures with their

@@ -20,7 +20,7 @@ const size_t render_cmp_nfamilies = sizeof render_cmp_families / sizeof render_c
 
 /* The compare report's strings are rows of the one message catalogue
  * (render/msg.c), MSG_CM_* in the order of enum render_cmp_msg. */
-_Static_assert(MSG_CM_AX_ROUND - MSG_CM_TITLE + 1 == CM_COUNT_, "render_cmp_msg and MSG_CM_* differ");
+_Static_assert(MSG_CM_OV_REST - MSG_CM_TITLE + 1 == CM_COUNT_, "render_cmp_msg and MSG_CM_* differ");
 
 const char *render_cmp_msg(enum render_cmp_msg id, int ko) {
   if ((unsigned)id >= CM_COUNT_) return "";

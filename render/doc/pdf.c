@@ -625,6 +625,23 @@ static void draw_row(struct pdf *p, struct tcell *cells, size_t ncols, const dou
   p->y = top - row_h;
 }
 
+/* The largest W with sum(max(FLOOR, min(NAT, W))) <= AVAIL (bisection;
+ * 0 when the floors alone are wider). */
+static double table_cap(const double *nat, const double *floor, size_t n, double avail) {
+  double lo = 0, hi = 0;
+  for (size_t c = 0; c < n; c++) hi = nat[c] > hi ? nat[c] : hi;
+  for (int it = 0; it < 40; it++) {
+    double w = (lo + hi) / 2, sum = 0;
+    for (size_t c = 0; c < n; c++) {
+      double x = nat[c] < w ? nat[c] : w;
+      sum += x < floor[c] ? floor[c] : x;
+    }
+    if (sum <= avail) lo = w;
+    else hi = w;
+  }
+  return lo;
+}
+
 static void block_table(struct pdf *p, cmark_node *t) {
   uint8_t *al = cmark_gfm_extensions_get_table_alignments(t);
   uint16_t ncols = cmark_gfm_extensions_get_table_columns(t);
@@ -663,16 +680,24 @@ static void block_table(struct pdf *p, cmark_node *t) {
     total += colw[c];
   }
   if (total > avail) {
-    double excess = total - avail, shrinkable = 0;
-    for (size_t c = 0; c < ncols; c++) shrinkable += colw[c] - (minw[c] < colw[c] ? minw[c] : colw[c]);
-    for (size_t c = 0; c < ncols && shrinkable > 0; c++) {
-      double room = colw[c] - (minw[c] < colw[c] ? minw[c] : colw[c]);
-      colw[c] -= excess * room / shrinkable > room ? room : excess * room / shrinkable;
-    }
+    /* too wide: cap every column at one width W (never below its widest
+     * unbreakable piece), the largest W that fits -- the widest columns give
+     * way first, so one long header does not keep its width while the
+     * narrow columns wrap their numbers; if the unbreakable pieces alone do
+     * not fit, cap those the same way (the widest then break inside words) */
+    double nat[MAX_COLS], none[MAX_COLS] = {0};
+    for (size_t c = 0; c < ncols; c++) nat[c] = colw[c];
+    double w = table_cap(nat, minw, ncols, avail);
     total = 0;
-    for (size_t c = 0; c < ncols; c++) total += colw[c];
-    if (total > avail) /* still too wide: scale everything */
-      for (size_t c = 0; c < ncols; c++) colw[c] *= avail / total;
+    for (size_t c = 0; c < ncols; c++) {
+      double x = nat[c] < w ? nat[c] : w;
+      colw[c] = x < minw[c] ? minw[c] : x;
+      total += colw[c];
+    }
+    if (total > avail) {
+      w = table_cap(colw, none, ncols, avail);
+      for (size_t c = 0; c < ncols; c++) colw[c] = colw[c] < w ? colw[c] : w;
+    }
   }
   colw[ncols] = 0;
   for (size_t c = 0; c < ncols; c++) colw[ncols] += colw[c];

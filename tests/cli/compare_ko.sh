@@ -13,14 +13,16 @@ mkdir -p "$F"
 for s in 1 2; do
   SSDREV_DATA=$R "$SSDREV" review sim:pm981-256 --short --seed $s --out "$F/r$s" >/dev/null 2>"$T/e" || fail "review: $(cat "$T/e")"
 done
-# without its Date: line the import has only its import date, marked as such
-grep -v 'Date:' "$R/samples/cdm/pm981-fob-cdm8.txt" > "$T/undated.txt"
+# a file without its Date: line, so its import date is all there is ("(가져온 날짜)")
+grep -v 'Date:' "$R/samples/cdm/pm981-fob-cdm8.txt" >"$T/undated.txt"
 "$SSDREV" import cdm "$T/undated.txt" --out "$F/i1" --model PM981 >/dev/null 2>"$T/e" || fail "import"
 "$SSDREV" compare "$F" --out "$T/ko" --format md,xlsx --lang ko >/dev/null 2>"$T/e" || fail "compare: $(cat "$T/e")"
 M="$T/ko/compare.md"
 grep -q "(default)" "$M" && fail "English profile in Korean titles: $(grep -m2 '(default)' "$M")"
-# the overview's row titles hold no-break spaces (one piece in the PDF)
-sed 's/\xc2\xa0/ /g' "$M" | grep -q "^| SEQ1M Q8T1 읽기, FOB (기본) \[MB/s\] |" || fail "overview row: $(grep -m2 'SEQ1M Q8T1' "$M")"
+# the overview's row titles hold no-break spaces (pairs of words in one piece in the PDF)
+# (the overview's CDM rows are all FOB, default profile: the note says so once)
+sed 's/\xc2\xa0/ /g' "$M" | grep -q "^| SEQ1M Q8T1 읽기 \[MB/s\] |" || fail "overview row: $(grep -m2 'SEQ1M Q8T1' "$M")"
+grep -q "^### SEQ1M Q8T1 읽기, FOB (기본) \[MB/s\]" "$M" || fail "section title: $(grep -m2 '### SEQ1M Q8T1' "$M")"
 for h in "## 요약" "## 방법과 시스템" "상대 점수" "통계: " "| 그룹 | 방법 | 엔진 | ssdrev 버전 | 커널 / OS | 측정일 |" "(가져온 날짜)"; do
   grep -qF "$h" "$M" || fail "Korean report lacks '$h'"
 done
