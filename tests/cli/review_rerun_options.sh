@@ -62,8 +62,12 @@ cp "$T/m.orig" "$T/m.json"
 "$SSDREV" review "$M" --profile "$T/m.json" --out "$R" --short >"$T/o" 2>"$T/e" || fail "same options: $(cat "$T/e")"
 grep -q 'cdm_a .*(complete)' "$T/o" || fail "same options: plan $(cat "$T/o")"
 sum | cmp -s - "$T/before" || fail "a rerun with the same options changed the archive"
-# --step with the same options reruns that step
-"$SSDREV" review "$M" --profile "$T/m.json" --out "$R" --short --label "Lab A" --step cdm_a --quiet 2>"$T/e" \
+# --step with the same options reruns that step: the simulated drive gives
+# the same logs again, so the step's start time (whole seconds) is what
+# changes; a second's wait makes it differ
+sleep 1
+"$SSDREV" review "$M" --profile "$T/m.json" --out "$R" --short --label "Lab A" --step cdm_a >"$T/o" 2>"$T/e" \
   || fail "--step with the same options: $(cat "$T/e")"
+grep -q 'cdm_a done' "$T/o" "$T/e" || fail "--step cdm_a: no 'cdm_a done' in $(cat "$T/o" "$T/e")"
 sum | cmp -s - "$T/before" && fail "--step cdm_a did not rerun the step"
 exit 0
