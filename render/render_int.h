@@ -19,6 +19,8 @@ struct render_buf {
 };
 void render_buf_puts(struct render_buf *b, const char *s);
 void render_buf_putn(struct render_buf *b, const char *s, size_t n);
+/* N bytes of P as base64 (RFC 4648, padded), for data: URIs. */
+void render_buf_base64(struct render_buf *b, const unsigned char *p, size_t n);
 void render_buf_printf(struct render_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends S as literal text wherever it lands in a Markdown document (a
  * table cell, a heading, prose, an image's alt text): the one escaping of

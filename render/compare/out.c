@@ -827,16 +827,25 @@ static void build_method_table(struct render_buf *b, const struct cmp_table *t) 
   render_buf_puts(b, "\n\n");
 }
 
-/* base64 of DATA (RFC 4648), for a chart's data: URI in compare.html. */
-static void put_base64(struct render_buf *b, const unsigned char *d, size_t n) {
-  static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  char q[4];
-  for (size_t i = 0; i < n; i += 3) {
-    unsigned v = (unsigned)d[i] << 16 | (i + 1 < n ? (unsigned)d[i + 1] << 8 : 0) | (i + 2 < n ? d[i + 2] : 0);
-    q[0] = tab[v >> 18 & 63], q[1] = tab[v >> 12 & 63];
-    q[2] = i + 1 < n ? tab[v >> 6 & 63] : '=', q[3] = i + 2 < n ? tab[v & 63] : '=';
-    render_buf_putn(b, q, 4);
+/* "![TITLE](REL)": REL is a chart of this compare; with INLINE, the PNG
+ * itself as a data: URI (compare.html is one file), or the link when it
+ * cannot be read back. */
+static void put_chart(struct render_buf *b, const struct render_cmp_opts *o, const char *title, const char *rel,
+                      int inline_charts) {
+  render_buf_puts(b, "![");
+  render_buf_md(b, title);
+  render_buf_puts(b, "](");
+  char path[4600], *data = NULL;
+  size_t len = 0;
+  snprintf(path, sizeof path, "%s/%s", o->out_dir, rel);
+  if (inline_charts && !ssdrev_read_file(path, &data, &len, 64u << 20, NULL)) {
+    render_buf_puts(b, "data:image/png;base64,");
+    render_buf_base64(b, (const unsigned char *)data, len);
+  } else {
+    render_buf_puts(b, rel);
   }
+  free(data);
+  render_buf_puts(b, ")\n\n");
 }
 
 /* The report as Markdown. inline_charts: each chart as a PNG data: URI
@@ -895,26 +904,7 @@ static char *build_md(const struct cmp_out *c, int inline_charts) {
   build_method_table(&b, t);
   if (c->nov) {
     render_buf_printf(&b, "## %s\n\n%s\n\n", render_cmp_msg(CM_CURVES, ko), render_cmp_msg(CM_CURVES_NOTE, ko));
-    for (size_t i = 0; i < c->nov; i++) {
-      render_buf_puts(&b, "![");
-      render_buf_md(&b, c->ov_title[i]);
-      render_buf_puts(&b, "](");
-      if (inline_charts) {
-        char path[4600], *data = NULL;
-        size_t len = 0;
-        snprintf(path, sizeof path, "%s/%s", o->out_dir, c->ov_link[i]);
-        if (!ssdrev_read_file(path, &data, &len, 64u << 20, NULL)) {
-          render_buf_puts(&b, "data:image/png;base64,");
-          put_base64(&b, (const unsigned char *)data, len);
-        } else {
-          render_buf_puts(&b, c->ov_link[i]);
-        }
-        free(data);
-      } else {
-        render_buf_puts(&b, c->ov_link[i]);
-      }
-      render_buf_puts(&b, ")\n\n");
-    }
+    for (size_t i = 0; i < c->nov; i++) put_chart(&b, o, c->ov_title[i], c->ov_link[i], inline_charts);
   }
 
   /* groups */
@@ -988,26 +978,7 @@ static char *build_md(const struct cmp_out *c, int inline_charts) {
     render_buf_puts(&b, "### ");
     render_buf_puts(&b, tt);
     render_buf_printf(&b, " [%s]\n\n", render_cmp_unit_shown(fig->unit));
-    if (c->chart_of[f]) {
-      render_buf_printf(&b, "![");
-      render_buf_md(&b, tt);
-      if (inline_charts) {
-        char path[4600], *data = NULL;
-        size_t len = 0;
-        snprintf(path, sizeof path, "%s/%s", o->out_dir, c->chart_of[f]);
-        /* our own chart of a moment ago; unreadable, it stays a link */
-        if (!ssdrev_read_file(path, &data, &len, 64u << 20, NULL)) {
-          render_buf_puts(&b, "](data:image/png;base64,");
-          put_base64(&b, (const unsigned char *)data, len);
-          render_buf_puts(&b, ")\n\n");
-        } else {
-          render_buf_printf(&b, "](%s)\n\n", c->chart_of[f]);
-        }
-        free(data);
-      } else {
-        render_buf_printf(&b, "](%s)\n\n", c->chart_of[f]);
-      }
-    }
+    if (c->chart_of[f]) put_chart(&b, o, tt, c->chart_of[f], inline_charts);
     figure_table(&b, t, f, rank, nr);
   }
   free(rank);

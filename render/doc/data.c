@@ -49,6 +49,15 @@ void render_buf_putn(struct render_buf *b, const char *s, size_t n) {
 
 void render_buf_puts(struct render_buf *b, const char *s) { render_buf_putn(b, s, strlen(s)); }
 
+void render_buf_base64(struct render_buf *b, const unsigned char *p, size_t n) {
+  static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (size_t i = 0; i < n; i += 3) {
+    unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+    char q[4] = {tab[v >> 18 & 63], tab[v >> 12 & 63], i + 1 < n ? tab[v >> 6 & 63] : '=', i + 2 < n ? tab[v & 63] : '='};
+    render_buf_putn(b, q, 4);
+  }
+}
+
 void render_buf_printf(struct render_buf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

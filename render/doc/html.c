@@ -138,16 +138,6 @@ static char *alt_text(cmark_node *img) {
   return b.s;
 }
 
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static void put_base64(struct render_buf *b, const unsigned char *p, size_t n) {
-  for (size_t i = 0; i < n; i += 3) {
-    unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
-    char q[4] = {b64[v >> 18 & 63], b64[v >> 12 & 63], i + 1 < n ? b64[v >> 6 & 63] : '=', i + 2 < n ? b64[v & 63] : '='};
-    render_buf_putn(b, q, 4);
-  }
-}
-
 /* An SVG chart as inline markup: the XML prolog dropped, every id (cairo
  * names its clip paths clip1, clip2, ... in each file) prefixed with PFX so
  * that two charts in one page do not share them. Only markup inside tags is
@@ -213,7 +203,7 @@ static int put_chart(struct render_buf *b, const char *url, const char *alt, uns
   render_buf_puts(b, "<img alt=\"");
   html_escape(b, alt);
   render_buf_puts(b, "\" src=\"data:image/png;base64,");
-  put_base64(b, (const unsigned char *)data, len);
+  render_buf_base64(b, (const unsigned char *)data, len);
   render_buf_puts(b, "\">");
   free(data);
   return 0;
