@@ -462,7 +462,7 @@ int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary
   bench_fio_sh_code(&run, "export SSDREV_TARGET");
   fputs("ssdrev import fio", cmd);
   /* the job files: made in memory first, written once all are made */
-  struct { char name[96]; char *text; size_t len; } files[REVIEW_MAX_STEPS];
+  struct { char name[96]; char *text; size_t len; } files[REVIEW_MAX_STEPS] = {{{0}}};
   unsigned nfiles = 0;
   for (unsigned i = 0; !rc && i < p.nsteps; i++) {
     const struct review_step *s = &p.steps[i];
