@@ -12,7 +12,7 @@ const struct cli_cmd cli_cmds[] = {
     {"template", "write an editable starting template for given runs (template init)", cmd_template},
     {"chart", "draw one chart (PNG or SVG) from analyzed runs", cmd_chart},
     {"compare", "compare many run archives side by side", cmd_compare},
-    {"import", "import fio or CrystalDiskMark results into a run archive", cmd_import},
+    {"import", "import fio, CrystalDiskMark or KDiskMark results into a run archive", cmd_import},
     {"method", "export the review method as fio job files", cmd_method},
     {"dut", "read DUT info (nvme-cli / smartctl JSON) into a summary", cmd_dut},
     {"log", "inspect a binary I/O log (info, dump)", cmd_log},
