@@ -426,7 +426,7 @@ static unsigned first_percent(const char *s, unsigned dflt) {
   if (!pct) return dflt;
   const char *b = pct;
   while (b > s && isdigit((unsigned char)b[-1])) b--;
-  if (b == pct) return dflt;
+  if (b == pct || pct - b > 3) return dflt; /* more digits cannot be a share (and would wrap) */
   unsigned v = 0;
   for (; b < pct; b++) v = v * 10 + (unsigned)(*b - '0');
   return v > 100 ? dflt : v;
@@ -473,7 +473,7 @@ static void parse_test_line(const char *test, uint64_t *span_bytes, unsigned *pa
   if (end != test && v > 0) {
     while (*end == ' ') end++;
     double mult = !strncmp(end, "GiB", 3) ? 1073741824.0 : !strncmp(end, "MiB", 3) ? 1048576.0 : 0;
-    *span_bytes = (uint64_t)(v * mult + 0.5);
+    if (v * mult < 0x1p62) *span_bytes = (uint64_t)(v * mult + 0.5); /* a hostile size stays 0: unknown */
   }
   const char *x = strstr(test, "(x");
   if (x) {
@@ -615,6 +615,7 @@ static int cdm_import(struct archive *run, const struct import_input *in, int mu
   const char *time_s = json_string_value(json_object_get(sum, "time"));
   double measure_s = 0;
   if (time_s && !strncmp(time_s, "Measure ", 8)) measure_s = strtod(time_s + 8, NULL);
+  if (!(measure_s > 0 && measure_s < 1e6)) measure_s = 0; /* as kdm_measure_s: no cast of 1e300 to ns */
   if (is_kdm) measure_s = kdm_measure_s(json_string_value(json_object_get(sum, "test")));
   unsigned mix_read_pct = first_percent(json_string_value(json_object_get(sum, "mix")), 70);
   /* names taken so far (by earlier inputs too), hashed */

@@ -136,7 +136,8 @@ install)
   put 755 "$BIN" "$PREFIX/bin/ssdrev"
   for f in "$@"; do put 644 "$f" "$DATADIR/$f"; done
   put 644 man/ssdrev.1 "$MANDIR/man1/ssdrev.1"
-  tmp="$DESTDIR$DATADIR/.$MANIFEST.$$"
+  # a name of mktemp's (O_EXCL): never a file or link that stood there
+  tmp=$(mktemp "$DESTDIR$DATADIR/.$MANIFEST.XXXXXX") || die "cannot create a temporary file in '$DESTDIR$DATADIR'"
   {
     # the lines of an earlier install stay: a reinstall over it created no
     # directory, yet uninstall must still remove the ones the first made

@@ -60,13 +60,15 @@ void bench_fio_job_comment(struct bench_fio_text *j, const char *fmt, ...) {
 
 int bench_fio_token_ok(const char *name) {
   size_t n = strlen(name);
-  if (!n || n > BENCH_FIO_TOKEN_MAX || name[0] == '.' || !strncmp(name, "global", 6)) return 0;
+  if (!n || n > BENCH_FIO_TOKEN_MAX || name[0] == '.' || name[0] == '-' || !strncmp(name, "global", 6)) return 0;
   return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == n;
 }
 
 void bench_fio_token(const char *name, char *out, size_t len) {
   size_t k = 0, max = len - 1 < BENCH_FIO_TOKEN_MAX ? len - 1 : BENCH_FIO_TOKEN_MAX;
-  if ((name[0] == '.' || !strncmp(name, "global", 6) || !name[0]) && k < max) out[k++] = '_';
+  /* a leading '-' would make the stem's job file "-S.fio" an option on
+   * fio's command line */
+  if ((name[0] == '.' || name[0] == '-' || !strncmp(name, "global", 6) || !name[0]) && k < max) out[k++] = '_';
   for (const char *q = name; *q && k < max; q++) {
     unsigned char ch = (unsigned char)*q;
     out[k++] = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' ||

@@ -532,10 +532,16 @@ int bench_method_export_fio(const struct bench_fio_export_opts *x, char *summary
   if (!rc) rc = ssdrev_mkdirs(x->dir, err);
   for (unsigned i = 0; !rc && i < nfiles; i++) rc = put_file(x->dir, files[i].name, files[i].text, files[i].len, err);
   if (!rc) {
-    rc = put_file(x->dir, "run.sh", sh, shlen, err);
+    /* executable before it is renamed into place: a chmod of the path after
+     * the rename would follow whatever stands there by then */
     char path[4200];
     snprintf(path, sizeof path, "%s/run.sh", x->dir);
-    if (!rc && chmod(path, 0755)) rc = ssdrev_fail(err, -errno, "cannot make '%s' executable", path);
+    struct ssdrev_atomic a;
+    rc = ssdrev_atomic_open(&a, path, err);
+    if (!rc && fchmod(fileno(a.f), 0755)) rc = ssdrev_fail(err, -errno, "cannot make '%s' executable", path);
+    if (!rc && ssdrev_atomic_write(&a, sh, shlen)) rc = ssdrev_atomic_fail(&a, err);
+    else if (!rc) rc = ssdrev_atomic_commit(&a, err);
+    else ssdrev_atomic_abort(&a);
   }
   if (!rc && summary) snprintf(summary, slen, "%u job files and run.sh in '%s'; import with: %s", nfiles, x->dir, imp);
   for (unsigned i = 0; i < nfiles; i++) free(files[i].text);

@@ -66,11 +66,15 @@ static void item(struct fd *f, const struct render_run *r, enum render_msg_id id
   json_decref(params);
 }
 
-static char *md_label(const struct render_run *r) {
+/* S escaped for Markdown (malloc'd): catalogue parameters are put as they
+ * are, so data (a label, an imported cell name) is escaped first. */
+static char *md_str(const char *s) {
   struct render_buf b = {0};
-  render_buf_md(&b, r->label);
+  render_buf_md(&b, s);
   return b.s ? b.s : strdup("");
 }
+
+static char *md_label(const struct render_run *r) { return md_str(r->label); }
 
 static const char *const ops[] = {"read", "write"};
 
@@ -119,14 +123,15 @@ static void f_cdm(struct fd *f) {
       if (best == SIZE_MAX || second == SIZE_MAX) continue; /* one drive has it: no lead to state */
       int any_short = f->sel[best]->short_review || f->sel[second]->short_review;
       double pct = (bv / sv - 1) * 100;
-      char *lead = md_label(f->sel[best]), *next = md_label(f->sel[second]);
-      json_t *p = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f}", "cell", cells[c], "op", ops[o], "state", "FOB",
+      char *lead = md_label(f->sel[best]), *next = md_label(f->sel[second]), *mc = md_str(cells[c]);
+      json_t *p = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f}", "cell", mc, "op", ops[o], "state", "FOB",
                             "lead", lead, "next", next, "lead_mb_s", bv, "next_mb_s", sv, "pct", pct);
       enum render_msg_id id = pct < FD_EVEN_PCT ? MSG_FD_CDM_EVEN : f->cdm_rule ? MSG_FD_CDM_LEAD_BARE : MSG_FD_CDM_LEAD;
       f->cdm_rule |= id == MSG_FD_CDM_LEAD;
       item(f, NULL, id, p,
            any_short ? render_msg(f->lang, MSG_FD_WEAK_SHORT) : NULL);
       free(lead);
+      free(mc);
       free(next);
     }
 }
@@ -184,8 +189,10 @@ static void f_fob(struct fd *f) {
           if (fabs(diff) <= limit || fabs(diff) < 1) continue;
           char d[32];
           snprintf(d, sizeof d, "%+.0f", diff);
-          json_t *p = json_pack("{s:s, s:s, s:f, s:f, s:s, s:f}", "cell", cell, "op", ops[o], "fob_mb_s", vf,
+          char *mc = md_str(cell);
+          json_t *p = json_pack("{s:s, s:s, s:f, s:f, s:s, s:f}", "cell", mc, "op", ops[o], "fob_mb_s", vf,
                                 "full_mb_s", vl, "diff", d, "spread", spread);
+          free(mc);
           item(f, r, spread >= 0 ? MSG_FD_FOB_DIFF : MSG_FD_FOB_DIFF_NOSPREAD, p,
                r->short_review ? render_msg(f->lang, MSG_FD_FOB_SHORT) : NULL);
           said++;
@@ -387,7 +394,6 @@ static void f_steady(struct fd *f) {
 /* ---------------------------------------------------- flags as prose */
 
 static void f_flags(struct fd *f) {
-  size_t before = f->count;
   for (size_t i = 0; i < f->n; i++) {
     const struct render_run *r = f->sel[i];
     size_t k;
@@ -429,7 +435,6 @@ static void f_flags(struct fd *f) {
       render_buf_free(&t);
     }
   }
-  if (f->count == before) item(f, NULL, MSG_FD_NO_FINDINGS, NULL, NULL);
 }
 
 size_t render_findings(const struct render_run *const *sel, size_t n, const char *topic, enum render_lang lang,
@@ -439,5 +444,7 @@ size_t render_findings(const struct render_run *const *sel, size_t n, const char
   int all = !topic || !strcmp(topic, "all");
   for (size_t t = 0; t < NTOPICS; t++)
     if (all || !strcmp(topic, topics[t])) fns[t](&f);
+  /* said once for the whole list: after other findings it would be false */
+  if (!f.count) item(&f, NULL, MSG_FD_NO_FINDINGS, NULL, NULL);
   return f.count;
 }

@@ -558,8 +558,9 @@ static int d_findings(struct expand *e, const char *pos, const struct render_arg
   /* the list ends in a newline; the template's own follows */
   if (tmp.len && tmp.s[tmp.len - 1] == '\n') tmp.s[--tmp.len] = 0;
   if (tmp.s) render_buf_puts(e->out, tmp.s);
+  int oom = tmp.oom; /* render_buf_free clears it */
   render_buf_free(&tmp);
-  return tmp.oom ? ssdrev_fail(e->err, -ENOMEM, "out of memory expanding %s", e->tname) : 0;
+  return oom ? ssdrev_fail(e->err, -ENOMEM, "out of memory expanding %s", e->tname) : 0;
 }
 
 /* {{slot "..."}}: a place for the author's prose (ssdrev template init

@@ -90,6 +90,10 @@ TEST("A section name must be a token; any name becomes one with its other bytes 
   CHECK(!bench_fio_token_ok("globalx"));
   CHECK(!bench_fio_token_ok("a]b"));
   CHECK(!bench_fio_token_ok("a b"));
+  /* a stem "-S" would make its job file "-S.fio" an option of fio's */
+  bench_fio_token("-S", tok, sizeof tok);
+  CHECK_STR(tok, "_-S");
+  CHECK(!bench_fio_token_ok("-S"));
   struct bench_fio_text j;
   struct ssdrev_err err = {{0}};
   REQUIRE(bench_fio_text_open(&j, "a fio job file", &err) == 0);
