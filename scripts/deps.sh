@@ -30,6 +30,9 @@ if [ "$what" = test ]; then
   need_cmd fio fio
   need_cmd python3 python3
   /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing="$missing python3-numpy"
+  # compare_stats.sh checks the statistics against scipy; compare_overlay_runs.sh reads PNG pixels
+  /usr/bin/python3 -c 'import scipy.stats' >/dev/null 2>&1 || missing="$missing python3-scipy"
+  /usr/bin/python3 -c 'import PIL.Image' >/dev/null 2>&1 || missing="$missing python3-pil"
   need_cmd mkfs.ext4 e2fsprogs
   need_cmd losetup mount
   # the guard matrix (tests/cli/guard_matrix.sh) builds these signatures

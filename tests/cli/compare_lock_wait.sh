@@ -1,4 +1,5 @@
 #!/bin/sh
+# test: serial
 # compare and the archive lock (issue 26 item 16): a run that another
 # process writes (its .lock held) is waited for, with a note, and compared
 # once free; one still held after --lock-wait fails the compare (exit 1,

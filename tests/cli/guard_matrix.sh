@@ -1,4 +1,5 @@
 #!/bin/sh
+# test: serial
 # The destructive-write guard against every way a block device can be in
 # use or carry data, on loop devices over temp files this test creates only.
 # Each case: `ssdrev run DEV --destructive [--force] --rw write` is refused
@@ -174,7 +175,7 @@ A=$(attach "$(img ns)") || fail "losetup"
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$A" >/dev/null 2>&1 || fail "mkfs.ext4"
 mkdir "$D/mNS"
 if command -v unshare >/dev/null 2>&1; then
-  unshare -m --propagation private sh -c "mount -o noatime '$A' '$D/mNS' && touch '$D/ns.ready' && exec sleep 120" &
+  unshare -m --propagation private sh -c "mount -o ro,noatime '$A' '$D/mNS' && touch '$D/ns.ready' && exec sleep 120" &
   NSPID=$!
   i=0; while [ ! -f "$D/ns.ready" ] && kill -0 "$NSPID" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
   if [ -f "$D/ns.ready" ]; then

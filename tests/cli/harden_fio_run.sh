@@ -1,4 +1,5 @@
 #!/bin/sh
+# test: serial
 # harden_fio_run: `review --engine fio` against a fake fio (a shell script
 # first on PATH; issue 26, item 9). A fio that prints 78 MB leaves
 # ssdrev's memory bounded (VmHWM read by the fake from /proc/PPID/status)

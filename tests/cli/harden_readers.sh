@@ -1,4 +1,5 @@
 #!/bin/sh
+# test: serial
 # harden_readers: hostile archives and inputs (docs/hardening.md, "Reading
 # archives and templates"). A manifest whose log paths leave the run ("..",
 # absolute, a symbolic link out) is refused by analyze, chart and report even

@@ -1,4 +1,5 @@
 #!/bin/sh
+# test: serial
 # SIGINT during ssdrev run: in-flight I/O drained, log finalized, test
 # marked interrupted, exit 130.
 set -u

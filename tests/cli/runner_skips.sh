@@ -16,6 +16,9 @@ mkdir -p "$D/tests/cli" "$D/tests/unit" "$D/b/test" || fail "mkdir"
 printf '#!/bin/sh\necho "skip: needs root"\necho "skip: no losetup"\nexit 77\n' >"$D/tests/cli/a_whole.sh"
 printf '#!/bin/sh\necho "some output"\necho "skip: no mkfs.ext4: ext4 case not checked"\nexit 0\n' >"$D/tests/cli/b_partial.sh"
 printf '#!/bin/sh\nexit 0\n' >"$D/tests/cli/c_plain.sh"
+# a serial script runs alone, after the parallel ones: it sees their marks
+printf '#!/bin/sh\ntouch "%s/par.done"; exit 0\n' "$D" >"$D/tests/cli/b_mark.sh"
+printf '#!/bin/sh\n# test: serial\n[ -e "%s/par.done" ] || { echo "serial ran early"; exit 1; }\nexit 0\n' "$D" >"$D/tests/cli/a_serial.sh"
 printf '#!/bin/sh\nexit 77\n' >"$D/tests/cli/d_noreason.sh"
 cat >"$D/tests/unit/test_fake.c" <<'EOF'
 #include "tests/unit/testlib.h"
@@ -38,12 +41,21 @@ grep -qx "ok   cli/b_partial" "$o" || fail "partial skip not ok: $(cat "$o")"
 grep -A1 -x "ok   cli/b_partial" "$o" | grep -qx "     skip: no mkfs.ext4: ext4 case not checked" || fail "partial skip line not under its ok line: $(cat "$o")"
 grep -q "some output" "$o" && fail "a passing script's other output was echoed: $(cat "$o")"
 grep -qx "ok   cli/c_plain" "$o" || fail "plain ok: $(cat "$o")"
-[ "$(tail -n 1 "$o")" = "4 passed, 0 failed, 3 skipped" ] || fail "closing line: $(tail -n 1 "$o")"
+grep -qx "ok   cli/a_serial" "$o" || fail "a serial script did not run after the others: $(cat "$o")"
+# results print in name order whatever order the tests ran in
+[ "$(grep '^ok   cli/' "$o" | head -n 1)" = "ok   cli/a_serial" ] || fail "not in name order: $(cat "$o")"
+[ -s "$D/b/test-times.txt" ] || fail "no test-times.txt"
+[ "$(tail -n 1 "$o")" = "6 passed, 0 failed, 3 skipped" ] || fail "closing line: $(tail -n 1 "$o")"
 
 # a failing script: run.sh fails, names it, and still closes with the counts
 printf '#!/bin/sh\necho "boom"\nexit 1\n' >"$D/tests/cli/e_bad.sh"
 (cd "$D" && sh "$R/tests/run.sh" b) >"$o" 2>&1 && fail "run.sh exited 0 with a failing script"
 grep -qx "FAIL cli/e_bad" "$o" || fail "failing script not named: $(cat "$o")"
 grep -qx "failed: cli/e_bad" "$o" || fail "failed list: $(cat "$o")"
-[ "$(tail -n 1 "$o")" = "4 passed, 1 failed, 3 skipped" ] || fail "closing line with a failure: $(tail -n 1 "$o")"
+[ "$(tail -n 1 "$o")" = "6 passed, 1 failed, 3 skipped" ] || fail "closing line with a failure: $(tail -n 1 "$o")"
+# one at a time gives the same counts; a TEST_JOBS that is no number is refused
+(cd "$D" && TEST_JOBS=1 sh "$R/tests/run.sh" b) >"$o" 2>&1
+[ "$(tail -n 1 "$o")" = "6 passed, 1 failed, 3 skipped" ] || fail "TEST_JOBS=1: $(tail -n 1 "$o")"
+(cd "$D" && TEST_JOBS=x sh "$R/tests/run.sh" b) >"$o" 2>&1
+[ $? = 2 ] && grep -q "TEST_JOBS must be a positive number" "$o" || fail "TEST_JOBS=x: $(cat "$o")"
 exit 0
