@@ -31,3 +31,10 @@ int bench_fio_text_close(struct bench_fio_text *t, char **text, size_t *len) {
   t->text = NULL;
   return t->rc;
 }
+
+void bench_fio_one_line(const char *s, char *out, size_t len) {
+  size_t k = 0;
+  for (const unsigned char *q = (const unsigned char *)s; *q && k + 1 < len; q++)
+    out[k++] = *q < 0x20 || *q == 0x7f ? '?' : (char)*q;
+  out[k] = 0;
+}
