@@ -17,6 +17,7 @@
 #ifndef SSDREV_BENCH_FIO_INT_H
 #define SSDREV_BENCH_FIO_INT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "base/ssdrev.h"
@@ -53,6 +54,13 @@ void bench_fio_text_fail(struct bench_fio_text *t, int rc);
  * 0x7f) as '?', cut at LEN - 1 bytes. The one rule both writers' comments
  * and every message that shows a refused value follow. */
 void bench_fio_one_line(const char *s, char *out, size_t len);
+/* FMT formatted (malloc'd), or NULL with T failed (out of memory). */
+char *bench_fio_text_vformat(struct bench_fio_text *t, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+/* "# TEXT", TEXT formatted from FMT as one line (bench_fio_one_line) cut at
+ * BENCH_FIO_LINE_MAX: both writers' comments. */
+void bench_fio_text_vcomment(struct bench_fio_text *t, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 /* ---- fio job files (bench/fio/jobfile.c) */
 

@@ -34,20 +34,10 @@ static const char *const denied_keys[] = {"exec_prerun", "exec_postrun", "iosche
                                           "arguments", "include", NULL};
 
 void bench_fio_job_comment(struct bench_fio_text *j, const char *fmt, ...) {
-  if (j->rc) return;
-  char *s = NULL;
   va_list ap;
   va_start(ap, fmt);
-  int n = vasprintf(&s, fmt, ap);
+  bench_fio_text_vcomment(j, fmt, ap);
   va_end(ap);
-  if (n < 0) {
-    bench_fio_text_fail(j, ssdrev_fail(j->err, -ENOMEM, "out of memory writing a fio job file"));
-    return;
-  }
-  char line[BENCH_FIO_LINE_MAX - 1]; /* with "# ", BENCH_FIO_LINE_MAX */
-  bench_fio_one_line(s, line, sizeof line);
-  fprintf(j->f, "# %s\n", line);
-  free(s);
 }
 
 int bench_fio_token_ok(const char *name) {
@@ -156,15 +146,11 @@ void bench_fio_job_opt(struct bench_fio_text *j, const char *key, const char *fm
     bench_fio_text_fail(j, ssdrev_fail(j->err, -EINVAL, "fio job file: filename= is written by bench_fio_job_filename"));
     return;
   }
-  char *v = NULL;
   va_list ap;
   va_start(ap, fmt);
-  int n = vasprintf(&v, fmt, ap);
+  char *v = bench_fio_text_vformat(j, fmt, ap);
   va_end(ap);
-  if (n < 0) {
-    bench_fio_text_fail(j, ssdrev_fail(j->err, -ENOMEM, "out of memory writing a fio job file"));
-    return;
-  }
+  if (!v) return;
   char what[96];
   snprintf(what, sizeof what, "fio option %s=", key);
   int rc = !strcmp(key, "ioengine") ? bench_fio_check_ioengine(v, "ioengine", j->err)

@@ -17,20 +17,10 @@
 #define SH_PLAIN "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=%@+,-"
 
 void bench_fio_sh_comment(struct bench_fio_text *s, const char *fmt, ...) {
-  if (s->rc) return;
-  char *t = NULL;
   va_list ap;
   va_start(ap, fmt);
-  int n = vasprintf(&t, fmt, ap);
+  bench_fio_text_vcomment(s, fmt, ap);
   va_end(ap);
-  if (n < 0) {
-    bench_fio_text_fail(s, ssdrev_fail(s->err, -ENOMEM, "out of memory writing a shell script"));
-    return;
-  }
-  char line[BENCH_FIO_LINE_MAX - 1]; /* with "# ", BENCH_FIO_LINE_MAX */
-  bench_fio_one_line(t, line, sizeof line);
-  fprintf(s->f, "# %s\n", line);
-  free(t);
 }
 
 void bench_fio_sh_code(struct bench_fio_text *s, const char *code) {
