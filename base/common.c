@@ -275,6 +275,18 @@ static void outputs_made_dir(const char *path) {
  * than whatever an earlier, unrelated call left there. */
 static int stdio_errno(void) { return errno ? errno : EIO; }
 
+/* Why a stream written around ssdrev_atomic_write (fprintf straight to
+ * a->f) failed: stdio keeps only its error flag, and errno by now is any
+ * later call's. One byte written to its file (the temporary, removed next)
+ * tells again (ENOSPC on a full disk); EIO when that works or the stream
+ * has no file. */
+static int stream_errno(FILE *f) {
+  int fd = fileno(f);
+  errno = 0;
+  if (fd >= 0 && write(fd, "", 1) < 0) return stdio_errno();
+  return EIO;
+}
+
 int ssdrev_atomic_write(struct ssdrev_atomic *a, const void *data, size_t n) {
   if (!n) return 0;
   int e = EBADF; /* not open (a failed open, or after commit or abort) */
@@ -337,9 +349,7 @@ static int grouped_rename(struct ssdrev_outputs *g, struct ssdrev_atomic *a) {
 int ssdrev_atomic_commit(struct ssdrev_atomic *a, struct ssdrev_err *err) {
   if (!a->f) return ssdrev_fail(err, -EINVAL, "output '%s' is not open", a->path);
   int e = 0;
-  /* a stream written around ssdrev_atomic_write: its error has no errno
-   * kept, and errno now is some later call's */
-  if (ferror(a->f)) e = a->write_errno ? a->write_errno : EIO;
+  if (ferror(a->f)) e = a->write_errno ? a->write_errno : stream_errno(a->f);
   errno = 0;
   if (!e && fflush(a->f)) e = stdio_errno();
   if (!e && !defer_sync && fsync(fileno(a->f))) e = errno;
