@@ -671,7 +671,7 @@ static int stem_taken(const char *dir, const char *stem) {
     char p[PATH_MAX + BENCH_FIO_TOKEN_MAX + 8];
     struct stat st;
     snprintf(p, sizeof p, "%s/%s%s", dir, stem, ext[i]);
-    if (!lstat(p, &st) || errno != ENOENT) return 1; /* a file we cannot look at is not ours to replace */
+    if (!lstat(p, &st)) return 1; /* one that cannot be looked at fails its own write, naming it */
   }
   return 0;
 }
@@ -687,7 +687,7 @@ static void unique_stem(const char *dir, const char *name, char *stem, size_t le
   char tok[BENCH_FIO_TOKEN_MAX + 1];
   bench_fio_token(name, tok, sizeof tok);
   snprintf(stem, len, "%s", tok);
-  for (unsigned n = 2; stem_taken(dir, stem) && n < 1000000; n++) {
+  for (unsigned n = 2; stem_taken(dir, stem) && n < 100000; n++) {
     char suf[16];
     int sl = snprintf(suf, sizeof suf, "-%u", n);
     snprintf(stem, len, "%.*s%s", (int)(BENCH_FIO_TOKEN_MAX - (size_t)sl), tok, suf);
