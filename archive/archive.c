@@ -260,9 +260,10 @@ json_t *archive_add_test(struct archive *run, const char *name, json_t *params, 
 }
 
 json_t *archive_find_test(struct archive *run, const char *name) {
-  size_t i;
-  json_t *t;
-  json_array_foreach(json_object_get(run->manifest, "tests"), i, t) {
+  json_t *tests = json_object_get(run->manifest, "tests");
+  /* newest first: the entry a writer has just added is the one it means */
+  for (size_t i = json_array_size(tests); i-- > 0;) {
+    json_t *t = json_array_get(tests, i);
     const char *n = json_string_value(json_object_get(t, "name"));
     if (n && !strcmp(n, name)) return t;
   }

@@ -74,7 +74,9 @@ void archive_free(struct archive *run);
  * start time, log path relative to the run dir} and returns it (borrowed). */
 json_t *archive_add_test(struct archive *run, const char *name, json_t *params,
                            const char *log_rel);
-/* Finds a test entry by name (borrowed) or NULL. */
+/* Finds a test entry by name (borrowed) or NULL; of two with that name
+ * (an archive appended to by hand, an imported file), the newer: the one
+ * lookup every writer uses for the test it has just run. */
 json_t *archive_find_test(struct archive *run, const char *name);
 /* Sets status ("complete", "interrupted", "failed") and the end time. */
 void archive_end_test(json_t *test, const char *status);

@@ -270,10 +270,33 @@ static void outputs_made_dir(const char *path) {
 
 /* ------------------------------------------------------------ commit */
 
+/* The errno of a stdio call that failed, errno cleared before it: EIO when
+ * it set none (a stream failing in a layer below, a cookie's write) rather
+ * than whatever an earlier, unrelated call left there. */
+static int stdio_errno(void) { return errno ? errno : EIO; }
+
+/* Why a stream written around ssdrev_atomic_write (fprintf straight to
+ * a->f) failed: stdio keeps only its error flag, and errno by now is any
+ * later call's. One byte written to its file (the temporary, removed next)
+ * tells again (ENOSPC on a full disk); EIO when that works or the stream
+ * has no file. */
+static int stream_errno(FILE *f) {
+  int fd = fileno(f);
+  errno = 0;
+  if (fd >= 0 && write(fd, "", 1) < 0) return stdio_errno();
+  return EIO;
+}
+
 int ssdrev_atomic_write(struct ssdrev_atomic *a, const void *data, size_t n) {
   if (!n) return 0;
-  if (a->f && fwrite(data, 1, n, a->f) == n) return 0;
-  int e = errno ? errno : EIO;
+  int e = EBADF; /* not open (a failed open, or after commit or abort) */
+  if (a->f) {
+    errno = 0;
+    /* the error flag too: glibc's fwrite counts a failed write of the
+     * layer below as done, setting only the flag */
+    if (fwrite(data, 1, n, a->f) == n && !ferror(a->f)) return 0;
+    e = stdio_errno();
+  }
   if (!a->write_errno) a->write_errno = e;
   return -e;
 }
@@ -326,10 +349,12 @@ static int grouped_rename(struct ssdrev_outputs *g, struct ssdrev_atomic *a) {
 int ssdrev_atomic_commit(struct ssdrev_atomic *a, struct ssdrev_err *err) {
   if (!a->f) return ssdrev_fail(err, -EINVAL, "output '%s' is not open", a->path);
   int e = 0;
-  if (ferror(a->f)) e = a->write_errno ? a->write_errno : errno ? errno : EIO;
-  if (!e && fflush(a->f)) e = errno;
+  if (ferror(a->f)) e = a->write_errno ? a->write_errno : stream_errno(a->f);
+  errno = 0;
+  if (!e && fflush(a->f)) e = stdio_errno();
   if (!e && !defer_sync && fsync(fileno(a->f))) e = errno;
-  if (fclose(a->f) && !e) e = errno;
+  errno = 0;
+  if (fclose(a->f) && !e) e = stdio_errno();
   a->f = NULL;
   if (e) {
     atomic_release(a, 1);
@@ -391,11 +416,7 @@ int ssdrev_write_file_atomic(const char *path, const void *data, size_t len, str
   struct ssdrev_atomic a;
   int rc = ssdrev_atomic_open(&a, path, err);
   if (rc) return rc;
-  if (len && fwrite(data, 1, len, a.f) != len) {
-    int e = errno ? errno : EIO;
-    ssdrev_atomic_abort(&a);
-    return ssdrev_fail(err, -e, "cannot write '%s': %s", path, strerror(e));
-  }
+  if (ssdrev_atomic_write(&a, data, len)) return ssdrev_atomic_fail(&a, err);
   return ssdrev_atomic_commit(&a, err);
 }
 

@@ -177,6 +177,7 @@ int cmd_compare(int argc, char **argv) {
   cairo_debug_reset_static_data();
   void *fcfini = dlsym(RTLD_DEFAULT, "FcFini");
   if (fcfini) ((void (*)(void))fcfini)();
+  if (res.index_notice[0]) cli_warn(NULL, "note", "%s", res.index_notice);
   if (res.index_warning[0]) cli_warn(NULL, "warning", "%s", res.index_warning);
   if (rc) return cli_error(cmd, "%s", err.msg);
   printf("compared %zu run%s in %zu group%s (%zu figures, %zu charts) into '%s'", res.runs_ok,

@@ -124,6 +124,20 @@ static int bin_cmp(const void *a, const void *b) {
   return x->lat_ns < y->lat_ns ? -1 : x->lat_ns > y->lat_ns;
 }
 
+/* A json+ bin's key ("LAT_NS") as *NS: 1 when it is decimal digits only
+ * (strtoull would take "-5" as 2^64 - 5, a negative percentile once
+ * stored) within 63 bits, else 0. The one rule for the key, where bins are
+ * checked and where they are read. */
+static int bin_key_ns(const char *key, uint64_t *ns) {
+  size_t nd = strspn(key, "0123456789");
+  if (!nd || nd > 19 || key[nd]) return 0;
+  errno = 0;
+  unsigned long long v = strtoull(key, NULL, 10);
+  if (errno || v > (unsigned long long)INT64_MAX) return 0;
+  *ns = v;
+  return 1;
+}
+
 json_t *import_fio_bins_percentiles(const json_t *bins, const double *pcts, unsigned npcts) {
   size_t n = json_object_size(bins);
   if (!json_is_object(bins) || !n) return NULL;
@@ -134,13 +148,10 @@ json_t *import_fio_bins_percentiles(const json_t *bins, const double *pcts, unsi
   const char *key;
   json_t *v;
   json_object_foreach((json_t *)bins, key, v) {
-    /* digits only (strtoull would take "-5" as 2^64 - 5), within 63 bits;
-     * the importer refuses such bins first (fio_bins_ok), this keeps the
+    /* the importer refuses bad bins first (fio_bins_ok), this keeps the
      * function safe on its own */
-    size_t nd = strspn(key, "0123456789");
-    errno = 0;
-    unsigned long long lat = nd && nd <= 19 && !key[nd] ? strtoull(key, NULL, 10) : ULLONG_MAX;
-    if (errno || lat > (unsigned long long)INT64_MAX || !json_is_integer(v) || json_integer_value(v) < 0 ||
+    uint64_t lat;
+    if (!bin_key_ns(key, &lat) || !json_is_integer(v) || json_integer_value(v) < 0 ||
         (uint64_t)json_integer_value(v) > (uint64_t)INT64_MAX - total)
       continue;
     b[k].lat_ns = lat;
@@ -309,10 +320,8 @@ static int fio_bins_ok(const json_t *bins, const char *where, struct fio_why *wh
   json_t *v;
   uint64_t total = 0;
   json_object_foreach((json_t *)bins, key, v) {
-    size_t n = strspn(key, "0123456789");
-    errno = 0;
-    unsigned long long lat = n ? strtoull(key, NULL, 10) : 0;
-    if (!n || key[n] || n > 19 || errno || lat > (unsigned long long)INT64_MAX) {
+    uint64_t lat;
+    if (!bin_key_ns(key, &lat)) {
       snprintf(why->msg, sizeof why->msg, "%s.bins key '%.40s' is not a latency in ns (an integer 0 .. 2^63-1)",
                where, key);
       return 0;

@@ -297,6 +297,7 @@ struct render_cmp_result {
   size_t charts;
   size_t gate_failures; /* figures that failed the gate (opts.gate) */
   char index_warning[1600]; /* why an index was not used or not updated; "" if fine */
+  char index_notice[1600];  /* what was done to an index a user should hear of (an old one rebuilt); "" if none */
 };
 
 /* Checks one --where filter ("unknown field 'x'" etc.) without running. */

@@ -9,7 +9,11 @@
 # below DESTDIR, and writes DESTDIR/DATADIR/install-manifest.txt (a temp
 # file renamed into place): one line per file it installed ("f PATH") and
 # per directory it created ("d PATH"), PATH as installed (without DESTDIR).
-# A reinstall keeps the lines of the manifest before it.
+# A reinstall keeps the lines of the manifest before it. Each file and
+# directory is recorded as it is made (a file before its copy begins), and
+# an install that fails or is interrupted still writes the manifest of what
+# it made, so uninstall removes that too; where even that cannot be written,
+# it removes what it made itself.
 # uninstall removes only what the manifest names: each file checked to be a
 # regular file or a symbolic link under PREFIX, DATADIR or MANDIR (no '..',
 # no directory on the way that leads elsewhere), then the directories
@@ -120,8 +124,53 @@ put() { # put MODE SRC DEST
   *"$NL"*) die "refusing to install '$2': its path holds a newline" ;;
   esac
   mkd "$(dirname -- "$3")" || die "cannot create the directory of '$DESTDIR$3'"
-  install -m "$1" -- "$2" "$DESTDIR$3" || die "cannot install '$DESTDIR$3'"
+  # recorded first: a copy that fails half-way leaves a file uninstall must find
   record "f $3"
+  install -m "$1" -- "$2" "$DESTDIR$3" || die "cannot install '$DESTDIR$3'"
+}
+
+# Writes the manifest M: the lines of an earlier install, then this one's.
+# 0 when written, 1 when not (M a link or not a regular file, no DATADIR).
+write_manifest() {
+  [ -d "$DESTDIR$DATADIR" ] && [ ! -L "$M" ] || return 1
+  if [ -e "$M" ] && [ ! -f "$M" ]; then return 1; fi # mv would move into a directory
+  # a name of mktemp's (O_EXCL): never a file or link that stood there
+  tmp=$(mktemp "$DESTDIR$DATADIR/.$MANIFEST.XXXXXX") || return 1
+  {
+    # the lines of an earlier install stay: a reinstall over it created no
+    # directory, yet uninstall must still remove the ones the first made
+    if [ -f "$M" ]; then grep -E '^[fd] /' "$M"; fi
+    printf '%s' "$lines"
+  } | LC_ALL=C sort -u >"$tmp" || { rm -f -- "$tmp"; return 1; }
+  mv -f -- "$tmp" "$M" || { rm -f -- "$tmp"; return 1; }
+}
+
+# Removes what this install recorded: its files (regular files or links),
+# then its directories, deepest first, each only if empty.
+remove_made() {
+  printf '%s' "$lines" | grep '^f ' | while IFS= read -r line; do
+    t="$DESTDIR${line#f }"
+    if [ -L "$t" ] || [ -f "$t" ]; then rm -f -- "$t"; fi
+  done
+  printf '%s' "$lines" | grep '^d ' | LC_ALL=C sort -r | while IFS= read -r line; do
+    t="$DESTDIR${line#d }"
+    if [ -d "$t" ] && [ ! -L "$t" ]; then rmdir -- "$t" 2>/dev/null; fi
+  done
+}
+
+# An install that ends before its manifest (an error, a signal) leaves
+# nothing the manifest does not name.
+installed=0
+on_exit() {
+  rc=$?
+  [ "$installed" = 1 ] || [ -z "$lines" ] && exit "$rc"
+  if write_manifest; then
+    printf "install.sh: the install failed; %s names what it made ('make uninstall' removes it)\n" "$M" >&2
+  else
+    remove_made
+    printf "install.sh: the install failed and no manifest could be written: removed what it made\n" >&2
+  fi
+  exit "$rc"
 }
 
 case $mode in
@@ -130,21 +179,19 @@ install)
   BIN=$1
   shift
   if [ -n "$DESTDIR" ]; then mkdir -p -- "$DESTDIR" || die "cannot create DESTDIR '$DESTDIR'"; fi
-  mkd "$DATADIR" || die "cannot create '$DESTDIR$DATADIR'"
   M="$DESTDIR$DATADIR/$MANIFEST"
+  trap on_exit EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  trap 'exit 129' HUP
+  mkd "$DATADIR" || die "cannot create '$DESTDIR$DATADIR'"
   [ -L "$M" ] && die "'$M' is a symbolic link: refused"
+  if [ -e "$M" ] && [ ! -f "$M" ]; then die "'$M' is not a regular file: refused"; fi
   put 755 "$BIN" "$PREFIX/bin/ssdrev"
   for f in "$@"; do put 644 "$f" "$DATADIR/$f"; done
   put 644 man/ssdrev.1 "$MANDIR/man1/ssdrev.1"
-  # a name of mktemp's (O_EXCL): never a file or link that stood there
-  tmp=$(mktemp "$DESTDIR$DATADIR/.$MANIFEST.XXXXXX") || die "cannot create a temporary file in '$DESTDIR$DATADIR'"
-  {
-    # the lines of an earlier install stay: a reinstall over it created no
-    # directory, yet uninstall must still remove the ones the first made
-    if [ -f "$M" ]; then grep -E '^[fd] /' "$M"; fi
-    printf '%s' "$lines"
-  } | LC_ALL=C sort -u >"$tmp" || { rm -f -- "$tmp"; die "cannot write '$tmp'"; }
-  mv -f -- "$tmp" "$M" || { rm -f -- "$tmp"; die "cannot write '$M'"; }
+  write_manifest || die "cannot write '$M'"
+  installed=1
   printf "installed %s, data in %s, man page ssdrev(1); manifest %s\n" "$DESTDIR$PREFIX/bin/ssdrev" "$DESTDIR$DATADIR" "$M"
   ;;
 uninstall)

@@ -17,6 +17,7 @@
 #ifndef SSDREV_BENCH_FIO_INT_H
 #define SSDREV_BENCH_FIO_INT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "base/ssdrev.h"
@@ -49,6 +50,17 @@ int bench_fio_text_close(struct bench_fio_text *t, char **text, size_t *len);
 /* Keeps RC as T's refusal unless one is kept already (its message is in
  * T->err). */
 void bench_fio_text_fail(struct bench_fio_text *t, int rc);
+/* S as one line into OUT (LEN > 0): every control byte (below 0x20, and
+ * 0x7f) as '?', cut at LEN - 1 bytes. The one rule both writers' comments
+ * and every message that shows a refused value follow. */
+void bench_fio_one_line(const char *s, char *out, size_t len);
+/* FMT formatted (malloc'd), or NULL with T failed (out of memory). */
+char *bench_fio_text_vformat(struct bench_fio_text *t, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+/* "# TEXT", TEXT formatted from FMT as one line (bench_fio_one_line) cut at
+ * BENCH_FIO_LINE_MAX: both writers' comments. */
+void bench_fio_text_vcomment(struct bench_fio_text *t, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 /* ---- fio job files (bench/fio/jobfile.c) */
 
@@ -98,7 +110,8 @@ void bench_fio_token(const char *name, char *out, size_t len);
 
 /* ---- shell scripts (bench/fio/shell.c) */
 
-/* "# TEXT": one comment line (control characters become '?'). */
+/* "# TEXT": one comment line (control characters become '?', the line is
+ * cut at BENCH_FIO_LINE_MAX). */
 void bench_fio_sh_comment(struct bench_fio_text *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* CODE as it is, then a newline: ssdrev's own script text, a constant of
  * the program. Never a string from a file or the command line. */

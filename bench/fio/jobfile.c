@@ -33,29 +33,11 @@
 static const char *const denied_keys[] = {"exec_prerun", "exec_postrun", "ioscheduler", "program",
                                           "arguments", "include", NULL};
 
-/* One line of text with every control byte as '?', at most MAX bytes. */
-static void safe_line(FILE *f, const char *s, size_t max) {
-  for (size_t n = 0; *s && n < max; s++, n++) {
-    unsigned char ch = (unsigned char)*s;
-    fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, f);
-  }
-}
-
 void bench_fio_job_comment(struct bench_fio_text *j, const char *fmt, ...) {
-  if (j->rc) return;
-  char *s = NULL;
   va_list ap;
   va_start(ap, fmt);
-  int n = vasprintf(&s, fmt, ap);
+  bench_fio_text_vcomment(j, fmt, ap);
   va_end(ap);
-  if (n < 0) {
-    bench_fio_text_fail(j, ssdrev_fail(j->err, -ENOMEM, "out of memory writing a fio job file"));
-    return;
-  }
-  fputs("# ", j->f);
-  safe_line(j->f, s, BENCH_FIO_LINE_MAX - 2);
-  fputc('\n', j->f);
-  free(s);
 }
 
 int bench_fio_token_ok(const char *name) {
@@ -115,10 +97,7 @@ int bench_fio_value_check(const char *value, const char *what, struct ssdrev_err
   if (!why) return 0;
   /* the value in the message on one line */
   char shown[320];
-  size_t k = 0;
-  for (const unsigned char *q = (const unsigned char *)value; *q && k + 1 < sizeof shown; q++)
-    shown[k++] = *q < 0x20 || *q == 0x7f ? '?' : (char)*q;
-  shown[k] = 0;
+  bench_fio_one_line(value, shown, sizeof shown);
   return ssdrev_fail(err, -EINVAL, "%s '%s' has a character fio's job files cannot hold (%s)", what, shown, why);
 }
 
@@ -167,15 +146,11 @@ void bench_fio_job_opt(struct bench_fio_text *j, const char *key, const char *fm
     bench_fio_text_fail(j, ssdrev_fail(j->err, -EINVAL, "fio job file: filename= is written by bench_fio_job_filename"));
     return;
   }
-  char *v = NULL;
   va_list ap;
   va_start(ap, fmt);
-  int n = vasprintf(&v, fmt, ap);
+  char *v = bench_fio_text_vformat(j, fmt, ap);
   va_end(ap);
-  if (n < 0) {
-    bench_fio_text_fail(j, ssdrev_fail(j->err, -ENOMEM, "out of memory writing a fio job file"));
-    return;
-  }
+  if (!v) return;
   char what[96];
   snprintf(what, sizeof what, "fio option %s=", key);
   int rc = !strcmp(key, "ioengine") ? bench_fio_check_ioengine(v, "ioengine", j->err)

@@ -17,20 +17,10 @@
 #define SH_PLAIN "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=%@+,-"
 
 void bench_fio_sh_comment(struct bench_fio_text *s, const char *fmt, ...) {
-  if (s->rc) return;
-  char *t = NULL;
   va_list ap;
   va_start(ap, fmt);
-  int n = vasprintf(&t, fmt, ap);
+  bench_fio_text_vcomment(s, fmt, ap);
   va_end(ap);
-  if (n < 0) {
-    bench_fio_text_fail(s, ssdrev_fail(s->err, -ENOMEM, "out of memory writing a shell script"));
-    return;
-  }
-  fputs("# ", s->f);
-  for (const unsigned char *q = (const unsigned char *)t; *q; q++) fputc(*q < 0x20 || *q == 0x7f ? '?' : *q, s->f);
-  fputc('\n', s->f);
-  free(t);
 }
 
 void bench_fio_sh_code(struct bench_fio_text *s, const char *code) {
@@ -39,27 +29,32 @@ void bench_fio_sh_code(struct bench_fio_text *s, const char *code) {
   fputc('\n', s->f);
 }
 
-int bench_fio_sh_word(FILE *f, const char *w, const char *what, struct ssdrev_err *err) {
-  for (const unsigned char *q = (const unsigned char *)w; *q; q++)
-    if (*q < 0x20 || *q == 0x7f) {
-      char shown[200];
-      size_t k = 0;
-      for (const unsigned char *p = (const unsigned char *)w; *p && k + 1 < sizeof shown; p++)
-        shown[k++] = *p < 0x20 || *p == 0x7f ? '?' : (char)*p;
-      shown[k] = 0;
-      return ssdrev_fail(err, -EINVAL, "%s '%s' holds a control character (a newline, a tab, ...): a generated "
-                         "shell command cannot hold it on one line", what, shown);
-    }
-  if (*w && strspn(w, SH_PLAIN) == strlen(w)) {
-    fputs(w, f);
-    return 0;
-  }
+/* 1 when S holds a control byte (as bench_fio_one_line shows as '?'). */
+static int has_control(const char *s) {
+  for (const unsigned char *q = (const unsigned char *)s; *q; q++)
+    if (*q < 0x20 || *q == 0x7f) return 1;
+  return 0;
+}
+
+/* S between single quotes, each ' as '\''. */
+static void put_quoted(FILE *f, const char *s) {
   fputc('\'', f);
-  for (const char *q = w; *q; q++) {
+  for (const char *q = s; *q; q++) {
     if (*q == '\'') fputs("'\\''", f);
     else fputc(*q, f);
   }
   fputc('\'', f);
+}
+
+int bench_fio_sh_word(FILE *f, const char *w, const char *what, struct ssdrev_err *err) {
+  if (has_control(w)) {
+    char shown[200];
+    bench_fio_one_line(w, shown, sizeof shown);
+    return ssdrev_fail(err, -EINVAL, "%s '%s' holds a control character (a newline, a tab, ...): a generated "
+                       "shell command cannot hold it on one line", what, shown);
+  }
+  if (*w && strspn(w, SH_PLAIN) == strlen(w)) fputs(w, f);
+  else put_quoted(f, w);
   return 0;
 }
 
@@ -74,16 +69,12 @@ void bench_fio_sh_cmd(struct bench_fio_text *s, const char *const argv[]) {
 
 void bench_fio_sh_print(struct bench_fio_text *s, const char *text) {
   if (s->rc) return;
-  for (const unsigned char *q = (const unsigned char *)text; *q; q++)
-    if (*q < 0x20 || *q == 0x7f) {
-      bench_fio_text_fail(s, bench_fio_sh_word(s->f, text, "a printed line", s->err)); /* refuses it, writing nothing */
-      return;
-    }
-  /* always quoted, so the text is one argument whatever it holds */
-  fputs("printf '%s\\n' '", s->f);
-  for (const char *q = text; *q; q++) {
-    if (*q == '\'') fputs("'\\''", s->f);
-    else fputc(*q, s->f);
+  if (has_control(text)) {
+    bench_fio_text_fail(s, bench_fio_sh_word(s->f, text, "a printed line", s->err)); /* refuses it, writing nothing */
+    return;
   }
-  fputs("'\n", s->f);
+  /* always quoted, so the text is one argument whatever it holds */
+  fputs("printf '%s\\n' ", s->f);
+  put_quoted(s->f, text);
+  fputc('\n', s->f);
 }

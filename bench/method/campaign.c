@@ -188,12 +188,14 @@ static int parse_line(char *buf, const char *path, unsigned line, struct bench_c
                        "of this machine is sized here)", where);
   if (nf == 3 && (ssdrev_parse_size(f[2], &x->size_bytes) || x->size_bytes < 1048576))
     return ssdrev_fail(err, -EINVAL, "%s: size '%s' is not a size of at least 1 MiB (e.g. 8G)", where, f[2]);
-  /* the run's directory: HOST_PORT-TARGETNAME, safe characters only, in
-   * a file name's 255 bytes (64 + 1 + 5 + 1 + 180) */
+  /* the run's directory: HOST_PORT-TARGETNAME as a token (bench_fio_token,
+   * the one rule for a name made from user data: [A-Za-z0-9._-], never a
+   * leading '.' or '-'), so at most BENCH_FIO_TOKEN_MAX bytes, within a
+   * file name's 255 */
   const char *base = strrchr(x->target, '/') + 1;
-  snprintf(x->run_name, sizeof x->run_name, "%.64s_%u-%.180s", x->address, x->port, *base ? base : "target");
-  for (char *q = x->run_name; *q; q++)
-    if (!isalnum((unsigned char)*q) && *q != '.' && *q != '_' && *q != '-') *q = '_';
+  char raw[sizeof x->run_name];
+  snprintf(raw, sizeof raw, "%.64s_%u-%.180s", x->address, x->port, *base ? base : "target");
+  bench_fio_token(raw, x->run_name, sizeof x->run_name);
   snprintf(x->fio_client, sizeof x->fio_client, "ip:%s,%u", x->address, x->port);
   return 1;
 }

@@ -183,14 +183,8 @@ int bench_review_cliff_job(struct review_ctx *c, const char *test_name, const ch
 }
 
 void bench_review_note_test(struct review_ctx *c, const char *test_name, const char *key, json_t *value) {
-  json_t *tests = json_object_get(c->run->manifest, "tests");
-  for (size_t i = json_array_size(tests); i-- > 0;) {
-    json_t *t = json_array_get(tests, i);
-    if (!json_is_string(json_object_get(t, "name")) || strcmp(json_string_value(json_object_get(t, "name")), test_name))
-      continue;
-    json_object_set(t, key, value);
-    break;
-  }
+  json_t *t = archive_find_test(c->run, test_name);
+  if (t) json_object_set(t, key, value);
   json_decref(value);
 }
 

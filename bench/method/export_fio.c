@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,12 +197,17 @@ int bench_review_fio_tail(struct bench_fio_text *j, const struct review_profile 
   return 0;
 }
 
-/* A note on what the export could not express: into the job file J (a
- * comment) and x->notes (the CLI prints them on stderr). */
+/* A note on what the export could not express, formatted from FMT: into
+ * the job file J (a comment) and x->notes (the CLI prints them on stderr). */
 static void fio_note(struct bench_fio_text *j, const struct bench_fio_export_opts *x, const struct review_step *s,
-                     const char *fmt, const char *what) {
+                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void fio_note(struct bench_fio_text *j, const struct bench_fio_export_opts *x, const struct review_step *s,
+                     const char *fmt, ...) {
   char line[600];
-  snprintf(line, sizeof line, fmt, what);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
   bench_fio_job_comment(j, "NOTE: %s", line);
   if (!x->notes || !x->notes_len) return;
   size_t n = strlen(x->notes);
@@ -286,11 +292,9 @@ int bench_review_fio_steady(struct bench_fio_text *j, const struct review_profil
   fio_time_str(measure_s(x, s->round_s), t, sizeof t);
   bench_fio_job_comment(j, "step %s: steady state (SNIA PTS), %u rounds of %s, %s each, QD%u T%u", s->id,
                         s->rounds_max, s->matrix ? "the IOPS matrix" : "random write", t, s->qd, s->threads);
-  char why[200];
-  snprintf(why, sizeof why, "%u", s->rounds_max);
-  fio_note(j, x, s, "fio cannot stop on the PTS steady-state rule: all %s rounds (rounds_max) are exported; "
-           "the analysis judges the window from the logs", why);
-  if (s->matrix) fio_note(j, x, s, "%s", "the matrix's 512 B points are left out");
+  fio_note(j, x, s, "fio cannot stop on the PTS steady-state rule: all %u rounds (rounds_max) are exported; "
+           "the analysis judges the window from the logs", s->rounds_max);
+  if (s->matrix) fio_note(j, x, s, "the matrix's 512 B points are left out");
   prepare_jobs(j, s);
   for (unsigned r = 1; r <= s->rounds_max; r++) {
     size_t nm = s->matrix ? sizeof mix_read / sizeof mix_read[0] : 1;
@@ -336,7 +340,7 @@ int bench_review_fio_thermal(struct bench_fio_text *j, const struct review_profi
   fio_time_str(s->cool_s, cool, sizeof cool);
   bench_fio_job_comment(j, "step %s: thermal, %gs idle (startdelay), then a sustained sequential write", s->id,
                         s->cool_s);
-  fio_note(j, x, s, "%s", "fio records no temperature: the write is exported, the temperature series is not "
+  fio_note(j, x, s, "fio records no temperature: the write is exported, the temperature series is not "
            "(sample it beside the run, e.g. nvme smart-log)");
   job_head(j, "write", s);
   bench_fio_job_opt(j, "rw", "write");
@@ -358,7 +362,7 @@ int bench_review_fio_recovery(struct bench_fio_text *j, const struct review_prof
   fio_size_str(s->block_bytes, bs, sizeof bs);
   bench_fio_job_comment(j, "step %s: cache recovery after idle, %u KiB QD%u sequential writes, each after its idle "
                         "(startdelay)", s->id, s->block_bytes / 1024, s->qds[0]);
-  fio_note(j, x, s, "%s", "approximated: fio cannot stop a write at the SLC cliff, so each write (the exhaust and "
+  fio_note(j, x, s, "approximated: fio cannot stop a write at the SLC cliff, so each write (the exhaust and "
            "one per idle) runs to its bound in full (at least a quarter of the target), going forward through it");
   /* the bound and the forward cursor as recovery.c's, in bytes when the
    * size is known, else in % of the target (the bound: its quarter) */
@@ -370,7 +374,7 @@ int bench_review_fio_recovery(struct bench_fio_text *j, const struct review_prof
     if (p->set.fill_max_bytes && bound > p->set.fill_max_bytes / 4) bound = p->set.fill_max_bytes / 4;
     bound = bench_review_align_down(bound > cap ? cap : bound, s->block_bytes);
   } else if (s->near_full_bytes) {
-    fio_note(j, x, s, "%s", "bound_bytes is not applied without --size (the bound is a quarter of the target)");
+    fio_note(j, x, s, "bound_bytes is not applied without --size (the bound is a quarter of the target)");
   }
   cursor = cap ? bench_review_align_down((uint64_t)((double)region * s->region_offset_pct / 100), s->block_bytes)
                : (uint64_t)s->region_offset_pct;

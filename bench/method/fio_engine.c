@@ -664,6 +664,36 @@ static int use_huge(const struct bench_job *job) {
   return huge_free_bytes() >= need;
 }
 
+/* 1 when DIR holds a file of STEM: its job file, fio's JSON or output. */
+static int stem_taken(const char *dir, const char *stem) {
+  static const char *const ext[] = {".fio", ".json", ".out"};
+  for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+    char p[PATH_MAX + BENCH_FIO_TOKEN_MAX + 8];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s%s", dir, stem, ext[i]);
+    if (!lstat(p, &st)) return 1; /* one that cannot be looked at fails its own write, naming it */
+  }
+  return 0;
+}
+
+/* The stem of NAME's files in DIR (LEN > BENCH_FIO_TOKEN_MAX): its token,
+ * or TOKEN-2, TOKEN-3, ... (the token cut to make room) when an earlier
+ * test of the step took it. Two names that differ only in bytes the token
+ * replaces ("a b" and "a;b" are both a_b) once shared one .fio, .json and
+ * .out, the later test's overwriting the earlier's. DIR holds this step's
+ * files only: drop_step empties it before the step runs, so a stem there is
+ * an earlier test's of this very run. */
+static void unique_stem(const char *dir, const char *name, char *stem, size_t len) {
+  char tok[BENCH_FIO_TOKEN_MAX + 1];
+  bench_fio_token(name, tok, sizeof tok);
+  snprintf(stem, len, "%s", tok);
+  for (unsigned n = 2; stem_taken(dir, stem) && n < 100000; n++) {
+    char suf[16];
+    int sl = snprintf(suf, sizeof suf, "-%u", n);
+    snprintf(stem, len, "%.*s%s", (int)(BENCH_FIO_TOKEN_MAX - (size_t)sl), tok, suf);
+  }
+}
+
 static int fio_run_job(struct review_ctx *c, const struct bench_job *job, const struct bench_record_opts *o,
                        struct bench_job_result *res, struct ssdrev_err *err) {
   memset(res, 0, sizeof *res);
@@ -681,9 +711,10 @@ static int fio_run_job(struct review_ctx *c, const struct bench_job *job, const 
   if (c->o->fio_client) json_object_set_new(params, "fio_client", json_string(c->o->fio_client));
   /* the job file. The test's name holds the method's cell names: fio and
    * the files in DIR get it as a token (its bytes but [A-Za-z0-9._-] as
-   * '_'), which is the name itself for every name the shipped methods make */
+   * '_'), which is the name itself for every name the shipped methods make,
+   * numbered when an earlier test of the step has that token (unique_stem) */
   char stem[BENCH_FIO_TOKEN_MAX + 1];
-  bench_fio_token(job->name, stem, sizeof stem);
+  unique_stem(dir, job->name, stem, sizeof stem);
   char fname[PATH_MAX * 2];
   struct bench_fio_text j;
   rc = fio_filename(c, fname, sizeof fname, err);

@@ -141,12 +141,7 @@ static int thermal_run(struct review_ctx *c, const struct review_step *s, struct
   int rc = bench_review_run_job(c, name, "thermal", extra, &job, run_s + cool_s, &res, err);
   c->job_hook = NULL;
   c->hook_arg = NULL;
-  json_t *test = NULL, *tests = json_object_get(c->run->manifest, "tests");
-  for (size_t i = json_array_size(tests); i-- > 0 && !test;) {
-    json_t *x = json_array_get(tests, i);
-    const char *n = json_string_value(json_object_get(x, "name"));
-    if (n && !strcmp(n, name)) test = x;
-  }
+  json_t *test = archive_find_test(c->run, name);
   if (test && !rc) {
     /* one last sample at the job's end, on the same axis */
     thermal_sample(c, &ts, (double)res.elapsed_ns / 1e9, 1);

@@ -1131,7 +1131,7 @@ int render_cmp_run(char *const *dirs, size_t n, const struct render_cmp_opts *o,
     for (size_t i = 0; i < n && !used; i++) used = runs[i].index_root == (long)k;
     if (!used) continue;
     struct ssdrev_err ie = {{0}};
-    ix[k] = render_cmp_index_open(o->roots[k], &ie);
+    ix[k] = render_cmp_index_open(o->roots[k], res->index_notice, sizeof res->index_notice, &ie);
     if (!ix[k]) snprintf(res->index_warning, sizeof res->index_warning, "%s", ie.msg);
   }
   for (size_t i = 0; i < n; i++) {

@@ -199,8 +199,10 @@ const char *render_cmp_unit_shown(const char *unit);
 #define CMP_INDEX_NAME "ssdrev-index.sqlite"
 struct cmp_index;
 /* Opens or creates ROOT/ssdrev-index.sqlite; NULL with err filled when it
- * cannot (the compare then goes on without it). */
-struct cmp_index *render_cmp_index_open(const char *root, struct ssdrev_err *err);
+ * cannot (the compare then goes on without it). NOTICE (NLEN bytes) gets
+ * what the open did that a user should hear of (an old index rebuilt), ""
+ * when nothing. */
+struct cmp_index *render_cmp_index_open(const char *root, char *notice, size_t nlen, struct ssdrev_err *err);
 void render_cmp_index_close(struct cmp_index *x);
 /* Fills r's identity and figures from the index when its entry matches
  * r->sig; returns 1 if it did, 0 if the run must be read, <0 on error. */

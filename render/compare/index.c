@@ -149,17 +149,46 @@ static int schema_is_ours(sqlite3 *db) {
   return r;
 }
 
+/* 1 when DB (application_id 0) is an index of an ssdrev from before the
+ * application_id, of any schema version: its objects are ssdrev's only
+ * (the tables, their automatic indexes, the view), and runs, figures and
+ * figure_values have the columns every version had. A database of another
+ * program, even with a table called "runs", is not. 0 when not, -1 on
+ * error. */
+static int schema_was_ours(sqlite3 *db) {
+  static const char q[] =
+      "SELECT (SELECT count(*) FROM sqlite_master WHERE name NOT IN"
+      "        ('runs', 'figures', 'figure_values', 'pass_values', 'tidy')"
+      "        AND name NOT LIKE 'sqlite\\_autoindex\\_%' ESCAPE '\\') = 0"
+      " AND (SELECT count(*) FROM pragma_table_info('runs') WHERE name IN"
+      "      ('id', 'name', 'manifest_mtime_ns', 'manifest_size', 'analysis_mtime_ns', 'analysis_size')) = 6"
+      " AND (SELECT count(*) FROM pragma_table_info('figures') WHERE name IN"
+      "      ('id', 'family', 'test', 'metric', 'unit')) = 5"
+      " AND (SELECT count(*) FROM pragma_table_info('figure_values') WHERE name IN"
+      "      ('run', 'figure', 'value')) = 3";
+  sqlite3_stmt *v;
+  int r = -1;
+  if (sqlite3_prepare_v2(db, q, -1, &v, NULL) == SQLITE_OK && sqlite3_step(v) == SQLITE_ROW)
+    r = sqlite3_column_int(v, 0) != 0;
+  sqlite3_finalize(v);
+  return r;
+}
+
 /* Makes DB an index or refuses it, in one write transaction (two compares
  * creating one index: the second waits and then finds the first's):
  *   - application_id ssdrev's: the schema version must be this one's;
  *   - application_id 0 and no object at all: a new file, ssdrev creates the
  *     schema and stamps application_id and user_version;
- *   - application_id 0 and exactly ssdrev's schema at user_version 1: an
+ *   - application_id 0 and exactly ssdrev's schema at this version: an
  *     index made before application_id was set, stamped now;
+ *   - application_id 0, user_version 1 .. this one, ssdrev's tables only
+ *     (schema_was_ours): an index of an older ssdrev from before the
+ *     application_id. Derived from the archives, so rebuilt (dropped and
+ *     made anew in this transaction: all or nothing) with NOTICE saying so;
  *   - anything else is another program's database (or another schema) and
  *     is left as it was: -EINVAL with a message naming the file.
  * Other SQLite errors return an SQLite code (not a negative errno). */
-static int claim(sqlite3 *db, const char *path, struct ssdrev_err *err) {
+static int claim(sqlite3 *db, const char *path, char *notice, size_t nlen, struct ssdrev_err *err) {
   int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
   /* an index on a read-only mount (or a file this user may not write) is
    * still read: checked in a read transaction, never stamped */
@@ -197,6 +226,18 @@ static int claim(sqlite3 *db, const char *path, struct ssdrev_err *err) {
     stamp = 1; /* a new file */
   } else if (version == CMP_INDEX_VERSION && schema_is_ours(db) == 1) {
     stamp = 1; /* made before application_id: the same schema */
+  } else if (version >= 1 && version <= CMP_INDEX_VERSION && schema_was_ours(db) == 1) {
+    /* an older ssdrev's, before application_id: once refused as a foreign
+     * file, left for the user to delete by hand */
+    if (readonly) {
+      snprintf(msg, sizeof msg, "it is an index of an older ssdrev (schema version %lld) and read-only here, so it "
+               "cannot be rebuilt", version);
+      why = msg;
+    } else {
+      rebuild = stamp = 1;
+      snprintf(notice, nlen, "rebuilt the index '%s': it was an older ssdrev's (schema version %lld, no "
+               "application_id); its runs are read again once", path, version);
+    }
   } else {
     snprintf(msg, sizeof msg,
              "it is not an ssdrev index (an SQLite database with another schema, user_version %lld); "
@@ -223,7 +264,8 @@ static int claim(sqlite3 *db, const char *path, struct ssdrev_err *err) {
   return rc;
 }
 
-struct cmp_index *render_cmp_index_open(const char *root, struct ssdrev_err *err) {
+struct cmp_index *render_cmp_index_open(const char *root, char *notice, size_t nlen, struct ssdrev_err *err) {
+  if (nlen) notice[0] = 0;
   char path[4200];
   snprintf(path, sizeof path, "%s/%s", root, CMP_INDEX_NAME);
   struct stat st;
@@ -242,8 +284,14 @@ struct cmp_index *render_cmp_index_open(const char *root, struct ssdrev_err *err
     sqlite3_busy_timeout(x->db, 10000); /* another compare over the same root writes it */
     rc = sqlite3_exec(x->db, "PRAGMA synchronous=NORMAL;", NULL, NULL, NULL);
   }
-  if (rc == SQLITE_OK) rc = claim(x->db, path, err);
+  if (rc == SQLITE_OK) rc = claim(x->db, path, notice, nlen, err);
   if (rc == -EINVAL) {
+    render_cmp_index_close(x);
+    return NULL;
+  }
+  if ((rc & 0xff) == SQLITE_NOTADB) { /* garbage, or a file of another kind: never written */
+    ssdrev_fail(err, -EINVAL, "not using the index '%s': it is not an SQLite database, so not an ssdrev index; "
+                "ssdrev leaves it alone", path);
     render_cmp_index_close(x);
     return NULL;
   }

@@ -298,8 +298,9 @@ static int write_charts(struct cmp_out *c, struct ssdrev_err *err) {
 
 /* ---------------------------------------------------------------- overlays */
 
-/* The groups an overlay draws: the overview's columns (baseline first,
- * then by score, then unranked), at most CMP_OV_COLS. */
+/* The groups an overlay draws and the overview's columns: the baseline
+ * first, then by score, then the unranked (--short beside full runs, no
+ * shared figure), at most CMP_OV_COLS. */
 static size_t overlay_groups(const struct cmp_table *t, size_t *cols) {
   size_t nc = 0;
   cols[nc++] = t->baseline_group;
@@ -639,23 +640,10 @@ static void build_overview_rest(struct render_buf *b, const struct cmp_table *t,
  * leading), then the relative score and the rank. */
 static void build_overview(struct render_buf *b, const struct cmp_table *t) {
   int ko = t->lang_ko;
-  size_t cols[CMP_OV_COLS], nc = 0, nscored = 0;
-  cols[nc++] = t->baseline_group;
-  size_t *byrank = calloc(t->ngroups ? t->ngroups : 1, sizeof *byrank);
-  if (!byrank) {
-    b->oom = 1;
-    return;
-  }
-  size_t nr = 0;
-  for (size_t g = 0; g < t->ngroups; g++)
-    if (t->groups[g].score_rank) byrank[t->groups[g].score_rank - 1] = g, nr++;
-  for (size_t i = 0; i < nr && nc < CMP_OV_COLS; i++)
-    if (byrank[i] != t->baseline_group) cols[nc++] = byrank[i];
-  free(byrank);
-  /* then the unranked ones (--short beside full runs, no shared figure) */
-  for (size_t g = 0; g < t->ngroups && nc < CMP_OV_COLS; g++)
-    if (!t->groups[g].score_rank && g != t->baseline_group) cols[nc++] = g;
-  nscored = t->groups[t->baseline_group].score_n;
+  /* the overlays' groups, in their order: a chart's legend and the
+   * table's columns are the same groups */
+  size_t cols[CMP_OV_COLS], nc = overlay_groups(t, cols);
+  size_t nscored = t->groups[t->baseline_group].score_n;
   render_buf_printf(b, "## %s\n\n", render_cmp_msg(CM_OVERVIEW, ko));
   render_buf_printf(b, "| %s |", render_cmp_msg(CM_COL_TEST, ko));
   for (size_t i = 0; i < nc; i++) {

@@ -4,7 +4,9 @@
 # program at FOLDER/ssdrev-index.sqlite (another schema at user_version 1,
 # or another application_id) is refused with a warning naming it and left
 # byte for byte as it was; an index made before application_id existed
-# (id 0, exactly ssdrev's schema) is accepted and stamped.
+# (id 0, exactly ssdrev's schema) is accepted and stamped; one of an older
+# ssdrev from before the id (id 0, user_version 1, its own older tables) is
+# rebuilt with a note; a text file at that path is refused naming it.
 set -u
 T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -73,10 +75,45 @@ for kind in schema appid; do
   grep -q 'compared 1 run' "$T/out" || fail "$kind: compare without the index: $(cat "$T/out")"
 done
 
-# not an SQLite file at all: a warning, left alone
+# an index of the first ssdrev (user_version 1, no application_id, its own
+# older schema): derived from the archives, so rebuilt with a note (it was
+# refused as another program's, the user left to delete it)
+rm -f "$IX"
+sq 'CREATE TABLE runs(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, label TEXT, model TEXT, firmware TEXT,
+      state TEXT, source TEXT, created TEXT, simulated INTEGER NOT NULL DEFAULT 0, warning TEXT,
+      manifest_mtime_ns INTEGER, manifest_size INTEGER, analysis_mtime_ns INTEGER, analysis_size INTEGER)' \
+   'CREATE TABLE figures(id INTEGER PRIMARY KEY, family TEXT NOT NULL, test TEXT NOT NULL, metric TEXT NOT NULL,
+      unit TEXT NOT NULL, headline INTEGER NOT NULL, higher_better INTEGER NOT NULL, ord INTEGER NOT NULL DEFAULT 0,
+      UNIQUE(family, test, metric))' \
+   'CREATE TABLE figure_values(run INTEGER NOT NULL REFERENCES runs(id), figure INTEGER NOT NULL REFERENCES
+      figures(id), value REAL NOT NULL, PRIMARY KEY(run, figure)) WITHOUT ROWID' \
+   'CREATE VIEW tidy AS SELECT r.name AS run, f.family, v.value FROM figure_values v JOIN runs r ON r.id = v.run
+      JOIN figures f ON f.id = v.figure' \
+   "INSERT INTO runs(name) VALUES('a1')" 'PRAGMA user_version=1' >/dev/null
+[ "$(sq 'PRAGMA application_id')" = 0 ] || fail "the old index's application_id"
+cmpv || fail "compare over the first ssdrev's index: $(cat "$T/e")"
+grep -q "note: rebuilt the index '$IX': it was an older ssdrev's (schema version 1, no application_id)" "$T/e" \
+  || fail "old unstamped index: message $(cat "$T/e")"
+grep -q warning "$T/e" && fail "old unstamped index: a warning $(cat "$T/e")"
+grep -q 'runs: 0 from the index' "$T/out" || fail "old unstamped index used as it was: $(cat "$T/out")"
+[ "$(sq 'PRAGMA application_id')" = 1400063090 ] && [ "$(sq 'PRAGMA user_version')" = 4 ] \
+  || fail "old unstamped index not rebuilt: $(sq 'PRAGMA application_id') $(sq 'PRAGMA user_version')"
+cmpv && grep -q 'runs: 1 from the index' "$T/out" || fail "rebuilt old index not used: $(cat "$T/out" "$T/e")"
+[ -s "$T/e" ] && fail "rebuilt old index: a message again $(cat "$T/e")"
+# ...but a database of another program with a table called runs (and ssdrev's
+# three names, other columns) is still refused, unchanged
+rm -f "$IX"
+sq 'CREATE TABLE runs(id INTEGER PRIMARY KEY, name TEXT, km REAL)' 'CREATE TABLE figures(id INTEGER, family TEXT)' \
+   'CREATE TABLE figure_values(run INTEGER, figure INTEGER, value REAL)' 'PRAGMA user_version=1' >/dev/null
+sum=$(sha256sum "$IX")
+cmpv || fail "foreign runs table: compare failed: $(cat "$T/e")"
+grep -q "warning: not using the index '$IX': it is not an ssdrev index" "$T/e" || fail "foreign runs: $(cat "$T/e")"
+[ "$(sha256sum "$IX")" = "$sum" ] || fail "a foreign database with a runs table was changed"
+
+# not an SQLite file at all: a warning naming it, left alone
 rm -f "$IX"
 printf 'my notes\n' >"$IX"
 cmpv || fail "text file: compare failed: $(cat "$T/e")"
-grep -q "index '$IX'" "$T/e" || fail "text file: message: $(cat "$T/e")"
+grep -q "warning: not using the index '$IX': it is not an SQLite database" "$T/e" || fail "text file: message: $(cat "$T/e")"
 [ "$(cat "$IX")" = "my notes" ] || fail "text file changed"
 exit 0

@@ -24,6 +24,13 @@ m = {"format": "ssdrev-method", "format_version": 1,
                 "cells": [{"name": "]\n[g]\nexec_prerun=touch P2\n#", "pattern": "rand",
                            "block": "4KiB", "qd": 1, "threads": 1}]}]}
 json.dump(m, open(d + "/m.json", "w"))
+# the review's method also has a cell whose name differs from that one only
+# in a byte the token replaces ('#' and ';' are both '_'): one stem for two
+# tests, whose .fio, .json and .out the later test once overwrote
+m2 = json.loads(json.dumps(m))
+c2 = dict(m2["steps"][0]["cells"][0]); c2["name"] = c2["name"][:-1] + ";"
+m2["steps"][0]["cells"].append(c2)
+json.dump(m2, open(d + "/m2.json", "w"))
 # the same for the export, with a state that closes run.sh's quotes
 m["steps"][0]["state"] = "';touch Z;'"
 m["name"] = "y\ntouch Z\n"
@@ -33,7 +40,7 @@ json.dump(m, open(d + "/e2.json", "w"))
 PY
 
 # ---- item 2: review --engine fio
-"$S" review "$D/t.img" --create-size 16M --profile m.json --out r --engine fio --quiet 2>r.err \
+"$S" review "$D/t.img" --create-size 16M --profile m2.json --out r --engine fio --quiet 2>r.err \
   || fail "the fio review failed: $(cat r.err)"
 [ -e PWNED ] && fail "a method name ran a command through fio's exec_prerun"
 find "$D" -name P2 | grep -q . && fail "a cell name ran a command through fio's exec_prerun"
@@ -44,6 +51,24 @@ for f in r/fio/cdm/*.fio; do
 done
 # the job is the cell's, under its token name
 ls r/fio/cdm/ | grep -q '^cdm.___g__exec_prerun_touch_P2__.read.p1.fio$' || fail "no job file for the cell: $(ls r/fio/cdm)"
+# the second cell's token is the first's: its files are numbered, each
+# test keeps its own job file, JSON and output
+stem=cdm.___g__exec_prerun_touch_P2__.read.p1
+for x in fio json out; do
+  [ -f "r/fio/cdm/$stem.$x" ] && [ -f "r/fio/cdm/$stem-2.$x" ] || fail "not one $x per test: $(ls r/fio/cdm)"
+done
+grep -q '^# test cdm.]?\[g\]?exec_prerun=touch_P2?#.read.p1 of step' "r/fio/cdm/$stem.fio" \
+  || fail "the first cell's job file: $(head -1 "r/fio/cdm/$stem.fio")"
+grep -q '^# test cdm.]?\[g\]?exec_prerun=touch_P2?;.read.p1 of step' "r/fio/cdm/$stem-2.fio" \
+  || fail "the second cell's job file: $(head -1 "r/fio/cdm/$stem-2.fio")"
+grep -q "\"write_lat_log\" *: *\"$stem-2\"" "r/fio/cdm/$stem-2.json" || fail "the second job's logs are not its own"
+python3 - r/manifest.json <<'PY' || fail "the two tests in the manifest"
+import json, sys
+t = [x for x in json.load(open(sys.argv[1]))["tests"] if x["name"].endswith(".read.p1")]
+assert len(t) == 2 and all(x["status"] == "complete" for x in t), t
+assert [x["name"][-9:-8] for x in t] == ["#", ";"], [x["name"] for x in t]
+assert t[0]["log"] != t[1]["log"], t
+PY
 
 # ---- item 3: method export --fio
 mkdir bin

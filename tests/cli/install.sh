@@ -18,6 +18,27 @@ B=$(dirname "$S")
 command -v make >/dev/null 2>&1 || { echo "skip: make not installed"; exit 77; }
 T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
 trap 'rm -rf "$T"' EXIT INT TERM
+# An install that fails before its manifest leaves nothing the manifest does
+# not name (it once left the binary and the data files, and no manifest
+# for uninstall to go by): a data file that is not there fails it after
+# the binary, a data file and their directories were made.
+F="$T/failed"
+( cd "$R" && sh scripts/install.sh install "" "$F" "$F/share/ssdrev" "$F/share/man" "$S" profiles/review.json \
+  no/such.json ) >"$T/fi.out" 2>"$T/fi.err" && fail "an install of a missing data file succeeded"
+grep -q "the install failed; .*install-manifest.txt names what it made" "$T/fi.err" || fail "failed install: $(cat "$T/fi.err")"
+for l in "f $F/bin/ssdrev" "f $F/share/ssdrev/profiles/review.json" "d $F/share/ssdrev/no" "d $F"; do
+  grep -qxF "$l" "$F/share/ssdrev/install-manifest.txt" || fail "the failed install's manifest lacks '$l'"
+done
+sh "$R/scripts/install.sh" uninstall "" "$F" "$F/share/ssdrev" "$F/share/man" >/dev/null 2>"$T/fi.err" \
+  || fail "uninstall after a failed install: $(cat "$T/fi.err")"
+[ -e "$F" ] && fail "uninstall after a failed install left: $(find "$F" | head -5)"
+# where not even the manifest can be written (mktemp fails), the install
+# removes what it made itself
+mkdir "$T/nomk" && printf '#!/bin/sh\nexit 1\n' >"$T/nomk/mktemp" && chmod +x "$T/nomk/mktemp"
+( cd "$R" && PATH="$T/nomk:$PATH" sh scripts/install.sh install "" "$F" "$F/share/ssdrev" "$F/share/man" "$S" \
+  profiles/review.json ) >"$T/fi.out" 2>"$T/fi.err" && fail "an install without its manifest succeeded"
+grep -q "no manifest could be written: removed what it made" "$T/fi.err" || fail "no-manifest install: $(cat "$T/fi.err")"
+[ -e "$F" ] && fail "an install without its manifest left: $(find "$F" | head -5)"
 # A copy of the build tree (timestamps kept): only cli/util.c, which holds
 # the data directory, is compiled again for the scratch PREFIX.
 mkdir -p "$T/build" && cp -pR "$B/obj" "$B/libssdrev.a" "$T/build/" || fail "cannot copy the build tree"

@@ -55,6 +55,22 @@ TEST("Tests added to a run survive a save and reopen with their status and end t
   archive_free(run);
 }
 
+TEST("Of two tests of one name the lookup finds the newer, the one a writer has just added") {
+  /* the review's note on a test (bench_review_note_test) and the thermal
+   * step looked the newest up by hand, `ssdrev run` through
+   * archive_find_test the oldest: one lookup now, the newest */
+  struct ssdrev_err err = {{0}};
+  struct archive *run;
+  REQUIRE(archive_create(&run, test_path("run_dup"), "/tmp/f", &err) == 0);
+  json_t *a = archive_add_test(run, "job", NULL, "logs/a.ssdlog");
+  archive_add_test(run, "other", NULL, NULL);
+  json_t *b = archive_add_test(run, "job", NULL, "logs/b.ssdlog");
+  CHECK(a != b);
+  CHECK(archive_find_test(run, "job") == b);
+  CHECK_STR(json_string_value(json_object_get(archive_find_test(run, "job"), "log")), "logs/b.ssdlog");
+  archive_free(run);
+}
+
 TEST("Creating a run over a non-empty directory is refused") {
   struct ssdrev_err err = {{0}};
   struct archive *run;

@@ -6,6 +6,7 @@
 #include "tests/unit/testlib.h"
 #include "bench/bench.h"
 #include "bench/method/review_int.h"
+#include "bench/fio/fio_int.h"
 
 static const char *write_hosts(const char *name, const char *text) {
   const char *p = test_path(name);
@@ -161,6 +162,24 @@ TEST("A host address too long or IPv6 is refused with what is wrong with it") {
   CHECK(parse_text(plus, sizeof plus - 1, &h, &n, msg, sizeof msg) == -EINVAL);
   CHECK_CONTAINS(msg, "hy:1: port '+80' is not a number");
   CHECK(h == NULL);
+}
+
+TEST("A run name is a token: no leading '.' or '-', other bytes '_', at most BENCH_FIO_TOKEN_MAX bytes") {
+  static char text[800];
+  /* a host name beginning with '-' once made a run directory "-lab_..."
+   * (an option to every command given it); a target name of 180 bytes made
+   * one of 251, past the fio token's limit */
+  struct bench_campaign_host *h = NULL;
+  size_t n = 0;
+  char msg[800];
+  int k = snprintf(text, sizeof text, "-lab:9000 /dev/x%%y 8G\n.hid /t 1G\nlab-1234567890.example.org /v/%0*d 1G\n", 180, 7);
+  REQUIRE(parse_text(text, (size_t)k, &h, &n, msg, sizeof msg) == 0);
+  REQUIRE(n == 3);
+  CHECK_STR(h[0].run_name, "_-lab_9000-x_y");
+  CHECK_STR(h[1].run_name, "_.hid_8765-t");
+  CHECK_EQ_U64(strlen(h[2].run_name), BENCH_FIO_TOKEN_MAX);
+  CHECK(!strncmp(h[2].run_name, "lab-1234567890.example.org_8765-000", 35));
+  free(h);
 }
 
 TEST("Two spellings of one file not made yet are one target") {

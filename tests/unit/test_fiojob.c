@@ -3,6 +3,7 @@
  * option, section or file is refused naming it, what is written is read
  * back as written (issue 26 items 1-3). */
 #include <errno.h>
+#include <string.h>
 #include "tests/unit/testlib.h"
 #include "bench/fio/fio_int.h"
 #include "bench/method/review_int.h"
@@ -115,6 +116,31 @@ TEST("A comment stays one comment line whatever the name in it holds") {
   REQUIRE(bench_fio_text_close(&j, &text, &len) == 0);
   CHECK_STR(text, "# method 'x?[global]?exec_prerun=touch /tmp/PWNED?#'\n");
   free(text);
+}
+
+TEST("Both writers' comments are one line of at most BENCH_FIO_LINE_MAX bytes, every control byte as '?'") {
+  /* one rule (bench_fio_one_line): the script's comments had no limit, so a
+   * long method name made a line no reader takes as one */
+  static char name[3 * BENCH_FIO_LINE_MAX];
+  memset(name, 'n', sizeof name - 1);
+  name[0] = 0x7f, name[1] = '\t';
+  for (int sh = 0; sh < 2; sh++) {
+    struct bench_fio_text t;
+    struct ssdrev_err err = {{0}};
+    REQUIRE(bench_fio_text_open(&t, "a file", &err) == 0);
+    if (sh) bench_fio_sh_comment(&t, "%s", name);
+    else bench_fio_job_comment(&t, "%s", name);
+    char *text;
+    size_t len;
+    REQUIRE(bench_fio_text_close(&t, &text, &len) == 0);
+    CHECK_EQ_U64(len, BENCH_FIO_LINE_MAX + 1); /* the line and its newline */
+    CHECK(!strncmp(text, "# ??nnn", 7));
+    CHECK(strchr(text, '\n') == text + len - 1);
+    free(text);
+  }
+  char shown[5];
+  bench_fio_one_line("a\r\x1b" "bcdef", shown, sizeof shown);
+  CHECK_STR(shown, "a??b");
 }
 
 TEST("An ioengine is a fio engine name only: a path, external: and exec are refused") {

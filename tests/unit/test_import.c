@@ -181,6 +181,20 @@ TEST("json+ bins give nearest-rank percentiles marked as bucketed") {
   json_decref(empty);
 }
 
+TEST("A json+ bin key is a latency only as decimal digits within 63 bits, where bins are read as where checked") {
+  /* "-5" (strtoull: 2^64 - 5), 2^63, a sign, hex, 20 digits: never a bin;
+   * 2^63 - 1 is the largest one */
+  json_t *bins = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "-5", 7, "9223372036854775808", 7, "+5", 7, "0x10",
+                           7, "00000000000000000100", 7, "100", 3, "9223372036854775807", 1);
+  double p[] = {50, 100};
+  json_t *pct = import_fio_bins_percentiles(bins, p, 2);
+  REQUIRE(pct != NULL);
+  CHECK(json_integer_value(json_object_get(json_array_get(pct, 0), "lat_ns")) == 100);
+  CHECK(json_integer_value(json_object_get(json_array_get(pct, 1), "lat_ns")) == INT64_MAX);
+  json_decref(pct);
+  json_decref(bins);
+}
+
 /* Imports a log text into a fresh ssdlog and reads the records back. */
 static int roundtrip(const char *name, const char *text, int has_offset, struct ssdlog_rec *out, size_t max,
                      struct import_fio_log_stats *st, struct ssdrev_err *err) {

@@ -3,6 +3,7 @@
  * (archive/lock.c, archive/archive.c). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -176,6 +177,63 @@ TEST("A write that fails keeps its errno for the message naming the file") {
   CHECK_CONTAINS(err.msg, "w.bin': No space left on device");
   CHECK(access(test_path("w.bin"), F_OK) != 0);
   CHECK(count_tmp(test_path("")) == 0);
+}
+
+/* A stream whose every write fails without setting errno (as a stream
+ * whose error flag is set, or a library's own sink, may): it writes
+ * nothing (glibc's fwrite reports a -1 from here as a full write, only its
+ * error flag set). */
+static ssize_t write_fails(void *cookie, const char *buf, size_t n) {
+  (void)cookie, (void)buf, (void)n;
+  return 0;
+}
+
+TEST("A failed write reports its own errno or EIO, never one left over from an earlier call") {
+  struct ssdrev_err err = {{0}};
+  struct ssdrev_atomic a;
+  REQUIRE(ssdrev_atomic_open(&a, test_path("st.bin"), &err) == 0);
+  fclose(a.f);
+  a.f = fopencookie(NULL, "w", (cookie_io_functions_t){.write = write_fails});
+  REQUIRE(a.f != NULL);
+  setvbuf(a.f, NULL, _IONBF, 0);
+  errno = ENOENT; /* an earlier, unrelated failure */
+  CHECK(ssdrev_atomic_write(&a, "abc", 3) == -EIO);
+  CHECK(ssdrev_atomic_fail(&a, &err) == -EIO);
+  CHECK_CONTAINS(err.msg, "st.bin': Input/output error");
+  CHECK(count_tmp(test_path("")) == 0);
+  /* a stream written around ssdrev_atomic_write (its error flag set, no
+   * errno kept): commit says EIO too */
+  REQUIRE(ssdrev_atomic_open(&a, test_path("st2.bin"), &err) == 0);
+  fclose(a.f);
+  a.f = fopencookie(NULL, "w", (cookie_io_functions_t){.write = write_fails});
+  REQUIRE(a.f != NULL);
+  setvbuf(a.f, NULL, _IONBF, 0);
+  CHECK(fwrite("abc", 1, 3, a.f) != 3);
+  errno = EACCES;
+  CHECK(ssdrev_atomic_commit(&a, &err) == -EIO);
+  CHECK_CONTAINS(err.msg, "st2.bin': Input/output error");
+  CHECK(access(test_path("st2.bin"), F_OK) != 0);
+  CHECK(count_tmp(test_path("")) == 0);
+  /* written around it to a full disk: commit hears ENOSPC again from the
+   * file, not the errno of whatever ran since */
+  if (!access("/dev/full", W_OK)) {
+    REQUIRE(ssdrev_atomic_open(&a, test_path("st3.bin"), &err) == 0);
+    fclose(a.f);
+    a.f = fopen("/dev/full", "w");
+    REQUIRE(a.f != NULL);
+    setvbuf(a.f, NULL, _IONBF, 0);
+    fputs("abc", a.f);
+    CHECK(ferror(a.f));
+    errno = EACCES;
+    CHECK(ssdrev_atomic_commit(&a, &err) == -ENOSPC);
+    CHECK_CONTAINS(err.msg, "st3.bin': No space left on device");
+    CHECK(count_tmp(test_path("")) == 0);
+  }
+  /* not open: EBADF, whatever errno held */
+  struct ssdrev_atomic closed = {.f = NULL};
+  errno = ENOENT;
+  CHECK(ssdrev_atomic_write(&closed, "x", 1) == -EBADF);
+  CHECK(closed.write_errno == EBADF);
 }
 
 TEST("A second writer of an archive fails at once naming the holder's PID") {
