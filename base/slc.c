@@ -122,6 +122,19 @@ static double seg_decline(const struct trace *t, size_t a, size_t b) {
   return tr_speed(t, a, mid) - tr_speed(t, mid, b);
 }
 
+/* How much the points [a, b) fall along their least-squares line over
+ * their length, in MB/s (0 under 8 points). */
+static double trend_decline(const struct trace *t, const double *x, size_t a, size_t b) {
+  if (b - a < 8) return 0;
+  double n = (double)(b - a), sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (size_t i = a; i < b; i++) {
+    double g = tr_start(t, i + 1);
+    sx += g, sy += x[i], sxx += g * g, sxy += g * x[i];
+  }
+  double d = n * sxx - sx * sx;
+  return d > 0 ? -(n * sxy - sx * sy) / d * (tr_start(t, b) - tr_start(t, a)) : 0;
+}
+
 /* The boundary before segment k is a stretch of a decline that goes on:
  * past it the speed falls further (segment k down to everything after, B)
  * than at the boundary, and never comes back up to segment k (a phase that
@@ -309,17 +322,21 @@ static int estimate(const double *gib, const double *mb_s, size_t n, double min_
       for (size_t j = lstart; j < k; j++)
         if (mean[j] <= B && bnd[j + 1] - bnd[j] >= 2 * c.m) sustained = 0;
     }
-    /* a later level lasts at least two minimum segments: a short segment
-     * right after a cliff holds its transition, not a level */
-    if (nl && bnd[k] - bnd[lstart] < 2 * c.m) continue;
+    /* a level lasts at least two minimum segments: a short segment right
+     * after a cliff holds its transition, not a level */
+    /* every level, the cache too, lasts two minimum segments: a first
+     * "level" of three points past the buffer's head is one GC burst
+     * (1866 MB/s for 12 MiB on a full drive writing 473 after it) */
+    if (bnd[k] - bnd[lstart] < 2 * c.m) continue;
     /* a later level (past the first cliff) is a level only when the
      * levels either side hold their speeds over their whole length: GC
      * slowing the end of a fill as free space runs out (525 -> 394 -> 291
      * -> 209 MB/s in steps of the segmentation on a 4 GiB drive) declines
-     * within them, from first half to second, by more than SLC_FLAT x the
-     * drop; a folding-bound level after direct TLC does not */
-    if (nl && (seg_decline(&coarse, bnd[lstart], bnd[k]) > SLC_FLAT * drop ||
-               seg_decline(&coarse, bnd[k], nc) > SLC_FLAT * drop))
+     * within them, along their least-squares line over their length, by
+     * more than SLC_FLAT x the drop; a folding-bound level after direct
+     * TLC does not */
+    if (nl && (trend_decline(&coarse, x, bnd[lstart], bnd[k]) > SLC_FLAT * drop ||
+               trend_decline(&coarse, x, bnd[k], nc) > SLC_FLAT * drop))
       continue;
     /* the level after lasts at least the write buffer's 1/16 GiB too: a
      * slower last few MiB of a fill (the drive's last blocks, 1053 -> 827

@@ -432,7 +432,9 @@ int bench_cliff_watch_finish(struct bench_cliff_watch *w);
 /* What a whole-drive fill's watch saw the drive write once full: the
  * speed (bytes over time) of the trace's last BENCH_CLIFF_FULL_GIB (at most
  * its last quarter), where every LBA is mapped and GC runs as on the full
- * drive; 0 when the trace is too short. */
+ * drive; the first post-cache level when its last estimate (finish) found
+ * a later level (folding-bound, gone after an idle); 0 when the trace is
+ * too short. */
 #define BENCH_CLIFF_FULL_GIB 0.5
 double bench_cliff_full_mb_s(const struct bench_cliff_watch *w);
 /* "cliff", "none" (no cache came back) or "bound" (ran to its end). */

@@ -142,7 +142,7 @@ static int rec_run(struct review_ctx *c, const struct review_step *s, struct ssd
     /* a post-cache level it saw past its cliff; without a cliff its speed
      * may be a cache's larger than the bound, so it is no reference */
     if (!rc && !i && w.stop != BENCH_CLIFF_STOP_NONE && !bench_cliff_watch_finish(&w) && w.est.found)
-      cache = w.est.cache_mb_s, post = w.est.post_first_mb_s, full = w.est.post_cache_mb_s; /* this drive, now */
+      cache = w.est.cache_mb_s, post = full = w.est.post_first_mb_s; /* this drive, full, now */
     bench_cliff_watch_free(&w);
     if (rc) return rc;
     cursor += bench_review_align_down(res.bytes, s->block_bytes);
