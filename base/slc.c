@@ -324,10 +324,12 @@ static int estimate(const double *gib, const double *mb_s, size_t n, double min_
     }
     /* a level lasts at least two minimum segments: a short segment right
      * after a cliff holds its transition, not a level */
-    /* every level, the cache too, lasts two minimum segments: a first
-     * "level" of three points past the buffer's head is one GC burst
-     * (1866 MB/s for 12 MiB on a full drive writing 473 after it) */
-    if (bnd[k] - bnd[lstart] < 2 * c.m) continue;
+    /* every level lasts two minimum segments, the cache two of the
+     * default's at least (a first "level" of three points past the
+     * buffer's head is one GC burst: 1866 MB/s for 12 MiB on a full drive
+     * writing 473 after it; a longer minimum segment asked for, 0.125 GiB
+     * for a 0.25 GiB cache, already keeps such bursts out) */
+    if (bnd[k] - bnd[lstart] < (nl ? 2 * c.m : 2 * MIN_SEG_POINTS)) continue;
     /* a later level (past the first cliff) is a level only when the
      * levels either side hold their speeds over their whole length: GC
      * slowing the end of a fill as free space runs out (525 -> 394 -> 291
