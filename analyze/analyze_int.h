@@ -108,7 +108,7 @@ char *analyze_key(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * is at the drive's warning threshold (within 1 °C). The throttled speed
  * is the mean from SETTLE_S after the first throttle to the end. */
 #define ANALYZE_THERMAL_WINDOW_S 5.0
-#define ANALYZE_THERMAL_DROP 0.15
+#define ANALYZE_THERMAL_DROP 0.10
 #define ANALYZE_THERMAL_HOT_SHARE 0.5
 #define ANALYZE_THERMAL_SLOPE_S 10.0
 #define ANALYZE_THERMAL_MIN_RISE 0.02

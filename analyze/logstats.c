@@ -60,8 +60,9 @@ struct op_acc {
  * nothing. */
 #define SERIES_GAP_MAX 1000u
 
-/* Which bins a pass feeds. */
-enum { FEED_SERIES = 1, FEED_GIB = 2, FEED_FINE = 4, FEED_SFINE = 8 };
+/* Which bins a pass feeds (bit i: all[i] of rebin_overflowed; 4 was the
+ * offset-keyed fine trace, now the fill trace of base/filltrace.c). */
+enum { FEED_SERIES = 1, FEED_GIB = 2, FEED_SFINE = 8 };
 
 /* The latency histogram's bin of lat_ns: bin b >= 1 holds latencies with
  * floor(20 * log10(lat_us)) = b, bin 0 those up to 1 µs, the last bin
@@ -130,12 +131,15 @@ struct log_ctx {
   int any;
   uint64_t rec_no;        /* records read by pass 1 (0-based index of the next one) */
   uint64_t max_done_ns;   /* completion times beyond this are impossible (0 = unknown) */
-  uint64_t interval_ns, gib_step_bytes, fine_step_bytes; /* units of the three bins */
+  uint64_t interval_ns, gib_step_bytes, fine_step_bytes; /* units of the bins and of the fill trace */
   uint64_t sfine_ns;      /* unit of the fine time series (WANT_SERIES_FINE) */
   int binned;             /* some record reached the bins: the key spans below are set */
   uint64_t done_lo, done_hi, off_lo, off_hi; /* span of the binned keys' values */
   int narrowed; /* a short fill's series got a finer interval (narrow_unit) */
-  struct analyze_bins *series, *gib, *fine, *sfine;
+  struct analyze_bins *series, *gib, *sfine;
+  /* the fill trace the SLC estimate runs on, in completion order as the
+   * online watch builds it (base/filltrace.c) */
+  struct ssdrev_fill_trace ft;
   uint64_t lat_buf[NOPS][SSDLOG_CHUNK_MAX_RECORDS];
 };
 
@@ -145,12 +149,11 @@ static void ctx_free(struct log_ctx *c) {
   analyze_pct_free(c->all);
   if (c->series) analyze_bins_release(c->series);
   if (c->gib) analyze_bins_release(c->gib);
-  if (c->fine) analyze_bins_release(c->fine);
+  ssdrev_fill_trace_free(&c->ft);
   if (c->sfine) analyze_bins_release(c->sfine);
   free(c->sfine);
   free(c->series);
   free(c->gib);
-  free(c->fine);
   free(c);
 }
 
@@ -176,7 +179,6 @@ static void feed_bins(struct log_ctx *c, unsigned mask, const struct ssdlog_chun
   if (c->gib) {
     uint64_t off = k->offset_bytes[i];
     if (mask & FEED_GIB) analyze_bins_add(c->gib, off / c->gib_step_bytes, lat, len, sub, done);
-    if (mask & FEED_FINE) analyze_bins_add(c->fine, off / c->fine_step_bytes, lat, len, sub, done);
   }
 }
 
@@ -222,7 +224,8 @@ static int pass1_chunk(struct log_ctx *c, const struct ssdlog_chunk *k, struct s
     if (done > c->done_hi) c->done_hi = done;
     if (off > c->off_hi) c->off_hi = off;
     c->binned = 1;
-    feed_bins(c, FEED_SERIES | FEED_GIB | FEED_FINE | FEED_SFINE, k, i);
+    feed_bins(c, FEED_SERIES | FEED_GIB | FEED_SFINE, k, i);
+    if (c->gib) ssdrev_fill_trace_add(&c->ft, len, sub, done); /* out of memory: seen in fill_json */
   }
   for (unsigned op = 0; op < NOPS; op++)
     if (nb[op]) analyze_pct_add(c->op[op].pct, c->lat_buf[op], nb[op]);
@@ -423,7 +426,8 @@ static json_t *darr(const double *v, size_t n, int digits) {
 }
 
 static int fill_json(struct log_ctx *c, json_t *res, struct ssdrev_err *err) {
-  size_t n = c->gib->nout > c->fine->nout ? c->gib->nout : c->fine->nout;
+  if (c->ft.oom) return ssdrev_fail(err, -ENOMEM, "out of memory building the fill trace");
+  size_t n = c->gib->nout > c->ft.n ? c->gib->nout : c->ft.n;
   double *g = calloc(n + 1, sizeof *g), *m = calloc(n + 1, sizeof *m), *lm = calloc(n + 1, sizeof *lm),
          *lp = calloc(n + 1, sizeof *lp);
   if (!g || !m || !lm || !lp) {
@@ -441,8 +445,12 @@ static int fill_json(struct log_ctx *c, json_t *res, struct ssdrev_err *err) {
   if (c->gib_step_bytes != (1ull << 30))
     json_object_set_new(pg, "step_gib", analyze_json_real((double)c->gib_step_bytes / GIB, 6));
   json_object_set_new(fill, "per_gib", pg);
-  k = trace_points(c->fine, c->first_submit, g, m, NULL, NULL);
-  /* the estimate runs on the fine trace (its resolution follows the data:
+  k = c->ft.n;
+  if (k) {
+    memcpy(g, c->ft.gib, k * sizeof *g);
+    memcpy(m, c->ft.mb_s, k * sizeof *m);
+  }
+  /* the estimate runs on the fill trace (its resolution follows the data:
    * 4 MiB steps are 32 I/Os of a 128 KiB fill); the stored trace merges
    * them into at most TRACE_OUT_MAX points (bytes and times add) */
   double seg = c->o->slc_min_seg_gib > 0 ? c->o->slc_min_seg_gib : 0;
@@ -454,7 +462,7 @@ static int fill_json(struct log_ctx *c, json_t *res, struct ssdrev_err *err) {
   size_t ko = 0;
   for (size_t a = 0; a < k; a += merge, ko++) {
     size_t b = a + merge < k ? a + merge : k;
-    double g0 = a ? g[a - 1] : g[0] - (double)c->fine_step_bytes / GIB, t = 0;
+    double g0 = a ? g[a - 1] : 0, t = 0;
     for (size_t i = a; i < b; i++) {
       double dg = g[i] - (i ? g[i - 1] : g0);
       if (m[i] > 0) t += dg / m[i];
@@ -464,7 +472,7 @@ static int fill_json(struct log_ctx *c, json_t *res, struct ssdrev_err *err) {
     g[ko] = gend;
   }
   json_t *fine = json_object();
-  json_object_set_new(fine, "step_gib", analyze_json_real((double)c->fine_step_bytes * (double)merge / GIB, 6));
+  json_object_set_new(fine, "step_gib", analyze_json_real((double)c->ft.step_bytes * (double)merge / GIB, 6));
   json_object_set_new(fine, "gib", darr(g, ko, 4));
   json_object_set_new(fine, "mb_s", darr(m, ko, 2));
   json_object_set_new(fill, "trace", fine);
@@ -641,11 +649,6 @@ static int rebin_overflowed(struct ssdlog_reader *r, struct log_ctx *c, unsigned
     bins_reset(c->gib);
     mask |= FEED_GIB;
   }
-  if (c->fine && c->fine->overflow) {
-    c->fine_step_bytes = widen_unit(c->fine_step_bytes, c->off_lo, c->off_hi, 1);
-    bins_reset(c->fine);
-    mask |= FEED_FINE;
-  }
   if (c->sfine && c->sfine->overflow) {
     c->sfine_ns = widen_unit(c->sfine_ns, c->done_lo, c->done_hi, 0);
     bins_reset(c->sfine);
@@ -658,7 +661,7 @@ static int rebin_overflowed(struct ssdlog_reader *r, struct log_ctx *c, unsigned
   int need[NOPS] = {(int)mask};
   rc = read_all(r, cols, c, 3, need, 0, err);
   if (rc < 0) return rc;
-  struct analyze_bins *all[] = {c->series, c->gib, c->fine, c->sfine};
+  struct analyze_bins *all[] = {c->series, c->gib, NULL, c->sfine};
   for (unsigned i = 0; i < 4; i++) {
     if (!all[i] || !(mask & (1u << i))) continue;
     rc = analyze_bins_finish(all[i]);
@@ -716,7 +719,7 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
   c->sfine_ns = fins < 9e18 ? (uint64_t)fins : (uint64_t)9e18;
   if (c->sfine_ns == 0) c->sfine_ns = 1;
   if (!rc && (want & ANALYZE_WANT_FILL) &&
-      (!(c->gib = calloc(1, sizeof *c->gib)) || !(c->fine = calloc(1, sizeof *c->fine))))
+      !(c->gib = calloc(1, sizeof *c->gib)))
     rc = -ENOMEM;
   if (rc) {
     ctx_free(c);
@@ -724,7 +727,8 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
   }
   /* the fill trace is keyed by offset: an empty stretch (a far offset) is
    * nothing to plot, so it costs nothing */
-  if (c->gib) c->gib->sparse = c->fine->sparse = 1;
+  if (c->gib) c->gib->sparse = 1;
+  ssdrev_fill_trace_init(&c->ft, c->fine_step_bytes);
   if (c->series) c->series->gap_max = SERIES_GAP_MAX;
   if (c->sfine) c->sfine->gap_max = SERIES_GAP_MAX;
   if (c->series) c->series->exact = !!(want & ANALYZE_WANT_SERIES_EXACT);
@@ -745,7 +749,6 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
   if (rc >= 0) rc = solve_pcts(r, c, err);
   if (rc >= 0 && c->series) rc = analyze_bins_finish(c->series);
   if (rc >= 0 && c->gib) rc = analyze_bins_finish(c->gib);
-  if (rc >= 0 && c->fine) rc = analyze_bins_finish(c->fine);
   if (rc >= 0 && c->sfine) rc = analyze_bins_finish(c->sfine);
   if (rc >= 0) rc = rebin_overflowed(r, c, cols, &widened, err);
   if (rc < 0) {
@@ -817,10 +820,11 @@ int analyze_log(const char *path, const struct analyze_opts *o, unsigned want, j
     json_object_set_new(json_object_get(res, "fill"), "why_no_trace", json_string(why));
     json_object_del(json_object_get(res, "fill"), "slc");
   }
-  if ((widened & FEED_FINE) || ((widened & FEED_GIB) && c->gib_step_bytes > (1ull << 30)))
+  if (c->gib && (c->ft.step_bytes != c->fine_step_bytes || ((widened & FEED_GIB) && c->gib_step_bytes > (1ull << 30))))
     json_array_append_new(warnings, json_sprintf("fill trace steps widened to %g GiB (per-GiB points) and %g GiB "
-                                                 "(trace): the offsets span more than %u steps",
-                                                 (double)c->gib_step_bytes / GIB, (double)c->fine_step_bytes / GIB,
+                                                 "(trace): the offsets span more than %u steps, or the trace more "
+                                                 "than 2^22",
+                                                 (double)c->gib_step_bytes / GIB, (double)c->ft.step_bytes / GIB,
                                                  BINS_MAX));
   if (all.errors)
     json_array_append_new(warnings, json_sprintf("%llu I/O errors (excluded from latency stats)",

@@ -206,11 +206,28 @@ json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *d
     double cd = temp_at(ts, c, ns, td);
     double win = ANALYZE_THERMAL_SLOPE_S;
     double sb = temp_slope(ts, c, ns, td - win, td), sa = temp_slope(ts, c, ns, td, td + win);
-    int hot = ns && isfinite(cd) && cd - c[0] >= ANALYZE_THERMAL_HOT_SHARE * (peak - c[0]);
+    /* Speed and temperature together (issue 24): the heat is the NAND
+     * work, so a throttle, which makes the dies work less, bends the
+     * temperature down at the drop, while an SLC cliff or GC onset keeps
+     * the dies busy and the temperature on its way. "Hot" is against the
+     * hottest the drive had been by then (up to a slope window after the
+     * drop), not the step's peak: a throttle inside the cache, after
+     * which the drive keeps heating writing TLC under the cap, peaks far
+     * above its 52 °C. The warning threshold alone is no evidence: an SLC
+     * cliff at the threshold with the temperature rising on (or held)
+     * is still a cliff. */
+    double peak_by = -INFINITY;
+    for (size_t q = 0; q < ns && ts[q] <= td + win; q++)
+      if (c[q] > peak_by) peak_by = c[q];
+    int hot = ns && isfinite(cd) && cd - c[0] >= ANALYZE_THERMAL_HOT_SHARE * (peak_by - c[0]);
     int plateau = isfinite(sb) && isfinite(sa) && sb >= ANALYZE_THERMAL_MIN_RISE && sa <= sb / 2;
+    /* cooling: from a held temperature (a drive at its threshold) the
+     * temperature falls after the drop */
+    int cooling = isfinite(sb) && isfinite(sa) && sb < ANALYZE_THERMAL_MIN_RISE && sa <= -ANALYZE_THERMAL_MIN_RISE;
     int at_thr = warn > 0 && isfinite(cd) && cd >= warn - 1;
-    int thermal = hot && (plateau || at_thr);
-    const char *why = thermal ? (plateau && at_thr ? "plateau, threshold" : plateau ? "plateau" : "threshold")
+    int thermal = hot && (plateau || cooling);
+    const char *why = thermal ? (at_thr ? (plateau ? "plateau, threshold" : "cooling, threshold")
+                                        : plateau ? "plateau" : "cooling")
                       : !ns        ? "no temperature samples"
                       : !hot       ? "far below the peak temperature"
                                    : "temperature kept rising";

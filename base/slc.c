@@ -44,6 +44,7 @@
  * segment holding the buffer's 16 MiB and the TLC speed after it, which
  * placed a 0.07 GiB "cache" on a drive without one. */
 #define SLC_MIN_CACHE_GIB (1.0 / 16)
+#define BLOCK 8 /* steps per block of the block noise (zsig) */
 #define NOISE_FLOOR 0.005 /* sigma >= 0.5% of the median: a smooth simulated trace must not split on rounding */
 
 struct seg_ctx {
@@ -121,6 +122,19 @@ static double seg_decline(const struct trace *t, size_t a, size_t b) {
   return tr_speed(t, a, mid) - tr_speed(t, mid, b);
 }
 
+/* How much the points [a, b) fall along their least-squares line over
+ * their length, in MB/s (0 under 8 points). */
+static double trend_decline(const struct trace *t, const double *x, size_t a, size_t b) {
+  if (b - a < 8) return 0;
+  double n = (double)(b - a), sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (size_t i = a; i < b; i++) {
+    double g = tr_start(t, i + 1);
+    sx += g, sy += x[i], sxx += g * g, sxy += g * x[i];
+  }
+  double d = n * sxx - sx * sx;
+  return d > 0 ? -(n * sxy - sx * sy) / d * (tr_start(t, b) - tr_start(t, a)) : 0;
+}
+
 /* The boundary before segment k is a stretch of a decline that goes on:
  * past it the speed falls further (segment k down to everything after, B)
  * than at the boundary, and never comes back up to segment k (a phase that
@@ -145,6 +159,15 @@ static int next_level_clear(const struct seg_ctx *c, const struct trace *t, cons
   while (j + 2 < nb && bnd[j + 1] - bnd[j] < 2 * c->m) j++;
   double A = tr_speed(t, bnd[lstart], bnd[k]), na = (double)(bnd[k] - bnd[lstart]), nj = (double)(bnd[j + 1] - bnd[j]);
   return (A - mean[j]) / (sigma * sqrt(1 / na + 1 / nj)) >= SSDREV_SLC_Z_MIN;
+}
+
+/* The lower quartile of the speeds of blocks [b0, b1) of BLOCK coarse
+ * points (tmp: scratch of b1 - b0). */
+static double block_quartile(const struct trace *t, size_t b0, size_t b1, double *tmp) {
+  size_t n = b1 - b0;
+  for (size_t i = 0; i < n; i++) tmp[i] = tr_speed(t, (b0 + i) * BLOCK, (b0 + i + 1) * BLOCK);
+  qsort(tmp, n, sizeof *tmp, cmp_dbl);
+  return tmp[n / 4];
 }
 
 /* Places a cliff from level v1 to v2 inside fine points [a, b): the time
@@ -233,6 +256,21 @@ static int estimate(const double *gib, const double *mb_s, size_t n, double min_
   memcpy(tmp, x, nc * sizeof *tmp);
   level = median(tmp, nc);
   if (sigma < NOISE_FLOOR * level) sigma = NOISE_FLOOR * level;
+  /* The standard error of a level's speed, for the z tests: GC bursts on a
+   * full drive alternate a stalled step with a fast one that drains the
+   * buffer (225, 1780, 133, 446 MB/s), so the noise of a mean over many
+   * steps is far below sigma / sqrt(n): the same noise measured on means
+   * of BLOCK steps, times sqrt(BLOCK), when that is smaller (on smooth
+   * or drifting traces it is not, and sigma stays). */
+  double zsig = sigma;
+  size_t nbk = nc / BLOCK;
+  if (nbk >= 8) {
+    for (size_t i = 0; i < nbk; i++) tmp[i] = tr_speed(&coarse, i * BLOCK, (i + 1) * BLOCK);
+    for (size_t i = 0; i + 1 < nbk; i++) tmp[i] = fabs(tmp[i + 1] - tmp[i]);
+    double sb = median(tmp, nbk - 1) / (0.6745 * sqrt(2.0)) * sqrt((double)BLOCK);
+    if (sb < zsig) zsig = sb;
+    if (zsig < NOISE_FLOOR * level) zsig = NOISE_FLOOR * level;
+  }
   struct seg_ctx c = {.x = x, .s1 = s1, .s2 = s2, .n = nc};
   double cstep = step * (double)f;
   c.m = min_seg_gib > 0 ? (size_t)llround(min_seg_gib / cstep) : 0;
@@ -264,19 +302,48 @@ static int estimate(const double *gib, const double *mb_s, size_t n, double min_
     double na = (double)(bnd[k] - bnd[lstart]), nbp = (double)(nc - bnd[k]);
     double drop = A - B;
     if (!(drop > 0)) continue;
-    double z = drop / (sigma * sqrt(1 / na + 1 / nbp));
+    double z = drop / (zsig * sqrt(1 / na + 1 / nbp));
+    /* sustained: no segment after comes back above before - SLC_SUSTAIN
+     * x drop (not even a short one: the end of a cache alternating 3521
+     * and 3116 MB/s in short segments is still the cache). A new low:
+     * the level after is below the level before throughout (a GC phase
+     * that swings between two speeds is one level): its lower quartile of
+     * blocks of BLOCK steps above B when it has enough of them (a full
+     * drive's GC bursts cut a 0.5 GiB cache at 434 MB/s into 20 segments of
+     * single bursts and stalls, some as slow as the 296 after), else every
+     * segment of it two minimum segments long or more. */
     int sustained = 1;
     for (size_t j = k; j + 1 < nb; j++)
       if (mean[j] > A - SLC_SUSTAIN * drop) sustained = 0;
-    /* a new low: the level after is below every segment of the level
-     * before (a GC phase that swings between two speeds is one level);
-     * a dip shorter than two minimum segments is a GC step inside the
-     * level (a burst of erases on a full drive), not a speed it holds */
-    for (size_t j = lstart; j < k; j++)
-      if (mean[j] <= B && bnd[j + 1] - bnd[j] >= 2 * c.m) sustained = 0;
-    /* a later level lasts at least two minimum segments: a short segment
-     * right after a cliff holds its transition, not a level */
-    if (nl && bnd[k] - bnd[lstart] < 2 * c.m) continue;
+    size_t kb0 = (bnd[lstart] + BLOCK - 1) / BLOCK, kb1 = bnd[k] / BLOCK;
+    if (kb1 >= kb0 + 4) {
+      if (!(block_quartile(&coarse, kb0, kb1, tmp) > B)) sustained = 0;
+    } else {
+      for (size_t j = lstart; j < k; j++)
+        if (mean[j] <= B && bnd[j + 1] - bnd[j] >= 2 * c.m) sustained = 0;
+    }
+    /* a level lasts at least two minimum segments: a short segment right
+     * after a cliff holds its transition, not a level */
+    /* every level lasts two minimum segments, the cache two of the
+     * default's at least (a first "level" of three points past the
+     * buffer's head is one GC burst: 1866 MB/s for 12 MiB on a full drive
+     * writing 473 after it; a longer minimum segment asked for, 0.125 GiB
+     * for a 0.25 GiB cache, already keeps such bursts out) */
+    if (bnd[k] - bnd[lstart] < (nl ? 2 * c.m : 2 * MIN_SEG_POINTS)) continue;
+    /* a later level (past the first cliff) is a level only when the
+     * levels either side hold their speeds over their whole length: GC
+     * slowing the end of a fill as free space runs out (525 -> 394 -> 291
+     * -> 209 MB/s in steps of the segmentation on a 4 GiB drive) declines
+     * within them, along their least-squares line over their length, by
+     * more than SLC_FLAT x the drop; a folding-bound level after direct
+     * TLC does not */
+    if (nl && (trend_decline(&coarse, x, bnd[lstart], bnd[k]) > SLC_FLAT * drop ||
+               trend_decline(&coarse, x, bnd[k], nc) > SLC_FLAT * drop))
+      continue;
+    /* the level after lasts at least the write buffer's 1/16 GiB too: a
+     * slower last few MiB of a fill (the drive's last blocks, 1053 -> 827
+     * MB/s over its last 23 MiB on a cacheless drive) is no cliff */
+    if (gib[n - 1] - tr_start(&coarse, bnd[k]) < SLC_MIN_CACHE_GIB) continue;
     /* a level shorter than the trace's clock (a bandwidth log's window) is
      * the window holding the cliff (GiB / (MB/s) = 1073.74 s) */
     if ((coarse.t[bnd[k]] - coarse.t[bnd[lstart]]) * 1073.741824 < min_level_s) continue;
@@ -290,7 +357,7 @@ static int estimate(const double *gib, const double *mb_s, size_t n, double min_
         seg_decline(&coarse, bnd[k], bnd[k + 1]) > SLC_FLAT * step_d + 2 * sigma / sqrt(lb))
       continue;
     if (z < SSDREV_SLC_Z_MIN || mean[k - 1] - mean[k] < SLC_SHARP * (A - mean[k]) || step_d < SLC_MIN_STEP * A || drop < SLC_MIN_STEP * A ||
-        decline_goes_on(mean, k, nb, B, step_d) || !next_level_clear(&c, &coarse, bnd, mean, nb, lstart, k, sigma) ||
+        decline_goes_on(mean, k, nb, B, step_d) || !next_level_clear(&c, &coarse, bnd, mean, nb, lstart, k, zsig) ||
         !sustained)
       continue;
     if (!nl) first_z = z;

@@ -203,4 +203,25 @@ int ssdrev_slc_estimate_ws(const double *gib, const double *mb_s, size_t n, doub
                            struct ssdrev_slc_ws *ws, struct ssdrev_slc *out, struct ssdrev_err *err);
 void ssdrev_slc_ws_free(struct ssdrev_slc_ws *ws);
 
+/* ---- the fill trace (base/filltrace.c): one construction for the online
+ * watch (bench/method/cliff.c) and the analysis of a fill's log
+ * (analyze/logstats.c). Measured completions in the order they come, in
+ * steps of step_bytes: gib[i] the GiB written at the end of step i, mb_s[i]
+ * its bytes over the time from the previous step's last completion (the
+ * first: from the first submit) to the latest completion seen. A last
+ * partial step stays out (the SLC rule wants equal steps). Past 2^22 points
+ * the points merge in pairs and step_bytes doubles. */
+struct ssdrev_fill_trace {
+  uint64_t step_bytes;
+  double *gib, *mb_s;
+  size_t n, cap;
+  uint64_t acc_bytes, bytes, prev_end_ns, last_done_ns, first_submit_ns;
+  int started, oom;
+};
+void ssdrev_fill_trace_init(struct ssdrev_fill_trace *t, uint64_t step_bytes);
+/* One completion (call in completion order); 1 when it closed a step, 0
+ * when not, -ENOMEM (and every later call) when the arrays could not grow. */
+int ssdrev_fill_trace_add(struct ssdrev_fill_trace *t, uint64_t len_bytes, uint64_t submit_ns, uint64_t done_ns);
+void ssdrev_fill_trace_free(struct ssdrev_fill_trace *t);
+
 #endif

@@ -388,23 +388,28 @@ int bench_record_job(struct archive *run, struct bench_target *t, const struct b
  * (ssdrev_slc_estimate, docs/flags.md) on them as they come, so a write
  * stops a margin past the cliff instead of at its bound (docs/method.md). */
 #define BENCH_CLIFF_BIN_BYTES (UINT64_C(4) << 20)
-/* "Nothing came back": a full drive's writes past the cache ran up to 18%
- * faster than an empty drive's first post-cache level (fam-fold: 664 vs
- * 565 MB/s), its in-cache writes at least 2x faster (GC bursts: PM981 1064
- * vs 451 MB/s) */
+/* "Nothing came back": the write ran no faster than this x what the full
+ * drive writes past its cache (full_mb_s; without it the empty drive's
+ * first post-cache level, which a full drive's writes past the cache beat
+ * by up to 18%: fam-fold 664 vs 565 MB/s). */
 #define BENCH_CLIFF_NONE_RATIO 1.25
 struct bench_cliff_watch {
   uint64_t margin_bytes;  /* stop this far past a cliff the rule found */
-  double cache_mb_s, post_mb_s; /* cache > BENCH_CLIFF_NONE_RATIO x post > 0: stop once
-                           * margin_bytes past the write buffer ran, with no cliff, no
-                           * faster than BENCH_CLIFF_NONE_RATIO x post: no cache came back */
+  double cache_mb_s, post_mb_s; /* the empty drive's: cache > BENCH_CLIFF_NONE_RATIO x post > 0
+                           * says it has a cache to come back; then a write that ran
+                           * margin_bytes past the write buffer with no cliff found, no
+                           * faster than BENCH_CLIFF_NONE_RATIO x the reference, stops:
+                           * no cache came back */
+  double full_mb_s;       /* the reference: what the FULL drive writes past its cache (the end
+                           * of its fill, bench_cliff_full_mb_s; a recovery's exhaust write);
+                           * 0: post_mb_s. On a full drive GC slows the cache writes too (a
+                           * 0.5 GiB cache at 204 MB/s where the empty drive wrote 526 past
+                           * its cache), so the empty drive's speeds stopped every rewrite. */
   int observe_only;       /* never stop (a whole-drive fill: its estimate at the end) */
   /* the trace so far (the batch calls' own; mu guards the arrays and n
    * against the judgment's copy, which may run on another thread) */
-  double *gib, *mb_s;
-  size_t n, cap, next_check;
-  uint64_t acc_bytes, bytes, prev_end_ns, last_done_ns, first_submit_ns;
-  int started, oom;
+  struct ssdrev_fill_trace tr; /* the one construction the analysis uses too (base/filltrace.c) */
+  size_t next_check;
   pthread_mutex_t mu;
   atomic_int halted;      /* the judgment said stop: the batch calls see it */
   /* the judgment's copy of the trace and the estimate's scratch, reused */
@@ -424,6 +429,14 @@ int bench_cliff_watch_fn(void *arg, const struct ssdlog_rec *recs, size_t n);
 /* The estimate on everything seen (the last partial step included); 0 when
  * there is one, -ENODATA when the trace is too short. */
 int bench_cliff_watch_finish(struct bench_cliff_watch *w);
+/* What a whole-drive fill's watch saw the drive write once full: the
+ * speed (bytes over time) of the trace's last BENCH_CLIFF_FULL_GIB (at most
+ * its last quarter), where every LBA is mapped and GC runs as on the full
+ * drive; the first post-cache level when its last estimate (finish) found
+ * a later level (folding-bound, gone after an idle); 0 when the trace is
+ * too short. */
+#define BENCH_CLIFF_FULL_GIB 0.5
+double bench_cliff_full_mb_s(const struct bench_cliff_watch *w);
 /* "cliff", "none" (no cache came back) or "bound" (ran to its end). */
 const char *bench_cliff_stop_name(int stop);
 

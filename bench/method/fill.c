@@ -178,17 +178,21 @@ static int fill_drive_run(struct review_ctx *c, const struct review_step *s,
   job.watch_arg = &w;
   rc = bench_review_run_job(c, name, s->kind->name, json_pack("{s:s}", "phase", "empty"), &job,
                             (double)b / (c->prof->set.plan_write_mb_s * 1e6), &res, err);
-  double post = 0, cache = 0;
+  double post = 0, cache = 0, full = 0;
   /* only a post-cache level seen past a cliff: a fill without one may
    * have run in a cache larger than itself (a short review) */
   /* the first post-cache level: a later level (GC-bound, folding-bound)
    * is slower than what a full drive writes past its cache */
   if (!rc && !bench_cliff_watch_finish(&w) && w.est.found) cache = w.est.cache_mb_s, post = w.est.post_first_mb_s;
+  /* what the full drive writes past its cache: the fill's end (the
+   * near-full rewrite's "nothing came back" compares with it) */
+  if (!rc && post > 0) full = bench_cliff_full_mb_s(&w);
   bench_cliff_watch_free(&w);
   if (rc) return rc;
   if (post > 0) {
     bench_review_note_test(c, name, "cache_mb_s_seen", json_real(cache));
     bench_review_note_test(c, name, "post_cache_mb_s_seen", json_real(post));
+    if (full > 0) bench_review_note_test(c, name, "full_mb_s_seen", json_real(full));
   }
   uint64_t nf = near_full_bytes(c->prof, s, c->cap_bytes);
   if (!nf) return 0;
@@ -197,6 +201,7 @@ static int fill_drive_run(struct review_ctx *c, const struct review_step *s,
   uint64_t idle_ns = c->prof->set.fill_max_bytes ? 0 : (uint64_t)(s->near_full_idle_s * 1e9);
   fill_job_init(c, s, &job, name, sizeof name, "near_full", nf, idle_ns);
   bench_cliff_watch_init(&w, bench_review_cliff_margin(c->prof, s), cache, post);
+  w.full_mb_s = full;
   rc = bench_review_cliff_job(c, name, s->kind->name,
                               json_pack("{s:s, s:f}", "phase", "near_full", "idle_s", (double)idle_ns / 1e9), &job,
                               &w, (double)nf / (c->prof->set.plan_write_mb_s * 1e6), NULL, err);

@@ -65,7 +65,7 @@ int bench_review_check_memory(const struct review_profile *p, struct ssdrev_err 
 static const struct bench_test_kind test_kinds[] = {
     {"cdm", 0, "state profile cell op pass"},
     {"prefill", BENCH_TK_FILL_TRACE, "fill_pct purpose"},
-    {"fill_drive", BENCH_TK_FILL_TRACE, "phase idle_s bound_bytes margin_bytes stopped cache_mb_s_seen post_cache_mb_s_seen"},
+    {"fill_drive", BENCH_TK_FILL_TRACE, "phase idle_s bound_bytes margin_bytes stopped cache_mb_s_seen post_cache_mb_s_seen full_mb_s_seen"},
     {"rw_sweep", 0, "qd read_pct"},
     {"tail", 0, "workload"},
     {"qd_scaling", 0, "workload qd"},

@@ -107,8 +107,8 @@ static int rec_run(struct review_ctx *c, const struct review_step *s, struct ssd
   /* the exhaust write knows the post-cache speed when the run's fill saw
    * one: a drive the steps before left exhausted then costs it a margin,
    * not its bound */
-  double cache, post;
-  bench_review_seen_speeds(c, &cache, &post);
+  double cache, post, full;
+  bench_review_seen_speeds(c, &cache, &post, &full);
   for (unsigned i = 0; i <= s->nidles; i++) {
     /* the write starts where the last ended, its bound cut to the region
      * left; only when less than two margins are left does it wrap to the
@@ -134,6 +134,7 @@ static int rec_run(struct review_ctx *c, const struct review_step *s, struct ssd
     /* after the exhaust, a write that runs at its post-cache speed for a
      * margin has recovered nothing: it stops there */
     bench_cliff_watch_init(&w, margin, cache, post);
+    w.full_mb_s = full;
     json_t *extra = i ? json_pack("{s:s, s:f}", "phase", "recovery", "idle_s", idle_s)
                       : json_pack("{s:s, s:f}", "phase", "exhaust", "idle_s", 0.0);
     int rc = bench_review_cliff_job(c, name, "cache_recovery", extra, &job, &w, idle_s +
@@ -141,7 +142,7 @@ static int rec_run(struct review_ctx *c, const struct review_step *s, struct ssd
     /* a post-cache level it saw past its cliff; without a cliff its speed
      * may be a cache's larger than the bound, so it is no reference */
     if (!rc && !i && w.stop != BENCH_CLIFF_STOP_NONE && !bench_cliff_watch_finish(&w) && w.est.found)
-      cache = w.est.cache_mb_s, post = w.est.post_first_mb_s;
+      cache = w.est.cache_mb_s, post = full = w.est.post_first_mb_s; /* this drive, full, now */
     bench_cliff_watch_free(&w);
     if (rc) return rc;
     cursor += bench_review_align_down(res.bytes, s->block_bytes);

@@ -319,10 +319,11 @@ int bench_review_cliff_job(struct review_ctx *c, const char *test_name, const ch
  * name); saved with the step. */
 void bench_review_note_test(struct review_ctx *c, const char *test_name, const char *key, json_t *value);
 /* The in-cache and post-cache speeds a whole-drive fill of this run saw as
- * it ran (its test's "cache_mb_s_seen", "post_cache_mb_s_seen"), 0s when
- * none did: what a later write until the cliff compares with to tell that
- * no cache came back. */
-void bench_review_seen_speeds(const struct review_ctx *c, double *cache_mb_s, double *post_mb_s);
+ * it ran (its test's "cache_mb_s_seen", "post_cache_mb_s_seen") and what it
+ * wrote once full ("full_mb_s_seen", 0 when not recorded), 0s when none
+ * did: what a later write until the cliff compares with to tell that no
+ * cache came back. */
+void bench_review_seen_speeds(const struct review_ctx *c, double *cache_mb_s, double *post_mb_s, double *full_mb_s);
 /* The margin past a cliff a write until the cliff goes on (docs/method.md):
  * the step's cliff_margin_bytes, in short mode at most 1/16 of
  * fill_max_bytes. */

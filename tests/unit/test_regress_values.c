@@ -129,9 +129,11 @@ TEST("A far but possible offset costs nothing in the fill trace (sparse bins)") 
   json_t *out;
   REQUIRE(analyze(p, 0, &out, &e) == 0);
   const json_t *fill = json_object_get(out, "fill");
-  /* 1000 x 4 KiB lie in GiB 0 and in trace step 0; the far one is one more */
+  /* 1000 x 4 KiB lie in GiB 0; the far one is one more */
   CHECK_EQ_U64(json_array_size(json_object_get(json_object_get(fill, "per_gib"), "gib")), 2);
-  CHECK_EQ_U64(json_array_size(json_object_get(json_object_get(fill, "trace"), "gib")), 2);
+  /* the trace counts bytes written, in completion order (base/filltrace.c),
+   * not offsets: 1001 x 4 KiB are less than one 4 MiB step, wherever they lie */
+  CHECK_EQ_U64(json_array_size(json_object_get(json_object_get(fill, "trace"), "gib")), 0);
   json_decref(out);
 }
 

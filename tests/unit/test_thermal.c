@@ -294,6 +294,8 @@ TEST("The analysis calls a drop thermal where the temperature stops rising, and 
 
 /* a cliff when the drive is already near its peak, still heating at the same rate */
 static double c_hot_rising(double t) { return 70 + 0.1 * t; }
+/* held at 70.5 °C, cooling from the drop at 7.25 s on */
+static double c_held_cooling(double t) { return t < 7.25 ? 70.5 : 70.5 - 0.2 * (t - 7.25); }
 
 TEST("A tiny or denormal interval_s (a hostile analysis) clamps the drop window instead of casting an infinite count") {
   static const double dts[] = {1e-320, 1e-300, 5e-324};
@@ -319,13 +321,51 @@ TEST("A drop without temperature evidence is no throttle: no samples, or a tempe
   o = analyze_thermal(test, entry, NULL);
   CHECK(!json_is_true(json_object_get(o, "throttled")));
   json_decref(o), json_decref(test), json_decref(entry);
-  /* the same drop at the drive's warning threshold is a throttle */
+  /* the same drop at the drive's warning threshold is no throttle either
+   * (issue 24: an SLC cliff at the threshold, the NAND as busy as before
+   * and the temperature rising on, was called the throttle) */
   synth(&test, &entry, v_cliff, c_hot_rising, 12);
   json_t *dut = json_pack("{s:f}", "warn_temp_c", 70.5);
   o = analyze_thermal(test, entry, dut);
+  CHECK(!json_is_true(json_object_get(o, "throttled")));
+  CHECK_STR(analyze_json_str(json_array_get(json_object_get(o, "points"), 0), "evidence"), "temperature kept rising");
+  json_decref(o), json_decref(test), json_decref(entry);
+  /* at the threshold, held there, the drop that makes it cool is one */
+  synth(&test, &entry, v_cliff, c_held_cooling, 20);
+  o = analyze_thermal(test, entry, dut);
   CHECK(json_is_true(json_object_get(o, "throttled")));
-  CHECK_STR(analyze_json_str(json_array_get(json_object_get(o, "points"), 0), "evidence"), "threshold");
+  CHECK_NEAR(analyze_json_num(o, "time_to_throttle_s", 0), 7.25, 0.05);
+  CHECK_STR(analyze_json_str(json_array_get(json_object_get(o, "points"), 0), "evidence"), "cooling, threshold");
   json_decref(o), json_decref(test), json_decref(entry), json_decref(dut);
+}
+
+/* A throttle inside the cache (3000 -> 1500 MB/s at 6.25 s, the dies half
+ * as busy: the rise bends) and the cliff to TLC under the cap at 14.25 s
+ * (1500 -> 1000, the dies as busy as before: the temperature rises on, to
+ * a peak far above the throttle's 52 °C). Issue 24: the throttle was
+ * "far below the peak temperature". */
+static double v_thr_in_cache(double t) {
+  return t < 6 ? 3000 : t < 7 ? 3000 * 0.25 + 1500 * 0.75 : t < 14 ? 1500 : t < 15 ? 1500 * 0.25 + 1000 * 0.75 : 1000;
+}
+static double c_thr_in_cache(double t) {
+  /* first order, 30 s: toward 100 °C at full load, 70 °C at half load */
+  double T = 40, dt = 0.05;
+  for (double x = 0; x < t; x += dt) T += ((x < 6.25 ? 100 : x < 14.25 ? 70 : 100) - T) * dt / 30;
+  return T;
+}
+
+TEST("A throttle inside the cache is the throttle though the drive heats on after its cliff; the cliff is not") {
+  json_t *test, *entry;
+  synth(&test, &entry, v_thr_in_cache, c_thr_in_cache, 60);
+  json_t *o = analyze_thermal(test, entry, NULL);
+  CHECK(json_is_true(json_object_get(o, "throttled")));
+  CHECK_NEAR(analyze_json_num(o, "time_to_throttle_s", 0), 6.25, 0.1);
+  const json_t *pts = json_object_get(o, "points");
+  REQUIRE(json_array_size(pts) == 2);
+  CHECK(json_is_true(json_object_get(json_array_get(pts, 0), "thermal")));
+  CHECK(!json_is_true(json_object_get(json_array_get(pts, 1), "thermal")));
+  CHECK_STR(analyze_json_str(json_array_get(pts, 1), "evidence"), "temperature kept rising");
+  json_decref(o), json_decref(test), json_decref(entry);
 }
 
 TEST("A throttle the thermal step found replaces the review-wide 'near the warning temperature, no drop' note") {
