@@ -80,7 +80,7 @@ TEST("Random writes and trims keep the FTL's invariants: valid counts add up to 
   uint64_t rng = 7;
   run_writes(s, 262144, 131072 / 4, 1, &rng, NULL); /* a sequential pass */
   CHECK(sim_ftl_check(s->ftl) == NULL);
-  CHECK_EQ_U64(s->ftl->mapped, s->ftl->g.lunits);
+  CHECK_EQ_U64(sim_ftl_mapped(s->ftl), s->ftl->g.lunits);
   for (int round = 0; round < 4; round++) {
     run_writes(s, 100000, 4096, 0, &rng, NULL);
     for (int k = 0; k < 200; k++) {
@@ -91,7 +91,7 @@ TEST("Random writes and trims keep the FTL's invariants: valid counts add up to 
     if (why) fprintf(stderr, "    %s\n", why);
     CHECK(why == NULL);
     /* with 4 KiB units the FTL maps exactly the bitmap's units */
-    CHECK_EQ_U64(s->ftl->mapped, s->st.mapped_units);
+    CHECK_EQ_U64(sim_ftl_mapped(s->ftl), s->st.mapped_units);
   }
   sim_free(s);
 }
@@ -120,7 +120,7 @@ TEST("TRIM frees the units: a trimmed drive rewritten sequentially relocates not
   run_writes(s, GIB / 32768, 32768, 1, &rng, NULL);
   run_writes(s, 200000, 4096, 0, &rng, NULL); /* fragment every block */
   REQUIRE(sim_trim(s, 0, GIB) == 0);
-  CHECK_EQ_U64(s->ftl->mapped, 0);
+  CHECK_EQ_U64(sim_ftl_mapped(s->ftl), 0);
   for (uint32_t b = 0; b < s->ftl->g.nblocks; b++) CHECK(s->ftl->valid[b] == 0);
   struct sim_truth t;
   sim_get_truth(s, &t);
