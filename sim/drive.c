@@ -532,18 +532,15 @@ static void dispatch_pending(struct sim *s) {
 }
 
 static uint64_t do_write(struct sim *s, uint64_t now, uint64_t off, uint32_t len) {
-  if (s->ftl) sim_ftl_prefetch(s, off);
   uint64_t in = fluid_take(&s->st.link_wr, now, (uint64_t)(len * s->link_ns_per_byte));
   s->phase_host_bytes += len;
   s->st.host_write_bytes += len;
   sim_map_set(s, off, len);
+  if (s->ftl) sim_ftl_write(s, off, len);
   /* The old copies of rewritten units that sit in SLC become stale; the new
    * ones land in SLC while it has room (dispatch_pending decides the same
    * way per program unit). */
   sim_slc_release(s, sim_slc_mark(s, off, len, s->st.slc_used_bytes + s->slc_unit_bytes <= sim_slc_cap(s)));
-  /* after the bitmap work, which hides the prefetch's miss (the FTL only
-   * adds relocation debt, which nothing above reads) */
-  if (s->ftl) sim_ftl_write(s, off, len);
   /* A write larger than the buffer streams through it in pieces. A piece
    * leaves room for the partial TLC unit still pending (< tlc_unit_bytes; the
    * model makes the buffer hold two), so the buffer never holds more than

