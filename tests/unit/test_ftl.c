@@ -277,6 +277,31 @@ TEST("The FTL keys are checked: too little spare, a mapping unit without op_pct 
   sim_free(s);
 }
 
+TEST("A TRIM unmaps the 16 KiB units it covers whole and a cut unit only once none of its 4 KiB parts is mapped") {
+  struct sim *s = open_text("capacity_bytes = 1GiB\nop_pct = 28\nmap_unit_bytes = 16KiB\n", 1);
+  REQUIRE(s && s->ftl);
+  uint64_t rng = 6;
+  run_writes(s, GIB / 131072, 131072, 1, &rng, NULL);
+  uint64_t n0 = sim_ftl_mapped(s->ftl);
+  CHECK_EQ_U64(n0, GIB / 16384);
+  /* units 10..19 span [160 KiB, 320 KiB); the trim cuts 10 and 19 (4 KiB in, 4 KiB short) */
+  REQUIRE(sim_trim(s, 10 * 16384 + 4096, 10 * 16384 - 8192) == 0);
+  CHECK_EQ_U64(sim_ftl_mapped(s->ftl), n0 - 8);
+  CHECK(s->ftl->l2p[10] != 0 && s->ftl->l2p[19] != 0);
+  CHECK(s->ftl->l2p[11] == 0 && s->ftl->l2p[18] == 0);
+  /* the rest of each cut unit: now no part of 10 or 19 is mapped */
+  REQUIRE(sim_trim(s, 10 * 16384, 4096) == 0);
+  REQUIRE(sim_trim(s, 19 * 16384 + 12288, 4096) == 0);
+  CHECK(s->ftl->l2p[10] == 0 && s->ftl->l2p[19] == 0);
+  CHECK_EQ_U64(sim_ftl_mapped(s->ftl), n0 - 10);
+  /* a trim inside one unit (first and last the same cut unit) leaves it mapped */
+  REQUIRE(sim_trim(s, 30 * 16384 + 4096, 8192) == 0);
+  CHECK(s->ftl->l2p[30] != 0);
+  CHECK_EQ_U64(sim_ftl_mapped(s->ftl), n0 - 10);
+  CHECK(sim_ftl_check(s->ftl) == NULL);
+  sim_free(s);
+}
+
 TEST("A 16 KiB mapping unit writes a 4 KiB random write as a whole unit (read-modify-write)") {
   struct sim *s = open_text("capacity_bytes = 1GiB\nop_pct = 28\nmap_unit_bytes = 16KiB\n", 1);
   REQUIRE(s && s->ftl);
