@@ -80,6 +80,7 @@ struct sim_ftl_geom {
 const char *sim_ftl_geometry(const struct sim_model *m, struct sim_ftl_geom *g);
 
 #define SIM_FTL_NONE UINT32_MAX
+#define SIM_FTL_STALE_LOG 4096u /* stale slots logged before their valid bits are cleared */
 /* The page-mapped FTL's state (sim/ftl.c). Maps hold index + 1 (0 = none),
  * so calloc'd pages stay untouched (lazy) until written. */
 struct sim_ftl {
@@ -90,6 +91,8 @@ struct sim_ftl {
   uint64_t *vbits;        /* per physical slot: holds the unit's newest copy */
   uint64_t upb_magic;     /* 2^64 / upb rounded up: slot / upb by a multiply */
   uint32_t *gc_lu;        /* upb entries: the units of the victim being collected */
+  uint32_t stale[SIM_FTL_STALE_LOG]; /* slots gone stale whose vbits are still set */
+  uint32_t nstale;
   uint32_t *valid, *wp;   /* per block: valid units, units written (0: erased) */
   uint32_t *prev, *next;  /* full blocks in lists by valid count; free blocks in a list by next */
   uint32_t *bucket;       /* upb + 1 list heads */
