@@ -88,7 +88,7 @@ struct sim_ftl {
   unsigned unit_shift;
   uint32_t *l2p;          /* logical unit -> physical slot + 1 */
   uint32_t *p2l;          /* physical slot -> logical unit + 1 (stale slots: left as they were) */
-  uint64_t *vbits;        /* per physical slot: holds the unit's newest copy */
+  uint64_t *vbits;        /* per physical slot: holds the unit's newest copy (or is in stale[]) */
   uint64_t upb_magic;     /* 2^64 / upb rounded up: slot / upb by a multiply */
   uint32_t *gc_lu;        /* upb entries: the units of the victim being collected */
   uint32_t stale[SIM_FTL_STALE_LOG]; /* slots gone stale whose vbits are still set */
