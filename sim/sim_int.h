@@ -80,20 +80,25 @@ struct sim_ftl_geom {
 const char *sim_ftl_geometry(const struct sim_model *m, struct sim_ftl_geom *g);
 
 #define SIM_FTL_NONE UINT32_MAX
+#define SIM_FTL_STALE_LOG 4096u /* stale slots logged before their valid bits are cleared */
 /* The page-mapped FTL's state (sim/ftl.c). Maps hold index + 1 (0 = none),
  * so calloc'd pages stay untouched (lazy) until written. */
 struct sim_ftl {
   struct sim_ftl_geom g;
   unsigned unit_shift;
   uint32_t *l2p;          /* logical unit -> physical slot + 1 */
-  uint32_t *p2l;          /* physical slot -> logical unit + 1 (stale slots: checked against l2p) */
+  uint32_t *p2l;          /* physical slot -> logical unit + 1 (stale slots: left as they were) */
+  uint64_t *vbits;        /* per physical slot: holds the unit's newest copy (or is in stale[]) */
+  uint64_t upb_magic;     /* 2^64 / upb rounded up: slot / upb by a multiply */
+  uint32_t *gc_lu;        /* upb entries: the units of the victim being collected */
+  uint32_t stale[SIM_FTL_STALE_LOG]; /* slots gone stale whose vbits are still set */
+  uint32_t nstale;
   uint32_t *valid, *wp;   /* per block: valid units, units written (0: erased) */
   uint32_t *prev, *next;  /* full blocks in lists by valid count; free blocks in a list by next */
   uint32_t *bucket;       /* upb + 1 list heads */
   uint32_t min_bucket;    /* no full block has fewer valid units */
   uint32_t free_head, nfree;
   uint32_t open[2];       /* open block of the host stream, of the GC stream (SIM_FTL_NONE: none) */
-  uint64_t mapped;        /* mapped logical units */
   uint64_t victims;       /* blocks collected since the drive was made or restored (not saved) */
   uint32_t first_victim;  /* the first of them (SIM_FTL_NONE: none; for tests) */
 };
@@ -189,6 +194,9 @@ void sim_ftl_free(struct sim *s);
 void sim_ftl_reset(struct sim_ftl *f);
 void sim_ftl_write(struct sim *s, uint64_t off, uint64_t len);
 void sim_ftl_trim(struct sim *s, uint64_t off, uint64_t len);
+/* Mapped logical units: the sum of the blocks' valid counts (O(blocks), for
+ * tests and checks; nothing on the I/O path needs it). */
+uint64_t sim_ftl_mapped(const struct sim_ftl *f);
 /* Units the host stream can still write before it must collect again. */
 uint64_t sim_ftl_host_room(const struct sim_ftl *f);
 /* Save/restore: the saved part is l2p, wp and open; the rest is rebuilt.

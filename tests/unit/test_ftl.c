@@ -80,7 +80,7 @@ TEST("Random writes and trims keep the FTL's invariants: valid counts add up to 
   uint64_t rng = 7;
   run_writes(s, 262144, 131072 / 4, 1, &rng, NULL); /* a sequential pass */
   CHECK(sim_ftl_check(s->ftl) == NULL);
-  CHECK_EQ_U64(s->ftl->mapped, s->ftl->g.lunits);
+  CHECK_EQ_U64(sim_ftl_mapped(s->ftl), s->ftl->g.lunits);
   for (int round = 0; round < 4; round++) {
     run_writes(s, 100000, 4096, 0, &rng, NULL);
     for (int k = 0; k < 200; k++) {
@@ -91,7 +91,7 @@ TEST("Random writes and trims keep the FTL's invariants: valid counts add up to 
     if (why) fprintf(stderr, "    %s\n", why);
     CHECK(why == NULL);
     /* with 4 KiB units the FTL maps exactly the bitmap's units */
-    CHECK_EQ_U64(s->ftl->mapped, s->st.mapped_units);
+    CHECK_EQ_U64(sim_ftl_mapped(s->ftl), s->st.mapped_units);
   }
   sim_free(s);
 }
@@ -120,7 +120,7 @@ TEST("TRIM frees the units: a trimmed drive rewritten sequentially relocates not
   run_writes(s, GIB / 32768, 32768, 1, &rng, NULL);
   run_writes(s, 200000, 4096, 0, &rng, NULL); /* fragment every block */
   REQUIRE(sim_trim(s, 0, GIB) == 0);
-  CHECK_EQ_U64(s->ftl->mapped, 0);
+  CHECK_EQ_U64(sim_ftl_mapped(s->ftl), 0);
   for (uint32_t b = 0; b < s->ftl->g.nblocks; b++) CHECK(s->ftl->valid[b] == 0);
   struct sim_truth t;
   sim_get_truth(s, &t);
@@ -274,6 +274,31 @@ TEST("The FTL keys are checked: too little spare, a mapping unit without op_pct 
   struct sim_truth t;
   sim_get_truth(s, &t);
   CHECK(t.ftl == 0);
+  sim_free(s);
+}
+
+TEST("A TRIM unmaps the 16 KiB units it covers whole and a cut unit only once none of its 4 KiB parts is mapped") {
+  struct sim *s = open_text("capacity_bytes = 1GiB\nop_pct = 28\nmap_unit_bytes = 16KiB\n", 1);
+  REQUIRE(s && s->ftl);
+  uint64_t rng = 6;
+  run_writes(s, GIB / 131072, 131072, 1, &rng, NULL);
+  uint64_t n0 = sim_ftl_mapped(s->ftl);
+  CHECK_EQ_U64(n0, GIB / 16384);
+  /* units 10..19 span [160 KiB, 320 KiB); the trim cuts 10 and 19 (4 KiB in, 4 KiB short) */
+  REQUIRE(sim_trim(s, 10 * 16384 + 4096, 10 * 16384 - 8192) == 0);
+  CHECK_EQ_U64(sim_ftl_mapped(s->ftl), n0 - 8);
+  CHECK(s->ftl->l2p[10] != 0 && s->ftl->l2p[19] != 0);
+  CHECK(s->ftl->l2p[11] == 0 && s->ftl->l2p[18] == 0);
+  /* the rest of each cut unit: now no part of 10 or 19 is mapped */
+  REQUIRE(sim_trim(s, 10 * 16384, 4096) == 0);
+  REQUIRE(sim_trim(s, 19 * 16384 + 12288, 4096) == 0);
+  CHECK(s->ftl->l2p[10] == 0 && s->ftl->l2p[19] == 0);
+  CHECK_EQ_U64(sim_ftl_mapped(s->ftl), n0 - 10);
+  /* a trim inside one unit (first and last the same cut unit) leaves it mapped */
+  REQUIRE(sim_trim(s, 30 * 16384 + 4096, 8192) == 0);
+  CHECK(s->ftl->l2p[30] != 0);
+  CHECK_EQ_U64(sim_ftl_mapped(s->ftl), n0 - 10);
+  CHECK(sim_ftl_check(s->ftl) == NULL);
   sim_free(s);
 }
 
