@@ -1,9 +1,13 @@
 /* msg.c — the message catalogue (render/msg_int.h): one row per generated
  * report string, English and Korean. The Korean follows the reference
- * review's wording (SLC캐시, 지연시간, 병목현상, "75% 채움"); where the
- * reference itself writes a term in English (the DUT Summary's field names,
- * the tail table's "Percentile | RND Read"), the row keeps it and says so
- * (same = 1). Units stay as the reference writes them: MB/s, µs, GiB. */
+ * review's wording (SLC캐시, 지연시간, 병목현상, "75% 채움"). Where the
+ * reference writes a term in English (the DUT Summary's field names, the
+ * tail table's "Percentile | RND Read", "Fill Drive") the Korean form is
+ * still Korean (issue 27): a Korean page reads Korean, its notes included;
+ * the reference's own template keeps its English headings and captions as
+ * its prose. A row keeps the English on purpose (same = 1) only for a name:
+ * a CrystalDiskMark profile, a unit. Units stay as the reference writes
+ * them: MB/s, µs, GiB. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -45,20 +49,20 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_MISS_CDM, "run '{run}' has no CrystalDiskMark results in state '{arg}'",
         "'{run}'에 {arg} 상태의 CrystalDiskMark 결과가 없습니다"),
     ROW(MSG_MISS_FILL, "run '{run}' has no fill-drive trace (analysis fill.per_gib)",
-        "'{run}'에 Fill Drive 결과가 없습니다 (분석 항목 fill.per_gib)"),
+        "'{run}'에 드라이브 채우기 결과가 없습니다 (분석 항목 fill.per_gib)"),
     ROW(MSG_MISS_FILL_LAT, "run '{run}' has no fill latency (fill.per_gib.lat_mean_us)",
-        "'{run}'에 Fill Drive 지연시간이 없습니다 (fill.per_gib.lat_mean_us)"),
+        "'{run}'에 드라이브 채우기 지연시간이 없습니다 (분석 항목 fill.per_gib.lat_mean_us)"),
     ROW(MSG_MISS_SWEEP, "run '{run}' has no RW-ratio sweep (analysis rw_sweep)",
         "'{run}'에 RW 비율별 결과가 없습니다 (분석 항목 rw_sweep)"),
     ROW(MSG_MISS_TAIL, "run '{run}' has no tail-latency results (analysis tail)",
-        "'{run}'에 Tail Latency 결과가 없습니다 (분석 항목 tail)"),
+        "'{run}'에 꼬리 지연시간 결과가 없습니다 (분석 항목 tail)"),
     ROW(MSG_MISS_TEST, "run '{run}' has no test {arg}", "'{run}'에 {arg} 테스트가 없습니다"),
     ROW(MSG_MISS_TAIL_TEST, "run '{run}' has no test of kind tail with workload {arg}",
-        "'{run}'에 {arg} 워크로드의 Tail Latency 테스트가 없습니다"),
+        "'{run}'에 {arg} 워크로드의 꼬리 지연시간 테스트가 없습니다"),
     ROW(MSG_MISS_SERIES, "run '{run}': the test has no time series (series.t_s)",
         "'{run}': 테스트에 시간별 기록이 없습니다 (series.t_s)"),
     ROW(MSG_MISS_HIST_LOG, "run '{run}': no logged test to draw a histogram from (manifest tests[].log)",
-        "'{run}': 히스토그램을 그릴 로그가 있는 테스트가 없습니다 (manifest tests[].log)"),
+        "'{run}': 히스토그램을 그릴 로그가 있는 테스트가 없습니다 (manifest.json tests[].log)"),
     ROW(MSG_MISS_DUT, "run '{run}' has no DUT summary (분석 항목 dut)", "'{run}'에 DUT 정보가 없습니다 (분석 항목 dut)"),
     ROW(MSG_MISS_SLC, "run '{run}' has no SLC cache estimate (analysis fill.slc)",
         "'{run}'에 SLC캐시 추정값이 없습니다 (분석 항목 fill.slc)"),
@@ -66,19 +70,19 @@ static const struct msg_row rows[MSG_COUNT] = {
         "'{run}'의 분석 결과에 '{arg}' 값이 없습니다"),
 
     ROW(MSG_T_UNKNOWN_MODEL, "(unknown model)", "(모델 불명)"),
-    /* the DUT Summary's fields as the Korean reference writes them */
-    SAME(MSG_T_LINK, "Link"),
-    SAME(MSG_T_NVME_VERSION, "NVMe Version"),
-    SAME(MSG_T_FIRMWARE, "Firmware"),
-    SAME(MSG_T_LBA_SIZE, "LBA Size"),
-    SAME(MSG_T_CONTROLLER, "Controller"),
-    SAME(MSG_T_WARN_TEMP, "Warning Temp"),
-    SAME(MSG_T_STORAGE_MEDIA, "Storage Media"),
-    SAME(MSG_T_CRIT_TEMP, "Critical Temp"),
-    SAME(MSG_T_POWER_STATE, "Power State"),
-    SAME(MSG_T_MAX_POWER, "Maximum Power"),
-    SAME(MSG_T_ENTRY_LAT, "Entry Latency"),
-    SAME(MSG_T_EXIT_LAT, "Exit Latency"),
+    /* the DUT Summary's fields (the Korean reference writes them in English) */
+    ROW(MSG_T_LINK, "Link", "링크"),
+    ROW(MSG_T_NVME_VERSION, "NVMe Version", "NVMe 버전"),
+    ROW(MSG_T_FIRMWARE, "Firmware", "펌웨어"),
+    ROW(MSG_T_LBA_SIZE, "LBA Size", "LBA 크기"),
+    ROW(MSG_T_CONTROLLER, "Controller", "컨트롤러"),
+    ROW(MSG_T_WARN_TEMP, "Warning Temp", "경고 온도"),
+    ROW(MSG_T_STORAGE_MEDIA, "Storage Media", "저장 매체"),
+    ROW(MSG_T_CRIT_TEMP, "Critical Temp", "임계 온도"),
+    ROW(MSG_T_POWER_STATE, "Power State", "전원 상태"),
+    ROW(MSG_T_MAX_POWER, "Maximum Power", "최대 전력"),
+    ROW(MSG_T_ENTRY_LAT, "Entry Latency", "진입 지연시간"),
+    ROW(MSG_T_EXIT_LAT, "Exit Latency", "복귀 지연시간"),
     ROW(MSG_T_TEST, "Test", "테스트"),
     ROW(MSG_T_READ_MB_S, "Read [MB/s]", "읽기 [MB/s]"),
     ROW(MSG_T_WRITE_MB_S, "Write [MB/s]", "쓰기 [MB/s]"),
@@ -86,11 +90,11 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_T_WRITE_IOPS, "Write [IOPS]", "쓰기 [IOPS]"),
     ROW(MSG_T_READ_US, "Read [µs]", "읽기 [µs]"),
     ROW(MSG_T_WRITE_US, "Write [µs]", "쓰기 [µs]"),
-    /* the tail table's header as the Korean reference writes it */
-    SAME(MSG_T_PERCENTILE, "Percentile"),
-    SAME(MSG_T_RND_READ, "RND Read"),
-    SAME(MSG_T_RND_MIX70, "RND Read 70%"),
-    SAME(MSG_T_RND_WRITE, "RND Write"),
+    /* the tail table's header (the Korean reference writes it in English) */
+    ROW(MSG_T_PERCENTILE, "Percentile", "백분위"),
+    ROW(MSG_T_RND_READ, "RND Read", "랜덤 읽기"),
+    ROW(MSG_T_RND_MIX70, "RND Read 70%", "랜덤 읽기 70%"),
+    ROW(MSG_T_RND_WRITE, "RND Write", "랜덤 쓰기"),
     ROW(MSG_T_READ_SHARE, "Read share", "읽기 비율"),
     ROW(MSG_T_DRIVE, "Drive", "드라이브"),
     ROW(MSG_T_SLC_EMPTY, "SLC cache, empty", "SLC캐시 (빈 드라이브)"),
@@ -103,10 +107,10 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_T_FINDING, "Finding", "내용"),
 
     ROW(MSG_C_CDM, "CrystalDiskMark-style results", "CrystalDiskMark 결과"),
-    ROW(MSG_C_FILL, "Fill drive: sequential write, 128 KiB", "Fill Drive: 순차 쓰기, 128 KiB"),
-    ROW(MSG_C_FILL_LAT, "Fill drive: latency per GiB written", "Fill Drive: 기록량에 따른 평균 지연시간"),
-    ROW(MSG_C_RW, "Low QD performance by RW ratio", "RW 비율에 따른 Low QD 성능"),
-    ROW(MSG_C_TAIL, "Tail latency", "Tail Latency (꼬리 지연시간)"),
+    ROW(MSG_C_FILL, "Fill drive: sequential write, 128 KiB", "드라이브 채우기: 순차 쓰기, 128 KiB"),
+    ROW(MSG_C_FILL_LAT, "Fill drive: latency per GiB written", "드라이브 채우기: 기록량에 따른 평균 지연시간"),
+    ROW(MSG_C_RW, "Low QD performance by RW ratio", "읽기 비율에 따른 저QD 성능"),
+    ROW(MSG_C_TAIL, "Tail latency", "꼬리 지연시간"),
     ROW(MSG_C_LATENCY, "Latency over time", "시간에 따른 지연시간"),
     ROW(MSG_C_HIST, "Latency histogram", "지연시간 히스토그램"),
     ROW(MSG_C_BARS, "CrystalDiskMark-style {op}, {state}", "CrystalDiskMark {op:op} 비교, {state}"),
@@ -124,7 +128,7 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_SHORT_PAGE_NOTE, "Short review (--short): a trial run, not a measurement", "짧은 리뷰(--short): 실제 측정이 아닌 시험 실행"),
     ROW(MSG_C_MIX_MB_S, "Mix [MB/s]", "혼합 [MB/s]"),
     ROW(MSG_C_FILL_LAT_AX, "Write latency [µs], mean and p99", "쓰기 지연시간 [µs], 평균과 p99"),
-    ROW(MSG_C_FILL_TIME, "Fill drive: write speed over time", "Fill Drive: 시간에 따른 쓰기 속도"),
+    ROW(MSG_C_FILL_TIME, "Fill drive: write speed over time", "드라이브 채우기: 시간에 따른 쓰기 속도"),
     ROW(MSG_C_P99_DASHED, "dashed: p99", "점선: p99"),
     ROW(MSG_C_REWRITE_LEG, "light dashed: rewrite of the full drive", "옅은 점선: 가득 찬 드라이브 재기록"),
     ROW(MSG_C_CLIFF, "cliff", "절벽"),
@@ -159,7 +163,7 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_F_RND_READ_PLATEAU,
         "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a {capacity_gb:0} GB drive ({state}): few dies, queue "
         "depth does not help",
-        "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 ({capacity_gb:0}GB, {state}): 저용량 SKU라 Die 수가 "
+        "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 ({capacity_gb:0}GB, {state}): 저용량 제품이라 다이 수가 "
         "적어 QD를 높여도 성능이 늘지 않는 병목현상입니다"),
     ROW(MSG_F_FOB_VS_FULL, "{cell} {op} at {state}: {full_mb_s:0} MB/s is {ratio:2}x of FOB {fob_mb_s:0} MB/s (< {min_ratio:1}x)",
         "{cell} {op:op}: {state} 상태에서 {full_mb_s:0}MB/s로 FOB상태 {fob_mb_s:0}MB/s의 {ratio:2}배입니다 (< {min_ratio:1}배)"),
@@ -170,7 +174,7 @@ static const struct msg_row rows[MSG_COUNT] = {
         "post-cache write speed {post_cache_mb_s:0} MB/s is {ratio:2}x of the cached {cache_mb_s:0} MB/s (< {min_ratio:1}x)",
         "SLC캐시 이후 쓰기 속도 {post_cache_mb_s:0}MB/s는 캐시 안 {cache_mb_s:0}MB/s의 {ratio:2}배입니다 (< {min_ratio:1}배)"),
     ROW(MSG_F_TAIL_BLOWUP, "{workload} tail: p{p} {p_us:1} µs is {ratio:1}x the median {p50_us:1} µs (> {max_ratio:0}x)",
-        "{workload} Tail Latency: p{p} {p_us:1} µs로 중앙값 {p50_us:1} µs의 {ratio:1}배입니다 (> {max_ratio:0}배)"),
+        "{workload} 꼬리 지연시간: p{p} {p_us:1} µs로 중앙값 {p50_us:1} µs의 {ratio:1}배입니다 (> {max_ratio:0}배)"),
     ROW(MSG_F_RW_SWEEP_DIP,
         "RW-ratio sweep QD{qd} dips to {mb_s:1} MB/s at {read_pct:0}% reads, {ratio:2}x of the slower pure workload "
         "({ends_min_mb_s:1} MB/s)",
@@ -287,14 +291,14 @@ static const struct msg_row rows[MSG_COUNT] = {
         "{test}: 정상 구간에서 {below_pct:1}%의 초가 평균 {mean_iops:0} IOPS의 {drop_pct:0}% 아래로 떨어집니다 "
         "({share_pct:0}% 초과)"),
     ROW(MSG_MISS_FILL_TIME, "run '{run}' has no fill series over time (analysis fill.per_sec)",
-        "'{run}'에 Fill Drive 시간별 쓰기 속도가 없습니다 (분석 항목 fill.per_sec)"),
+        "'{run}'에 드라이브 채우기의 시간별 쓰기 속도가 없습니다 (분석 항목 fill.per_sec)"),
     ROW(MSG_MISS_TEMP, "run '{run}' has no temperature samples (analysis temperature)",
         "'{run}'에 온도 기록이 없습니다 (분석 항목 temperature)"),
     ROW(MSG_MISS_QD, "run '{run}' has no queue-depth scaling (analysis qd_scaling)",
         "'{run}'에 QD 스케일링 결과가 없습니다 (분석 항목 qd_scaling)"),
     ROW(MSG_MISS_CDM_OP, "run '{run}' has no CrystalDiskMark {arg:op} results",
         "'{run}'에 CrystalDiskMark {arg:op} 결과가 없습니다"),
-    SAME(MSG_T_CAPACITY, "Capacity"),
+    ROW(MSG_T_CAPACITY, "Capacity", "용량"),
     ROW(MSG_T_HOST_OS, "Test OS", "테스트 OS"),
     ROW(MSG_T_NOT_IN_SOURCE, "Not in the source data: {fields}.", "원본 데이터에 없는 항목: {fields}."),
     ROW(MSG_T_CDM_NO_LAT, "(The file gives no latencies: CrystalDiskMark 6 and older write none.)",
@@ -373,7 +377,7 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_CM_FAM_RW, "Read/write ratio sweep",
         "읽기/쓰기 비율 스윕"),
     ROW(MSG_CM_FAM_TAIL, "Tail latency",
-        "Tail Latency (꼬리 지연시간)"),
+        "꼬리 지연시간"),
     ROW(MSG_CM_FAM_TESTS, "Tests",
         "개별 테스트"),
     ROW(MSG_CM_READ, "read",

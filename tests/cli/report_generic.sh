@@ -5,7 +5,7 @@
 # missing-value marker, no section of data no run has, no drive or claim
 # of the reference post (PM981) in a review of other drives, Korean pages
 # free of English words outside an allowlist (units, cell and product
-# names, the DUT fields the Korean reference keeps), and template init:
+# names), and template init:
 # an editable template whose slots render nothing.
 set -u
 T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
@@ -22,8 +22,9 @@ q import fio samples/fio/small.json --out "$T/fio" --label "fio small"
 for r in hot static sata cdm8 fio; do q analyze "$T/$r" --quiet; done
 
 # English words allowed in a Korean review: units, CrystalDiskMark cells and
-# terms, the labels above, the DUT fields the Korean reference keeps in English
-ALLOW='^(MB|GB|GiB|MiB|KiB|IOPS|QD|Q[0-9]+T[0-9]+|SEQ[0-9]+[MK]|RND[0-9]+K|FOB|SLC|DRAM|NAND|TLC|QLC|PCIe|NVMe|SATA|SNIA|PTS|CrystalDiskMark|ssdrev|Hot|Static|six|eight|fio|small|Fill|Drive|Tail|Latency|Percentile|Read|Write|RND|Mix|cSSD|Link|Version|Firmware|LBA|Size|Controller|Warning|Critical|Temp|Storage|Media|Capacity|Power|State|Maximum|Entry|Exit|Latency|PS[0-9]|Test|OS|short|svg|png|charts|clat|lat|max|mean|p[0-9.]+|TMT[12]|SAMSUNG|Samsung|Phoenix|SSDREV|SIM|sim|Windows|Professional|Build|x64|Health|Hours|Data|Written|Spare|Used|Percentage|Available|Cycles|Unsafe|Shutdowns|Errors|Hours|On|Power-On|Low|RW|QD[0-9]+|x[0-9]+|[A-Z]|s|Gb)$'
+# terms, the labels above (the DUT fields, "Fill Drive", "Tail Latency" and the
+# tail table's header are Korean on a Korean page: issue 27)
+ALLOW='^(MB|GB|GiB|MiB|KiB|IOPS|QD|Q[0-9]+T[0-9]+|SEQ[0-9]+[MK]|RND[0-9]+K|FOB|SLC|DRAM|NAND|TLC|QLC|PCIe|NVMe|SATA|SNIA|PTS|CrystalDiskMark|ssdrev|Hot|Static|six|eight|fio|small|RND|cSSD|LBA|PS[0-9]|OS|short|svg|png|charts|clat|lat|max|mean|p[0-9.]+|TMT[12]|SAMSUNG|Samsung|Phoenix|SSDREV|SIM|sim|Windows|Professional|Build|x64|Health|Hours|Data|Written|Spare|Used|Percentage|Available|Cycles|Unsafe|Shutdowns|Errors|Hours|On|Power-On|RW|QD[0-9]+|x[0-9]+|[A-Z]|s|Gb)$'
 
 check() { # check NAME LANG RUN...
   name=$1 lang=$2

@@ -82,8 +82,7 @@ python3 - "$k" <<'P' || fail "English words in the Korean review $k"
 import glob, re, sys
 allow = set('''IOPS GiB KiB MiB MB GB TB FOB SEQ RND SLC TLC QLC NAND DRAM PMIC DUT NVMe PCIe LBA SMART SNIA PTS
 CrystalDiskMark KDiskMark AnandTech Samsung SAMSUNG Phoenix ssdrev cSSD Die TMT
-Link Version Firmware Size Controller Warning Temp Storage Media Critical Capacity Power State Maximum Entry Exit
-Percentile Read Write Fill Drive Low Tail Latency Default'''.split())
+Default'''.split())  # CrystalDiskMark's profile name; DUT fields, "Fill Drive", "Tail Latency" are Korean
 bad = {}
 d = sys.argv[1]
 t = open(d + '/review.md').read()
