@@ -643,10 +643,10 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_FD_SLC_MIN, " Near full the cache is about {gib:1} GiB.", " 거의 가득 찬 상태에서 캐시는 약 {gib:1}GiB입니다."),
     ROW(MSG_FD_SLC_WEAK, " The cliff's evidence is weak (confidence {conf:2}).", " 이 속도 저하의 근거는 약합니다 (신뢰도 {conf:2})."),
     ROW(MSG_FD_SLC_SHORT,
-        "The short run wrote {gib:1} GiB, under 2% of this drive's {cap_gb:0} GB: too little to find an SLC cache, "
-        "so no cache size is given.",
-        "짧은 실행은 {gib:1}GiB만 기록해 이 드라이브 용량 {cap_gb:0}GB의 2%에 못 미칩니다: SLC캐시를 찾기에 부족하므로 "
-        "캐시 크기를 제시하지 않습니다."),
+        "The short run wrote only {gib:1} GiB ({share_pct:1}% of this drive's {cap_gb:0} GB): an SLC cache larger "
+        "than that cannot show, so no cache size is given.",
+        "짧은 실행은 {gib:1}GiB(이 드라이브 용량 {cap_gb:0}GB의 {share_pct:1}%)만 기록했습니다: 그보다 큰 SLC캐시는 "
+        "드러날 수 없으므로 캐시 크기를 제시하지 않습니다."),
     ROW(MSG_FD_SLC_NONE,
         "No SLC cache cliff in the fill: {gib:1} GiB written at {mb_s:0} MB/s without a lasting drop.",
         "채우기 동안 SLC캐시가 끝나는 지점이 없습니다: {gib:1}GiB를 지속적인 속도 저하 없이 {mb_s:0}MB/s로 기록했습니다."),

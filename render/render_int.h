@@ -224,7 +224,8 @@ struct render_args {
  * NULL / "all" for every one; render_findings_topic_ok says whether it is
  * known. Appends a Markdown list ("- ...\n" per finding) to OUT for the
  * N selected runs (SEL) and returns how many it wrote; nothing when no run
- * holds the data a topic needs (a finding never has a hole). */
+ * holds the data a topic needs (a finding never has a hole); topic all or
+ * flags with nothing to say writes the one sentence "No rule fired". */
 int render_findings_topic_ok(const char *topic);
 size_t render_findings(const struct render_run *const *sel, size_t n, const char *topic, enum render_lang lang,
                        struct render_buf *out);

@@ -76,9 +76,9 @@ grep -q '^## Fill Drive' "$T/one-cdm/review.md" && fail "one-cdm: a fill section
 grep -q '측정되지 않음' "$T/one-cdm/review.md" && fail "one-cdm: a not-measured note in a one-drive review"
 # findings from the data: a lead per cell with its margin, the short fill's honest sentence
 grep -q 'leads with [0-9]* MB/s, [0-9]*% ahead of' "$T/three-mix-en/review.md" || fail "three-mix-en: no CrystalDiskMark lead"
-grep -q 'The short run wrote 2.0 GiB, under 2% of this drive' "$T/one-sim-en/review.md" || fail "one-sim-en: no short-fill finding"
+grep -q 'The short run wrote only 2.0 GiB (0.4% of this drive.s 512 GB): an SLC cache larger than that cannot show' "$T/one-sim-en/review.md" || fail "one-sim-en: no short-fill finding"
 grep -q 'Weak evidence: a `--short` trial run' "$T/one-sim-en/review.md" || fail "one-sim-en: short findings not marked weak"
-grep -q '짧은 실행은 2.0GiB만 기록해' "$T/one-sim/review.md" || fail "one-sim: no Korean short-fill finding"
+grep -q "짧은 실행은 2.0GiB(이 드라이브 용량 512GB의 0.4%)만 기록했습니다" "$T/one-sim/review.md" || fail "one-sim: no Korean short-fill finding"
 # the Korean generic template by the locale, the English by --lang
 SSDREV_LANG=ko "$SSDREV" report -o "$T/loc" -f md "$T/sata" >/dev/null 2>&1 || fail "report by locale"
 grep -q '분석 결과' "$T/loc/review.md" || fail "SSDREV_LANG=ko did not pick generic.ko"

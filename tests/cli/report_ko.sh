@@ -40,7 +40,7 @@ grep -qF "(analysis " "$T/one/review.md" && fail "one: an English '(analysis PAT
 # a cache the short run cannot measure (its fill cannot reach the SLC cliff) is
 # no sentence with a hole but the finding that says why, in Korean (issue 27)
 grep -qF "(측정되지 않음)" "$T/one/review.md" && fail "one: a sentence holds '(측정되지 않음)'"
-grep -qF "짧은 실행은 2.0GiB만 기록해" "$T/one/review.md" || fail "one: no Korean finding for the short fill: $(grep -n 'SLC' "$T/one/review.md")"
+grep -qF "짧은 실행은 2.0GiB(이 드라이브 용량 256GB의 0.8%)만 기록했습니다" "$T/one/review.md" || fail "one: no Korean finding for the short fill: $(grep -n 'SLC' "$T/one/review.md")"
 grep -qF "*CrystalDiskMark 방식 결과 — PM981 256GB, 75% 채움*" "$T/one/review.md" || fail "one: the 75% table is not labelled"
 # single.ko.md has single.en.md's structure: the same directives in the same
 # order (each table under its chart), only the prose and captions translated
