@@ -460,16 +460,28 @@ static int d_label(struct expand *e, const char *pos, const struct render_args *
   return 0;
 }
 
+/* The labels of the runs PICK keeps (all when NULL), escaped and joined as
+ * a list in LANG: "A and B", "A, B, and C" (Korean: "A, B"). */
+static void put_labels(struct render_buf *out, const struct render_runs *rs, enum render_lang lang,
+                       int (*pick)(const struct render_run *)) {
+  size_t n = 0, k = 0;
+  for (size_t i = 0; i < rs->n; i++) n += !pick || pick(&rs->v[i]);
+  for (size_t i = 0; i < rs->n; i++) {
+    if (pick && !pick(&rs->v[i])) continue;
+    if (k && k + 1 == n && n > 2 && lang == RENDER_LANG_EN) render_buf_puts(out, ",");
+    if (k) render_buf_puts(out, render_msg(lang, k + 1 == n ? MSG_AND : MSG_LIST_SEP));
+    render_buf_md(out, rs->v[i].label);
+    k++;
+  }
+}
+
+static int run_simulated(const struct render_run *r) { return r->simulated; }
+static int run_short(const struct render_run *r) { return r->short_review; }
+
 static int d_drives(struct expand *e, const char *pos, const struct render_args *a) {
   (void)pos;
   (void)a;
-  if (!e->writing) return 0;
-  for (size_t i = 0; i < e->rs->n; i++) {
-    /* "A and B", "A, B, and C" */
-    if (i && i + 1 == e->rs->n && e->rs->n > 2 && e->lang == RENDER_LANG_EN) render_buf_puts(e->out, ",");
-    if (i) render_buf_puts(e->out, render_msg(e->lang, i + 1 == e->rs->n ? MSG_AND : MSG_LIST_SEP));
-    render_buf_md(e->out, e->rs->v[i].label);
-  }
+  if (e->writing) put_labels(e->out, e->rs, e->lang, NULL);
   return 0;
 }
 
@@ -488,12 +500,9 @@ static int d_notice(struct expand *e, const char *pos, const struct render_args 
   (void)pos;
   int rc = lang_ok(e, a);
   if (rc < 0 || !e->writing) return rc;
+  /* the runs named as {{drives}} names them ("A and B", not "A, B") */
   struct render_buf names = {0};
-  for (size_t i = 0; i < e->rs->n; i++)
-    if (e->rs->v[i].simulated) {
-      if (names.len) render_buf_puts(&names, ", ");
-      render_buf_md(&names, e->rs->v[i].label);
-    }
+  put_labels(&names, e->rs, lang_of(e, a), run_simulated);
   if (names.len) {
     json_t *params = json_pack("{s:s}", "runs", names.s ? names.s : "");
     render_buf_puts(e->out, "> ");
@@ -503,11 +512,7 @@ static int d_notice(struct expand *e, const char *pos, const struct render_args 
   render_buf_free(&names);
   /* a short review is a trial: its fills and tails are small */
   struct render_buf sn = {0};
-  for (size_t i = 0; i < e->rs->n; i++)
-    if (e->rs->v[i].short_review) {
-      if (sn.len) render_buf_puts(&sn, ", ");
-      render_buf_md(&sn, e->rs->v[i].label); /* a label is text, escaped as the notice above */
-    }
+  put_labels(&sn, e->rs, lang_of(e, a), run_short); /* a label is text, escaped as the notice above */
   if (sn.len) {
     /* the template's language, as the notice above; the catalogue's form */
     if (e->out->len && e->out->s[e->out->len - 1] != '\n') render_buf_puts(e->out, "\n>\n");

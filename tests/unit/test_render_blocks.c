@@ -126,7 +126,7 @@ TEST("A short run's fill gives no cache size but says why") {
   rs.v[0].short_review = 1;
   char *md = expand(&rs, "{{findings topic=slc drive=1}}\n", &err);
   REQUIRE(md);
-  CHECK_CONTAINS(md, "The short run wrote 2.0 GiB, under 2% of this drive's 256 GB");
+  CHECK_CONTAINS(md, "The short run wrote only 2.0 GiB (0.8% of this drive's 256 GB): an SLC cache larger than that cannot show");
   CHECK(!strstr(md, "cache ends"));
   free(md);
   render_runs_release(&rs);
