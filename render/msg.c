@@ -566,6 +566,11 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_W_AN_REST, "{what} rests on {k} samples (< {min})", "{what}: 표본 {k}개에 근거한 값입니다 (< {min})"),
     ROW(MSG_MISS_RECOVERY, "run '{run}' has no cache recovery (analysis cache_recovery)",
         "'{run}'에 유휴 후 캐시 회복 결과가 없습니다 (분석 항목 cache_recovery)"),
+    ROW(MSG_MISS_RECOVERY_NONE,
+        "run '{run}': its cache-recovery writes stayed in the SLC cache (the exhausting write found no cliff), so no "
+        "recovery could be measured",
+        "'{run}': 캐시 회복 시험의 쓰기가 SLC캐시 안에 머물러(캐시를 소진할 쓰기에서 절벽이 없음) 회복을 측정할 수 "
+        "없습니다"),
     ROW(MSG_C_RECOVERY, "Cache recovery after idle: recovered SLC cache", "유휴 후 SLC캐시 회복"),
     ROW(MSG_C_IDLE_AX, "Idle time before the write [s]  (log)", "쓰기 전 유휴 시간 [s]  (로그)"),
     ROW(MSG_C_RECOVERED_AX, "Recovered SLC cache [GiB]", "회복된 SLC캐시 [GiB]"),
@@ -747,7 +752,7 @@ static const struct msg_row rows[MSG_COUNT] = {
         "rounds {first}-{last}): mean {mean:0} IOPS, range {range_pct:1}% (limit 20%), best-fit excursion "
         "{excursion_pct:1}% (limit 10%). A region this small can stay in the drive's SLC cache: this is not the "
         "drive's steady state †.",
-        "이 짧은 실행의 {gib:1} GiB 영역에서 라운드가 {round}라운드에 정상 상태 판정을 통과했습니다 (측정 구간 "
+        "이 짧은 실행의 {gib:1} GiB 영역에서는 {round}라운드에 정상 상태 판정을 통과했습니다 (측정 구간 "
         "{first}-{last}라운드): 평균 {mean:0} IOPS, 범위 {range_pct:1}% (한도 20%), 최소제곱 직선 변화폭 "
         "{excursion_pct:1}% (한도 10%). 이렇게 작은 영역은 드라이브의 SLC캐시 안에 머물 수 있으므로 드라이브의 정상 "
         "상태가 아닙니다 †."),
@@ -1064,7 +1069,7 @@ static const enum render_msg_id reasons[] = {
     MSG_MISS_CDM,       MSG_MISS_FILL,   MSG_MISS_FILL_LAT, MSG_MISS_SWEEP, MSG_MISS_TAIL,
     MSG_MISS_TEST,      MSG_MISS_TAIL_TEST, MSG_MISS_SERIES, MSG_MISS_HIST_LOG, MSG_MISS_DUT,
     MSG_MISS_SLC,       MSG_MISS_VALUE,  MSG_MISS_FILL_TIME, MSG_MISS_TEMP, MSG_MISS_QD,
-    MSG_MISS_CDM_OP,    MSG_MISS_RECOVERY, MSG_MISS_STEADY, MSG_MISS_CONSIST_SERIES, MSG_MISS_CONSIST,
+    MSG_MISS_CDM_OP,    MSG_MISS_RECOVERY, MSG_MISS_RECOVERY_NONE, MSG_MISS_STEADY, MSG_MISS_CONSIST_SERIES, MSG_MISS_CONSIST,
     MSG_MISS_THERMAL,
 };
 
