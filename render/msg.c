@@ -178,7 +178,7 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_F_RW_SWEEP_DIP,
         "RW-ratio sweep QD{qd} dips to {mb_s:1} MB/s at {read_pct:0}% reads, {ratio:2}x of the slower pure workload "
         "({ends_min_mb_s:1} MB/s)",
-        "RW 비율별 QD{qd}: 읽기 {read_pct:0}%에서 {mb_s:1}MB/s로 떨어져, 읽기/쓰기만 할 때 중 느린 쪽({ends_min_mb_s:1}MB/s)의 "
+        "RW 비율별 QD{qd}: 읽기 {read_pct:0}%에서 {mb_s:1}MB/s로 떨어져, 순수 읽기와 순수 쓰기 중 느린 쪽({ends_min_mb_s:1}MB/s)의 "
         "{ratio:2}배입니다"),
     ROW(MSG_F_THERMAL_THROTTLE,
         "throughput fell to {drop_ratio:2}x of its median in {test} while the drive reached {max_c:0} C (warning "
