@@ -91,6 +91,20 @@ static int wrap_err(struct expand *e, int rc) {
 /* Data the run lacks (-ENOENT from a chart, table or value; the reason is in
  * e->err): an error, or with x->lenient a note in the review and one warning
  * from the checking pass. INLINE: the directive sits in prose (a value). */
+/* 1 when TEXT is in the output since its last heading: a one-drive chart
+ * and the table under it each noted the run they lack, around the other
+ * drive's chart (issue 27's mixes), so a note said once a section is enough. */
+static int section_has(const struct expand *e, const char *text) {
+  if (!e->out->s || !e->out->len) return 0;
+  size_t sec = 0;
+  for (size_t k = e->out->len; k-- > 1;)
+    if (e->out->s[k] == '#' && e->out->s[k - 1] == '\n') {
+      sec = k;
+      break;
+    }
+  return strstr(e->out->s + sec, text) != NULL;
+}
+
 static int not_measured(struct expand *e, int rc, int inline_value, const struct render_args *a) {
   if (rc != -ENOENT || !e->x || !e->x->lenient) return wrap_err(e, rc);
   const char *why = e->err ? e->err->msg : "";
@@ -119,10 +133,15 @@ static int not_measured(struct expand *e, int rc, int inline_value, const struct
   render_msg_put_reason(&r, lang, why);
   render_buf_md(&esc, r.s ? r.s : ""); /* the reason is text (it may quote a label), not Markdown */
   json_t *params = json_pack("{s:s}", "why", esc.s ? esc.s : "");
-  render_buf_puts(e->out, "*");
-  render_msg_put(e->out, lang, MSG_NOT_MEASURED, params);
-  render_buf_puts(e->out, "*");
-  e->last_note_end = e->out->len;
+  struct render_buf note = {0};
+  render_buf_puts(&note, "*");
+  render_msg_put(&note, lang, MSG_NOT_MEASURED, params);
+  render_buf_puts(&note, "*");
+  /* nor does the same note again in the same section (section_has) */
+  int again = !note.s || section_has(e, note.s);
+  if (!again && note.s) render_buf_puts(e->out, note.s);
+  render_buf_free(&note);
+  if (!again) e->last_note_end = e->out->len;
   json_decref(params);
   render_buf_free(&r);
   render_buf_free(&esc);
@@ -361,7 +380,22 @@ static int d_table(struct expand *e, const char *kind, const struct render_args 
   }
   /* a table ends in a blank line; the template's own newline follows */
   if (tmp.len >= 1 && tmp.s[tmp.len - 1] == '\n') tmp.s[--tmp.len] = 0;
-  if (tmp.s) render_buf_puts(e->out, tmp.s);
+  /* a drive's not-measured note the section already holds is left out */
+  const char *na = render_msg(lang_of(e, a), MSG_NOT_MEASURED);
+  size_t na_len = strchr(na, '{') ? (size_t)(strchr(na, '{') - na) : strlen(na);
+  for (const char *l = tmp.s; l && *l;) {
+    const char *nl = strchr(l, '\n');
+    size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
+    int skip = 0;
+    if (l[0] == '*' && !strncmp(l + 1, na, na_len)) {
+      char *line = strndup(l, nl ? (size_t)(nl - l) : len);
+      skip = line && section_has(e, line);
+      free(line);
+      if (skip && nl && nl[1] == '\n') len++; /* and its blank line */
+    }
+    if (!skip) render_buf_printf(e->out, "%.*s", (int)len, l);
+    l += len;
+  }
   render_buf_free(&tmp);
   return 0;
 }
