@@ -588,11 +588,11 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_T_NEAR_FULL_IDLE,
         "{label}: the near-full figure is limited by its idle: after {idle_s:0} s the cache had recovered {gib:2} GiB, "
         "after {later_idle_s:0} s {later_gib:2} GiB (cache recovery).",
-        "{label}: 거의 가득 찬 상태의 수치는 유휴 시간의 한계입니다: {idle_s:0}초 후 {gib:2} GiB, {later_idle_s:0}초 후 "
-        "{later_gib:2} GiB가 회복되었습니다 (유휴 후 캐시 회복)."),
+        "{label}: 거의 가득 찬 상태의 수치는 유휴 시간의 한계입니다: {idle_s:0}초 후 {gib:2}GiB, {later_idle_s:0}초 후 "
+        "{later_gib:2}GiB가 회복되었습니다 (유휴 후 캐시 회복)."),
     ROW(MSG_F_SLOW_RECOVERY,
         "cache recovers slowly: {recovered_gib:2} GiB of {ref_gib:2} GiB ({pct:0}%) after {idle_s:0} s idle (< {min_pct:0}%)",
-        "SLC캐시 회복이 느립니다: {idle_s:0}초 유휴 후 {ref_gib:2} GiB 중 {recovered_gib:2} GiB({pct:0}%)만 회복되었습니다 "
+        "SLC캐시 회복이 느립니다: {idle_s:0}초 유휴 후 {ref_gib:2}GiB 중 {recovered_gib:2}GiB({pct:0}%)만 회복되었습니다 "
         "({min_pct:0}% 미만)"),
     ROW(MSG_T_SECONDS, "{v} s", "{v}초"),
     ROW(MSG_T_MINUTES, "{v} min", "{v}분"),
@@ -727,10 +727,10 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_SHORT_TABLE_NOTE,
         "† {label}: a short run (`--short`) in a {gib:1} GiB region: these figures show the drive within that region, "
         "not a full measurement.",
-        "† {label}: {gib:1} GiB 영역에서 측정한 짧은 실행(`--short`)입니다. 이 수치는 그 영역 안의 동작일 뿐 전체 측정이 "
+        "† {label}: {gib:1}GiB 영역에서 측정한 짧은 실행(`--short`)입니다. 이 수치는 그 영역 안의 동작일 뿐 전체 측정이 "
         "아닙니다."),
     ROW(MSG_T_NO_CACHE_SHORT, "no cache seen within the {gib:1} GiB the short fill wrote †",
-        "짧은 채우기가 쓴 {gib:1} GiB 안에서는 캐시가 보이지 않음 †"),
+        "짧은 채우기가 쓴 {gib:1}GiB 안에서는 캐시가 보이지 않음 †"),
     ROW(MSG_C_SHORT_TAG, "† short run", "† 짧은 실행"),
     ROW(MSG_MISS_STEADY, "run '{run}' has no steady-state rounds (analysis steady_state)",
         "'{run}'에 정상 상태 라운드가 없습니다 (분석 항목 steady_state)"),
@@ -752,14 +752,14 @@ static const struct msg_row rows[MSG_COUNT] = {
         "rounds {first}-{last}): mean {mean:0} IOPS, range {range_pct:1}% (limit 20%), best-fit excursion "
         "{excursion_pct:1}% (limit 10%). A region this small can stay in the drive's SLC cache: this is not the "
         "drive's steady state †.",
-        "이 짧은 실행의 {gib:1} GiB 영역에서는 {round}라운드에 정상 상태 판정을 통과했습니다 (측정 구간 "
+        "이 짧은 실행의 {gib:1}GiB 영역에서는 {round}라운드에 정상 상태 판정을 통과했습니다 (측정 구간 "
         "{first}-{last}라운드): 평균 {mean:0} IOPS, 범위 {range_pct:1}% (한도 20%), 최소제곱 직선 변화폭 "
         "{excursion_pct:1}% (한도 10%). 이렇게 작은 영역은 드라이브의 SLC캐시 안에 머물 수 있으므로 드라이브의 정상 "
         "상태가 아닙니다 †."),
     ROW(MSG_T_SHORT_REGION,
         "A short run writes a {gib:1} GiB region, which can stay in the drive's SLC cache: a flat consistency here is "
         "the region's, not the drive's †.",
-        "짧은 실행은 {gib:1} GiB 영역에만 쓰므로 드라이브의 SLC캐시 안에 머물 수 있습니다. 여기서의 평탄한 일관성은 그 "
+        "짧은 실행은 {gib:1}GiB 영역에만 쓰므로 드라이브의 SLC캐시 안에 머물 수 있습니다. 여기서의 평탄한 일관성은 그 "
         "영역의 것이지 드라이브의 것이 아닙니다 †."),
     ROW(MSG_F_RND_PLATEAU_FILE,
         "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a file target ({state}): the file system and the storage "
