@@ -383,6 +383,7 @@ enum render_msg_id {
   MSG_W_AN_REST,       /* a test's warning: {what} {k} {min} */
   /* ------------------------------------------------ cache recovery after idle */
   MSG_MISS_RECOVERY,  /* {run} */
+  MSG_MISS_RECOVERY_NONE, /* {run}: a series whose exhaust write never left the cache */
   MSG_C_RECOVERY,     /* chart title */
   MSG_C_IDLE_AX,
   MSG_C_RECOVERED_AX,

@@ -165,6 +165,7 @@ struct render_doc_meta {
   const char *base_dir; /* directory that relative image links resolve against */
   enum render_lang lang; /* the template's language (render_template_lang) */
   const char *page_note; /* printed in every page's header (a short review says so); may be NULL */
+  double image_dpi;      /* PDF: the charts' PNG resolution, so they print at their size; 0 = 300 */
 };
 
 /* Markdown -> a standalone HTML page (cmark-gfm with the table extension,

@@ -224,7 +224,8 @@ struct render_args {
  * NULL / "all" for every one; render_findings_topic_ok says whether it is
  * known. Appends a Markdown list ("- ...\n" per finding) to OUT for the
  * N selected runs (SEL) and returns how many it wrote; nothing when no run
- * holds the data a topic needs (a finding never has a hole). */
+ * holds the data a topic needs (a finding never has a hole); topic all or
+ * flags with nothing to say writes the one sentence "No rule fired". */
 int render_findings_topic_ok(const char *topic);
 size_t render_findings(const struct render_run *const *sel, size_t n, const char *topic, enum render_lang lang,
                        struct render_buf *out);
@@ -323,5 +324,14 @@ void render_chart_recovery_draw(struct render_canvas *c, enum render_lang lang, 
                                 const size_t *idx, size_t n);
 int render_table_recovery(const struct render_run *const *sel, size_t n, const struct render_args *a,
                           struct render_buf *b, struct ssdrev_err *err);
+/* 1 when R's cache recovery measured something: its exhaust write found
+ * the cliff, or an idle's write a recovered size. A series whose exhaust
+ * ran within the cache to its bound (a --short run) recovered nothing
+ * measurable: an empty chart over a table of n/a (issue 27), so neither
+ * is drawn. */
+int render_run_recovery_measured(const struct render_run *r);
+/* The not-measured error of SEL's cache recovery: a series that measured
+ * nothing says so (MSG_MISS_RECOVERY_NONE), else none ran. */
+int render_recovery_missing(const struct render_run *const *sel, size_t n, struct ssdrev_err *err);
 
 #endif

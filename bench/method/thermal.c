@@ -54,11 +54,14 @@ static void thermal_times(const struct review_profile *p, const struct review_st
   }
 }
 
-static double thermal_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap) {
+static double thermal_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap,
+                               enum review_basis basis) {
   (void)cap;
   double r, c;
   thermal_times(p, s, &r, &c);
-  return r + c;
+  struct review_load l = {.pattern = BENCH_SEQ, .read_pct = 0, .block_bytes = s->block_bytes, .depth = s->qds[0],
+                          .busy_s = r, .idle_s = c};
+  return bench_review_cost(p, basis, &l);
 }
 
 static void thermal_describe(const struct review_profile *p, const struct review_step *s, uint64_t cap, char *buf,
@@ -138,7 +141,7 @@ static int thermal_run(struct review_ctx *c, const struct review_step *s, struct
   /* time 0 is the first I/O, after the idle: sampled by the first report */
   c->job_hook = thermal_hook;
   c->hook_arg = &ts;
-  int rc = bench_review_run_job(c, name, "thermal", extra, &job, run_s + cool_s, &res, err);
+  int rc = bench_review_run_job(c, name, "thermal", extra, &job, run_s, &res, err);
   c->job_hook = NULL;
   c->hook_arg = NULL;
   json_t *test = archive_find_test(c->run, name);
@@ -164,7 +167,7 @@ static int thermal_run(struct review_ctx *c, const struct review_step *s, struct
 }
 
 const struct review_kind bench_review_kind_thermal = {
-    .name = "thermal", .keys = thermal_keys, .parse = thermal_parse, .estimate_s = thermal_estimate,
+    .name = "thermal", .keys = thermal_keys, .parse = thermal_parse, .estimate = thermal_estimate,
     .describe = thermal_describe, .run = thermal_run,
     .fio = bench_review_fio_thermal,
 };

@@ -384,6 +384,13 @@ void render_canvas_plot_frame(struct render_canvas *c, struct render_plot *p, co
     double tw = render_canvas_text_width(cr, title, title_pt, 1), avail = c->w_pt - 16, tx = (p->x0 + p->x1) / 2;
     double size = title_pt;
     if (tw > p->x1 - p->x0) tx = c->w_pt / 2;
+    /* and clear of the short-run tag in the top right corner (the thermal
+     * chart's "... — Generic 1TB" ran under "† short run") */
+    double tag_w = c->tag && *c->tag ? render_canvas_text_width(cr, c->tag, 7, 1) + 8 : 0;
+    if (tag_w > 0 && tx + tw / 2 > c->w_pt - 4 - tag_w) {
+      avail = c->w_pt - 12 - tag_w;
+      tx = 8 + avail / 2;
+    }
     if (tw > avail && tw > 0) size = fmax(7, title_pt * avail / tw);
     render_canvas_text(cr, tx, 10 + title_pt, title, size, 1, RC_CENTER);
   }

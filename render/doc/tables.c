@@ -864,8 +864,11 @@ int render_table(const struct render_runs *rs, const char *kind, const struct re
   const struct render_run *sel[MAX_RUNS];
   size_t n = render_select(rs, a->drive, sel, MAX_RUNS);
   if (!n) return ssdrev_fail(err, -ENOENT, "no run with label or number '%s'", a->drive ? a->drive : "");
+  size_t before = out ? out->len : 0;
   int rc = render_table_body(rs, t, a, sel, n, out, err);
-  if (rc == 0) short_notes(out, kind, a, sel, n);
+  /* only under a table: one with nothing to show (jobs of a review that ran
+   * none) gets no note, or a section of nothing but the note came out */
+  if (rc == 0 && out && out->len > before) short_notes(out, kind, a, sel, n);
   return rc;
 }
 
