@@ -216,6 +216,11 @@ struct render_args {
   const char *drive, *state, *op, *workload, *test, *lang, *fmt, *caption, *name, *height;
   const char *cell; /* value: the CrystalDiskMark cell ("RND4K Q32T1") a cdm.* path reads */
   const char *topic; /* findings: which findings (render_findings_topic_ok) */
+  /* dut, table tail: the language of the field names and column headers
+   * only (the reference post writes them in English on its Korean page;
+   * the SMART rows, which the post has not, stay in lang=);
+   * notes and values stay in lang= */
+  const char *labels;
 };
 
 /* Findings (findings.c): sentences computed from the analysis, each with

@@ -363,6 +363,8 @@ static int d_table(struct expand *e, const char *kind, const struct render_args 
     snprintf(msg, sizeof msg, "unknown table kind '%s' (known: %s)", kind, render_table_kind_list());
     return ssdrev_fail(e->err, -EINVAL, "%s:%u: %s", e->tname, e->line, msg);
   }
+  if (a->labels && strcmp(kind, "tail") && strcmp(kind, "dut"))
+    return fail_at(e, -EINVAL, "labels= is for {{dut}} and {{table tail}}, not {{table %s}}", kind);
   if (a->drive && strcmp(a->drive, "all") && !render_runs_find(e->rs, a->drive))
     return fail_at(e, -ENOENT, "drive=%s: no run with that label or number", a->drive);
   struct render_buf tmp = {0};
@@ -522,6 +524,8 @@ static int d_drives(struct expand *e, const char *pos, const struct render_args 
 static int lang_ok(struct expand *e, const struct render_args *a) {
   if (a->lang && strcmp(a->lang, "en") && strcmp(a->lang, "ko"))
     return fail_at(e, -EINVAL, "lang=%s: give en or ko", a->lang);
+  if (a->labels && strcmp(a->labels, "en") && strcmp(a->labels, "ko"))
+    return fail_at(e, -EINVAL, "labels=%s: give en or ko", a->labels);
   return 0;
 }
 
@@ -615,9 +619,10 @@ static int d_table_entry(struct expand *e, const char *pos, const struct render_
 static const struct directive directives[] = {
     {"chart", "a chart kind", "drive state op workload test caption name height lang", d_chart_entry,
      "{{chart KIND [drive=] [state=] [op=] [workload=] [test=] [caption=] [name=] [height=] [lang=]}}"},
-    {"table", "a table kind", "drive state op lang", d_table_entry, "{{table KIND [drive=] [state=] [op=] [lang=]}}"},
+    {"table", "a table kind", "drive state op lang labels", d_table_entry,
+     "{{table KIND [drive=] [state=] [op=] [lang=] [labels=]}}"},
     {"value", "a path in analysis.json", "drive fmt state cell", d_value, "{{value PATH [drive=] [fmt=] [state=] [cell=]}}, e.g. {{value fill.slc.max_gib}}"},
-    {"dut", NULL, "drive lang", d_dut, "{{dut [drive=] [lang=]}}"},
+    {"dut", NULL, "drive lang labels", d_dut, "{{dut [drive=] [lang=] [labels=]}}"},
     {"flags", NULL, "drive lang", d_flags_checked, "{{flags [drive=] [lang=]}}"},
     {"label", NULL, "drive", d_label, "{{label [drive=]}}"},
     {"drives", NULL, "", d_drives, "{{drives}}"},
@@ -678,7 +683,8 @@ static int set_arg(struct render_args *a, const char *k, const char *v) {
              {"test", offsetof(struct render_args, test)},   {"lang", offsetof(struct render_args, lang)},
              {"fmt", offsetof(struct render_args, fmt)},     {"caption", offsetof(struct render_args, caption)},
              {"name", offsetof(struct render_args, name)},   {"height", offsetof(struct render_args, height)},
-             {"cell", offsetof(struct render_args, cell)},   {"topic", offsetof(struct render_args, topic)}};
+             {"cell", offsetof(struct render_args, cell)},   {"topic", offsetof(struct render_args, topic)},
+             {"labels", offsetof(struct render_args, labels)}};
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (!strcmp(map[i].k, k)) {
       *(const char **)((char *)a + map[i].off) = v;

@@ -55,6 +55,16 @@ done
 grep -qF "| 백분위 | 랜덤 읽기 | 랜덤 읽기 70% | 랜덤 쓰기 |" "$T/one/review.md" || fail "tail table header: $(grep -n '백분위\|Percentile' "$T/one/review.md")"
 grep -qF "| 링크 | PCIe 3.0 x4 | NVMe 버전 | NVMe 1.2 |" "$T/one/review.md" || fail "DUT fields: $(grep -n 'PCIe' "$T/one/review.md")"
 grep -n "| Percentile |\|| Link |\|Warning Temp\|Fill Drive\|Tail Latency" "$T/one/review.md" && fail "one: English table fields or chart titles"
+# the reference post (review.ko.md) writes its DUT fields and tail header in
+# English ({{dut labels=en}}, {{table tail labels=en}}), as the post does
+grep -qF "| Link | PCIe 3.0 x4 | NVMe Version | NVMe 1.2 |" "$T/two/review.md" || fail "two: DUT fields not the reference's: $(grep -n 'PCIe' "$T/two/review.md")"
+grep -qF "| Percentile | RND Read | RND Read 70% | RND Write |" "$T/two/review.md" || fail "two: tail header not the reference's: $(grep -n '백분위\|Percentile' "$T/two/review.md")"
+printf '{{lang ko}}\n{{table cdm labels=en}}\n' >"$T/lab.md"
+"$SSDREV" report -t "$T/lab.md" -o "$T/lab" -f md "$T/pm981-256" >/dev/null 2>"$T/lab.err" && fail "labels= on a cdm table accepted"
+grep -qF "lab.md:2: labels= is for {{dut}} and {{table tail}}, not {{table cdm}}" "$T/lab.err" || fail "labels= error: $(cat "$T/lab.err")"
+printf '{{lang ko}}\n{{dut labels=fr}}\n' >"$T/lab.md"
+"$SSDREV" report -t "$T/lab.md" -o "$T/lab" -f md "$T/pm981-256" >/dev/null 2>"$T/lab.err" && fail "labels=fr accepted"
+grep -qF "labels=fr: give en or ko" "$T/lab.err" || fail "labels=fr error: $(cat "$T/lab.err")"
 
 # chart titles (a chart's default caption is its title) and a missing
 # section's note, in a template that is Korean by its {{lang}} directive
