@@ -161,9 +161,9 @@ static const struct msg_row rows[MSG_COUNT] = {
 
     /* flags: the English forms are analyze/flags.c's "message" texts */
     ROW(MSG_F_RND_READ_PLATEAU,
-        "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a {capacity_gb:0} GB drive ({state}): few dies, queue "
+        "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a {capacity_gb} GB drive ({state}): few dies, queue "
         "depth does not help",
-        "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 ({capacity_gb:0}GB, {state}): 저용량 제품이라 다이 수가 "
+        "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 ({capacity_gb}GB, {state}): 저용량 제품이라 다이 수가 "
         "적어 QD를 높여도 성능이 늘지 않는 병목현상입니다"),
     ROW(MSG_F_FOB_VS_FULL, "{cell} {op} at {state}: {full_mb_s:0} MB/s is {ratio:2}x of FOB {fob_mb_s:0} MB/s (< {min_ratio:1}x)",
         "{cell} {op:op}: {state} 상태에서 {full_mb_s:0}MB/s로 FOB상태 {fob_mb_s:0}MB/s의 {ratio:2}배입니다 (< {min_ratio:1}배)"),
@@ -712,8 +712,8 @@ static const struct msg_row rows[MSG_COUNT] = {
         /* the numbers and the rule only: "queue depth does not lift its
          * random reads" stood beside a finding that QD32 read 9.5x QD1 */
         "{cell} read reaches {mb_s:0} MB/s ({state}), under the {limit_mb_s:0} MB/s this rule expects at QD32 of a "
-        "drive of {capacity_gb:0} GB: a low random-read ceiling",
-        "{cell} 읽기는 {mb_s:0}MB/s({state})로, 이 규칙이 {capacity_gb:0}GB 드라이브의 QD32에 기대하는 {limit_mb_s:0}MB/s에 "
+        "drive of {capacity_gb} GB: a low random-read ceiling",
+        "{cell} 읽기는 {mb_s:0}MB/s({state})로, 이 규칙이 {capacity_gb}GB 드라이브의 QD32에 기대하는 {limit_mb_s:0}MB/s에 "
         "못 미칩니다: 랜덤 읽기의 상한이 낮습니다"),
     ROW(MSG_FD_NO_FINDINGS, "No rule fired on these runs.", "이 실행들에서 발동한 규칙이 없습니다."),
     /* ---------------- short runs said as such (issue 27, w4-honest) */
@@ -767,9 +767,9 @@ static const struct msg_row rows[MSG_COUNT] = {
         "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 (파일 대상, {state}): 파일 시스템과 그 아래 "
         "저장장치가 정한 한계라 QD를 높여도 성능이 늘지 않습니다"),
     ROW(MSG_F_RND_PLATEAU_VIRTUAL,
-        "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a {capacity_gb:0} GB virtual disk ({state}): the host's "
+        "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a {capacity_gb} GB virtual disk ({state}): the host's "
         "storage stack sets this ceiling, queue depth does not help",
-        "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 ({capacity_gb:0}GB 가상 디스크, {state}): 호스트의 "
+        "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 ({capacity_gb}GB 가상 디스크, {state}): 호스트의 "
         "저장 스택이 정한 한계라 QD를 높여도 성능이 늘지 않습니다"),
 };
 
