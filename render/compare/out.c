@@ -28,6 +28,8 @@ struct cmp_out {
   char **chart_of; /* per figure: its chart's relative path, or NULL */
   struct cmp_gate_fail *fails; /* the gate's failures, report order (o->gate) */
   size_t nfails;
+  size_t ntested;              /* the gate's tests: (figure, group) pairs with 2+ samples on both sides */
+  unsigned char *g_tested;     /* per group: any of its figures tested (the gate's) */
   char *ov_link[8];     /* the overlays drawn (write_overlays): links, malloc'd */
   char ov_title[8][200];
   size_t nov;
@@ -748,12 +750,34 @@ static void build_gate(struct render_buf *b, const struct cmp_out *c) {
   snprintf(pct, sizeof pct, "%g", c->o->gate_pct);
   snprintf(n, sizeof n, "%zu", c->nfails);
   render_buf_printf(b, "## %s\n\n", render_cmp_msg(CM_GATE, ko));
-  if (!c->nfails) {
-    render_buf_printf(b, render_cmp_msg(CM_GATE_PASS, ko), pct);
+  if (!c->nfails && !c->ntested) {
+    render_buf_printf(b, render_cmp_msg(CM_GATE_UNTESTED, ko), pct);
     render_buf_puts(b, "\n\n");
     return;
   }
-  render_buf_printf(b, render_cmp_msg(CM_GATE_FAIL, ko), n, pct);
+  if (c->nfails) render_buf_printf(b, render_cmp_msg(CM_GATE_FAIL, ko), n, pct);
+  else render_buf_printf(b, render_cmp_msg(CM_GATE_PASS, ko), pct);
+  /* the groups none of whose figures could be tested, by name (at most CMP_TOP) */
+  struct render_buf names = {0};
+  size_t nu = 0;
+  for (size_t g = 0; g < t->ngroups; g++) {
+    if (g == t->baseline_group || c->g_tested[g]) continue;
+    if (nu++ >= CMP_TOP) continue;
+    char name[500];
+    group_shown(t, g, name, sizeof name);
+    if (nu > 1) render_buf_puts(&names, ", ");
+    render_buf_md(&names, name);
+  }
+  if (nu > CMP_TOP) render_buf_puts(&names, ", …");
+  if (nu) {
+    render_buf_puts(b, " ");
+    render_buf_printf(b, render_cmp_msg(CM_GATE_SOME_UNTESTED, ko), names.s ? names.s : "");
+  }
+  render_buf_free(&names);
+  if (!c->nfails) {
+    render_buf_puts(b, "\n\n");
+    return;
+  }
   render_buf_printf(b, "\n\n| %s | %s | %s | %s | %s | %s |\n| --- | --- | ---: | ---: | ---: | ---: |\n",
                     render_cmp_msg(CM_COL_GROUP, ko), render_cmp_msg(CM_COL_TEST, ko), render_cmp_msg(CM_COL_N, ko),
                     render_cmp_msg(CM_COL_DIFF, ko), render_cmp_msg(CM_COL_DIFF_CI, ko), render_cmp_msg(CM_COL_P, ko));
@@ -1185,6 +1209,8 @@ static int write_xlsx(struct cmp_out *c, struct ssdrev_err *err) {
 static int gate_check(struct cmp_out *c, struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
   size_t cap = 0;
+  c->g_tested = calloc(t->ngroups ? t->ngroups : 1, 1);
+  if (!c->g_tested) return ssdrev_fail(err, -ENOMEM, "out of memory");
   for (size_t k = 0; k < t->nfig_order; k++) {
     size_t f = t->order[k];
     const struct cmp_fig *fig = &t->figs->v[f];
@@ -1195,6 +1221,8 @@ static int gate_check(struct cmp_out *c, struct ssdrev_err *err) {
       if (g == t->baseline_group) continue;
       struct cmp_diff d;
       render_cmp_welch(b, cmp_stat_at(t, f, g), &d);
+      /* tested: a p of its own (two samples on each side, a baseline mean not 0) */
+      if (d.ok && cmp_stat_at(t, f, g)->n >= 2) c->ntested++, c->g_tested[g] = 1;
       if (!d.ok || !d.beyond) continue;
       double worse = fig->higher_better ? -d.pct : d.pct;
       if (!(worse > c->o->gate_pct)) continue;
@@ -1209,6 +1237,7 @@ static int gate_check(struct cmp_out *c, struct ssdrev_err *err) {
     }
   }
   c->res->gate_failures = c->nfails;
+  c->res->gate_tested = c->ntested;
   return 0;
 }
 
@@ -1222,13 +1251,20 @@ static int write_verdict(struct cmp_out *c, struct ssdrev_err *err) {
   json_t *v = json_object(), *list = json_array();
   json_object_set_new(v, "format", json_string("ssdrev-compare-verdict"));
   json_object_set_new(v, "format_version", json_integer(1));
-  json_object_set_new(v, "verdict", json_string(c->nfails ? "fail" : "pass"));
+  /* "untested": nothing could be tested (n = 1, no figure shared), which
+   * is no pass (the CLI's exit status 4) */
+  json_object_set_new(v, "verdict", json_string(c->nfails ? "fail" : c->ntested ? "pass" : "untested"));
   json_object_set_new(v, "baseline", json_string(t->groups[t->baseline_group].name));
   json_object_set_new(v, "gate_pct", json_real(c->o->gate_pct));
   json_object_set_new(v, "test", json_string("welch-t two-sided"));
   json_object_set_new(v, "alpha", json_real(0.05));
   json_object_set_new(v, "metrics", json_string("headline"));
   json_object_set_new(v, "groups", json_integer((json_int_t)t->ngroups));
+  json_object_set_new(v, "tested", json_integer((json_int_t)c->ntested));
+  json_t *un = json_array();
+  for (size_t g = 0; g < t->ngroups; g++)
+    if (g != t->baseline_group && !c->g_tested[g]) json_array_append_new(un, json_string(t->groups[g].name));
+  json_object_set_new(v, "untested_groups", un);
   for (size_t i = 0; i < c->nfails; i++) {
     const struct cmp_gate_fail *x = &c->fails[i];
     const struct cmp_fig *fig = &t->figs->v[x->f];
@@ -1291,6 +1327,7 @@ int render_compare_write_outputs(const struct cmp_table *t, const struct render_
   for (size_t f = 0; f < t->figs->n; f++) free(c.chart_of[f]);
   free(c.chart_of);
   free(c.fails);
+  free(c.g_tested);
   for (size_t i = 0; i < c.nov; i++) free(c.ov_link[i]);
   return rc;
 }
