@@ -23,7 +23,7 @@ cmpv() { "$SSDREV" compare "$F" --out "$T/o" --format csv --verbose >"$T/out" 2>
 # a new index: ssdrev's application_id
 cmpv || fail "compare: $(cat "$T/e")"
 [ "$(sq 'PRAGMA application_id')" = 1400063090 ] || fail "application_id of a new index: $(sq 'PRAGMA application_id')"
-[ "$(sq 'PRAGMA user_version')" = 4 ] || fail "user_version: $(sq 'PRAGMA user_version')"
+[ "$(sq 'PRAGMA user_version')" = 5 ] || fail "user_version: $(sq 'PRAGMA user_version')"
 
 # an index of an older ssdrev (user_version 1, without pass_values): a
 # cache, rebuilt in the new schema without a word, then used (issue 25)
@@ -31,7 +31,7 @@ sq 'DROP TABLE pass_values' 'PRAGMA user_version=1' >/dev/null
 cmpv || fail "compare over a version 1 index: $(cat "$T/e")"
 [ -s "$T/e" ] && fail "version 1 index: unexpected message $(cat "$T/e")"
 grep -q 'runs: 0 from the index' "$T/out" || fail "version 1 index used as it was: $(cat "$T/out")"
-[ "$(sq 'PRAGMA user_version')" = 4 ] || fail "version 1 index not rebuilt: $(sq 'PRAGMA user_version')"
+[ "$(sq 'PRAGMA user_version')" = 5 ] || fail "version 1 index not rebuilt: $(sq 'PRAGMA user_version')"
 cmpv && grep -q 'runs: 1 from the index' "$T/out" || fail "rebuilt index not used: $(cat "$T/out" "$T/e")"
 
 # an index made before the application_id: accepted and stamped, and used
