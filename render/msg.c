@@ -513,9 +513,12 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_CM_M_RECOVERED, "Cache recovered after %s idle", "%s 유휴 후 회복된 캐시"),
     ROW(MSG_CM_CURVES, "Curves across groups", "그룹별 곡선"),
     ROW(MSG_CM_CURVES_NOTE,
-        "Each line is a group's median at each point (the groups of the overview); in the fill's, thin pale lines "
-        "are a group's runs.",
-        "각 선은 지점마다의 그룹 중앙값입니다(요약 표의 그룹). 채우기 그래프의 가늘고 옅은 선은 그룹의 각 실행입니다."),
+        "Each line is a group's median at each point (the groups of the overview that have the curve); thin pale "
+        "lines are a group's runs (at most 20 a group). Over time, a point is the mean of a step (1 s to 1 h, at most "
+        "30 steps a test), at the step's end.",
+        "각 선은 지점마다의 그룹 중앙값입니다(요약 표의 그룹 중 그 곡선이 있는 그룹). 가늘고 옅은 선은 그룹의 각 "
+        "실행입니다(그룹당 최대 20개). 시간 축의 점은 한 구간(1초~1시간, 시험당 최대 30구간)의 평균이며 구간 끝에 "
+        "찍습니다."),
     ROW(MSG_CM_OV_QD, "QD scaling, %s", "QD 스케일링, %s"),
     ROW(MSG_CM_OV_TAIL, "QD1 %s latency by percentile", "QD1 %s 백분위별 지연"),
     ROW(MSG_CM_AX_QD, "queue depth", "큐 깊이"),
