@@ -26,9 +26,11 @@ static const char css[] =
     "blockquote{border-left:4px solid #d55e00;background:#fff4ec;margin:1em 0;padding:.4em 1em}\n"
     "code{font-family:ui-monospace,'SFMono-Regular',Menlo,Consolas,'DejaVu Sans Mono',monospace;font-size:.9em}\n"
     "pre{overflow-x:auto}\n"
-    /* narrow screens: wide tables scroll inside their box, not the page */
-    "@media (max-width:40em){body{margin:1em auto;font-size:.95em}table{display:block;overflow-x:auto;"
-    "max-width:100%}}\n"
+    /* on screen a table wider than the text (compare's overview of six
+     * groups, any table on a phone) scrolls inside its box instead of
+     * running past the page's edge; print keeps tables as tables */
+    "@media screen{table{display:block;overflow-x:auto;max-width:100%}}\n"
+    "@media (max-width:40em){body{margin:1em auto;font-size:.95em}}\n"
     "@media print{@page{size:A4;margin:16mm 15mm}body{max-width:none;margin:0;padding:0;font-size:10pt}"
     "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
     "h1,h2,h3{break-after:avoid;page-break-after:avoid}"
