@@ -671,8 +671,9 @@ static void overview_cell(struct render_buf *b, const struct cmp_table *t, size_
     render_cmp_welch(cmp_stat_at(t, f, t->baseline_group), s, &d);
     char p[32], hi[32];
     fmt_pct(p, sizeof p, d.pct, 1);
-    if (!d.ok) render_buf_puts(b, " · -");
-    else if (d.beyond) {
+    /* no difference where the baseline lacks the figure (its cell says "-") */
+    if (!d.ok) {
+    } else if (d.beyond) {
       /* Welch's interval is symmetric about the difference: its half-width
        * says it in fewer characters than [lo, hi], so rows stay one line */
       fmt_pct(hi, sizeof hi, (d.hi_pct - d.lo_pct) / 2, 0);
