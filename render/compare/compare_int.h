@@ -222,6 +222,10 @@ const char *render_cmp_index_why(const struct cmp_index *x);
 /* Writes the asked formats (render/compare/out.c). */
 int render_compare_write_outputs(const struct cmp_table *t, const struct render_cmp_opts *o,
                                  struct render_cmp_result *res, struct ssdrev_err *err);
+/* Cuts a bar chart's group label NAME (of SIZE bytes) to WIDTH pt at 8.5 pt
+ * (bold: the baseline's), the model's front first (out.c). */
+struct _cairo;
+void render_cmp_fit_label(struct _cairo *cr, char *name, size_t size, double width, int bold);
 /* The xlsx workbook (xlsx.c): Runs, Groups, then one sheet per family. */
 int render_cmp_write_xlsx(const struct cmp_table *t, const char *path, struct ssdrev_err *err);
 

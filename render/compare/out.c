@@ -133,21 +133,29 @@ static void group_label(const struct cmp_table *t, size_t g, char *buf, size_t l
 
 /* Cuts a label to fit WIDTH: its first part (the model) loses characters
  * from its front first ("…MZVLB256HAHQ-000L7": models of one maker share
- * their beginning, the variant is at the end), so what follows " · "
- * (firmware, state) stays readable; then the label's end. */
-static void fit_label(cairo_t *cr, char *name, size_t size, double width, int bold) {
+ * their beginning, the variant is at the end), down to 10 characters, so
+ * what follows " · " (firmware, state) stays readable; then the " (sim)"
+ * mark goes (the groups table beside the chart says it), the model down to
+ * 6 characters; then the label's end. */
+void render_cmp_fit_label(cairo_t *cr, char *name, size_t size, double width, int bold) {
   static const char ell[] = "…"; /* 3 bytes */
-  while (strlen(name) > 4 && render_canvas_text_width(cr, name, 8.5, bold) > width) {
-    char *sep = strstr(name, " · ");
-    char *start = !strncmp(name, ell, 3) ? name + 3 : name;
-    if (sep && sep - start > 6) {
+  for (int pass = 0; pass < 3; pass++) {
+    size_t keep = pass == 0 ? 10 : 6;
+    while (pass < 2 && render_canvas_text_width(cr, name, 8.5, bold) > width) {
+      char *sep = strstr(name, " · ");
+      char *start = !strncmp(name, ell, 3) ? name + 3 : name;
+      if (!sep || (size_t)(sep - start) <= keep) break;
       char *c = start + 1;
       while (c < sep && ((unsigned char)*c & 0xC0) == 0x80) c++; /* whole UTF-8 characters */
       char rest[500];
       snprintf(rest, sizeof rest, "%s%s", ell, c);
       snprintf(name, size, "%s", rest);
-      continue;
     }
+    char *sim = strstr(name, " (sim)");
+    if (pass == 0 && sim && render_canvas_text_width(cr, name, 8.5, bold) > width)
+      memmove(sim, sim + 6, strlen(sim + 6) + 1);
+  }
+  while (strlen(name) > 4 && render_canvas_text_width(cr, name, 8.5, bold) > width) {
     size_t l = strlen(name);
     if (l >= 3 && !strcmp(name + l - 3, ell)) l -= 3;
     if (!l) break;
@@ -207,7 +215,15 @@ static int draw_chart(const struct cmp_out *c, size_t f, const size_t *rank, siz
     if (s->max > max) max = s->max;
   }
   if (!(max > 0)) max = 1;
-  double step = render_canvas_nice_step(0, max, 5), hi = ceil(max / step) * step;
+  /* as many ticks as their labels leave room for (a narrow bar area of
+   * six-digit IOPS ran "200,000400,000" together) */
+  char widest[64];
+  render_cmp_fmt_num(widest, sizeof widest, max, fig->unit);
+  double tick_w = render_canvas_text_width(cr, widest, 7.5, 0) + 10;
+  int nticks = (int)((x1 - x0) / (tick_w > 1 ? tick_w : 1));
+  if (nticks > 5) nticks = 5;
+  if (nticks < 2) nticks = 2;
+  double step = render_canvas_nice_step(0, max, nticks), hi = ceil(max / step) * step;
   double y_end = top_pt + row_pt * (double)shown;
   /* grid and ticks */
   cairo_set_line_width(cr, 0.4);
@@ -234,7 +250,7 @@ static int draw_chart(const struct cmp_out *c, size_t f, const size_t *rank, siz
     char name[500];
     group_label(t, g, name, sizeof name);
     /* a long group name is cut to the label column, the model first */
-    fit_label(cr, name, sizeof name, x0 - 14, g == t->baseline_group);
+    render_cmp_fit_label(cr, name, sizeof name, x0 - 14, g == t->baseline_group);
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
     render_canvas_text(cr, x0 - 6, y + row_pt * 0.68, name, 8.5, g == t->baseline_group, RC_RIGHT);
     double bx = x0 + (x1 - x0) * s->median / hi;

@@ -2,6 +2,7 @@
  * yields (analyze_compare_figures) and the review-style number formats. */
 #include <string.h>
 #include "render/compare/compare_int.h"
+#include "render/render_int.h"
 #include "tests/unit/testlib.h"
 
 struct seen {
@@ -140,6 +141,32 @@ TEST("Numbers are formatted as in the reviews, never in e-notation") {
   CHECK(!strchr(b, 'e') && !strncmp(b, "1,000,000,000,000,000,000,000", 29));
   render_cmp_fmt_ratio(b, sizeof b, 1.0347);
   CHECK_STR(b, "x1.03");
+}
+
+TEST("A bar chart's label keeps firmware and state: the model's front goes first, then (sim), then the end") {
+  cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 10, 10);
+  cairo_t *cr = cairo_create(sf);
+  char a[200] = "SAMSUNG MZVLB256HAHQ-000L7 · FW200 · FOB+75% (sim) (short)";
+  double full = render_canvas_text_width(cr, a, 8.5, 0);
+  render_cmp_fit_label(cr, a, sizeof a, full, 0); /* fits: unchanged */
+  CHECK_STR(a, "SAMSUNG MZVLB256HAHQ-000L7 · FW200 · FOB+75% (sim) (short)");
+  /* room for the model's last 10 characters and the rest without (sim) */
+  char want[200] = "…HAHQ-000L7 · FW200 · FOB+75% (short)";
+  render_cmp_fit_label(cr, a, sizeof a, render_canvas_text_width(cr, want, 8.5, 0) + 0.5, 0);
+  CHECK_STR(a, want);
+  /* tighter: the model down to 6 characters, the state and marks kept */
+  snprintf(a, sizeof a, "%s", "SAMSUNG MZVLB256HAHQ-000L7 · FW200 · FOB+75% (sim) (short)");
+  snprintf(want, sizeof want, "%s", "…Q-000L7 · FW200 · FOB+75% (short)");
+  render_cmp_fit_label(cr, a, sizeof a, render_canvas_text_width(cr, want, 8.5, 0) + 0.5, 0);
+  CHECK_STR(a, want);
+  /* tighter still: the model at 6 characters, then the end */
+  double w = render_canvas_text_width(cr, "…-000L7 · FW200 · FOB", 8.5, 0) + 0.5;
+  render_cmp_fit_label(cr, a, sizeof a, w, 0);
+  size_t l = strlen(a);
+  CHECK(!strncmp(a, "…-000L7 · FW200 · F", strlen("…-000L7 · FW200 · F")) && l > 3 && !strcmp(a + l - 3, "…"));
+  CHECK(render_canvas_text_width(cr, a, 8.5, 0) <= w);
+  cairo_destroy(cr);
+  cairo_surface_destroy(sf);
 }
 
 TEST("Every report string has an English and a Korean form") {
