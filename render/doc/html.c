@@ -15,6 +15,10 @@ static const char css[] =
     "'Malgun Gothic',NanumGothic,'DejaVu Sans',sans-serif;max-width:52em;margin:2em auto;padding:0 1em;"
     "line-height:1.55;color:#222;background:#fff}\n"
     "html:lang(ko) body{word-break:keep-all;overflow-wrap:anywhere}\n"
+    /* but a table cell breaks a word only when it must: "anywhere" counts
+     * in the table's layout and squeezed compare's first column to
+     * "SEQ1 / M Q8 / T1" */
+    "html:lang(ko) th,html:lang(ko) td{overflow-wrap:break-word}\n"
     "h1{font-size:1.8em;line-height:1.25;border-bottom:2px solid #0073b3;padding-bottom:.2em}\n"
     "h2{font-size:1.35em;margin-top:1.6em;border-bottom:1px solid #ccc}\n"
     "table{border-collapse:collapse;margin:1em 0;font-size:.9em;font-variant-numeric:tabular-nums}\n"
