@@ -577,9 +577,13 @@ static int write_overlays(struct cmp_out *c, struct ssdrev_err *err) {
       if (np < 2) continue;
       char title[200], rel[300], path[4400], sl[200], ylab[64];
       const char *key = keys[q];
-      if (s->title == CM_OV_QD || s->title == CM_OV_TAIL) {
+      if (s->title == CM_OV_QD) {
         key = !strcmp(keys[q], "read") ? render_cmp_msg(CM_READ, ko)
               : !strcmp(keys[q], "write") ? render_cmp_msg(CM_WRITE, ko) : render_cmp_msg(CM_MIX, ko);
+      } else if (s->title == CM_OV_TAIL) {
+        /* the workloads as the tail sections name them ("70/30 mix") */
+        key = !strcmp(keys[q], "read") ? render_cmp_msg(CM_TAIL_W_READ, ko)
+              : !strcmp(keys[q], "write") ? render_cmp_msg(CM_TAIL_W_WRITE, ko) : render_cmp_msg(CM_TAIL_W_MIX, ko);
       }
       /* every title row takes one %s (the workload or test) or none */
       snprintf(title, sizeof title, render_cmp_msg(s->title, ko), key);

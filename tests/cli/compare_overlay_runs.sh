@@ -71,7 +71,8 @@ for ov in fill-trace qd-read qd-write steady-rounds tail-read tail-write cons-co
   res="$res $ov $n2/$n1"
 done
 M=$T/o/compare.md
-for t in "Consistency: IOPS over time (consistency.write)](charts/ov-cons-consistency-write.png)" \
+for t in "QD1 70/30 mix latency by percentile](charts/ov-tail-mix70.png)" \
+         "Consistency: IOPS over time (consistency.write)](charts/ov-cons-consistency-write.png)" \
          "Thermal: write speed over time (thermal.write)](charts/ov-thermal-thermal-write.png)" \
          "Thermal: temperature over time (thermal.write)](charts/ov-temp-thermal-write.png)"; do
   grep -qF "![$t" "$M" || fail "compare.md lacks '$t': $(grep -F 'ov-' "$M")"
