@@ -1354,7 +1354,8 @@ static int write_verdict(struct cmp_out *c, struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
   json_t *v = json_object(), *list = json_array();
   json_object_set_new(v, "format", json_string("ssdrev-compare-verdict"));
-  json_object_set_new(v, "format_version", json_integer(1));
+  /* 2: verdict "untested", tested, untested_groups */
+  json_object_set_new(v, "format_version", json_integer(2));
   /* "untested": nothing could be tested (n = 1, no figure shared), which
    * is no pass (the CLI's exit status 4) */
   json_object_set_new(v, "verdict", json_string(c->nfails ? "fail" : c->ntested ? "pass" : "untested"));

@@ -92,7 +92,7 @@ for set in one alone; do
 import json, sys
 v = json.load(open(sys.argv[1]))
 want = ["PM981 · FW300 · FOB"] if sys.argv[2] == "one" else []
-assert v["verdict"] == "untested" and v["tested"] == 0 and v["regressions"] == [] and v["untested_groups"] == want, v
+assert v["format_version"] == 2 and v["verdict"] == "untested" and v["tested"] == 0 and v["regressions"] == [] and v["untested_groups"] == want, v
 PY
 done
 "$SSDREV" compare "$T/one" --out "$T/uko" --format md --lang ko --baseline "$B" --gate 2 >/dev/null 2>&1
