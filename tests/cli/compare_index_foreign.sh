@@ -40,6 +40,14 @@ cmpv || fail "compare over an old index: $(cat "$T/e")"
 [ -s "$T/e" ] && fail "old index: unexpected message $(cat "$T/e")"
 grep -q 'runs: 1 from the index' "$T/out" || fail "old index not used: $(cat "$T/out")"
 [ "$(sq 'PRAGMA application_id')" = 1400063090 ] || fail "old index not stamped"
+# one made before the application_id at user_version 4 (before the time
+# series' figures): stamped and rebuilt, its runs read again once
+sq 'PRAGMA application_id=0' 'PRAGMA user_version=4' >/dev/null
+cmpv || fail "compare over a version 4 index without id: $(cat "$T/e")"
+[ -s "$T/e" ] && fail "version 4 index without id: unexpected message $(cat "$T/e")"
+grep -q 'runs: 0 from the index' "$T/out" || fail "version 4 index without id used as it was: $(cat "$T/out")"
+[ "$(sq 'PRAGMA user_version')" = 5 ] && [ "$(sq 'PRAGMA application_id')" = 1400063090 ] \
+  || fail "version 4 index without id: not rebuilt and stamped"
 
 # on a read-only mount an index (stamped or from before) is still read, not stamped
 if unshare -m true 2>/dev/null; then
