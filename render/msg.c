@@ -517,9 +517,12 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_CM_M_RECOVERED, "Cache recovered after %s idle", "%s 유휴 후 회복된 캐시"),
     ROW(MSG_CM_CURVES, "Curves across groups", "그룹별 곡선"),
     ROW(MSG_CM_CURVES_NOTE,
-        "Each line is a group's median at each point (the groups of the overview); in the fill's, thin pale lines "
-        "are a group's runs.",
-        "각 선은 지점마다의 그룹 중앙값입니다(요약 표의 그룹). 채우기 그래프의 가늘고 옅은 선은 그룹의 각 실행입니다."),
+        "Each line is a group's median at each point (the groups of the overview that have the curve); thin pale "
+        "lines are a group's runs (at most 20 a group). Over time, a point is the mean of a step (1 s to 1 h, at most "
+        "30 steps a test), at the step's end.",
+        "각 선은 지점마다의 그룹 중앙값입니다(요약 표의 그룹 중 그 곡선이 있는 그룹). 가늘고 옅은 선은 그룹의 각 "
+        "실행입니다(그룹당 최대 20개). 시간 축의 점은 한 구간(1초~1시간, 시험당 최대 30구간)의 평균이며 구간 끝에 "
+        "찍습니다."),
     ROW(MSG_CM_OV_QD, "QD scaling, %s", "QD 스케일링, %s"),
     ROW(MSG_CM_OV_TAIL, "QD1 %s latency by percentile", "QD1 %s 백분위별 지연"),
     ROW(MSG_CM_AX_QD, "queue depth", "큐 깊이"),
@@ -538,6 +541,22 @@ static const struct msg_row rows[MSG_COUNT] = {
         "이후 채우기 쓰기 속도, QD1 읽기 p99.99 지연(측정된 경우; 모두 없으면 처음 %s개 대표 수치). 모든 대표 수치는 "
         "아래 각 절과 점수에 있습니다."),
     ROW(MSG_CM_OV_REST, "Other groups", "나머지 그룹"),
+    ROW(MSG_CM_OV_CONS, "Consistency: IOPS over time (%s)", "일관성: 시간별 IOPS (%s)"),
+    ROW(MSG_CM_OV_TH_MBS, "Thermal: write speed over time (%s)", "발열: 시간별 쓰기 속도 (%s)"),
+    ROW(MSG_CM_OV_TH_TEMP, "Thermal: temperature over time (%s)", "발열: 시간별 온도 (%s)"),
+    ROW(MSG_CM_AX_TIME, "time [s]", "시간 [s]"),
+    ROW(MSG_CM_AX_TIME_MIN, "time [min]", "시간 [분]"),
+    ROW(MSG_CM_AX_TEMP, "temperature [°C]", "온도 [°C]"),
+    ROW(MSG_CM_M_AT_S, "%s at %s s", "%2$s초 시점 %1$s"),
+    ROW(MSG_CM_M_WRITE_SPEED, "write speed", "쓰기 속도"),
+    ROW(MSG_CM_M_TEMP, "temperature", "온도"),
+    ROW(MSG_CM_GATE_UNTESTED,
+        "Not tested: no headline figure could be tested against the baseline (each side needs at least 2 samples of a "
+        "figure both have), so the gate of %s%% says nothing.",
+        "검정하지 못함: 기준선과 비교해 검정할 수 있는 대표 수치가 없어(양쪽 모두 같은 수치의 표본이 2개 이상 필요) %s%% "
+        "게이트는 아무것도 판정하지 않습니다."),
+    ROW(MSG_CM_GATE_SOME_UNTESTED, "Not tested (fewer than 2 samples of any figure shared with the baseline): %s.",
+        "검정하지 못한 그룹(기준선과 공유하는 수치의 표본이 2개 미만): %s."),
 
     ROW(MSG_W_WARNING, "warning", "경고"),
     ROW(MSG_W_NOTE, "note", "참고"),

@@ -297,6 +297,7 @@ struct render_cmp_result {
   size_t metrics;
   size_t charts;
   size_t gate_failures; /* figures that failed the gate (opts.gate) */
+  size_t gate_tested;   /* (figure, group) pairs the gate could test: 0 with no failure is "not tested" */
   char index_warning[1600]; /* why an index was not used or not updated; "" if fine */
   char index_notice[1600];  /* what was done to an index a user should hear of (an old one rebuilt); "" if none */
 };

@@ -163,6 +163,7 @@ struct render_plot {
   struct render_axis x, y;
   int no_xticks;         /* categories: the chart labels x itself */
   double right_pt;       /* room right of the plot for a second axis, in pt (0: none) */
+  double bottom_pt;      /* room below the x axis's label for a legend, in pt (0: none) */
 };
 /* After a report: removes from CHART_DIR the chart files the previous
  * report listed in CHART_DIR/.ssdrev-charts and DRAWN (the links drawn,
@@ -189,6 +190,12 @@ struct render_legend_item {
 /* A legend box in the plot's upper-right (or upper-left) corner. */
 void render_canvas_legend(cairo_t *cr, const struct render_plot *p, const struct render_legend_item *it, size_t n,
                int left);
+/* The legend below the plot, in the room its bottom_pt keeps (at least
+ * RENDER_LEGEND_BELOW_PT(n)): for charts of many long labels, which a box
+ * in a corner would lay over the curves. */
+#define RENDER_LEGEND_BELOW_PT(n) (10.0 + 11.0 * (double)(n))
+void render_canvas_legend_below(cairo_t *cr, const struct render_plot *p, const struct render_legend_item *it,
+                                size_t n);
 
 /* The chart kind draws one drive per chart (drive=all makes one each). */
 int render_chart_kind_one_drive(const char *kind);
