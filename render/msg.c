@@ -665,6 +665,11 @@ static const struct msg_row rows[MSG_COUNT] = {
         "SLC캐시는 약 {gib:1}GiB 기록 후 끝납니다: 캐시 안에서 {cache_mb_s:0}MB/s, 이후 {post_mb_s:0}MB/s입니다 "
         "({ratio:2}배; 측정 잡음으로 설명할 수 없는 지속적인 속도 저하를 캐시의 끝으로 봅니다)."),
     ROW(MSG_FD_SLC_MIN, " Near full the cache is about {gib:1} GiB.", " 거의 가득 찬 상태에서 캐시는 약 {gib:1}GiB입니다."),
+    ROW(MSG_FD_SLC_UNTHR,
+        " The in-cache speed is from unthrottled writing only: the drive throttled after {onset_gib:1} GiB, and "
+        "the {excluded_pct:0}% of the cache written under the throttle is left out ({mixed_mb_s:0} MB/s with it).",
+        " 캐시 안 속도는 스로틀링되지 않은 기록만으로 계산했습니다: 드라이브가 {onset_gib:1}GiB 기록 후 스로틀링되었고, "
+        "스로틀링 중 기록된 캐시의 {excluded_pct:0}%는 제외했습니다 (포함하면 {mixed_mb_s:0}MB/s)."),
     ROW(MSG_FD_SLC_WEAK, " The cliff's evidence is weak (confidence {conf:2}).", " 이 속도 저하의 근거는 약합니다 (신뢰도 {conf:2})."),
     ROW(MSG_FD_SLC_SHORT,
         "The short run wrote only {gib:1} GiB ({share_pct:1}% of this drive's {cap_gb:0} GB): an SLC cache larger "

@@ -431,6 +431,7 @@ enum render_msg_id {
   MSG_FD_SLC,
   MSG_FD_SLC_MIN,
   MSG_FD_SLC_WEAK,
+  MSG_FD_SLC_UNTHR,
   MSG_FD_SLC_SHORT,
   MSG_FD_SLC_NONE,
   MSG_FD_QD,

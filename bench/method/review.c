@@ -69,6 +69,15 @@ static void sample_temp(struct review_ctx *c, int force) {
   json_array_append_new(c->temp_samples, json_pack("[f, f]", round(t * 1000) / 1000, temp));
 }
 
+/* The device's own thermal management counters (SMART TMT1/TMT2), or NULL. */
+json_t *bench_review_tmt_json(struct review_ctx *c) {
+  struct bench_temps tp;
+  if (bench_target_temps(c->t, &tp) || !tp.have_tmt) return NULL;
+  return json_pack("{s:I, s:I, s:I, s:I}", "tmt1_count", (json_int_t)tp.tmt_count[0], "tmt2_count",
+                   (json_int_t)tp.tmt_count[1], "tmt1_s", (json_int_t)tp.tmt_s[0], "tmt2_s",
+                   (json_int_t)tp.tmt_s[1]);
+}
+
 static void job_progress(const struct bench_progress *p, void *arg) {
   struct review_ctx *c = arg;
   if (p->idle) {
@@ -115,6 +124,18 @@ int bench_review_run_job(struct review_ctx *c, const char *test_name, const char
   c->temp_job_s = 0;
   snprintf(c->phase, sizeof c->phase, "[%u/%u] %s", c->step_no, c->nsteps_run, test_name);
   sample_temp(c, 0);
+  json_t *tmt0 = NULL;
+  if (c->temp_samples) {
+    /* Where the test's log starts on the step's temperature clock (issue
+     * 24): the log's time 0 is the first I/O after the job's idle; the
+     * sim's clock skips the idle while the job runs (job_progress), a
+     * real one does not. With the drive's thermal counters around the
+     * test, the analysis can tell throttled writing from unthrottled. */
+    double t0 = c->is_sim ? c->temp_engine_s
+                          : (double)(ssdrev_clock_ns() - c->temp_wall0_ns) / 1e9 + (double)job->idle_ns / 1e9;
+    json_object_set_new(extra, "temp_t0_s", json_real(round(t0 * 1000) / 1000));
+    tmt0 = bench_review_tmt_json(c);
+  }
   /* no rate yet: unknown, not 0 MB/s (issue 27: a CrystalDiskMark cell
    * shorter than the runner's 250 ms report showed "0.0 MB/s 0 IOPS") */
   report(c, 0, -1, -1);
@@ -125,6 +146,12 @@ int bench_review_run_job(struct review_ctx *c, const char *test_name, const char
   struct bench_job named = *job;
   snprintf(named.name, sizeof named.name, "%s", test_name);
   int rc = c->runner->run_job(c, &named, &ro, res, err);
+  if (tmt0 && rc >= 0) {
+    json_t *test = archive_find_test(c->run, test_name), *tmt1 = bench_review_tmt_json(c);
+    if (test && tmt1) json_object_set_new(test, "smart_thermal", json_pack("{s:O, s:O}", "before", tmt0, "after", tmt1));
+    json_decref(tmt1);
+  }
+  json_decref(tmt0);
   if (rc < 0) return rc;
   if (res->interrupted) return ssdrev_fail(err, -EINTR, "interrupted during test '%s'", test_name);
   /* the test's own measured rate, shown once it ended, however short it was */

@@ -334,6 +334,9 @@ extern const struct review_runner bench_review_runner_native, bench_review_runne
 void bench_review_fio_job(struct bench_fio_text *j, const char *name, const struct bench_job *job, uint64_t cap_bytes,
                           const char *log_prefix);
 
+/* The drive's own thermal-management counters (SMART TMT1/TMT2 transition
+ * counts and seconds) as a test records them, or NULL without them. */
+json_t *bench_review_tmt_json(struct review_ctx *c);
 /* Runs one job as a test entry of the run: logs to logs/NAME.ssdlog, adds
  * {step, kind, extra keys (stolen)} and the result, saves the manifest.
  * EST_S is the plan's device time of its I/O, without the job's idle_ns;

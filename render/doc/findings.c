@@ -233,6 +233,15 @@ static void f_slc(struct fd *f) {
         render_msg_put(&t, f->lang, MSG_FD_SLC_MIN, p);
         json_decref(p);
       }
+      /* the cache's speed left out its throttled part (analyze/fillthr.c): said so */
+      const json_t *thr = json_object_get(slc, "throttle");
+      double og, xp, mx;
+      if (json_is_true(json_object_get(thr, "throttled")) && num(thr, "onset_gib", &og) &&
+          num(thr, "excluded_pct", &xp) && xp > 0 && num(thr, "cache_mb_s_mixed", &mx)) {
+        json_t *p = json_pack("{s:f, s:f, s:f}", "onset_gib", og, "excluded_pct", xp, "mixed_mb_s", mx);
+        render_msg_put(&t, f->lang, MSG_FD_SLC_UNTHR, p);
+        json_decref(p);
+      }
       if (conf < FD_SLC_WEAK_CONF) {
         json_t *p = json_pack("{s:f}", "conf", conf);
         render_msg_put(&t, f->lang, MSG_FD_SLC_WEAK, p);
