@@ -121,6 +121,8 @@ char *analyze_key(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * temperature clock and counters in the manifest MAN. */
 void analyze_fill_throttle(json_t *a, const json_t *man);
 json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *dut);
+/* SMART TMT1/TMT2 counters over a test (thermal.c): 1 when usable. */
+int analyze_tmt_delta(const json_t *test, double *trans, double *secs_sum, double *secs_max);
 /* Steady state and consistency (analyze/steady.c, analyze/consistency.c;
  * docs/method.md, docs/flags.md). */
 #define ANALYZE_CONS_BURST_RATIO 1.2   /* a burst: the first tenth's peak 20% above the steady level */

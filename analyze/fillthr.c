@@ -30,29 +30,6 @@ static const json_t *test_named(const json_t *man, const char *name) {
   return NULL;
 }
 
-/* The counters' change over the test: 1 when usable (*secs, *trans set). */
-static int tmt_change(const json_t *test, double *trans, double *secs) {
-  const json_t *st = json_object_get(test, "smart_thermal");
-  const json_t *b = json_object_get(st, "before"), *a = json_object_get(st, "after");
-  static const char *const cnt[2] = {"tmt1_count", "tmt2_count"}, *const sec[2] = {"tmt1_s", "tmt2_s"};
-  *trans = *secs = 0;
-  for (int i = 0; i < 2; i++) {
-    const char *k[4] = {cnt[i], cnt[i], sec[i], sec[i]};
-    double x[4];
-    for (int j = 0; j < 4; j++) {
-      const json_t *v = json_object_get(j % 2 ? a : b, k[j]);
-      if (!json_is_number(v)) return 0;
-      x[j] = json_number_value(v);
-      if (!(x[j] >= 0 && x[j] < 1e15)) return 0;
-    }
-    if (x[1] < x[0] || x[3] < x[2]) return 0;
-    *trans += x[1] - x[0];
-    /* TMT2 (heavier) time is inside a throttle that TMT1 may count too: the longer */
-    *secs = fmax(*secs, x[3] - x[2]);
-  }
-  return 1;
-}
-
 /* The first throttle temperature the thermal step judged, or NAN. */
 static double thermal_throttle_c(const json_t *a) {
   size_t i;
@@ -85,7 +62,9 @@ void analyze_fill_throttle(json_t *a, const json_t *man) {
     te[i] = t;
   }
   double trans = 0, secs = 0, onset = NAN, thr_c = thermal_throttle_c(a);
-  int have_tmt = tmt_change(test, &trans, &secs);
+  double secs_sum;
+  /* the time throttled at all: the longer counter (analyze_tmt_delta) */
+  int have_tmt = analyze_tmt_delta(test, &trans, &secs_sum, &secs);
   const char *evidence = NULL;
   if (have_tmt && trans == 0 && secs == 0) {
     json_object_set_new(slc, "throttle", json_pack("{s:s, s:b}", "evidence", "smart", "throttled", 0));
