@@ -200,35 +200,74 @@ static int boxes_hit(const struct render_plot *p, const struct label_boxes *b, d
   return 0;
 }
 
-/* A cliff mark: a dashed vertical at `at` GiB and its label, put in the
- * first free row from the top of the plot (right of the line, or left of it
- * at the right edge). The label has no background: it never hides a line. */
-static void cliff_mark(cairo_t *cr, const struct render_plot *p, struct label_boxes *bx, double at,
-                       const char *lab, const double rgb[3], int near_full) {
-  double px = render_canvas_px(p, at);
+/* A cliff mark: a dashed (near full: dotted) vertical at `at` GiB and its
+ * label. All lines are drawn and registered as obstacles first, so that no
+ * label is cut by another drive's mark. */
+struct cliff_mark {
+  double at, rgb[3];
+  int near_full;
+  char lab[96];
+};
+
+static void cliff_line(cairo_t *cr, const struct render_plot *p, struct label_boxes *bx, const struct cliff_mark *m) {
+  double px = render_canvas_px(p, m->at);
   cairo_save(cr);
   static const double dash[] = {3, 2}, dot[] = {1, 2};
-  cairo_set_dash(cr, near_full ? dot : dash, 2, 0);
-  cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+  cairo_set_dash(cr, m->near_full ? dot : dash, 2, 0);
+  cairo_set_source_rgb(cr, m->rgb[0], m->rgb[1], m->rgb[2]);
   cairo_set_line_width(cr, 0.9);
   cairo_move_to(cr, px, p->y0);
   cairo_line_to(cr, px, p->y1);
   cairo_stroke(cr);
   cairo_restore(cr);
-  double w = render_canvas_text_width(cr, lab, 7.5, 0) + 4;
-  double lx = px + 3 + w > p->x1 ? px - 3 - w : px + 3;
-  for (int row = 0; row < 24; row++) {
-    double ly = p->y0 + 10 + 10 * row;
-    if (ly > p->y1 - 2) break;
-    if (boxes_hit(p, bx, lx, ly - 8, lx + w, ly + 2) && row < 23) continue;
-    if (bx->n < 64) {
-      bx->x0[bx->n] = lx, bx->y0[bx->n] = ly - 8, bx->x1[bx->n] = lx + w, bx->y1[bx->n] = ly + 2;
-      bx->n++;
-    }
-    cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-    render_canvas_text(cr, lx + 2, ly, lab, 7.5, 0, RC_LEFT);
-    break;
+  if (bx->n < 64) {
+    bx->x0[bx->n] = px - 0.5, bx->y0[bx->n] = p->y0, bx->x1[bx->n] = px + 0.5, bx->y1[bx->n] = p->y1;
+    bx->n++;
   }
+}
+
+/* The label goes in the first free row from the top of the plot: right of
+ * its line, else left of it, else right of the next marks to its right
+ * (nearest first). It has no background: it never hides a line. */
+static void cliff_label(cairo_t *cr, const struct render_plot *p, struct label_boxes *bx, const struct cliff_mark *m,
+                        const struct cliff_mark *all, size_t nall) {
+  double px = render_canvas_px(p, m->at);
+  double w = render_canvas_text_width(cr, m->lab, 7.5, 0) + 4;
+  double cand[2 + 2 * MAX_SEL];
+  size_t nc = 0;
+  cand[nc++] = px + 3;
+  cand[nc++] = px - 3 - w;
+  for (size_t j = 0; j < nall && nc < sizeof cand / sizeof *cand; j++) {
+    /* the marks right of this one, in order of distance (nall is tiny) */
+    double best = INFINITY;
+    for (size_t k = 0; k < nall; k++) {
+      double qx = render_canvas_px(p, all[k].at) + 3;
+      int used = 0;
+      for (size_t c = 2; c < nc; c++) used |= cand[c] == qx;
+      if (qx > px + 3 && qx < best && !used) best = qx;
+    }
+    if (!isfinite(best)) break;
+    cand[nc++] = best;
+  }
+  double lx = NAN, ly = NAN;
+  for (int row = 0; row < 24 && !isfinite(lx); row++) {
+    double y = p->y0 + 10 + 10 * row;
+    if (y > p->y1 - 2) break;
+    for (size_t c = 0; c < nc; c++) {
+      if (cand[c] < p->x0 || cand[c] + w > p->x1) continue;
+      if (boxes_hit(p, bx, cand[c], y - 8, cand[c] + w, y + 2)) continue;
+      lx = cand[c], ly = y;
+      break;
+    }
+  }
+  /* crowded: the first row right of (or at the right edge, left of) its line */
+  if (!isfinite(lx)) lx = px + 3 + w > p->x1 ? px - 3 - w : px + 3, ly = p->y0 + 10;
+  if (bx->n < 64) {
+    bx->x0[bx->n] = lx, bx->y0[bx->n] = ly - 8, bx->x1[bx->n] = lx + w, bx->y1[bx->n] = ly + 2;
+    bx->n++;
+  }
+  cairo_set_source_rgb(cr, m->rgb[0], m->rgb[1], m->rgb[2]);
+  render_canvas_text(cr, lx + 2, ly, m->lab, 7.5, 0, RC_LEFT);
 }
 
 /* The points of one phase's trace: the fine trace when there is one (its
@@ -399,6 +438,8 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, const char *
     }
   }
   /* marks after every line, so that no drive's line covers another's label */
+  struct cliff_mark mk[2 * MAX_SEL + 8];
+  size_t nm = 0;
   for (size_t i = 0; i < x->n && !logy; i++) {
     double rgb[3];
     colour(x, i, rgb);
@@ -407,19 +448,21 @@ static void fill_draw_common(struct chart_ctx *x, const char *ykey, const char *
     json_t *d;
     json_array_foreach(json_object_get(slc, "drops"), k, d) {
       double at = render_data_num(d, "at_gib", NAN);
-      if (!isfinite(at) || at < p.x.lo || at > p.x.hi) continue;
-      char lab[96];
-      snprintf(lab, sizeof lab, "%s %.2f GiB: %.0f → %.0f MB/s", k ? M(MSG_C_CLIFF) : "SLC", at,
+      if (!isfinite(at) || at < p.x.lo || at > p.x.hi || nm >= sizeof mk / sizeof *mk) continue;
+      struct cliff_mark *m = &mk[nm++];
+      *m = (struct cliff_mark){.at = at, .rgb = {rgb[0], rgb[1], rgb[2]}};
+      snprintf(m->lab, sizeof m->lab, "%s %.2f GiB: %.0f → %.0f MB/s", k ? M(MSG_C_CLIFF) : "SLC", at,
                render_data_num(d, "from_mb_s", 0), render_data_num(d, "to_mb_s", 0));
-      cliff_mark(cr, &p, &bx, at, lab, rgb, 0);
     }
     double mg = render_data_num(slc, "min_gib", NAN);
-    if (isfinite(mg) && mg >= p.x.lo && mg <= p.x.hi) {
-      char lab[64];
-      snprintf(lab, sizeof lab, "%s %.2f GiB", M(MSG_C_NEAR_FULL), mg);
-      cliff_mark(cr, &p, &bx, mg, lab, rgb, 1);
+    if (isfinite(mg) && mg >= p.x.lo && mg <= p.x.hi && nm < sizeof mk / sizeof *mk) {
+      struct cliff_mark *m = &mk[nm++];
+      *m = (struct cliff_mark){.at = mg, .rgb = {rgb[0], rgb[1], rgb[2]}, .near_full = 1};
+      snprintf(m->lab, sizeof m->lab, "%s %.2f GiB", M(MSG_C_NEAR_FULL), mg);
     }
   }
+  for (size_t i = 0; i < nm; i++) cliff_line(cr, &p, &bx, &mk[i]);
+  for (size_t i = 0; i < nm; i++) cliff_label(cr, &p, &bx, &mk[i], mk, nm);
   render_canvas_legend(cr, &p, leg, nleg, 0);
 }
 

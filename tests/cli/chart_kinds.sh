@@ -17,6 +17,22 @@ for k in cdm fill_latency rw_ratio tail latency bars temperature; do
   head -c 200 "$T/$k.svg" | grep -q "<svg" || fail "$k.svg is not SVG"
 done
 "$SSDREV" chart cdm "$D/pm981" --state 75% --out "$T/c75.svg" >/dev/null || fail "cdm 75%"
+# no fill-chart mark label is cut by a mark's vertical line (another drive's
+# cliff at 11 GiB used to cross the near-full labels at 2 GiB): a label runs
+# from its x for ~4.3 px per character at 7.5 pt
+"$SSDREV" chart fill "$D/pm981" "$D/pm981a" --out "$T/fill.svg" >/dev/null || fail "fill svg"
+awk 'BEGIN { nl = 0; nt = 0 }
+  /stroke-dasharray:(3,2|1,2);/ && match($0, /d="M [0-9.]+ /) { lx[nl++] = substr($0, RSTART + 5, RLENGTH - 6) + 0 }
+  /<text/ && (/>SLC [0-9]/ || />near full /) {
+    match($0, / x="[0-9.]+"/); x = substr($0, RSTART + 4, RLENGTH - 5) + 0
+    t = $0; sub(/.*">/, "", t); sub(/<\/text>.*/, "", t)
+    tx[nt] = x; tw[nt++] = 4.3 * length(t)
+  }
+  END {
+    if (nl < 4 || nt < 4) { print "marks " nl ", labels " nt; exit 1 }
+    for (i = 0; i < nt; i++) for (j = 0; j < nl; j++)
+      if (lx[j] > tx[i] && lx[j] < tx[i] + tw[i]) { print "label " i " at " tx[i] " crossed by the line at " lx[j]; exit 1 }
+  }' "$T/fill.svg" >"$T/err" || fail "fill mark labels: $(cat "$T/err")"
 # the chart's text is SVG text; the temperature chart's in Korean with --lang ko
 grep -q '>Temperature and write speed during the review — PM981a 256GB</text>' "$T/temperature.svg" \
   || fail "temperature.svg lacks its title as text"
