@@ -98,6 +98,7 @@ struct sim_ftl {
   uint32_t *bucket;       /* upb + 1 list heads */
   uint32_t min_bucket;    /* no full block has fewer valid units */
   uint32_t free_head, nfree;
+  uint32_t bg_free;       /* background GC's high watermark: collects while fewer are erased */
   uint32_t open[2];       /* open block of the host stream, of the GC stream (SIM_FTL_NONE: none) */
   uint64_t victims;       /* blocks collected since the drive was made or restored (not saved) */
   uint32_t first_victim;  /* the first of them (SIM_FTL_NONE: none; for tests) */
@@ -197,6 +198,10 @@ void sim_ftl_trim(struct sim *s, uint64_t off, uint64_t len);
 /* Mapped logical units: the sum of the blocks' valid counts (O(blocks), for
  * tests and checks; nothing on the I/O path needs it). */
 uint64_t sim_ftl_mapped(const struct sim_ftl *f);
+/* Background GC: collects one victim when fewer than bg_free blocks are
+ * erased and the best victim frees a 32nd of a block or more; returns
+ * whether it did (its relocation is added to st.gc_debt_bytes). */
+int sim_ftl_collect_bg(struct sim *s);
 /* Units the host stream can still write before it must collect again. */
 uint64_t sim_ftl_host_room(const struct sim_ftl *f);
 /* Save/restore: the saved part is l2p, wp and open; the rest is rebuilt.
