@@ -116,7 +116,13 @@ char *analyze_key(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The thermal step's analysis of one test (manifest entry with its
  * "samples") from its analyzed entry (the "series"); dut may be NULL (its
  * warn_temp_c / temp_thresh_c is the threshold). New reference. */
+/* The fill's in-cache speed from unthrottled writing only (analyze/fillthr.c):
+ * a.fill.slc corrected and its "throttle" object added, by the fill test's
+ * temperature clock and counters in the manifest MAN. */
+void analyze_fill_throttle(json_t *a, const json_t *man);
 json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *dut);
+/* SMART TMT1/TMT2 counters over a test (thermal.c): 1 when usable. */
+int analyze_tmt_delta(const json_t *test, double *trans, double *secs_sum, double *secs_max);
 /* Steady state and consistency (analyze/steady.c, analyze/consistency.c;
  * docs/method.md, docs/flags.md). */
 #define ANALYZE_CONS_BURST_RATIO 1.2   /* a burst: the first tenth's peak 20% above the steady level */

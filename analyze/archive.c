@@ -641,6 +641,7 @@ int analyze_run(const char *dir, const struct analyze_opts *o, json_t **out, str
   else json_decref(qds);
   json_object_set_new(a, "jobs", jobs);
   analyze_recovery_finish(a);
+  analyze_fill_throttle(a, m); /* after the temperature and thermal tests, wherever they ran */
   json_object_set_new(a, "flags", analyze_flags(a));
   if (!ro_why[0] && !o->no_write) {
     struct ssdrev_err werr = {{0}};

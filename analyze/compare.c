@@ -1,6 +1,7 @@
 /* compare.c — N analysis objects side by side: one row per comparable
  * figure, its value in each run and the ratio to the first (baseline). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "analyze/analyze_int.h"
@@ -128,6 +129,52 @@ static int fig(analyze_figure_fn fn, void *arg, const char *family, const char *
   return fn(&f, arg);
 }
 
+/* A time series as figures, for curves across drives (compare's
+ * overlays): the mean of its samples in each step of a width that gives at
+ * most ANALYZE_SERIES_STEPS steps (1, 2, 5, 10, 15, 30 s, 1, 2, 5, 10, 15,
+ * 30, 60 min: runs of one length share their steps, and steps of other
+ * widths still fall on round seconds), metric "t<END><SUFFIX>" with END the
+ * step's end in seconds (t30_iops: the mean over 28-30 s at 2 s steps). A
+ * step with no sample of its own is left out. */
+#define ANALYZE_SERIES_STEPS 30
+static int series_figs(analyze_figure_fn fn, void *arg, const char *family, const char *key, const json_t *ts,
+                       const json_t *vs, const char *suffix, const char *unit, int higher_better) {
+  static const double widths[] = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600};
+  size_t n = json_array_size(ts) < json_array_size(vs) ? json_array_size(ts) : json_array_size(vs);
+  double tmax = 0;
+  for (size_t j = 0; j < n; j++) {
+    double t = json_number_value(json_array_get(ts, j));
+    if (json_is_number(json_array_get(ts, j)) && t > tmax) tmax = t;
+  }
+  if (n < 2 || !(tmax > 0) || tmax > 1e7) return 0;
+  double w = widths[sizeof widths / sizeof *widths - 1];
+  for (size_t k = 0; k < sizeof widths / sizeof *widths; k++)
+    if (floor(tmax / widths[k]) + 1 <= ANALYZE_SERIES_STEPS) {
+      w = widths[k];
+      break;
+    }
+  size_t nb = (size_t)floor(tmax / w) + 1;
+  if (nb > 4 * ANALYZE_SERIES_STEPS) nb = 4 * ANALYZE_SERIES_STEPS; /* over 120 hours: the rest left out */
+  double sum[4 * ANALYZE_SERIES_STEPS] = {0};
+  size_t cnt[4 * ANALYZE_SERIES_STEPS] = {0};
+  for (size_t j = 0; j < n; j++) {
+    const json_t *t = json_array_get(ts, j), *v = json_array_get(vs, j);
+    if (!json_is_number(t) || !json_is_number(v) || !(json_number_value(t) >= 0)) continue;
+    size_t b = (size_t)floor(json_number_value(t) / w);
+    if (b < nb && isfinite(json_number_value(v))) sum[b] += json_number_value(v), cnt[b]++;
+  }
+  int rc = 0;
+  for (size_t b = 0; b < nb && !rc; b++) {
+    if (!cnt[b]) continue;
+    char m[48];
+    snprintf(m, sizeof m, "t%.0f%s", (double)(b + 1) * w, suffix);
+    json_t *mv = json_real(sum[b] / (double)cnt[b]);
+    rc = mv ? fig(fn, arg, family, key, m, unit, 0, higher_better, mv) : -ENOMEM;
+    json_decref(mv);
+  }
+  return rc;
+}
+
 int analyze_compare_figures(const json_t *a, analyze_figure_fn fn, void *arg) {
   static const char *const ops[] = {"read", "write", "mix"};
   size_t i, k;
@@ -237,6 +284,9 @@ int analyze_compare_figures(const json_t *a, analyze_figure_fn fn, void *arg) {
     if (!rc) rc = fig(fn, arg, "consistency", tn, "p1_iops", "IOPS", 1, 1, json_object_get(st, "p1_iops"));
     if (!rc) rc = fig(fn, arg, "consistency", tn, "cov_pct", "%", 0, 0, json_object_get(st, "cov_pct"));
     if (!rc) rc = fig(fn, arg, "consistency", tn, "p99_9_us_max", "us", 0, 0, json_object_get(st, "p99_9_us_max"));
+    /* its IOPS over time, for compare's time-series overlay */
+    const json_t *ps = json_object_get(g, "per_s");
+    if (!rc) rc = series_figs(fn, arg, "consistency", tn, json_object_get(ps, "t_s"), json_object_get(ps, "iops"), "_iops", "IOPS", 1);
     if (rc) return rc;
   }
   json_array_foreach(json_object_get(a, "thermal"), i, g) {
@@ -244,6 +294,9 @@ int analyze_compare_figures(const json_t *a, analyze_figure_fn fn, void *arg) {
     if (!tn) continue;
     rc = fig(fn, arg, "thermal", tn, "mean_mb_s", "MB/s", 1, 1, json_object_get(g, "mean_mb_s"));
     if (!rc) rc = fig(fn, arg, "thermal", tn, "peak_temp_c", "°C", 0, 0, json_object_get(g, "peak_temp_c"));
+    /* its write speed and temperature over time (the overlays) */
+    if (!rc) rc = series_figs(fn, arg, "thermal", tn, json_object_get(g, "t_s"), json_object_get(g, "mb_s"), "_mb_s", "MB/s", 1);
+    if (!rc) rc = series_figs(fn, arg, "thermal", tn, json_object_get(g, "temp_t_s"), json_object_get(g, "temp_c"), "_temp_c", "°C", 0);
     if (rc) return rc;
   }
   json_array_foreach(json_object_get(json_object_get(a, "cache_recovery"), "points"), i, p) {

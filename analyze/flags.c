@@ -92,8 +92,9 @@ static void rule_rnd_plateau(const json_t *a, json_t *flags) {
     double mb = cdm_mb_s(row, "read");
     if (mb < 0 || mb >= RND_PLATEAU_MB_S || cap <= 0 || cap > LOW_CAPACITY_GB) continue;
     const char *st = analyze_json_str(row, "state") ? analyze_json_str(row, "state") : "";
+    /* a small drive's capacity to 0.1 GB (8.6 GB, not "9 GB"), a large one to 1 GB */
     json_t *nums = json_pack("{s:f, s:f, s:s, s:s, s:f, s:s}", "mb_s", analyze_json_round(mb, 1), "capacity_gb",
-                             analyze_json_round(cap, 0), "cell", cell, "state", st, "limit_mb_s", RND_PLATEAU_MB_S,
+                             analyze_json_round(cap, cap < 100 ? 1 : 0), "cell", cell, "state", st, "limit_mb_s", RND_PLATEAU_MB_S,
                              "target", tw);
     /* the cause named only where it can be: dies are a drive's */
     if (!strcmp(tw, "file"))
@@ -102,12 +103,12 @@ static void rule_rnd_plateau(const json_t *a, json_t *flags) {
                "this ceiling, queue depth does not help", cell, mb, RND_PLATEAU_MB_S, st);
     else if (!strcmp(tw, "virtual"))
       add_flag(flags, "rnd_read_plateau", "warn", nums,
-               "%s read %.0f MB/s < %.0f MB/s on a %.0f GB virtual disk (%s): the host's storage stack sets this "
-               "ceiling, queue depth does not help", cell, mb, RND_PLATEAU_MB_S, cap, st);
+               "%s read %.0f MB/s < %.0f MB/s on a %.*f GB virtual disk (%s): the host's storage stack sets this "
+               "ceiling, queue depth does not help", cell, mb, RND_PLATEAU_MB_S, cap < 100 ? 1 : 0, cap, st);
     else
       add_flag(flags, "rnd_read_plateau", "warn", nums,
-               "%s read %.0f MB/s < %.0f MB/s on a %.0f GB drive (%s): few dies, queue depth does not help", cell, mb,
-               RND_PLATEAU_MB_S, cap, st);
+               "%s read %.0f MB/s < %.0f MB/s on a %.*f GB drive (%s): few dies, queue depth does not help", cell, mb,
+               RND_PLATEAU_MB_S, cap < 100 ? 1 : 0, cap, st);
   }
 }
 

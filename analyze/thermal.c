@@ -84,14 +84,16 @@ static size_t samples_of(const json_t *test, double **ts, double **c) {
 
 /* The drive's own thermal-management counters over the step (SMART TMT1/TMT2
  * transition counts and seconds, "smart_thermal" {before, after}): 1 with
- * *trans the transitions and *secs the seconds throttled during the step,
- * 0 when absent or not usable (a counter missing, negative, or going
- * backwards: a reset or a hostile file), and the series decide. */
-static int tmt_delta(const json_t *test, double *trans, double *secs) {
+ * *trans the transitions, *secs_sum the seconds of both counters added and
+ * *secs_max the longer of the two (TMT2, the heavier throttle, runs inside
+ * a throttle that TMT1 may count too: the time throttled at all is at least
+ * the longer), 0 when absent or not usable (a counter missing, negative, or
+ * going backwards: a reset or a hostile file), and the series decide. */
+int analyze_tmt_delta(const json_t *test, double *trans, double *secs_sum, double *secs_max) {
   const json_t *st = json_object_get(test, "smart_thermal");
   const json_t *b = json_object_get(st, "before"), *a = json_object_get(st, "after");
   static const char *const cnt[2] = {"tmt1_count", "tmt2_count"}, *const sec[2] = {"tmt1_s", "tmt2_s"};
-  *trans = *secs = 0;
+  *trans = *secs_sum = *secs_max = 0;
   for (int i = 0; i < 2; i++) {
     const json_t *k[4] = {json_object_get(b, cnt[i]), json_object_get(a, cnt[i]), json_object_get(b, sec[i]),
                           json_object_get(a, sec[i])};
@@ -103,7 +105,8 @@ static int tmt_delta(const json_t *test, double *trans, double *secs) {
     }
     if (x[1] < x[0] || x[3] < x[2]) return 0;
     *trans += x[1] - x[0];
-    *secs += x[3] - x[2];
+    *secs_sum += x[3] - x[2];
+    *secs_max = fmax(*secs_max, x[3] - x[2]);
   }
   return 1;
 }
@@ -171,7 +174,8 @@ json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *d
    * no drop in the series: a throttle that did not slow the write
    * (throttled false, the counters' seconds recorded). */
   double tmt_n = 0, tmt_s = 0;
-  int have_tmt = tmt_delta(test, &tmt_n, &tmt_s), tmt_thr = have_tmt && (tmt_n > 0 || tmt_s > 0);
+  double tmt_max;
+  int have_tmt = analyze_tmt_delta(test, &tmt_n, &tmt_s, &tmt_max), tmt_thr = have_tmt && (tmt_n > 0 || tmt_s > 0);
   double end_s = isfinite(el) ? el : n ? t[n - 1] + dt : 0;
   if (have_tmt) {
     json_object_set_new(o, "smart_throttle_transitions", analyze_json_real(tmt_n, 0));

@@ -44,7 +44,8 @@ static void usage(FILE *f) {
           "                      percent (0..1000; mean difference) and beyond the noise\n"
           "                      (Welch's t test, p < 0.05, at least 2 samples on each\n"
           "                      side: runs, or a review's CDM passes); needs\n"
-          "                      --baseline; writes OUTDIR/verdict.json\n"
+          "                      --baseline; writes OUTDIR/verdict.json; exit 4 when\n"
+          "                      nothing could be tested (verdict \"untested\")\n"
           "  --rank-short        rank and score groups of --short runs beside full\n"
           "                      ones (by default they are marked (short) and unranked)\n"
           "  --jobs N            analysis threads (default 2)\n"
@@ -59,8 +60,9 @@ static void usage(FILE *f) {
           "  -h, --help          this help\n\n"
           "exit status: 0 when at least one archive was compared (and the --gate\n"
           "passed), 1 when none was usable, a run stayed in use by another process,\n"
-          "or an output failed, 2 on bad usage, 3 when the --gate failed (the outputs\n"
-          "are written).\n");
+          "or an output failed, 2 on bad usage, 3 when the --gate failed, 4 when the\n"
+          "--gate could test nothing (no figure with 2 or more samples in both the\n"
+          "baseline and another group: verdict \"untested\"; the outputs are written).\n");
 }
 
 static void on_skip(const char *path, const char *reason, void *arg) {
@@ -192,6 +194,12 @@ int cmd_compare(int argc, char **argv) {
     cli_warn(NULL, NULL, "gate failed: %zu figure%s worse than the baseline by more than %g%% beyond the noise (see '%s/verdict.json')",
              res.gate_failures, res.gate_failures == 1 ? "" : "s", o.gate_pct, o.out_dir);
     return 3;
+  }
+  if (o.gate && !res.gate_tested) {
+    /* nothing to judge (groups of one sample, no figure shared): no pass */
+    cli_warn(NULL, NULL, "gate not tested: no headline figure has 2 or more samples in both the baseline and another group (see '%s/verdict.json')",
+             o.out_dir);
+    return 4;
   }
   if (o.gate) printf("gate passed: no headline figure worse than the baseline by more than %g%% beyond the noise\n", o.gate_pct);
   return 0;

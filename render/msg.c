@@ -1,9 +1,13 @@
 /* msg.c — the message catalogue (render/msg_int.h): one row per generated
  * report string, English and Korean. The Korean follows the reference
- * review's wording (SLC캐시, 지연시간, 병목현상, "75% 채움"); where the
- * reference itself writes a term in English (the DUT Summary's field names,
- * the tail table's "Percentile | RND Read"), the row keeps it and says so
- * (same = 1). Units stay as the reference writes them: MB/s, µs, GiB. */
+ * review's wording (SLC캐시, 지연시간, 병목현상, "75% 채움"). Where the
+ * reference writes a term in English (the DUT Summary's field names, the
+ * tail table's "Percentile | RND Read", "Fill Drive") the Korean form is
+ * still Korean (issue 27): a Korean page reads Korean, its notes included;
+ * the reference's own template keeps its English headings and captions as
+ * its prose. A row keeps the English on purpose (same = 1) only for a name:
+ * a CrystalDiskMark profile, a unit. Units stay as the reference writes
+ * them: MB/s, µs, GiB. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -45,20 +49,20 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_MISS_CDM, "run '{run}' has no CrystalDiskMark results in state '{arg}'",
         "'{run}'에 {arg} 상태의 CrystalDiskMark 결과가 없습니다"),
     ROW(MSG_MISS_FILL, "run '{run}' has no fill-drive trace (analysis fill.per_gib)",
-        "'{run}'에 Fill Drive 결과가 없습니다 (분석 항목 fill.per_gib)"),
+        "'{run}'에 드라이브 채우기 결과가 없습니다 (분석 항목 fill.per_gib)"),
     ROW(MSG_MISS_FILL_LAT, "run '{run}' has no fill latency (fill.per_gib.lat_mean_us)",
-        "'{run}'에 Fill Drive 지연시간이 없습니다 (fill.per_gib.lat_mean_us)"),
+        "'{run}'에 드라이브 채우기 지연시간이 없습니다 (분석 항목 fill.per_gib.lat_mean_us)"),
     ROW(MSG_MISS_SWEEP, "run '{run}' has no RW-ratio sweep (analysis rw_sweep)",
         "'{run}'에 RW 비율별 결과가 없습니다 (분석 항목 rw_sweep)"),
     ROW(MSG_MISS_TAIL, "run '{run}' has no tail-latency results (analysis tail)",
-        "'{run}'에 Tail Latency 결과가 없습니다 (분석 항목 tail)"),
+        "'{run}'에 꼬리 지연시간 결과가 없습니다 (분석 항목 tail)"),
     ROW(MSG_MISS_TEST, "run '{run}' has no test {arg}", "'{run}'에 {arg} 테스트가 없습니다"),
     ROW(MSG_MISS_TAIL_TEST, "run '{run}' has no test of kind tail with workload {arg}",
-        "'{run}'에 {arg} 워크로드의 Tail Latency 테스트가 없습니다"),
+        "'{run}'에 {arg} 워크로드의 꼬리 지연시간 테스트가 없습니다"),
     ROW(MSG_MISS_SERIES, "run '{run}': the test has no time series (series.t_s)",
         "'{run}': 테스트에 시간별 기록이 없습니다 (series.t_s)"),
     ROW(MSG_MISS_HIST_LOG, "run '{run}': no logged test to draw a histogram from (manifest tests[].log)",
-        "'{run}': 히스토그램을 그릴 로그가 있는 테스트가 없습니다 (manifest tests[].log)"),
+        "'{run}': 히스토그램을 그릴 로그가 있는 테스트가 없습니다 (manifest.json tests[].log)"),
     ROW(MSG_MISS_DUT, "run '{run}' has no DUT summary (분석 항목 dut)", "'{run}'에 DUT 정보가 없습니다 (분석 항목 dut)"),
     ROW(MSG_MISS_SLC, "run '{run}' has no SLC cache estimate (analysis fill.slc)",
         "'{run}'에 SLC캐시 추정값이 없습니다 (분석 항목 fill.slc)"),
@@ -66,19 +70,19 @@ static const struct msg_row rows[MSG_COUNT] = {
         "'{run}'의 분석 결과에 '{arg}' 값이 없습니다"),
 
     ROW(MSG_T_UNKNOWN_MODEL, "(unknown model)", "(모델 불명)"),
-    /* the DUT Summary's fields as the Korean reference writes them */
-    SAME(MSG_T_LINK, "Link"),
-    SAME(MSG_T_NVME_VERSION, "NVMe Version"),
-    SAME(MSG_T_FIRMWARE, "Firmware"),
-    SAME(MSG_T_LBA_SIZE, "LBA Size"),
-    SAME(MSG_T_CONTROLLER, "Controller"),
-    SAME(MSG_T_WARN_TEMP, "Warning Temp"),
-    SAME(MSG_T_STORAGE_MEDIA, "Storage Media"),
-    SAME(MSG_T_CRIT_TEMP, "Critical Temp"),
-    SAME(MSG_T_POWER_STATE, "Power State"),
-    SAME(MSG_T_MAX_POWER, "Maximum Power"),
-    SAME(MSG_T_ENTRY_LAT, "Entry Latency"),
-    SAME(MSG_T_EXIT_LAT, "Exit Latency"),
+    /* the DUT Summary's fields (the Korean reference writes them in English) */
+    ROW(MSG_T_LINK, "Link", "링크"),
+    ROW(MSG_T_NVME_VERSION, "NVMe Version", "NVMe 버전"),
+    ROW(MSG_T_FIRMWARE, "Firmware", "펌웨어"),
+    ROW(MSG_T_LBA_SIZE, "LBA Size", "LBA 크기"),
+    ROW(MSG_T_CONTROLLER, "Controller", "컨트롤러"),
+    ROW(MSG_T_WARN_TEMP, "Warning Temp", "경고 온도"),
+    ROW(MSG_T_STORAGE_MEDIA, "Storage Media", "저장 매체"),
+    ROW(MSG_T_CRIT_TEMP, "Critical Temp", "임계 온도"),
+    ROW(MSG_T_POWER_STATE, "Power State", "전원 상태"),
+    ROW(MSG_T_MAX_POWER, "Maximum Power", "최대 전력"),
+    ROW(MSG_T_ENTRY_LAT, "Entry Latency", "진입 지연시간"),
+    ROW(MSG_T_EXIT_LAT, "Exit Latency", "복귀 지연시간"),
     ROW(MSG_T_TEST, "Test", "테스트"),
     ROW(MSG_T_READ_MB_S, "Read [MB/s]", "읽기 [MB/s]"),
     ROW(MSG_T_WRITE_MB_S, "Write [MB/s]", "쓰기 [MB/s]"),
@@ -86,11 +90,11 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_T_WRITE_IOPS, "Write [IOPS]", "쓰기 [IOPS]"),
     ROW(MSG_T_READ_US, "Read [µs]", "읽기 [µs]"),
     ROW(MSG_T_WRITE_US, "Write [µs]", "쓰기 [µs]"),
-    /* the tail table's header as the Korean reference writes it */
-    SAME(MSG_T_PERCENTILE, "Percentile"),
-    SAME(MSG_T_RND_READ, "RND Read"),
-    SAME(MSG_T_RND_MIX70, "RND Read 70%"),
-    SAME(MSG_T_RND_WRITE, "RND Write"),
+    /* the tail table's header (the Korean reference writes it in English) */
+    ROW(MSG_T_PERCENTILE, "Percentile", "백분위"),
+    ROW(MSG_T_RND_READ, "RND Read", "랜덤 읽기"),
+    ROW(MSG_T_RND_MIX70, "RND Read 70%", "랜덤 읽기 70%"),
+    ROW(MSG_T_RND_WRITE, "RND Write", "랜덤 쓰기"),
     ROW(MSG_T_READ_SHARE, "Read share", "읽기 비율"),
     ROW(MSG_T_DRIVE, "Drive", "드라이브"),
     ROW(MSG_T_SLC_EMPTY, "SLC cache, empty", "SLC캐시 (빈 드라이브)"),
@@ -103,10 +107,10 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_T_FINDING, "Finding", "내용"),
 
     ROW(MSG_C_CDM, "CrystalDiskMark-style results", "CrystalDiskMark 결과"),
-    ROW(MSG_C_FILL, "Fill drive: sequential write, 128 KiB", "Fill Drive: 순차 쓰기, 128 KiB"),
-    ROW(MSG_C_FILL_LAT, "Fill drive: latency per GiB written", "Fill Drive: 기록량에 따른 평균 지연시간"),
-    ROW(MSG_C_RW, "Low QD performance by RW ratio", "RW 비율에 따른 Low QD 성능"),
-    ROW(MSG_C_TAIL, "Tail latency", "Tail Latency (꼬리 지연시간)"),
+    ROW(MSG_C_FILL, "Fill drive: sequential write, 128 KiB", "드라이브 채우기: 순차 쓰기, 128 KiB"),
+    ROW(MSG_C_FILL_LAT, "Fill drive: latency per GiB written", "드라이브 채우기: 기록량에 따른 평균 지연시간"),
+    ROW(MSG_C_RW, "Low QD performance by RW ratio", "읽기 비율에 따른 저QD 성능"),
+    ROW(MSG_C_TAIL, "Tail latency", "꼬리 지연시간"),
     ROW(MSG_C_LATENCY, "Latency over time", "시간에 따른 지연시간"),
     ROW(MSG_C_HIST, "Latency histogram", "지연시간 히스토그램"),
     ROW(MSG_C_BARS, "CrystalDiskMark-style {op}, {state}", "CrystalDiskMark {op:op} 비교, {state}"),
@@ -124,7 +128,7 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_SHORT_PAGE_NOTE, "Short review (--short): a trial run, not a measurement", "짧은 리뷰(--short): 실제 측정이 아닌 시험 실행"),
     ROW(MSG_C_MIX_MB_S, "Mix [MB/s]", "혼합 [MB/s]"),
     ROW(MSG_C_FILL_LAT_AX, "Write latency [µs], mean and p99", "쓰기 지연시간 [µs], 평균과 p99"),
-    ROW(MSG_C_FILL_TIME, "Fill drive: write speed over time", "Fill Drive: 시간에 따른 쓰기 속도"),
+    ROW(MSG_C_FILL_TIME, "Fill drive: write speed over time", "드라이브 채우기: 시간에 따른 쓰기 속도"),
     ROW(MSG_C_P99_DASHED, "dashed: p99", "점선: p99"),
     ROW(MSG_C_REWRITE_LEG, "light dashed: rewrite of the full drive", "옅은 점선: 가득 찬 드라이브 재기록"),
     ROW(MSG_C_CLIFF, "cliff", "절벽"),
@@ -157,9 +161,9 @@ static const struct msg_row rows[MSG_COUNT] = {
 
     /* flags: the English forms are analyze/flags.c's "message" texts */
     ROW(MSG_F_RND_READ_PLATEAU,
-        "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a {capacity_gb:0} GB drive ({state}): few dies, queue "
+        "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a {capacity_gb} GB drive ({state}): few dies, queue "
         "depth does not help",
-        "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 ({capacity_gb:0}GB, {state}): 저용량 SKU라 Die 수가 "
+        "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 ({capacity_gb}GB, {state}): 저용량 제품이라 다이 수가 "
         "적어 QD를 높여도 성능이 늘지 않는 병목현상입니다"),
     ROW(MSG_F_FOB_VS_FULL, "{cell} {op} at {state}: {full_mb_s:0} MB/s is {ratio:2}x of FOB {fob_mb_s:0} MB/s (< {min_ratio:1}x)",
         "{cell} {op:op}: {state} 상태에서 {full_mb_s:0}MB/s로 FOB상태 {fob_mb_s:0}MB/s의 {ratio:2}배입니다 (< {min_ratio:1}배)"),
@@ -170,11 +174,11 @@ static const struct msg_row rows[MSG_COUNT] = {
         "post-cache write speed {post_cache_mb_s:0} MB/s is {ratio:2}x of the cached {cache_mb_s:0} MB/s (< {min_ratio:1}x)",
         "SLC캐시 이후 쓰기 속도 {post_cache_mb_s:0}MB/s는 캐시 안 {cache_mb_s:0}MB/s의 {ratio:2}배입니다 (< {min_ratio:1}배)"),
     ROW(MSG_F_TAIL_BLOWUP, "{workload} tail: p{p} {p_us:1} µs is {ratio:1}x the median {p50_us:1} µs (> {max_ratio:0}x)",
-        "{workload} Tail Latency: p{p} {p_us:1} µs로 중앙값 {p50_us:1} µs의 {ratio:1}배입니다 (> {max_ratio:0}배)"),
+        "{workload} 꼬리 지연시간: p{p} {p_us:1} µs로 중앙값 {p50_us:1} µs의 {ratio:1}배입니다 (> {max_ratio:0}배)"),
     ROW(MSG_F_RW_SWEEP_DIP,
         "RW-ratio sweep QD{qd} dips to {mb_s:1} MB/s at {read_pct:0}% reads, {ratio:2}x of the slower pure workload "
         "({ends_min_mb_s:1} MB/s)",
-        "RW 비율별 QD{qd}: 읽기 {read_pct:0}%에서 {mb_s:1}MB/s로 떨어져, 읽기/쓰기만 할 때 중 느린 쪽({ends_min_mb_s:1}MB/s)의 "
+        "RW 비율별 QD{qd}: 읽기 {read_pct:0}%에서 {mb_s:1}MB/s로 떨어져, 순수 읽기와 순수 쓰기 중 느린 쪽({ends_min_mb_s:1}MB/s)의 "
         "{ratio:2}배입니다"),
     ROW(MSG_F_THERMAL_THROTTLE,
         "throughput fell to {drop_ratio:2}x of its median in {test} while the drive reached {max_c:0} C (warning "
@@ -287,14 +291,14 @@ static const struct msg_row rows[MSG_COUNT] = {
         "{test}: 정상 구간에서 {below_pct:1}%의 초가 평균 {mean_iops:0} IOPS의 {drop_pct:0}% 아래로 떨어집니다 "
         "({share_pct:0}% 초과)"),
     ROW(MSG_MISS_FILL_TIME, "run '{run}' has no fill series over time (analysis fill.per_sec)",
-        "'{run}'에 Fill Drive 시간별 쓰기 속도가 없습니다 (분석 항목 fill.per_sec)"),
+        "'{run}'에 드라이브 채우기의 시간별 쓰기 속도가 없습니다 (분석 항목 fill.per_sec)"),
     ROW(MSG_MISS_TEMP, "run '{run}' has no temperature samples (analysis temperature)",
         "'{run}'에 온도 기록이 없습니다 (분석 항목 temperature)"),
     ROW(MSG_MISS_QD, "run '{run}' has no queue-depth scaling (analysis qd_scaling)",
         "'{run}'에 QD 스케일링 결과가 없습니다 (분석 항목 qd_scaling)"),
     ROW(MSG_MISS_CDM_OP, "run '{run}' has no CrystalDiskMark {arg:op} results",
         "'{run}'에 CrystalDiskMark {arg:op} 결과가 없습니다"),
-    SAME(MSG_T_CAPACITY, "Capacity"),
+    ROW(MSG_T_CAPACITY, "Capacity", "용량"),
     ROW(MSG_T_HOST_OS, "Test OS", "테스트 OS"),
     ROW(MSG_T_NOT_IN_SOURCE, "Not in the source data: {fields}.", "원본 데이터에 없는 항목: {fields}."),
     ROW(MSG_T_CDM_NO_LAT, "(The file gives no latencies: CrystalDiskMark 6 and older write none.)",
@@ -373,7 +377,7 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_CM_FAM_RW, "Read/write ratio sweep",
         "읽기/쓰기 비율 스윕"),
     ROW(MSG_CM_FAM_TAIL, "Tail latency",
-        "Tail Latency (꼬리 지연시간)"),
+        "꼬리 지연시간"),
     ROW(MSG_CM_FAM_TESTS, "Tests",
         "개별 테스트"),
     ROW(MSG_CM_READ, "read",
@@ -513,9 +517,12 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_CM_M_RECOVERED, "Cache recovered after %s idle", "%s 유휴 후 회복된 캐시"),
     ROW(MSG_CM_CURVES, "Curves across groups", "그룹별 곡선"),
     ROW(MSG_CM_CURVES_NOTE,
-        "Each line is a group's median at each point (the groups of the overview); in the fill's, thin pale lines "
-        "are a group's runs.",
-        "각 선은 지점마다의 그룹 중앙값입니다(요약 표의 그룹). 채우기 그래프의 가늘고 옅은 선은 그룹의 각 실행입니다."),
+        "Each line is a group's median at each point (the groups of the overview that have the curve); thin pale "
+        "lines are a group's runs (at most 20 a group). Over time, a point is the mean of a step (1 s to 1 h, at most "
+        "30 steps a test), at the step's end.",
+        "각 선은 지점마다의 그룹 중앙값입니다(요약 표의 그룹 중 그 곡선이 있는 그룹). 가늘고 옅은 선은 그룹의 각 "
+        "실행입니다(그룹당 최대 20개). 시간 축의 점은 한 구간(1초~1시간, 시험당 최대 30구간)의 평균이며 구간 끝에 "
+        "찍습니다."),
     ROW(MSG_CM_OV_QD, "QD scaling, %s", "QD 스케일링, %s"),
     ROW(MSG_CM_OV_TAIL, "QD1 %s latency by percentile", "QD1 %s 백분위별 지연"),
     ROW(MSG_CM_AX_QD, "queue depth", "큐 깊이"),
@@ -534,6 +541,22 @@ static const struct msg_row rows[MSG_COUNT] = {
         "이후 채우기 쓰기 속도, QD1 읽기 p99.99 지연(측정된 경우; 모두 없으면 처음 %s개 대표 수치). 모든 대표 수치는 "
         "아래 각 절과 점수에 있습니다."),
     ROW(MSG_CM_OV_REST, "Other groups", "나머지 그룹"),
+    ROW(MSG_CM_OV_CONS, "Consistency: IOPS over time (%s)", "일관성: 시간별 IOPS (%s)"),
+    ROW(MSG_CM_OV_TH_MBS, "Thermal: write speed over time (%s)", "발열: 시간별 쓰기 속도 (%s)"),
+    ROW(MSG_CM_OV_TH_TEMP, "Thermal: temperature over time (%s)", "발열: 시간별 온도 (%s)"),
+    ROW(MSG_CM_AX_TIME, "time [s]", "시간 [s]"),
+    ROW(MSG_CM_AX_TIME_MIN, "time [min]", "시간 [분]"),
+    ROW(MSG_CM_AX_TEMP, "temperature [°C]", "온도 [°C]"),
+    ROW(MSG_CM_M_AT_S, "%s at %s s", "%2$s초 시점 %1$s"),
+    ROW(MSG_CM_M_WRITE_SPEED, "write speed", "쓰기 속도"),
+    ROW(MSG_CM_M_TEMP, "temperature", "온도"),
+    ROW(MSG_CM_GATE_UNTESTED,
+        "Not tested: no headline figure could be tested against the baseline (each side needs at least 2 samples of a "
+        "figure both have), so the gate of %s%% says nothing.",
+        "검정하지 못함: 기준선과 비교해 검정할 수 있는 대표 수치가 없어(양쪽 모두 같은 수치의 표본이 2개 이상 필요) %s%% "
+        "게이트는 아무것도 판정하지 않습니다."),
+    ROW(MSG_CM_GATE_SOME_UNTESTED, "Not tested (fewer than 2 samples of any figure shared with the baseline): %s.",
+        "검정하지 못한 그룹(기준선과 공유하는 수치의 표본이 2개 미만): %s."),
 
     ROW(MSG_W_WARNING, "warning", "경고"),
     ROW(MSG_W_NOTE, "note", "참고"),
@@ -562,6 +585,11 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_W_AN_REST, "{what} rests on {k} samples (< {min})", "{what}: 표본 {k}개에 근거한 값입니다 (< {min})"),
     ROW(MSG_MISS_RECOVERY, "run '{run}' has no cache recovery (analysis cache_recovery)",
         "'{run}'에 유휴 후 캐시 회복 결과가 없습니다 (분석 항목 cache_recovery)"),
+    ROW(MSG_MISS_RECOVERY_NONE,
+        "run '{run}': its cache-recovery writes stayed in the SLC cache (the exhausting write found no cliff), so no "
+        "recovery could be measured",
+        "'{run}': 캐시 회복 시험의 쓰기가 SLC캐시 안에 머물러(캐시를 소진할 쓰기에서 절벽이 없음) 회복을 측정할 수 "
+        "없습니다"),
     ROW(MSG_C_RECOVERY, "Cache recovery after idle: recovered SLC cache", "유휴 후 SLC캐시 회복"),
     ROW(MSG_C_IDLE_AX, "Idle time before the write [s]  (log)", "쓰기 전 유휴 시간 [s]  (로그)"),
     ROW(MSG_C_RECOVERED_AX, "Recovered SLC cache [GiB]", "회복된 SLC캐시 [GiB]"),
@@ -579,11 +607,11 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_T_NEAR_FULL_IDLE,
         "{label}: the near-full figure is limited by its idle: after {idle_s:0} s the cache had recovered {gib:2} GiB, "
         "after {later_idle_s:0} s {later_gib:2} GiB (cache recovery).",
-        "{label}: 거의 가득 찬 상태의 수치는 유휴 시간의 한계입니다: {idle_s:0}초 후 {gib:2} GiB, {later_idle_s:0}초 후 "
-        "{later_gib:2} GiB가 회복되었습니다 (유휴 후 캐시 회복)."),
+        "{label}: 거의 가득 찬 상태의 수치는 유휴 시간의 한계입니다: {idle_s:0}초 후 {gib:2}GiB, {later_idle_s:0}초 후 "
+        "{later_gib:2}GiB가 회복되었습니다 (유휴 후 캐시 회복)."),
     ROW(MSG_F_SLOW_RECOVERY,
         "cache recovers slowly: {recovered_gib:2} GiB of {ref_gib:2} GiB ({pct:0}%) after {idle_s:0} s idle (< {min_pct:0}%)",
-        "SLC캐시 회복이 느립니다: {idle_s:0}초 유휴 후 {ref_gib:2} GiB 중 {recovered_gib:2} GiB({pct:0}%)만 회복되었습니다 "
+        "SLC캐시 회복이 느립니다: {idle_s:0}초 유휴 후 {ref_gib:2}GiB 중 {recovered_gib:2}GiB({pct:0}%)만 회복되었습니다 "
         "({min_pct:0}% 미만)"),
     ROW(MSG_T_SECONDS, "{v} s", "{v}초"),
     ROW(MSG_T_MINUTES, "{v} min", "{v}분"),
@@ -637,12 +665,17 @@ static const struct msg_row rows[MSG_COUNT] = {
         "SLC캐시는 약 {gib:1}GiB 기록 후 끝납니다: 캐시 안에서 {cache_mb_s:0}MB/s, 이후 {post_mb_s:0}MB/s입니다 "
         "({ratio:2}배; 측정 잡음으로 설명할 수 없는 지속적인 속도 저하를 캐시의 끝으로 봅니다)."),
     ROW(MSG_FD_SLC_MIN, " Near full the cache is about {gib:1} GiB.", " 거의 가득 찬 상태에서 캐시는 약 {gib:1}GiB입니다."),
+    ROW(MSG_FD_SLC_UNTHR,
+        " The in-cache speed is from unthrottled writing only: the drive throttled after {onset_gib:1} GiB, and "
+        "the {excluded_pct:0}% of the cache written under the throttle is left out ({mixed_mb_s:0} MB/s with it).",
+        " 캐시 안 속도는 스로틀링되지 않은 기록만으로 계산했습니다: 드라이브가 {onset_gib:1}GiB 기록 후 스로틀링되었고, "
+        "스로틀링 중 기록된 캐시의 {excluded_pct:0}%는 제외했습니다 (포함하면 {mixed_mb_s:0}MB/s)."),
     ROW(MSG_FD_SLC_WEAK, " The cliff's evidence is weak (confidence {conf:2}).", " 이 속도 저하의 근거는 약합니다 (신뢰도 {conf:2})."),
     ROW(MSG_FD_SLC_SHORT,
-        "The short run wrote {gib:1} GiB, under 2% of this drive's {cap_gb:0} GB: too little to find an SLC cache, "
-        "so no cache size is given.",
-        "짧은 실행은 {gib:1}GiB만 기록해 이 드라이브 용량 {cap_gb:0}GB의 2%에 못 미칩니다: SLC캐시를 찾기에 부족하므로 "
-        "캐시 크기를 제시하지 않습니다."),
+        "The short run wrote only {gib:1} GiB ({share_pct:1}% of this drive's {cap_gb:0} GB): an SLC cache larger "
+        "than that cannot show, so no cache size is given.",
+        "짧은 실행은 {gib:1}GiB(이 드라이브 용량 {cap_gb:0}GB의 {share_pct:1}%)만 기록했습니다: 그보다 큰 SLC캐시는 "
+        "드러날 수 없으므로 캐시 크기를 제시하지 않습니다."),
     ROW(MSG_FD_SLC_NONE,
         "No SLC cache cliff in the fill: {gib:1} GiB written at {mb_s:0} MB/s without a lasting drop.",
         "채우기 동안 SLC캐시가 끝나는 지점이 없습니다: {gib:1}GiB를 지속적인 속도 저하 없이 {mb_s:0}MB/s로 기록했습니다."),
@@ -700,10 +733,12 @@ static const struct msg_row rows[MSG_COUNT] = {
         "stddev {cov:1}% of the mean.",
         "일관성 시험의 안정 구간에서 평균 {mean:0} IOPS, 하위 1% {p1:0} IOPS, 표준편차는 평균의 {cov:1}%입니다."),
     ROW(MSG_FD_FLAG_RND_PLATEAU,
-        "{cell} read stays at {mb_s:0} MB/s ({state}), under the {limit_mb_s:0} MB/s this rule sets for a drive of "
-        "{capacity_gb:0} GB at QD32: queue depth does not lift its random reads",
-        "{cell} 읽기가 {mb_s:0}MB/s({state})로, 이 규칙이 {capacity_gb:0}GB 드라이브의 QD32에 기대하는 {limit_mb_s:0}MB/s에 "
-        "못 미칩니다: QD를 높여도 랜덤 읽기가 늘지 않습니다"),
+        /* the numbers and the rule only: "queue depth does not lift its
+         * random reads" stood beside a finding that QD32 read 9.5x QD1 */
+        "{cell} read reaches {mb_s:0} MB/s ({state}), under the {limit_mb_s:0} MB/s this rule expects at QD32 of a "
+        "drive of {capacity_gb} GB: a low random-read ceiling",
+        "{cell} 읽기는 {mb_s:0}MB/s({state})로, 이 규칙이 {capacity_gb}GB 드라이브의 QD32에 기대하는 {limit_mb_s:0}MB/s에 "
+        "못 미칩니다: 랜덤 읽기의 상한이 낮습니다"),
     ROW(MSG_FD_NO_FINDINGS, "No rule fired on these runs.", "이 실행들에서 발동한 규칙이 없습니다."),
     /* ---------------- short runs said as such (issue 27, w4-honest) */
     ROW(MSG_SHORT_NOTICE,
@@ -716,10 +751,10 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_SHORT_TABLE_NOTE,
         "† {label}: a short run (`--short`) in a {gib:1} GiB region: these figures show the drive within that region, "
         "not a full measurement.",
-        "† {label}: {gib:1} GiB 영역에서 측정한 짧은 실행(`--short`)입니다. 이 수치는 그 영역 안의 동작일 뿐 전체 측정이 "
+        "† {label}: {gib:1}GiB 영역에서 측정한 짧은 실행(`--short`)입니다. 이 수치는 그 영역 안의 동작일 뿐 전체 측정이 "
         "아닙니다."),
     ROW(MSG_T_NO_CACHE_SHORT, "no cache seen within the {gib:1} GiB the short fill wrote †",
-        "짧은 채우기가 쓴 {gib:1} GiB 안에서는 캐시가 보이지 않음 †"),
+        "짧은 채우기가 쓴 {gib:1}GiB 안에서는 캐시가 보이지 않음 †"),
     ROW(MSG_C_SHORT_TAG, "† short run", "† 짧은 실행"),
     ROW(MSG_MISS_STEADY, "run '{run}' has no steady-state rounds (analysis steady_state)",
         "'{run}'에 정상 상태 라운드가 없습니다 (분석 항목 steady_state)"),
@@ -741,14 +776,14 @@ static const struct msg_row rows[MSG_COUNT] = {
         "rounds {first}-{last}): mean {mean:0} IOPS, range {range_pct:1}% (limit 20%), best-fit excursion "
         "{excursion_pct:1}% (limit 10%). A region this small can stay in the drive's SLC cache: this is not the "
         "drive's steady state †.",
-        "이 짧은 실행의 {gib:1} GiB 영역에서 라운드가 {round}라운드에 정상 상태 판정을 통과했습니다 (측정 구간 "
+        "이 짧은 실행의 {gib:1}GiB 영역에서는 {round}라운드에 정상 상태 판정을 통과했습니다 (측정 구간 "
         "{first}-{last}라운드): 평균 {mean:0} IOPS, 범위 {range_pct:1}% (한도 20%), 최소제곱 직선 변화폭 "
         "{excursion_pct:1}% (한도 10%). 이렇게 작은 영역은 드라이브의 SLC캐시 안에 머물 수 있으므로 드라이브의 정상 "
         "상태가 아닙니다 †."),
     ROW(MSG_T_SHORT_REGION,
         "A short run writes a {gib:1} GiB region, which can stay in the drive's SLC cache: a flat consistency here is "
         "the region's, not the drive's †.",
-        "짧은 실행은 {gib:1} GiB 영역에만 쓰므로 드라이브의 SLC캐시 안에 머물 수 있습니다. 여기서의 평탄한 일관성은 그 "
+        "짧은 실행은 {gib:1}GiB 영역에만 쓰므로 드라이브의 SLC캐시 안에 머물 수 있습니다. 여기서의 평탄한 일관성은 그 "
         "영역의 것이지 드라이브의 것이 아닙니다 †."),
     ROW(MSG_F_RND_PLATEAU_FILE,
         "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a file target ({state}): the file system and the storage "
@@ -756,9 +791,9 @@ static const struct msg_row rows[MSG_COUNT] = {
         "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 (파일 대상, {state}): 파일 시스템과 그 아래 "
         "저장장치가 정한 한계라 QD를 높여도 성능이 늘지 않습니다"),
     ROW(MSG_F_RND_PLATEAU_VIRTUAL,
-        "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a {capacity_gb:0} GB virtual disk ({state}): the host's "
+        "{cell} read {mb_s:0} MB/s < {limit_mb_s:0} MB/s on a {capacity_gb} GB virtual disk ({state}): the host's "
         "storage stack sets this ceiling, queue depth does not help",
-        "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 ({capacity_gb:0}GB 가상 디스크, {state}): 호스트의 "
+        "{cell} 읽기가 {mb_s:0}MB/s로 {limit_mb_s:0}MB/s를 넘지 못합니다 ({capacity_gb}GB 가상 디스크, {state}): 호스트의 "
         "저장 스택이 정한 한계라 QD를 높여도 성능이 늘지 않습니다"),
 };
 
@@ -929,6 +964,26 @@ int render_msg_has_final(const char *word) {
  * NULL when SPEC is no particle. */
 static const char *const josa[][2] = {{"이", "가"}, {"은", "는"}, {"을", "를"}, {"과", "와"}};
 
+/* X with DEC decimals, its integer part grouped by thousands from 10,000
+ * up ("27,347.4 µs", "2,160x"; "3500 MB/s" stays as CrystalDiskMark and
+ * the tables write it): a sentence's number, read at a glance. */
+static void put_grouped(struct render_buf *b, double x, int dec) {
+  char s[64];
+  int n = snprintf(s, sizeof s, "%.*f", dec, x);
+  if (n <= 0 || (size_t)n >= sizeof s || !isfinite(x) || fabs(x) < 10000) {
+    render_buf_puts(b, n > 0 ? s : "?");
+    return;
+  }
+  const char *d = s + (s[0] == '-'), *dot = strchr(d, '.');
+  size_t ilen = dot ? (size_t)(dot - d) : strlen(d);
+  if (d > s) render_buf_puts(b, "-");
+  for (size_t i = 0; i < ilen; i++) {
+    if (i && (ilen - i) % 3 == 0) render_buf_puts(b, ",");
+    render_buf_printf(b, "%c", d[i]);
+  }
+  if (dot) render_buf_puts(b, dot);
+}
+
 static void put_param(struct render_buf *b, enum render_lang lang, const json_t *v, const char *spec) {
   for (size_t j = 0; json_is_string(v) && j < sizeof josa / sizeof josa[0]; j++) {
     if (strcmp(spec, josa[j][0])) continue;
@@ -949,7 +1004,7 @@ static void put_param(struct render_buf *b, enum render_lang lang, const json_t 
     render_buf_puts(b, op >= 0 ? render_msg(lang, (enum render_msg_id)op) : s);
   } else if (json_is_number(v)) {
     double x = json_number_value(v);
-    if (spec[0] >= '0' && spec[0] <= '6' && !spec[1]) render_buf_printf(b, "%.*f", spec[0] - '0', x);
+    if (spec[0] >= '0' && spec[0] <= '6' && !spec[1]) put_grouped(b, x, spec[0] - '0');
     else render_buf_printf(b, "%g", x);
   } else if (json_is_boolean(v)) {
     render_buf_puts(b, render_msg(lang, json_is_true(v) ? MSG_YES : MSG_NO));
@@ -1038,7 +1093,7 @@ static const enum render_msg_id reasons[] = {
     MSG_MISS_CDM,       MSG_MISS_FILL,   MSG_MISS_FILL_LAT, MSG_MISS_SWEEP, MSG_MISS_TAIL,
     MSG_MISS_TEST,      MSG_MISS_TAIL_TEST, MSG_MISS_SERIES, MSG_MISS_HIST_LOG, MSG_MISS_DUT,
     MSG_MISS_SLC,       MSG_MISS_VALUE,  MSG_MISS_FILL_TIME, MSG_MISS_TEMP, MSG_MISS_QD,
-    MSG_MISS_CDM_OP,    MSG_MISS_RECOVERY, MSG_MISS_STEADY, MSG_MISS_CONSIST_SERIES, MSG_MISS_CONSIST,
+    MSG_MISS_CDM_OP,    MSG_MISS_RECOVERY, MSG_MISS_RECOVERY_NONE, MSG_MISS_STEADY, MSG_MISS_CONSIST_SERIES, MSG_MISS_CONSIST,
     MSG_MISS_THERMAL,
 };
 

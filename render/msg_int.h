@@ -365,6 +365,17 @@ enum render_msg_id {
   MSG_CM_AX_ROUND,
   MSG_CM_OV_PICK, /* printf: rows of the fallback */
   MSG_CM_OV_REST,
+  MSG_CM_OV_CONS,        /* printf: the test */
+  MSG_CM_OV_TH_MBS,      /* printf: the test */
+  MSG_CM_OV_TH_TEMP,     /* printf: the test */
+  MSG_CM_AX_TIME,
+  MSG_CM_AX_TIME_MIN,
+  MSG_CM_AX_TEMP,
+  MSG_CM_M_AT_S,         /* printf: what, the seconds */
+  MSG_CM_M_WRITE_SPEED,
+  MSG_CM_M_TEMP,
+  MSG_CM_GATE_UNTESTED,  /* printf: the percentage */
+  MSG_CM_GATE_SOME_UNTESTED, /* printf: the groups */
   /* ------------------------------------------------ the CLI's messages
    * (render_msg_cli; the English forms are exactly what is printed) */
   MSG_W_WARNING,
@@ -383,6 +394,7 @@ enum render_msg_id {
   MSG_W_AN_REST,       /* a test's warning: {what} {k} {min} */
   /* ------------------------------------------------ cache recovery after idle */
   MSG_MISS_RECOVERY,  /* {run} */
+  MSG_MISS_RECOVERY_NONE, /* {run}: a series whose exhaust write never left the cache */
   MSG_C_RECOVERY,     /* chart title */
   MSG_C_IDLE_AX,
   MSG_C_RECOVERED_AX,
@@ -419,6 +431,7 @@ enum render_msg_id {
   MSG_FD_SLC,
   MSG_FD_SLC_MIN,
   MSG_FD_SLC_WEAK,
+  MSG_FD_SLC_UNTHR,
   MSG_FD_SLC_SHORT,
   MSG_FD_SLC_NONE,
   MSG_FD_QD,

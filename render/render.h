@@ -165,6 +165,7 @@ struct render_doc_meta {
   const char *base_dir; /* directory that relative image links resolve against */
   enum render_lang lang; /* the template's language (render_template_lang) */
   const char *page_note; /* printed in every page's header (a short review says so); may be NULL */
+  double image_dpi;      /* PDF: the charts' PNG resolution, so they print at their size; 0 = 300 */
 };
 
 /* Markdown -> a standalone HTML page (cmark-gfm with the table extension,
@@ -296,6 +297,7 @@ struct render_cmp_result {
   size_t metrics;
   size_t charts;
   size_t gate_failures; /* figures that failed the gate (opts.gate) */
+  size_t gate_tested;   /* (figure, group) pairs the gate could test: 0 with no failure is "not tested" */
   char index_warning[1600]; /* why an index was not used or not updated; "" if fine */
   char index_notice[1600];  /* what was done to an index a user should hear of (an old one rebuilt); "" if none */
 };

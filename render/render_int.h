@@ -163,6 +163,7 @@ struct render_plot {
   struct render_axis x, y;
   int no_xticks;         /* categories: the chart labels x itself */
   double right_pt;       /* room right of the plot for a second axis, in pt (0: none) */
+  double bottom_pt;      /* room below the x axis's label for a legend, in pt (0: none) */
 };
 /* After a report: removes from CHART_DIR the chart files the previous
  * report listed in CHART_DIR/.ssdrev-charts and DRAWN (the links drawn,
@@ -189,6 +190,12 @@ struct render_legend_item {
 /* A legend box in the plot's upper-right (or upper-left) corner. */
 void render_canvas_legend(cairo_t *cr, const struct render_plot *p, const struct render_legend_item *it, size_t n,
                int left);
+/* The legend below the plot, in the room its bottom_pt keeps (at least
+ * RENDER_LEGEND_BELOW_PT(n)): for charts of many long labels, which a box
+ * in a corner would lay over the curves. */
+#define RENDER_LEGEND_BELOW_PT(n) (10.0 + 11.0 * (double)(n))
+void render_canvas_legend_below(cairo_t *cr, const struct render_plot *p, const struct render_legend_item *it,
+                                size_t n);
 
 /* The chart kind draws one drive per chart (drive=all makes one each). */
 int render_chart_kind_one_drive(const char *kind);
@@ -216,6 +223,11 @@ struct render_args {
   const char *drive, *state, *op, *workload, *test, *lang, *fmt, *caption, *name, *height;
   const char *cell; /* value: the CrystalDiskMark cell ("RND4K Q32T1") a cdm.* path reads */
   const char *topic; /* findings: which findings (render_findings_topic_ok) */
+  /* dut, table tail: the language of the field names and column headers
+   * only (the reference post writes them in English on its Korean page;
+   * the SMART rows, which the post has not, stay in lang=);
+   * notes and values stay in lang= */
+  const char *labels;
 };
 
 /* Findings (findings.c): sentences computed from the analysis, each with
@@ -224,7 +236,8 @@ struct render_args {
  * NULL / "all" for every one; render_findings_topic_ok says whether it is
  * known. Appends a Markdown list ("- ...\n" per finding) to OUT for the
  * N selected runs (SEL) and returns how many it wrote; nothing when no run
- * holds the data a topic needs (a finding never has a hole). */
+ * holds the data a topic needs (a finding never has a hole); topic all or
+ * flags with nothing to say writes the one sentence "No rule fired". */
 int render_findings_topic_ok(const char *topic);
 size_t render_findings(const struct render_run *const *sel, size_t n, const char *topic, enum render_lang lang,
                        struct render_buf *out);
@@ -323,5 +336,14 @@ void render_chart_recovery_draw(struct render_canvas *c, enum render_lang lang, 
                                 const size_t *idx, size_t n);
 int render_table_recovery(const struct render_run *const *sel, size_t n, const struct render_args *a,
                           struct render_buf *b, struct ssdrev_err *err);
+/* 1 when R's cache recovery measured something: its exhaust write found
+ * the cliff, or an idle's write a recovered size. A series whose exhaust
+ * ran within the cache to its bound (a --short run) recovered nothing
+ * measurable: an empty chart over a table of n/a (issue 27), so neither
+ * is drawn. */
+int render_run_recovery_measured(const struct render_run *r);
+/* The not-measured error of SEL's cache recovery: a series that measured
+ * nothing says so (MSG_MISS_RECOVERY_NONE), else none ran. */
+int render_recovery_missing(const struct render_run *const *sel, size_t n, struct ssdrev_err *err);
 
 #endif

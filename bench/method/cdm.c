@@ -164,13 +164,36 @@ static void cdm_region(const struct review_profile *p, const struct review_step 
   *len = bench_review_align_down(l, mib);
 }
 
+/* CrystalDiskMark's order of ops: every cell's read, then write, then mix */
+static const struct { unsigned mask; const char *name; } op_table[] = {
+    {REVIEW_OP_READ, "read"}, {REVIEW_OP_WRITE, "write"}, {REVIEW_OP_MIX, "mix"}};
+
+static unsigned op_read_pct(const struct review_step *s, unsigned mask) {
+  return mask == REVIEW_OP_READ ? 100 : mask == REVIEW_OP_WRITE ? 0 : s->mix_read_pct;
+}
+
+/* The region's write, then each test: (1 + passes) passes of measure_s of
+ * its cell and op, after the interval (not before the first test). */
 static double cdm_estimate(const struct review_profile *p, const struct review_step *s,
-                           uint64_t cap) {
+                           uint64_t cap, enum review_basis basis) {
   uint64_t off, len;
   cdm_region(p, s, cap, &off, &len);
-  unsigned tests = s->ncells * nops(s->ops);
-  return (double)len / (p->set.plan_write_mb_s * 1e6) +
-         tests * (p->set.passes + 1) * p->set.measure_s + (tests - 1) * p->set.interval_s;
+  double t = bench_review_seq_write_cost(p, basis, len, 1048576, 8, 0);
+  unsigned tests = 0;
+  for (size_t k = 0; k < sizeof op_table / sizeof op_table[0]; k++) {
+    if (!(s->ops & op_table[k].mask)) continue;
+    for (unsigned i = 0; i < s->ncells; i++, tests++) {
+      const struct review_cell *cell = &s->cells[i];
+      struct review_load l = {.pattern = cell->pattern, .read_pct = op_read_pct(s, op_table[k].mask),
+                              .block_bytes = cell->block_bytes, .depth = cell->qd * cell->threads,
+                              .busy_s = p->set.measure_s};
+      t += (p->set.passes + 1) * bench_review_cost(p, basis, &l);
+      l.busy_s = 0;
+      l.idle_s = tests ? p->set.interval_s : 0;
+      t += bench_review_cost(p, basis, &l);
+    }
+  }
+  return t;
 }
 
 static void cdm_describe(const struct review_profile *p, const struct review_step *s,
@@ -218,8 +241,6 @@ static int cdm_run(struct review_ctx *c, const struct review_step *s, struct ssd
                           (double)len / (set->plan_write_mb_s * 1e6), &res, err);
   if (rc) return rc;
 
-  static const struct { unsigned mask; const char *name; } op_table[] = {
-      {REVIEW_OP_READ, "read"}, {REVIEW_OP_WRITE, "write"}, {REVIEW_OP_MIX, "mix"}};
   unsigned tests_run = 0;
   for (size_t k = 0; k < sizeof op_table / sizeof op_table[0]; k++) {
     if (!(s->ops & op_table[k].mask)) continue;
@@ -231,8 +252,7 @@ static int cdm_run(struct review_ctx *c, const struct review_step *s, struct ssd
         snprintf(name, sizeof name, "%s.%s.%s.p%u", s->id, slug, op_table[k].name, pass);
         bench_review_job_init(c, &job, name);
         job.pattern = cell->pattern;
-        job.read_pct = op_table[k].mask == REVIEW_OP_READ ? 100
-                     : op_table[k].mask == REVIEW_OP_WRITE ? 0 : s->mix_read_pct;
+        job.read_pct = op_read_pct(s, op_table[k].mask);
         job.block_bytes = cell->block_bytes;
         job.qd = cell->qd;
         job.threads = cell->threads;
@@ -248,8 +268,7 @@ static int cdm_run(struct review_ctx *c, const struct review_step *s, struct ssd
         extra = json_pack("{s:s, s:s, s:s, s:s, s:i}", "state", s->state, "profile",
                           s->cdm_profile, "cell", cell->name, "op", op_table[k].name, "pass",
                           (int)pass);
-        rc = bench_review_run_job(c, name, "cdm", extra, &job,
-                            set->measure_s + (double)job.idle_ns / 1e9, &res, err);
+        rc = bench_review_run_job(c, name, "cdm", extra, &job, set->measure_s, &res, err);
         if (rc) return rc;
       }
       tests_run++;
@@ -262,7 +281,7 @@ const struct review_kind bench_review_kind_cdm = {
     .name = "cdm",
     .keys = cdm_keys,
     .parse = cdm_parse,
-    .estimate_s = cdm_estimate,
+    .estimate = cdm_estimate,
     .describe = cdm_describe,
     .run = cdm_run,
     .fio = bench_review_fio_cdm,

@@ -36,8 +36,11 @@ static int cs_parse(struct review_step *s, const json_t *obj, const struct revie
   return 0;
 }
 
-static double cs_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap) {
-  return bench_review_prepare_estimate(p, s, cap) + s->duration_s;
+static double cs_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap,
+                          enum review_basis basis) {
+  struct review_load l = {.pattern = BENCH_RAND, .read_pct = 0, .block_bytes = s->block_bytes,
+                          .depth = s->qd * s->threads, .busy_s = s->duration_s};
+  return bench_review_prepare_estimate(p, s, cap, basis) + bench_review_cost(p, basis, &l);
 }
 
 static void cs_describe(const struct review_profile *p, const struct review_step *s, uint64_t cap, char *buf,
@@ -66,7 +69,7 @@ static int cs_run(struct review_ctx *c, const struct review_step *s, struct ssdr
 }
 
 const struct review_kind bench_review_kind_consistency = {
-    .name = "consistency", .keys = cs_keys, .parse = cs_parse, .estimate_s = cs_estimate,
+    .name = "consistency", .keys = cs_keys, .parse = cs_parse, .estimate = cs_estimate,
     .describe = cs_describe, .run = cs_run,
     .fio = bench_review_fio_consistency, .fio_pre_sh_of = bench_review_fio_pre_sh,
 };

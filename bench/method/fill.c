@@ -31,9 +31,9 @@ static int purge_parse(struct review_step *s, const json_t *obj, const struct re
 }
 
 static double purge_estimate(const struct review_profile *p, const struct review_step *s,
-                             uint64_t cap) {
-  (void)p, (void)s, (void)cap;
-  return 2; /* a discard of a whole NVMe drive takes about a second or two */
+                             uint64_t cap, enum review_basis basis) {
+  (void)s, (void)cap;
+  return bench_review_cost(p, basis, &bench_review_purge_load);
 }
 
 static void purge_describe(const struct review_profile *p, const struct review_step *s,
@@ -49,7 +49,7 @@ static int purge_run(struct review_ctx *c, const struct review_step *s, struct s
 }
 
 const struct review_kind bench_review_kind_purge = {
-    .name = "purge", .keys = purge_keys, .parse = purge_parse, .estimate_s = purge_estimate,
+    .name = "purge", .keys = purge_keys, .parse = purge_parse, .estimate = purge_estimate,
     .describe = purge_describe, .run = purge_run, .fio_pre_sh = bench_review_fio_discard_sh,
 };
 
@@ -107,12 +107,18 @@ static uint64_t near_full_bytes(const struct review_profile *p, const struct rev
   return bench_review_align_down(b, s->block_bytes);
 }
 
+/* the idle before the near-full rewrite: none in short mode */
+static double near_full_idle_s(const struct review_profile *p, const struct review_step *s) {
+  return p->set.fill_max_bytes ? 0 : s->near_full_idle_s;
+}
+
 static double fill_estimate(const struct review_profile *p, const struct review_step *s,
-                            uint64_t cap) {
-  double w = p->set.plan_write_mb_s * 1e6;
-  double t = (double)fill_bytes(p, s, cap) / w;
-  if (s->kind == &bench_review_kind_fill_drive)
-    t += 2 + s->near_full_idle_s + (double)near_full_bytes(p, s, cap) / w;
+                            uint64_t cap, enum review_basis basis) {
+  double t = bench_review_seq_write_cost(p, basis, fill_bytes(p, s, cap), s->block_bytes, s->qds[0], 0);
+  if (s->kind != &bench_review_kind_fill_drive) return t;
+  t += bench_review_cost(p, basis, &bench_review_purge_load);
+  uint64_t nf = near_full_bytes(p, s, cap);
+  if (nf) t += bench_review_seq_write_cost(p, basis, nf, s->block_bytes, s->qds[0], near_full_idle_s(p, s));
   return t;
 }
 
@@ -198,7 +204,7 @@ static int fill_drive_run(struct review_ctx *c, const struct review_step *s,
   if (!nf) return 0;
   /* The drive is now full: after an idle pause only the static SLC part
    * comes back, so this rewrite shows the smallest cache. */
-  uint64_t idle_ns = c->prof->set.fill_max_bytes ? 0 : (uint64_t)(s->near_full_idle_s * 1e9);
+  uint64_t idle_ns = (uint64_t)(near_full_idle_s(c->prof, s) * 1e9);
   fill_job_init(c, s, &job, name, sizeof name, "near_full", nf, idle_ns);
   bench_cliff_watch_init(&w, bench_review_cliff_margin(c->prof, s), cache, post);
   w.full_mb_s = full;
@@ -210,12 +216,12 @@ static int fill_drive_run(struct review_ctx *c, const struct review_step *s,
 }
 
 const struct review_kind bench_review_kind_prefill = {
-    .name = "prefill", .keys = fill_keys, .parse = fill_parse, .estimate_s = fill_estimate,
+    .name = "prefill", .keys = fill_keys, .parse = fill_parse, .estimate = fill_estimate,
     .describe = fill_describe, .run = prefill_run, .fio = bench_review_fio_fill,
 };
 
 const struct review_kind bench_review_kind_fill_drive = {
-    .name = "fill_drive", .keys = fill_keys, .parse = fill_parse, .estimate_s = fill_estimate,
+    .name = "fill_drive", .keys = fill_keys, .parse = fill_parse, .estimate = fill_estimate,
     .describe = fill_describe, .run = fill_drive_run, .fio = bench_review_fio_fill,
     .fio_pre_sh = bench_review_fio_discard_sh, /* the fill drive starts with a purge */
 };

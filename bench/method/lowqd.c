@@ -50,11 +50,17 @@ static void sweep_times(const struct review_profile *p, const struct review_step
 }
 
 static double sweep_estimate(const struct review_profile *p, const struct review_step *s,
-                             uint64_t cap) {
+                             uint64_t cap, enum review_basis basis) {
   (void)cap;
-  double m, r;
+  double m, r, t = 0;
   sweep_times(p, s, &m, &r);
-  return s->nqds * (100 / s->read_pct_step + 1) * (m + r);
+  for (unsigned qi = 0; qi < s->nqds; qi++)
+    for (unsigned rp = 0; rp <= 100; rp += s->read_pct_step) {
+      struct review_load l = {.pattern = BENCH_RAND, .read_pct = rp, .block_bytes = s->block_bytes,
+                              .depth = s->qds[qi], .busy_s = m + r};
+      t += bench_review_cost(p, basis, &l);
+    }
+  return t;
 }
 
 static void sweep_describe(const struct review_profile *p, const struct review_step *s,
@@ -96,7 +102,7 @@ static int sweep_run(struct review_ctx *c, const struct review_step *s, struct s
 }
 
 const struct review_kind bench_review_kind_rw_sweep = {
-    .name = "rw_sweep", .keys = sweep_keys, .parse = sweep_parse, .estimate_s = sweep_estimate,
+    .name = "rw_sweep", .keys = sweep_keys, .parse = sweep_parse, .estimate = sweep_estimate,
     .describe = sweep_describe, .run = sweep_run, .fio = bench_review_fio_sweep,
 };
 
@@ -132,10 +138,22 @@ static unsigned nworkloads(unsigned m) {
   return !!(m & REVIEW_OP_READ) + !!(m & REVIEW_OP_MIX) + !!(m & REVIEW_OP_WRITE);
 }
 
+/* the plan's time of one workload's `ios` I/Os */
+static double tail_busy_s(const struct review_profile *p, const struct review_step *s) {
+  return (double)tail_ios(p, s) / (p->set.plan_qd1_iops * s->qds[0]);
+}
+
 static double tail_estimate(const struct review_profile *p, const struct review_step *s,
-                            uint64_t cap) {
+                            uint64_t cap, enum review_basis basis) {
   (void)cap;
-  return nworkloads(s->workloads) * (double)tail_ios(p, s) / (p->set.plan_qd1_iops * s->qds[0]);
+  double t = 0;
+  for (size_t k = 0; k < sizeof workloads / sizeof workloads[0]; k++) {
+    if (!(s->workloads & workloads[k].mask)) continue;
+    struct review_load l = {.pattern = BENCH_RAND, .read_pct = workloads[k].read_pct, .block_bytes = s->block_bytes,
+                            .depth = s->qds[0], .busy_s = tail_busy_s(p, s)};
+    t += bench_review_cost(p, basis, &l);
+  }
+  return t;
 }
 
 static void tail_describe(const struct review_profile *p, const struct review_step *s,
@@ -181,8 +199,7 @@ static int tail_run(struct review_ctx *c, const struct review_step *s, struct ss
     job.size_bytes = ios * s->block_bytes; /* size-based: exactly `ios` I/Os */
     job.max_ios = ios;
     json_t *extra = json_pack("{s:s}", "workload", workloads[k].name);
-    int rc = bench_review_run_job(c, name, "tail", extra, &job,
-                            (double)ios / (c->prof->set.plan_qd1_iops * s->qds[0]), &res, err);
+    int rc = bench_review_run_job(c, name, "tail", extra, &job, tail_busy_s(c->prof, s), &res, err);
     if (rc) return rc;
     json_t *test = archive_find_test(c->run, name);
     if (test) {
@@ -194,6 +211,6 @@ static int tail_run(struct review_ctx *c, const struct review_step *s, struct ss
 }
 
 const struct review_kind bench_review_kind_tail = {
-    .name = "tail", .keys = tail_keys, .parse = tail_parse, .estimate_s = tail_estimate,
+    .name = "tail", .keys = tail_keys, .parse = tail_parse, .estimate = tail_estimate,
     .describe = tail_describe, .run = tail_run, .fio = bench_review_fio_tail,
 };

@@ -26,11 +26,18 @@ int bench_review_json_prepare(const json_t *obj, struct review_step *s, const ch
   return ssdrev_fail(err, -EINVAL, "%s: 'prepare' must be \"none\", \"purge\", \"fill\" or \"pts\"", where);
 }
 
+/* the passes' sequential writes: 128 KiB at QD32 */
+#define PREP_BLOCK (128u * 1024)
+#define PREP_QD 32u
+
 static unsigned passes_of(int prepare) { return prepare == REVIEW_PREP_PTS ? 2 : prepare == REVIEW_PREP_FILL ? 1 : 0; }
 
-double bench_review_prepare_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap) {
+double bench_review_prepare_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap,
+                                     enum review_basis basis) {
   if (s->prepare == REVIEW_PREP_NONE) return 0;
-  return 2 + passes_of(s->prepare) * (double)cap / (p->set.plan_write_mb_s * 1e6);
+  return bench_review_cost(p, basis, &bench_review_purge_load) +
+         passes_of(s->prepare) * bench_review_seq_write_cost(p, basis, bench_review_align_down(cap, PREP_BLOCK),
+                                                             PREP_BLOCK, PREP_QD, 0);
 }
 
 int bench_review_prepare(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err) {
@@ -44,8 +51,8 @@ int bench_review_prepare(struct review_ctx *c, const struct review_step *s, stru
     bench_review_job_init(c, &job, name);
     job.pattern = BENCH_SEQ;
     job.read_pct = 0;
-    job.block_bytes = 128 * 1024;
-    job.qd = 32;
+    job.block_bytes = PREP_BLOCK;
+    job.qd = PREP_QD;
     uint64_t bytes = bench_review_align_down(c->cap_bytes, job.block_bytes);
     job.span_bytes = bytes;
     job.size_bytes = bytes; /* size-based: exactly one pass */

@@ -49,13 +49,21 @@ static void qds_times(const struct review_profile *p, const struct review_step *
   *ramp_s = p->set.sweep_ramp_s >= 0 ? p->set.sweep_ramp_s : s->ramp_s;
 }
 
-static unsigned qds_nworkloads(unsigned m) { return !!(m & REVIEW_OP_READ) + !!(m & REVIEW_OP_WRITE); }
 
-static double qds_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap) {
+static double qds_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap,
+                           enum review_basis basis) {
   (void)cap;
-  double m, r;
+  double m, r, t = 0;
   qds_times(p, s, &m, &r);
-  return qds_nworkloads(s->workloads) * s->nqds * (m + r);
+  for (size_t k = 0; k < NQDS_WORKLOADS; k++) {
+    if (!(s->workloads & qds_workloads[k].mask)) continue;
+    for (unsigned qi = 0; qi < s->nqds; qi++) {
+      struct review_load l = {.pattern = BENCH_RAND, .read_pct = qds_workloads[k].read_pct,
+                              .block_bytes = s->block_bytes, .depth = s->qds[qi], .busy_s = m + r};
+      t += bench_review_cost(p, basis, &l);
+    }
+  }
+  return t;
 }
 
 static void qds_describe(const struct review_profile *p, const struct review_step *s, uint64_t cap, char *buf,
@@ -101,7 +109,7 @@ static int qds_run(struct review_ctx *c, const struct review_step *s, struct ssd
 }
 
 const struct review_kind bench_review_kind_qd_scaling = {
-    .name = "qd_scaling", .keys = qds_keys, .parse = qds_parse, .estimate_s = qds_estimate,
+    .name = "qd_scaling", .keys = qds_keys, .parse = qds_parse, .estimate = qds_estimate,
     .describe = qds_describe, .run = qds_run,
     .fio = bench_review_fio_qd_scaling,
 };

@@ -77,10 +77,13 @@ static uint64_t rec_region(const struct review_profile *p, const struct review_s
 /* The idles are real time on a real drive: all of them, plus at most the
  * bound per write (exhaust and one per idle; a write stops a margin past its
  * cliff, so usually far less). */
-static double rec_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap) {
-  double t = 0, w = (double)rec_bound(p, s, cap) / (p->set.plan_write_mb_s * 1e6);
-  for (unsigned i = 0; i < s->nidles; i++) t += rec_idle_s(p, s, i) + w;
-  return t + w;
+static double rec_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap,
+                           enum review_basis basis) {
+  uint64_t bound = rec_bound(p, s, cap);
+  double t = bench_review_seq_write_cost(p, basis, bound, s->block_bytes, s->qds[0], 0);
+  for (unsigned i = 0; i < s->nidles; i++)
+    t += bench_review_seq_write_cost(p, basis, bound, s->block_bytes, s->qds[0], rec_idle_s(p, s, i));
+  return t;
 }
 
 static void rec_describe(const struct review_profile *p, const struct review_step *s, uint64_t cap, char *buf,
@@ -137,7 +140,7 @@ static int rec_run(struct review_ctx *c, const struct review_step *s, struct ssd
     w.full_mb_s = full;
     json_t *extra = i ? json_pack("{s:s, s:f}", "phase", "recovery", "idle_s", idle_s)
                       : json_pack("{s:s, s:f}", "phase", "exhaust", "idle_s", 0.0);
-    int rc = bench_review_cliff_job(c, name, "cache_recovery", extra, &job, &w, idle_s +
+    int rc = bench_review_cliff_job(c, name, "cache_recovery", extra, &job, &w,
                                     (double)bound / (c->prof->set.plan_write_mb_s * 1e6), &res, err);
     /* a post-cache level it saw past its cliff; without a cliff its speed
      * may be a cache's larger than the bound, so it is no reference */
@@ -151,7 +154,7 @@ static int rec_run(struct review_ctx *c, const struct review_step *s, struct ssd
 }
 
 const struct review_kind bench_review_kind_cache_recovery = {
-    .name = "cache_recovery", .keys = rec_keys, .parse = rec_parse, .estimate_s = rec_estimate,
+    .name = "cache_recovery", .keys = rec_keys, .parse = rec_parse, .estimate = rec_estimate,
     .describe = rec_describe, .run = rec_run,
     .fio = bench_review_fio_recovery,
 };

@@ -22,32 +22,32 @@
 /* A predicted time left: once a little has run, the observed rate is the
  * better predictor (and the only sane one for a sim, whose virtual time runs
  * faster than the wall); before, the estimate of device time. FRAC counts
- * device time, so in a sim, whose wall time follows the number of I/Os, the
- * ETA grows when later tests do more I/Os per simulated second (docs/method.md;
- * issue 27 leaves this open: weighting by expected I/Os needs each kind to
- * predict its tests' IOPS). */
-static double eta_of(const struct review_ctx *c, double frac, double wall_s, double est_s, double done_s) {
+ * c->basis' costs (bench/method/cost.c): device time on a real target, the
+ * I/Os' work on a virtual clock, whose wall time follows the I/Os and not
+ * the simulated seconds (issue 27: counted in device time, a CrystalDiskMark
+ * step's ETA grew from 1m11s to 1m53s as RND4K Q32T1 came after SEQ1M). */
+static double eta_of(const struct review_ctx *c, double frac, double wall_s, double est, double done) {
   if (frac > 0.02) return wall_s / frac * (1 - frac);
-  return c->is_sim ? -1 : est_s - done_s;
+  return c->basis == REVIEW_BASIS_WORK ? -1 : est - done;
 }
 
 static void report_ex(struct review_ctx *c, double job_frac, double mb_s, double iops, int idle) {
   if (!c->progress) return;
-  double done = c->step_done_s + job_frac * c->job_est_s;
-  double frac = c->step_est_s > 0 ? done / c->step_est_s : 0;
+  double done = c->step_done + job_frac * c->job_cost;
+  double frac = c->step_est > 0 ? done / c->step_est : 0;
   if (frac > 0.999) frac = 0.999; /* 1.0 is sent once, when the step ends */
   if (frac < 0) frac = 0;
   uint64_t now = ssdrev_clock_ns();
   double wall_s = (double)(now - c->step_wall0_ns) / 1e9;
   /* the whole run: finished steps' estimates plus this step's share of its own */
-  double tdone = c->review_done_s + frac * c->step_est_s;
-  double tfrac = c->review_est_s > 0 ? tdone / c->review_est_s : 0;
+  double tdone = c->review_done + frac * c->step_est;
+  double tfrac = c->review_est > 0 ? tdone / c->review_est : 0;
   if (tfrac > 0.999) tfrac = 0.999;
   struct bench_progress p = {.phase = c->phase, .fraction = frac, .mb_s = mb_s, .iops = iops,
-                             .eta_s = eta_of(c, frac, wall_s, c->step_est_s, done),
+                             .eta_s = eta_of(c, frac, wall_s, c->step_est, done),
                              .total_fraction = tfrac,
                              .total_eta_s = eta_of(c, tfrac, (double)(now - c->review_wall0_ns) / 1e9,
-                                                   c->review_est_s, tdone),
+                                                   c->review_est, tdone),
                              .idle = idle};
   c->progress(&p, c->progress_arg);
 }
@@ -67,6 +67,15 @@ static void sample_temp(struct review_ctx *c, int force) {
   if (temp < 0) return;
   c->temp_last_s = t;
   json_array_append_new(c->temp_samples, json_pack("[f, f]", round(t * 1000) / 1000, temp));
+}
+
+/* The device's own thermal management counters (SMART TMT1/TMT2), or NULL. */
+json_t *bench_review_tmt_json(struct review_ctx *c) {
+  struct bench_temps tp;
+  if (bench_target_temps(c->t, &tp) || !tp.have_tmt) return NULL;
+  return json_pack("{s:I, s:I, s:I, s:I}", "tmt1_count", (json_int_t)tp.tmt_count[0], "tmt2_count",
+                   (json_int_t)tp.tmt_count[1], "tmt1_s", (json_int_t)tp.tmt_s[0], "tmt2_s",
+                   (json_int_t)tp.tmt_s[1]);
 }
 
 static void job_progress(const struct bench_progress *p, void *arg) {
@@ -108,9 +117,25 @@ int bench_review_run_job(struct review_ctx *c, const char *test_name, const char
   if (!extra) extra = json_object();
   json_object_set_new(extra, "step", json_string(c->step->id));
   c->job_est_s = est_s;
+  struct review_load load = {.pattern = job->pattern, .read_pct = job->read_pct, .block_bytes = job->block_bytes,
+                             .depth = job->qd * (job->threads ? job->threads : 1), .busy_s = est_s,
+                             .idle_s = (double)job->idle_ns / 1e9};
+  c->job_cost = bench_review_cost(c->prof, c->basis, &load);
   c->temp_job_s = 0;
   snprintf(c->phase, sizeof c->phase, "[%u/%u] %s", c->step_no, c->nsteps_run, test_name);
   sample_temp(c, 0);
+  json_t *tmt0 = NULL;
+  if (c->temp_samples) {
+    /* Where the test's log starts on the step's temperature clock (issue
+     * 24): the log's time 0 is the first I/O after the job's idle; the
+     * sim's clock skips the idle while the job runs (job_progress), a
+     * real one does not. With the drive's thermal counters around the
+     * test, the analysis can tell throttled writing from unthrottled. */
+    double t0 = c->is_sim ? c->temp_engine_s
+                          : (double)(ssdrev_clock_ns() - c->temp_wall0_ns) / 1e9 + (double)job->idle_ns / 1e9;
+    json_object_set_new(extra, "temp_t0_s", json_real(round(t0 * 1000) / 1000));
+    tmt0 = bench_review_tmt_json(c);
+  }
   /* no rate yet: unknown, not 0 MB/s (issue 27: a CrystalDiskMark cell
    * shorter than the runner's 250 ms report showed "0.0 MB/s 0 IOPS") */
   report(c, 0, -1, -1);
@@ -121,15 +146,24 @@ int bench_review_run_job(struct review_ctx *c, const char *test_name, const char
   struct bench_job named = *job;
   snprintf(named.name, sizeof named.name, "%s", test_name);
   int rc = c->runner->run_job(c, &named, &ro, res, err);
+  if (tmt0 && rc >= 0) {
+    json_t *test = archive_find_test(c->run, test_name), *tmt1 = bench_review_tmt_json(c);
+    if (test && tmt1) json_object_set_new(test, "smart_thermal", json_pack("{s:O, s:O}", "before", tmt0, "after", tmt1));
+    json_decref(tmt1);
+  }
+  json_decref(tmt0);
   if (rc < 0) return rc;
   if (res->interrupted) return ssdrev_fail(err, -EINTR, "interrupted during test '%s'", test_name);
   /* the test's own measured rate, shown once it ended, however short it was */
   report(c, 1, res->mb_s, res->iops);
-  c->step_done_s += est_s;
+  c->step_done += c->job_cost;
   c->temp_engine_s += (double)(res->elapsed_ns + job->ramp_ns + job->idle_ns) / 1e9;
   c->temp_job_s = 0;
   return 0;
 }
+
+/* a discard of a whole NVMe drive takes about a second or two; no I/O */
+const struct review_load bench_review_purge_load = {.busy_s = 2};
 
 int bench_review_purge(struct review_ctx *c, enum bench_purge how, struct ssdrev_err *err) {
   snprintf(c->phase, sizeof c->phase, "[%u/%u] %s: purge", c->step_no, c->nsteps_run, c->step->id);
@@ -147,7 +181,7 @@ int bench_review_purge(struct review_ctx *c, enum bench_purge how, struct ssdrev
   if (used && json_is_object(target)) json_object_set_new(target, "purge", json_string(used));
   snprintf(c->phase, sizeof c->phase, "[%u/%u] %s: purge (%s)", c->step_no, c->nsteps_run, c->step->id, used ? used : "?");
   report(c, 0, -1, -1); /* no rate: unknown, not 0 MB/s */
-  c->step_done_s += 2;
+  c->step_done += bench_review_cost(c->prof, c->basis, &bench_review_purge_load);
   return 0;
 }
 
@@ -174,8 +208,8 @@ static int run_step(struct review_ctx *c, const struct review_step *s, struct ss
   int rc = archive_save(c->run, err);
   if (rc) return rc;
   c->step = s;
-  c->step_est_s = s->kind->estimate_s(c->prof, s, c->cap_bytes);
-  c->step_done_s = 0;
+  c->step_est = s->kind->estimate(c->prof, s, c->cap_bytes, c->basis);
+  c->step_done = 0;
   c->step_wall0_ns = ssdrev_clock_ns();
   c->temp_samples = NULL;
   if (s->temperature && c->t && bench_target_temp_c(c->t) >= 0) {
@@ -218,9 +252,9 @@ static int run_step(struct review_ctx *c, const struct review_step *s, struct ss
     bench_review_format_duration((double)(ssdrev_clock_ns() - c->step_wall0_ns) / 1e9, d, sizeof d);
     snprintf(c->phase, sizeof c->phase, "[%u/%u] %s done in %s", c->step_no, c->nsteps_run,
              s->id, d);
-    c->review_done_s += c->step_est_s;
+    c->review_done += c->step_est;
     struct bench_progress p = {.phase = c->phase, .fraction = 1.0, .eta_s = 0,
-                               .total_fraction = c->review_est_s > 0 ? c->review_done_s / c->review_est_s : 1,
+                               .total_fraction = c->review_est > 0 ? c->review_done / c->review_est : 1,
                                .total_eta_s = -1};
     c->progress(&p, c->progress_arg);
   }
@@ -526,6 +560,8 @@ int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progre
                      c.runner->name, o->target_spec);
     goto out;
   }
+  /* a simulated drive runs on a virtual clock: its wall time is the work */
+  c.basis = c.is_sim ? REVIEW_BASIS_WORK : REVIEW_BASIS_DEVICE;
   if ((rc = c.runner->check(&c, err))) goto out;
   if (!resume) {
     if (o->dut_json_dir && (rc = check_dut_json(o, err))) goto out;
@@ -546,7 +582,7 @@ int bench_review_run(const struct bench_review_opts *o, bench_progress_fn progre
   /* Steps are numbered in the method ([5/7] is the fifth of seven), so a
    * resumed review shows the numbers the plan and the first run showed. */
   c.nsteps_run = prof.nsteps;
-  for (unsigned i = 0; i < n; i++) c.review_est_s += todo[i]->kind->estimate_s(&prof, todo[i], c.cap_bytes);
+  for (unsigned i = 0; i < n; i++) c.review_est += todo[i]->kind->estimate(&prof, todo[i], c.cap_bytes, c.basis);
   c.review_wall0_ns = ssdrev_clock_ns();
   for (unsigned i = 0; i < n && !rc; i++) {
     if (bench_stop_requested) {
@@ -637,7 +673,7 @@ int bench_review_plan(const struct bench_review_opts *o, char *buf, size_t len,
     const struct review_step *s = &prof.steps[i];
     const char *st = steps ? json_string_value(json_object_get(steps, s->id)) : NULL;
     int skip = o->only_step ? strcmp(s->id, o->only_step) != 0 : (st && !strcmp(st, "complete"));
-    double e = s->kind->estimate_s(&prof, s, cap);
+    double e = s->kind->estimate(&prof, s, cap, REVIEW_BASIS_DEVICE);
     char d[32], what[256];
     bench_review_format_duration(e, d, sizeof d);
     s->kind->describe(&prof, s, cap, what, sizeof what);

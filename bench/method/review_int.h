@@ -94,6 +94,31 @@ struct review_step {
 
 struct review_ctx;
 struct review_profile;
+
+/* What a review's progress and ETA count (bench/method/cost.c,
+ * docs/method.md "Progress and ETA"). On a real target a job's wall time is
+ * its device time. On a virtual clock (the sim) the simulated seconds cost
+ * no wall time of their own, the simulated I/Os do: a job is priced by the
+ * I/Os the plan expects of it, each dearer with its size, and an idle gap
+ * costs nothing. */
+enum review_basis { REVIEW_BASIS_DEVICE, REVIEW_BASIS_WORK };
+/* One job as the plan sees it. */
+struct review_load {
+  enum bench_pattern pattern;
+  unsigned read_pct;
+  uint32_t block_bytes;       /* 0: no I/O (a purge) */
+  unsigned depth;             /* qd x threads */
+  double busy_s;              /* its I/O's device time, the plan's estimate */
+  double idle_s;              /* the idle before it */
+};
+/* L's cost in BASIS: seconds of device time (DEVICE), or units of about a
+ * 4 KiB I/O's simulation (WORK). */
+double bench_review_cost(const struct review_profile *p, enum review_basis basis, const struct review_load *l);
+/* The cost of a sequential write of BYTES at the plan's write speed (a
+ * fill, a preparing pass), after IDLE_S idle. */
+double bench_review_seq_write_cost(const struct review_profile *p, enum review_basis basis, uint64_t bytes,
+                                   uint32_t block_bytes, unsigned qd, double idle_s);
+
 /* What steady_state / consistency do before their writes: nothing, a purge,
  * a purge and one sequential 128 KiB pass (AnandTech), or a purge and two
  * passes (the PTS workload-independent preconditioning). */
@@ -103,7 +128,8 @@ int bench_review_json_prepare(const json_t *obj, struct review_step *s, const ch
 /* Runs s->prepare: a purge, then 0, 1 or 2 sequential passes as tests
  * STEP.prepare1, STEP.prepare2 of kind "prefill" (purpose "prepare"). */
 int bench_review_prepare(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err);
-double bench_review_prepare_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap);
+double bench_review_prepare_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap,
+                                     enum review_basis basis);
 const char *bench_review_prepare_text(int prepare);
 
 struct review_profile {
@@ -180,13 +206,17 @@ struct review_ctx {
   const struct review_step *step;
   unsigned step_no, nsteps_run; /* the step's number in the method, of all its steps:
                                  * the same after a resume */
-  /* progress of the whole run: the estimates of the steps this run does */
-  double review_est_s;        /* all of them */
-  double review_done_s;       /* those finished */
+  /* progress of the whole run, in costs of `basis` (bench/method/cost.c):
+   * the estimates of the steps this run does */
+  enum review_basis basis;    /* WORK on a virtual clock, else DEVICE */
+  double review_est;          /* all of them */
+  double review_done;         /* those finished */
   uint64_t review_wall0_ns;
-  double step_est_s;          /* estimated device time of the step */
-  double step_done_s;         /* estimate of the jobs finished in the step */
-  double job_est_s;           /* estimate of the job running now */
+  double step_est;            /* estimated cost of the step */
+  double step_done;           /* cost of the jobs finished in the step */
+  double job_cost;            /* cost of the job running now */
+  double job_est_s;           /* estimated device time of the job running now, its idle not counted
+                               * (fio's time limit of a size-bound job) */
   uint64_t step_wall0_ns;
   char phase[256];
   /* temperature samples of the step (NULL when not sampling) */
@@ -207,8 +237,10 @@ struct review_kind {
   const char *const *keys;    /* keys allowed besides id, kind, temperature */
   int (*parse)(struct review_step *s, const json_t *obj, const struct review_profile *p,
                const char *where, struct ssdrev_err *err);
-  double (*estimate_s)(const struct review_profile *p, const struct review_step *s,
-                       uint64_t cap_bytes);
+  /* the step's cost in BASIS: its device time (the plan) or its work (a
+   * virtual clock's progress), the sum of what its jobs are charged */
+  double (*estimate)(const struct review_profile *p, const struct review_step *s,
+                     uint64_t cap_bytes, enum review_basis basis);
   void (*describe)(const struct review_profile *p, const struct review_step *s,
                    uint64_t cap_bytes, char *buf, size_t len);
   int (*run)(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err);
@@ -302,8 +334,14 @@ extern const struct review_runner bench_review_runner_native, bench_review_runne
 void bench_review_fio_job(struct bench_fio_text *j, const char *name, const struct bench_job *job, uint64_t cap_bytes,
                           const char *log_prefix);
 
+/* The drive's own thermal-management counters (SMART TMT1/TMT2 transition
+ * counts and seconds) as a test records them, or NULL without them. */
+json_t *bench_review_tmt_json(struct review_ctx *c);
 /* Runs one job as a test entry of the run: logs to logs/NAME.ssdlog, adds
  * {step, kind, extra keys (stolen)} and the result, saves the manifest.
+ * EST_S is the plan's device time of its I/O, without the job's idle_ns;
+ * the progress charges it bench_review_cost of both, which the step kind's
+ * estimate counts the same way. 
  * Returns -EINTR when stopped by a signal (the test is "interrupted"). */
 int bench_review_run_job(struct review_ctx *c, const char *test_name, const char *kind,
                    json_t *extra, const struct bench_job *job, double est_s,
@@ -329,7 +367,9 @@ void bench_review_seen_speeds(const struct review_ctx *c, double *cache_mb_s, do
  * fill_max_bytes. */
 #define BENCH_REVIEW_CLIFF_MARGIN (UINT64_C(1) << 30)
 uint64_t bench_review_cliff_margin(const struct review_profile *p, const struct review_step *s);
-/* Whole-target discard, reported as progress. */
+/* Whole-target discard, reported as progress; it costs the progress
+ * bench_review_purge_load. */
+extern const struct review_load bench_review_purge_load;
 int bench_review_purge(struct review_ctx *c, enum bench_purge how, struct ssdrev_err *err);
 /* A job with the method's common defaults and a seed derived from the name. */
 void bench_review_job_init(struct review_ctx *c, struct bench_job *job, const char *name);

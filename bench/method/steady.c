@@ -66,11 +66,20 @@ static int ss_parse(struct review_step *s, const json_t *obj, const struct revie
   return 0;
 }
 
-static unsigned ss_points(const struct review_step *s) { return s->matrix ? SS_NMIX * SS_NBLOCK : 1; }
-
-static double ss_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap) {
+static double ss_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap,
+                          enum review_basis basis) {
   /* the round limit: a drive that converges earlier takes less */
-  return bench_review_prepare_estimate(p, s, cap) + s->rounds_max * s->round_s * ss_points(s);
+  struct review_load l = {.pattern = BENCH_RAND, .read_pct = 0, .block_bytes = s->block_bytes,
+                          .depth = s->qd * s->threads, .busy_s = s->round_s};
+  double round = 0;
+  if (!s->matrix) round = bench_review_cost(p, basis, &l);
+  for (size_t m = 0; s->matrix && m < SS_NMIX; m++)
+    for (size_t b = 0; b < SS_NBLOCK; b++) {
+      l.read_pct = ss_mix_read[m];
+      l.block_bytes = ss_mix_block[b];
+      round += bench_review_cost(p, basis, &l);
+    }
+  return bench_review_prepare_estimate(p, s, cap, basis) + s->rounds_max * round;
 }
 
 static void ss_describe(const struct review_profile *p, const struct review_step *s, uint64_t cap, char *buf,
@@ -132,7 +141,7 @@ static int ss_run(struct review_ctx *c, const struct review_step *s, struct ssdr
 }
 
 const struct review_kind bench_review_kind_steady_state = {
-    .name = "steady_state", .keys = ss_keys, .parse = ss_parse, .estimate_s = ss_estimate,
+    .name = "steady_state", .keys = ss_keys, .parse = ss_parse, .estimate = ss_estimate,
     .describe = ss_describe, .run = ss_run,
     .fio = bench_review_fio_steady, .fio_pre_sh_of = bench_review_fio_pre_sh,
 };

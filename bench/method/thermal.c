@@ -54,11 +54,14 @@ static void thermal_times(const struct review_profile *p, const struct review_st
   }
 }
 
-static double thermal_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap) {
+static double thermal_estimate(const struct review_profile *p, const struct review_step *s, uint64_t cap,
+                               enum review_basis basis) {
   (void)cap;
   double r, c;
   thermal_times(p, s, &r, &c);
-  return r + c;
+  struct review_load l = {.pattern = BENCH_SEQ, .read_pct = 0, .block_bytes = s->block_bytes, .depth = s->qds[0],
+                          .busy_s = r, .idle_s = c};
+  return bench_review_cost(p, basis, &l);
 }
 
 static void thermal_describe(const struct review_profile *p, const struct review_step *s, uint64_t cap, char *buf,
@@ -103,15 +106,6 @@ static void thermal_hook(struct review_ctx *c, const struct bench_progress *p) {
   thermal_sample(c, c->hook_arg, p->elapsed_s, 0);
 }
 
-/* The device's own thermal management counters (SMART TMT1/TMT2), or NULL. */
-static json_t *tmt_json(struct review_ctx *c) {
-  struct bench_temps tp;
-  if (bench_target_temps(c->t, &tp) || !tp.have_tmt) return NULL;
-  return json_pack("{s:I, s:I, s:I, s:I}", "tmt1_count", (json_int_t)tp.tmt_count[0], "tmt2_count",
-                   (json_int_t)tp.tmt_count[1], "tmt1_s", (json_int_t)tp.tmt_s[0], "tmt2_s",
-                   (json_int_t)tp.tmt_s[1]);
-}
-
 static int thermal_run(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err) {
   double run_s, cool_s;
   thermal_times(c->prof, s, &run_s, &cool_s);
@@ -131,14 +125,14 @@ static int thermal_run(struct review_ctx *c, const struct review_step *s, struct
   if (s->max_bytes) job.max_ios = s->max_bytes / s->block_bytes ? s->max_bytes / s->block_bytes : 1;
   job.idle_ns = (uint64_t)(cool_s * 1e9);
   struct thermal_samples ts = {.step = s, .samples = json_array(), .sensor_samples = json_array()};
-  json_t *before = tmt_json(c);
+  json_t *before = bench_review_tmt_json(c);
   /* the samples are the test's: attached before the run (the test entry
    * keeps this reference) and filled as the job reports progress */
   json_t *extra = json_pack("{s:O, s:f, s:f}", "samples", ts.samples, "duration_s", run_s, "cool_s", cool_s);
   /* time 0 is the first I/O, after the idle: sampled by the first report */
   c->job_hook = thermal_hook;
   c->hook_arg = &ts;
-  int rc = bench_review_run_job(c, name, "thermal", extra, &job, run_s + cool_s, &res, err);
+  int rc = bench_review_run_job(c, name, "thermal", extra, &job, run_s, &res, err);
   c->job_hook = NULL;
   c->hook_arg = NULL;
   json_t *test = archive_find_test(c->run, name);
@@ -152,7 +146,7 @@ static int thermal_run(struct review_ctx *c, const struct review_step *s, struct
         if (ts.sensor_mask & (1u << i)) json_array_append_new(present, json_integer(i + 1));
       json_object_set_new(test, "sensors", present);
     }
-    json_t *after = tmt_json(c);
+    json_t *after = bench_review_tmt_json(c);
     if (before && after) json_object_set_new(test, "smart_thermal", json_pack("{s:O, s:O}", "before", before, "after", after));
     json_decref(after);
     rc = archive_save(c->run, err);
@@ -164,7 +158,7 @@ static int thermal_run(struct review_ctx *c, const struct review_step *s, struct
 }
 
 const struct review_kind bench_review_kind_thermal = {
-    .name = "thermal", .keys = thermal_keys, .parse = thermal_parse, .estimate_s = thermal_estimate,
+    .name = "thermal", .keys = thermal_keys, .parse = thermal_parse, .estimate = thermal_estimate,
     .describe = thermal_describe, .run = thermal_run,
     .fio = bench_review_fio_thermal,
 };

@@ -373,7 +373,7 @@ void render_canvas_plot_frame(struct render_canvas *c, struct render_plot *p, co
   p->x0 = 10 + lab_pt + 6 + wmax + 5;
   p->x1 = c->w_pt - 14 - p->right_pt;
   p->y0 = title && *title ? 10 + title_pt + 12 : 12;
-  p->y1 = c->h_pt - (10 + lab_pt + 6 + tick_pt + 4);
+  p->y1 = c->h_pt - (10 + lab_pt + 6 + tick_pt + 4) - p->bottom_pt;
   size_t nx = p->no_xticks ? 0 : axis_ticks(&p->x, xt, xlab, 64, p->x1 - p->x0 > 400);
 
   cairo_set_source_rgb(cr, 0, 0, 0);
@@ -384,6 +384,13 @@ void render_canvas_plot_frame(struct render_canvas *c, struct render_plot *p, co
     double tw = render_canvas_text_width(cr, title, title_pt, 1), avail = c->w_pt - 16, tx = (p->x0 + p->x1) / 2;
     double size = title_pt;
     if (tw > p->x1 - p->x0) tx = c->w_pt / 2;
+    /* and clear of the short-run tag in the top right corner (the thermal
+     * chart's "... — Generic 1TB" ran under "† short run") */
+    double tag_w = c->tag && *c->tag ? render_canvas_text_width(cr, c->tag, 7, 1) + 8 : 0;
+    if (tag_w > 0 && tx + tw / 2 > c->w_pt - 4 - tag_w) {
+      avail = c->w_pt - 12 - tag_w;
+      tx = 8 + avail / 2;
+    }
     if (tw > avail && tw > 0) size = fmax(7, title_pt * avail / tw);
     render_canvas_text(cr, tx, 10 + title_pt, title, size, 1, RC_CENTER);
   }
@@ -418,7 +425,7 @@ void render_canvas_plot_frame(struct render_canvas *c, struct render_plot *p, co
   for (size_t i = 0; i < nx; i++)
     render_canvas_text(cr, render_canvas_px(p, xt[i]), p->y1 + 4 + tick_pt, xlab[i], tick_pt, 0, RC_CENTER);
 
-  if (p->x.label) render_canvas_text(cr, (p->x0 + p->x1) / 2, c->h_pt - 8, p->x.label, lab_pt, 0, RC_CENTER);
+  if (p->x.label) render_canvas_text(cr, (p->x0 + p->x1) / 2, c->h_pt - 8 - p->bottom_pt, p->x.label, lab_pt, 0, RC_CENTER);
   if (p->y.label) {
     cairo_save(cr);
     cairo_translate(cr, 8 + lab_pt, (p->y0 + p->y1) / 2);
@@ -483,17 +490,36 @@ void render_canvas_marker(cairo_t *cr, const struct render_plot *p, double x, do
   cairo_fill(cr);
 }
 
+static const double leg_fs = 8, leg_row = 11, leg_sw = 18;
+
+static double legend_width(cairo_t *cr, const struct render_legend_item *it, size_t n) {
+  double wmax = 0;
+  for (size_t i = 0; i < n; i++) {
+    double w = render_canvas_text_width(cr, it[i].text, leg_fs, 0);
+    if (w > wmax) wmax = w;
+  }
+  return 6 + leg_sw + 4 + wmax + 6;
+}
+
+static void legend_box(cairo_t *cr, double bx, double by, const struct render_legend_item *it, size_t n, double bw);
+
 void render_canvas_legend(cairo_t *cr, const struct render_plot *p, const struct render_legend_item *it, size_t n,
                int left) {
   if (!n) return;
-  const double fs = 8, row = 11, sw = 18;
-  double wmax = 0;
-  for (size_t i = 0; i < n; i++) {
-    double w = render_canvas_text_width(cr, it[i].text, fs, 0);
-    if (w > wmax) wmax = w;
-  }
-  double bw = 6 + sw + 4 + wmax + 6, bh = 4 + row * n + 2;
-  double bx = left ? p->x0 + 6 : p->x1 - 6 - bw, by = p->y0 + 6;
+  double bw = legend_width(cr, it, n);
+  legend_box(cr, left ? p->x0 + 6 : p->x1 - 6 - bw, p->y0 + 6, it, n, bw);
+}
+
+void render_canvas_legend_below(cairo_t *cr, const struct render_plot *p, const struct render_legend_item *it,
+                                size_t n) {
+  if (!n) return;
+  /* under the x axis's label (plot_frame: 10 + 9 + 6 + 8 + 4 pt below y1) */
+  legend_box(cr, p->x0, p->y1 + 37 + 4, it, n, legend_width(cr, it, n));
+}
+
+static void legend_box(cairo_t *cr, double bx, double by, const struct render_legend_item *it, size_t n, double bw) {
+  const double fs = leg_fs, row = leg_row, sw = leg_sw;
+  double bh = 4 + row * n + 2;
   cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
   cairo_rectangle(cr, bx, by, bw, bh);
   cairo_fill_preserve(cr);

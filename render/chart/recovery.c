@@ -25,8 +25,8 @@ static double point_gib(const json_t *p, int *bound) {
 
 int render_chart_recovery_check(const struct render_run *const *runs, size_t n, struct ssdrev_err *err) {
   for (size_t i = 0; i < n; i++)
-    if (json_array_size(json_object_get(json_object_get(runs[i]->analysis, "cache_recovery"), "points"))) return 0;
-  return render_msg_fail(err, -ENOENT, MSG_MISS_RECOVERY, n ? runs[0]->label : "?", NULL);
+    if (render_run_recovery_measured(runs[i])) return 0;
+  return render_recovery_missing(runs, n, err);
 }
 
 void render_chart_recovery_draw(struct render_canvas *c, enum render_lang lang, const struct render_run *const *runs,

@@ -179,7 +179,9 @@ enum render_cmp_msg {
   CM_PROF_DEMO, CM_SHORT_MARK, CM_SHORT_NOTE, CM_FAM_QD, CM_FAM_STEADY, CM_FAM_CONS, CM_FAM_THERMAL,
   CM_FAM_RECOVERY, CM_QD_POINT, CM_M_MEAN_IOPS, CM_M_RANGE, CM_M_P1_IOPS, CM_M_COV, CM_M_P999_MAX, CM_M_MEAN_MBS,
   CM_M_PEAK_TEMP, CM_M_RECOVERED, CM_CURVES, CM_CURVES_NOTE, CM_OV_QD, CM_OV_TAIL, CM_AX_QD, CM_AX_PCT,
-  CM_M_FILL_AT, CM_M_ROUND, CM_OV_FILL, CM_OV_STEADY, CM_AX_FILLED, CM_AX_ROUND, CM_OV_PICK, CM_OV_REST, CM_COUNT_
+  CM_M_FILL_AT, CM_M_ROUND, CM_OV_FILL, CM_OV_STEADY, CM_AX_FILLED, CM_AX_ROUND, CM_OV_PICK, CM_OV_REST,
+  CM_OV_CONS, CM_OV_TH_MBS, CM_OV_TH_TEMP, CM_AX_TIME, CM_AX_TIME_MIN, CM_AX_TEMP, CM_M_AT_S, CM_M_WRITE_SPEED,
+  CM_M_TEMP, CM_GATE_UNTESTED, CM_GATE_SOME_UNTESTED, CM_COUNT_
 };
 const char *render_cmp_msg(enum render_cmp_msg id, int ko);
 
@@ -222,6 +224,10 @@ const char *render_cmp_index_why(const struct cmp_index *x);
 /* Writes the asked formats (render/compare/out.c). */
 int render_compare_write_outputs(const struct cmp_table *t, const struct render_cmp_opts *o,
                                  struct render_cmp_result *res, struct ssdrev_err *err);
+/* Cuts a bar chart's group label NAME (of SIZE bytes) to WIDTH pt at 8.5 pt
+ * (bold: the baseline's), the model's front first (out.c). */
+struct _cairo;
+void render_cmp_fit_label(struct _cairo *cr, char *name, size_t size, double width, int bold);
 /* The xlsx workbook (xlsx.c): Runs, Groups, then one sheet per family. */
 int render_cmp_write_xlsx(const struct cmp_table *t, const char *path, struct ssdrev_err *err);
 

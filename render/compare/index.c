@@ -18,8 +18,12 @@
  * stands for what analyze_compare_figures yields, so that a change there
  * rebuilds the index instead of serving runs without the new figures.
  * 4: the fill curve from fills of 10 bins or more (a short fill has 16).
+ * 5: the consistency and thermal time series' steps (t<END>_*).
  * An index of ours at an older version is rebuilt. */
-#define CMP_INDEX_VERSION 4
+#define CMP_INDEX_VERSION 5
+/* The version of the indexes made before the application_id was stamped:
+ * ours when their schema is exactly ours, rebuilt (an older version). */
+#define CMP_INDEX_PRE_APPID 4
 /* PRAGMA application_id of every index ssdrev creates: "SsDr" as a
  * big-endian 32-bit number (docs/archive.md). SQLite's way to say which
  * program a database file belongs to (`file` prints it). */
@@ -224,8 +228,9 @@ static int claim(sqlite3 *db, const char *path, char *notice, size_t nlen, struc
     why = msg;
   } else if (nobj == 0 && version == 0) {
     stamp = 1; /* a new file */
-  } else if (version == CMP_INDEX_VERSION && schema_is_ours(db) == 1) {
+  } else if ((version == CMP_INDEX_VERSION || version == CMP_INDEX_PRE_APPID) && schema_is_ours(db) == 1) {
     stamp = 1; /* made before application_id: the same schema */
+    rebuild = version != CMP_INDEX_VERSION && !readonly;
   } else if (version >= 1 && version <= CMP_INDEX_VERSION && schema_was_ours(db) == 1) {
     /* an older ssdrev's, before application_id: once refused as a foreign
      * file, left for the user to delete by hand */

@@ -21,6 +21,10 @@ struct cmp_gate_fail {
   struct cmp_diff d;
 };
 
+/* Overlays at most (write_overlays), and points on one. */
+#define CMP_OV_MAX 16
+#define CMP_OV_POINTS 128
+
 struct cmp_out {
   const struct cmp_table *t;
   const struct render_cmp_opts *o;
@@ -28,8 +32,10 @@ struct cmp_out {
   char **chart_of; /* per figure: its chart's relative path, or NULL */
   struct cmp_gate_fail *fails; /* the gate's failures, report order (o->gate) */
   size_t nfails;
-  char *ov_link[8];     /* the overlays drawn (write_overlays): links, malloc'd */
-  char ov_title[8][200];
+  size_t ntested;              /* the gate's tests: (figure, group) pairs with 2+ samples on both sides */
+  unsigned char *g_tested;     /* per group: any of its figures tested (the gate's) */
+  char *ov_link[CMP_OV_MAX]; /* the overlays drawn (write_overlays): links, malloc'd */
+  char ov_title[CMP_OV_MAX][200];
   size_t nov;
 };
 
@@ -127,21 +133,29 @@ static void group_label(const struct cmp_table *t, size_t g, char *buf, size_t l
 
 /* Cuts a label to fit WIDTH: its first part (the model) loses characters
  * from its front first ("…MZVLB256HAHQ-000L7": models of one maker share
- * their beginning, the variant is at the end), so what follows " · "
- * (firmware, state) stays readable; then the label's end. */
-static void fit_label(cairo_t *cr, char *name, size_t size, double width, int bold) {
+ * their beginning, the variant is at the end), down to 10 characters, so
+ * what follows " · " (firmware, state) stays readable; then the " (sim)"
+ * mark goes (the groups table beside the chart says it), the model down to
+ * 6 characters; then the label's end. */
+void render_cmp_fit_label(cairo_t *cr, char *name, size_t size, double width, int bold) {
   static const char ell[] = "…"; /* 3 bytes */
-  while (strlen(name) > 4 && render_canvas_text_width(cr, name, 8.5, bold) > width) {
-    char *sep = strstr(name, " · ");
-    char *start = !strncmp(name, ell, 3) ? name + 3 : name;
-    if (sep && sep - start > 6) {
+  for (int pass = 0; pass < 3; pass++) {
+    size_t keep = pass == 0 ? 10 : 6;
+    while (pass < 2 && render_canvas_text_width(cr, name, 8.5, bold) > width) {
+      char *sep = strstr(name, " · ");
+      char *start = !strncmp(name, ell, 3) ? name + 3 : name;
+      if (!sep || (size_t)(sep - start) <= keep) break;
       char *c = start + 1;
       while (c < sep && ((unsigned char)*c & 0xC0) == 0x80) c++; /* whole UTF-8 characters */
       char rest[500];
       snprintf(rest, sizeof rest, "%s%s", ell, c);
       snprintf(name, size, "%s", rest);
-      continue;
     }
+    char *sim = strstr(name, " (sim)");
+    if (pass == 0 && sim && render_canvas_text_width(cr, name, 8.5, bold) > width)
+      memmove(sim, sim + 6, strlen(sim + 6) + 1);
+  }
+  while (strlen(name) > 4 && render_canvas_text_width(cr, name, 8.5, bold) > width) {
     size_t l = strlen(name);
     if (l >= 3 && !strcmp(name + l - 3, ell)) l -= 3;
     if (!l) break;
@@ -201,7 +215,15 @@ static int draw_chart(const struct cmp_out *c, size_t f, const size_t *rank, siz
     if (s->max > max) max = s->max;
   }
   if (!(max > 0)) max = 1;
-  double step = render_canvas_nice_step(0, max, 5), hi = ceil(max / step) * step;
+  /* as many ticks as their labels leave room for (a narrow bar area of
+   * six-digit IOPS ran "200,000400,000" together) */
+  char widest[64];
+  render_cmp_fmt_num(widest, sizeof widest, max, fig->unit);
+  double tick_w = render_canvas_text_width(cr, widest, 7.5, 0) + 10;
+  int nticks = (int)((x1 - x0) / (tick_w > 1 ? tick_w : 1));
+  if (nticks > 5) nticks = 5;
+  if (nticks < 2) nticks = 2;
+  double step = render_canvas_nice_step(0, max, nticks), hi = ceil(max / step) * step;
   double y_end = top_pt + row_pt * (double)shown;
   /* grid and ticks */
   cairo_set_line_width(cr, 0.4);
@@ -228,7 +250,7 @@ static int draw_chart(const struct cmp_out *c, size_t f, const size_t *rank, siz
     char name[500];
     group_label(t, g, name, sizeof name);
     /* a long group name is cut to the label column, the model first */
-    fit_label(cr, name, sizeof name, x0 - 14, g == t->baseline_group);
+    render_cmp_fit_label(cr, name, sizeof name, x0 - 14, g == t->baseline_group);
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
     render_canvas_text(cr, x0 - 6, y + row_pt * 0.68, name, 8.5, g == t->baseline_group, RC_RIGHT);
     double bx = x0 + (x1 - x0) * s->median / hi;
@@ -298,24 +320,48 @@ static int write_charts(struct cmp_out *c, struct ssdrev_err *err) {
 
 /* ---------------------------------------------------------------- overlays */
 
-/* The groups an overlay draws and the overview's columns: the baseline
- * first, then by score, then the unranked (--short beside full runs, no
- * shared figure), at most CMP_OV_COLS. */
-static size_t overlay_groups(const struct cmp_table *t, size_t *cols) {
-  size_t nc = 0;
-  cols[nc++] = t->baseline_group;
-  for (size_t r = 1; r <= t->ngroups && nc < CMP_OV_COLS; r++)
-    for (size_t g = 0; g < t->ngroups; g++)
-      if (t->groups[g].score_rank == r && g != t->baseline_group) cols[nc++] = g;
-  for (size_t g = 0; g < t->ngroups && nc < CMP_OV_COLS; g++)
-    if (!t->groups[g].score_rank && g != t->baseline_group) cols[nc++] = g;
-  return nc;
-}
-
 struct ov_point {
   double x;
   size_t f;
 };
+
+/* Whether group g has a median on the curve of np points. */
+static int ov_has(const struct cmp_table *t, size_t g, const struct ov_point *pt, size_t np) {
+  for (size_t j = 0; j < np; j++) {
+    const struct cmp_stat *s = cmp_stat_at(t, pt[j].f, g);
+    if (s->n && s->median > 0) return 1;
+  }
+  return 0;
+}
+
+/* The groups in the overview's order (baseline first, then by score, then
+ * the unranked: --short beside full runs, no shared figure), at most
+ * CMP_OV_COLS: the overview's columns when PT is NULL. With a curve PT of
+ * NP points, the groups an overlay draws: those that have the curve, a
+ * baseline without it (an import beside full runs) leaving its place to the
+ * next group; POS (when not NULL) gets each drawn group's place in the
+ * order whether drawn or not, so a group keeps its colour from one overlay
+ * to the next. */
+static size_t overlay_groups(const struct cmp_table *t, const struct ov_point *pt, size_t np, size_t *cols,
+                             size_t *pos) {
+  size_t nc = 0, k = 0;
+#define OV_TAKE(g)                                                                                                     \
+  do {                                                                                                                 \
+    if (!pt || ov_has(t, (g), pt, np)) {                                                                               \
+      if (pos) pos[nc] = k;                                                                                            \
+      cols[nc++] = (g);                                                                                                \
+    }                                                                                                                  \
+    k++;                                                                                                               \
+  } while (0)
+  OV_TAKE(t->baseline_group);
+  for (size_t r = 1; r <= t->ngroups && nc < CMP_OV_COLS; r++)
+    for (size_t g = 0; g < t->ngroups && nc < CMP_OV_COLS; g++)
+      if (t->groups[g].score_rank == r && g != t->baseline_group) OV_TAKE(g);
+  for (size_t g = 0; g < t->ngroups && nc < CMP_OV_COLS; g++)
+    if (!t->groups[g].score_rank && g != t->baseline_group) OV_TAKE(g);
+#undef OV_TAKE
+  return nc;
+}
 
 static int ov_cmp(const void *a, const void *b) {
   double x = ((const struct ov_point *)a)->x, y = ((const struct ov_point *)b)->x;
@@ -343,12 +389,16 @@ static size_t ov_points(const struct cmp_table *t, const char *fam, const char *
   return n;
 }
 
-/* One overlay: a line per group through its medians at each point. nines:
- * the x axis is the percentile ("nines") axis and y is log; else x (QD) is
- * log and y linear from 0. Writes nothing when no group has two points. */
-enum { OV_LOG_X = 0, OV_NINES = 1, OV_LINEAR = 2 };
-/* Runs drawn as thin lines under a group's median line (per_run overlays;
- * the first of its runs in input order; more would be a grey band). */
+/* One overlay: a line per group through its medians at each point, and
+ * under it each run's own line, thin and pale, for a group of several.
+ * OV_NINES: the x axis is the percentile ("nines") axis and y is log;
+ * OV_LOG_X: x (QD) is log and y linear from 0; OV_LINEAR: both linear, y
+ * from 0, x from its first point (rounds); OV_LINEAR0: x from 0 too (a
+ * share written, a time); OV_LINEAR0_FIT: as OV_LINEAR0, y fitted to the
+ * data (a temperature). Writes nothing when no group has two points. */
+enum { OV_LOG_X = 0, OV_NINES = 1, OV_LINEAR = 2, OV_LINEAR0 = 3, OV_LINEAR0_FIT = 4 };
+/* Runs drawn as thin lines under a group's median line (the first of its
+ * runs in input order; more would be a grey band). */
 #define CMP_OV_RUNS 20u
 
 /* Run R's curve through the points it has: its values, not the group's
@@ -362,22 +412,24 @@ static size_t run_curve(const struct cmp_run *r, const struct ov_point *pt, size
   return k;
 }
 
-static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size_t np, int kind, int per_run,
-                        const char *title, const char *xlabel, const char *ylabel, const char *path, int *drawn,
+static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size_t np, int kind, const char *title, const char *xlabel, const char *ylabel, const char *path, int *drawn,
                         struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
-  size_t cols[CMP_OV_COLS], nc = overlay_groups(t, cols);
+  size_t cols[CMP_OV_COLS], pos[CMP_OV_COLS], nc = overlay_groups(t, pt, np, cols, pos);
   double lo = INFINITY, hi = 0;
   int any = 0;
-  /* the drawn runs' lines fit in the axes too (groups drawn, of 2+ runs) */
-  for (size_t i = 0; per_run && i < t->nok; i++) {
+  /* the drawn runs' lines fit in the axes too (groups drawn, of 2+ runs;
+   * the low end counts on a log axis) */
+  for (size_t i = 0; i < t->nok; i++) {
     const struct cmp_run *r = t->ok[i];
     int shown = 0;
     for (size_t q = 0; q < nc && !shown; q++) shown = cols[q] == r->group;
     if (!shown || t->groups[r->group].nruns < 2) continue;
     for (size_t j = 0; j < np; j++) {
       const struct cmp_val *v = render_cmp_run_value(r, pt[j].f);
-      if (v && v->v > hi) hi = v->v;
+      if (!v || !(v->v > 0)) continue;
+      if (v->v > hi) hi = v->v;
+      if (v->v < lo) lo = v->v;
     }
   }
   for (size_t i = 0; i < nc; i++) {
@@ -394,23 +446,28 @@ static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size
   *drawn = 0;
   if (!any) return 0;
   struct render_canvas cv;
-  int rc = render_canvas_canvas_begin(&cv, path, 6.5, 3.6, 300, err);
+  /* the legend under the plot: the groups' long names in a corner box
+   * would lie over the curves */
+  double leg_pt = RENDER_LEGEND_BELOW_PT(nc);
+  int rc = render_canvas_canvas_begin(&cv, path, 6.5, 3.6 + leg_pt / 72, 300, err);
   if (rc) return rc;
   struct render_plot p = {0};
+  p.bottom_pt = leg_pt;
   p.x.lo = pt[0].x;
   p.x.hi = pt[np - 1].x;
   int nines = kind == OV_NINES;
-  p.x.scale = nines ? RC_NINES : kind == OV_LINEAR ? RC_LINEAR : RC_LOG;
+  p.x.scale = nines ? RC_NINES : kind == OV_LOG_X ? RC_LOG : RC_LINEAR;
   p.x.label = xlabel;
-  if (kind == OV_LINEAR) {
-    /* the data's own ends (a share from 0, rounds from the first) */
-    p.x.lo = pt[0].x <= 5 ? 0 : pt[0].x;
-    p.x.hi = pt[np - 1].x;
-  }
+  /* rounds from the first; a share or a time (its steps' ends) from 0 */
+  if (kind == OV_LINEAR0 || kind == OV_LINEAR0_FIT) p.x.lo = 0;
   if (nines) {
     p.y.scale = RC_LOG;
     p.y.lo = pow(10, floor(log10(lo)));
     p.y.hi = pow(10, ceil(log10(hi * 1.1)));
+  } else if (kind == OV_LINEAR0_FIT) {
+    /* headroom above for the legend, as the review's thermal chart */
+    double yy[2] = {lo - 0.1 * (hi - lo > 5 ? hi - lo : 5), hi + 0.35 * (hi - lo > 5 ? hi - lo : 5)};
+    render_canvas_range(yy, 2, &p.y.lo, &p.y.hi, 0);
   } else {
     double yy[2] = {0, hi * 1.15};
     render_canvas_range(yy, 2, &p.y.lo, &p.y.hi, 1);
@@ -430,10 +487,10 @@ static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size
   }
   /* a group of several runs: each run's own curve, thin and pale in the
    * group's colour, under the medians' line */
-  for (size_t i = 0; per_run && i < nc; i++) {
+  for (size_t i = 0; i < nc; i++) {
     if (t->groups[cols[i]].nruns < 2) continue;
     double pale[3];
-    for (int q = 0; q < 3; q++) pale[q] = 0.45 * pal[i][q] + 0.55;
+    for (int q = 0; q < 3; q++) pale[q] = 0.45 * pal[pos[i] % 8][q] + 0.55;
     size_t drawn_runs = 0;
     for (size_t r = 0; r < t->nok && drawn_runs < CMP_OV_RUNS; r++) {
       if (t->ok[r]->group != cols[i]) continue;
@@ -450,62 +507,113 @@ static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size
     }
     if (!k) continue;
     /* the baseline solid and thicker, the others in turn */
-    render_canvas_polyline(cv.cr, &p, xs, ys, k, pal[i], i ? 1.2 : 2.0, 0);
-    for (size_t j = 0; j < k; j++) render_canvas_marker(cv.cr, &p, xs[j], ys[j], pal[i], (int)(i % 4));
+    const double *rgb = pal[pos[i] % 8];
+    render_canvas_polyline(cv.cr, &p, xs, ys, k, rgb, cols[i] == t->baseline_group ? 2.0 : 1.2, 0);
+    for (size_t j = 0; j < k; j++) render_canvas_marker(cv.cr, &p, xs[j], ys[j], rgb, (int)(pos[i] % 4));
     struct render_legend_item *l = &leg[nleg++];
     memset(l, 0, sizeof *l);
     group_label(t, cols[i], l->text, sizeof l->text);
-    memcpy(l->rgb, pal[i], sizeof l->rgb);
-    l->shape = (int)(i % 4);
+    memcpy(l->rgb, rgb, sizeof l->rgb);
+    l->shape = (int)(pos[i] % 4);
   }
   free(xs), free(ys);
-  render_canvas_legend(cv.cr, &p, leg, nleg, nines);
+  render_canvas_legend_below(cv.cr, &p, leg, nleg);
   rc = render_canvas_canvas_end(&cv, err);
   if (!rc) *drawn = 1;
   return rc;
 }
 
-/* The overlays the runs allow: QD scaling per workload (IOPS over QD) and
- * tail latency per workload (on the nines axis); links into *links
- * (malloc'd "charts/ov-*.png", n of them). Drawn from the groups' medians;
- * the fill's also from each run's values (thin lines, groups of several runs:
- * a fill's curve is where units of one model differ most). */
-#define CMP_OV_MAX 8
+/* The overlays the runs allow, each drawn from the groups' runs (their
+ * medians, and each run's own curve in a group of several), links into
+ * c->ov_link ("charts/ov-*.png"): the fill's speed over the share written,
+ * QD scaling per workload (IOPS over QD), the steady state's rounds, QD1
+ * tail latency per workload (on the nines axis), and the time series of
+ * each consistency test (IOPS) and each thermal test (write speed,
+ * temperature) from their steps (analyze_compare_figures). */
+struct ov_spec {
+  const char *fam, *key;  /* key NULL: one overlay per key of fam that has the metrics */
+  const char *prefix, *suffix, *slug;
+  int kind;
+  enum render_cmp_msg title, xlabel;
+  const char *ylabel;     /* NULL: the latency label in µs */
+};
+static const struct ov_spec ov_specs[] = {
+    {"slc", "trace", "pct", "_mb_s", "fill-trace", OV_LINEAR0, CM_OV_FILL, CM_AX_FILLED, "MB/s"},
+    {"qd", "read", "qd", "_iops", "qd-read", OV_LOG_X, CM_OV_QD, CM_AX_QD, "IOPS"},
+    {"qd", "write", "qd", "_iops", "qd-write", OV_LOG_X, CM_OV_QD, CM_AX_QD, "IOPS"},
+    {"steady", "rounds", "r", "_iops", "steady-rounds", OV_LINEAR, CM_OV_STEADY, CM_AX_ROUND, "IOPS"},
+    {"tail", "read", "p", "_us", "tail-read", OV_NINES, CM_OV_TAIL, CM_AX_PCT, NULL},
+    {"tail", "mix70", "p", "_us", "tail-mix70", OV_NINES, CM_OV_TAIL, CM_AX_PCT, NULL},
+    {"tail", "write", "p", "_us", "tail-write", OV_NINES, CM_OV_TAIL, CM_AX_PCT, NULL},
+    {"consistency", NULL, "t", "_iops", "cons", OV_LINEAR0, CM_OV_CONS, CM_AX_TIME, "IOPS"},
+    {"thermal", NULL, "t", "_mb_s", "thermal", OV_LINEAR0, CM_OV_TH_MBS, CM_AX_TIME, "MB/s"},
+    {"thermal", NULL, "t", "_temp_c", "temp", OV_LINEAR0_FIT, CM_OV_TH_TEMP, CM_AX_TIME, NULL},
+};
+
+/* The keys of family FAM with a "PREFIX<x>SUFFIX" metric, in report order
+ * (at most max; borrowed from the figures). */
+static size_t ov_keys(const struct cmp_table *t, const struct ov_spec *s, const char **keys, size_t max) {
+  size_t n = 0, lp = strlen(s->prefix), ls = strlen(s->suffix);
+  for (size_t k = 0; k < t->nfig_order && n < max; k++) {
+    const struct cmp_fig *g = &t->figs->v[t->order[k]];
+    size_t lm = strlen(g->metric);
+    if (strcmp(g->family, s->fam) || lm <= lp + ls || strncmp(g->metric, s->prefix, lp) ||
+        strcmp(g->metric + lm - ls, s->suffix) || !(g->metric[lp] >= '0' && g->metric[lp] <= '9'))
+      continue;
+    size_t j = 0;
+    while (j < n && strcmp(keys[j], g->key)) j++;
+    if (j == n) keys[n++] = g->key;
+  }
+  return n;
+}
+
 static int write_overlays(struct cmp_out *c, struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
   int ko = t->lang_ko;
-  static const char *const qdw[] = {"read", "write"}, *const tailw[] = {"read", "mix70", "write"};
-  struct ov_point pt[64];
+  struct ov_point pt[CMP_OV_POINTS];
   int rc = 0;
-  /* 0: the fill, 1-2: QD scaling, 3: steady-state rounds, 4-6: tail */
-  for (size_t w = 0; w < 7 && !rc && c->nov < CMP_OV_MAX; w++) {
-    int tail = w >= 4, fill = w == 0, steady = w == 3;
-    const char *wk = tail ? tailw[w - 4] : fill ? "trace" : steady ? "rounds" : qdw[w - 1];
-    size_t np = tail     ? ov_points(t, "tail", wk, "p", "_us", pt, 64)
-                : fill   ? ov_points(t, "slc", "trace", "pct", "_mb_s", pt, 64)
-                : steady ? ov_points(t, "steady", "rounds", "r", "_iops", pt, 64)
-                         : ov_points(t, "qd", wk, "qd", "_iops", pt, 64);
-    if (np < 2) continue;
-    char title[200], rel[200], path[4400];
-    const char *word = !strcmp(wk, "read") ? render_cmp_msg(CM_READ, ko) : !strcmp(wk, "write") ? render_cmp_msg(CM_WRITE, ko)
-                                                                                                 : render_cmp_msg(CM_MIX, ko);
-    if (fill) snprintf(title, sizeof title, "%s", render_cmp_msg(CM_OV_FILL, ko));
-    else if (steady) snprintf(title, sizeof title, "%s", render_cmp_msg(CM_OV_STEADY, ko));
-    else snprintf(title, sizeof title, render_cmp_msg(tail ? CM_OV_TAIL : CM_OV_QD, ko), word);
-    snprintf(rel, sizeof rel, "charts/ov-%s-%s.png", tail ? "tail" : fill ? "fill" : steady ? "steady" : "qd", wk);
-    snprintf(path, sizeof path, "%s/%s", c->o->out_dir, rel);
-    int drawn = 0;
-    char ylab[64];
-    snprintf(ylab, sizeof ylab, "%s", tail ? render_cmp_msg(CM_LATENCY, ko) + 1 : fill ? "MB/s" : "IOPS"); /* " latency": no space */
-    if (tail) snprintf(ylab + strlen(ylab), sizeof ylab - strlen(ylab), " [µs]");
-    const char *xl = render_cmp_msg(tail ? CM_AX_PCT : fill ? CM_AX_FILLED : steady ? CM_AX_ROUND : CM_AX_QD, ko);
-    rc = draw_overlay(c, pt, np, tail ? OV_NINES : fill || steady ? OV_LINEAR : OV_LOG_X, fill, title, xl, ylab, path,
-                      &drawn, err);
-    if (!rc && drawn) {
-      snprintf(c->ov_title[c->nov], sizeof c->ov_title[0], "%s", title);
-      c->ov_link[c->nov] = strdup(rel);
-      if (!c->ov_link[c->nov]) return ssdrev_fail(err, -ENOMEM, "out of memory");
-      c->nov++;
+  for (size_t w = 0; w < sizeof ov_specs / sizeof *ov_specs && !rc && c->nov < CMP_OV_MAX; w++) {
+    const struct ov_spec *s = &ov_specs[w];
+    const char *keys[4] = {s->key};
+    size_t nk = s->key ? 1 : ov_keys(t, s, keys, 4);
+    for (size_t q = 0; q < nk && !rc && c->nov < CMP_OV_MAX; q++) {
+      size_t np = ov_points(t, s->fam, keys[q], s->prefix, s->suffix, pt, CMP_OV_POINTS);
+      if (np < 2) continue;
+      char title[200], rel[300], path[4400], sl[200], ylab[64];
+      const char *key = keys[q];
+      if (s->title == CM_OV_QD) {
+        key = !strcmp(keys[q], "read") ? render_cmp_msg(CM_READ, ko)
+              : !strcmp(keys[q], "write") ? render_cmp_msg(CM_WRITE, ko) : render_cmp_msg(CM_MIX, ko);
+      } else if (s->title == CM_OV_TAIL) {
+        /* the workloads as the tail sections name them ("70/30 mix") */
+        key = !strcmp(keys[q], "read") ? render_cmp_msg(CM_TAIL_W_READ, ko)
+              : !strcmp(keys[q], "write") ? render_cmp_msg(CM_TAIL_W_WRITE, ko) : render_cmp_msg(CM_TAIL_W_MIX, ko);
+      }
+      /* every title row takes one %s (the workload or test) or none */
+      snprintf(title, sizeof title, render_cmp_msg(s->title, ko), key);
+      if (s->key) snprintf(rel, sizeof rel, "charts/ov-%s.png", s->slug);
+      else {
+        slug(keys[q], sl, sizeof sl);
+        snprintf(rel, sizeof rel, "charts/ov-%s-%s.png", s->slug, sl);
+      }
+      snprintf(path, sizeof path, "%s/%s", c->o->out_dir, rel);
+      if (s->ylabel) snprintf(ylab, sizeof ylab, "%s", s->ylabel);
+      else if (s->kind == OV_LINEAR0_FIT) snprintf(ylab, sizeof ylab, "%s", render_cmp_msg(CM_AX_TEMP, ko));
+      else snprintf(ylab, sizeof ylab, "%s [µs]", render_cmp_msg(CM_LATENCY, ko) + 1); /* " latency": no space */
+      enum render_cmp_msg xl = s->xlabel;
+      /* a time axis in minutes once it is longer than ten of them */
+      if (s->xlabel == CM_AX_TIME && pt[np - 1].x > 600) {
+        for (size_t j = 0; j < np; j++) pt[j].x /= 60;
+        xl = CM_AX_TIME_MIN;
+      }
+      int drawn = 0;
+      rc = draw_overlay(c, pt, np, s->kind, title, render_cmp_msg(xl, ko), ylab, path, &drawn, err);
+      if (!rc && drawn) {
+        snprintf(c->ov_title[c->nov], sizeof c->ov_title[0], "%s", title);
+        c->ov_link[c->nov] = strdup(rel);
+        if (!c->ov_link[c->nov]) return ssdrev_fail(err, -ENOMEM, "out of memory");
+        c->nov++;
+      }
     }
   }
   return rc;
@@ -587,8 +695,9 @@ static void overview_cell(struct render_buf *b, const struct cmp_table *t, size_
     render_cmp_welch(cmp_stat_at(t, f, t->baseline_group), s, &d);
     char p[32], hi[32];
     fmt_pct(p, sizeof p, d.pct, 1);
-    if (!d.ok) render_buf_puts(b, " · -");
-    else if (d.beyond) {
+    /* no difference where the baseline lacks the figure (its cell says "-") */
+    if (!d.ok) {
+    } else if (d.beyond) {
       /* Welch's interval is symmetric about the difference: its half-width
        * says it in fewer characters than [lo, hi], so rows stay one line */
       fmt_pct(hi, sizeof hi, (d.hi_pct - d.lo_pct) / 2, 0);
@@ -642,7 +751,7 @@ static void build_overview(struct render_buf *b, const struct cmp_table *t) {
   int ko = t->lang_ko;
   /* the overlays' groups, in their order: a chart's legend and the
    * table's columns are the same groups */
-  size_t cols[CMP_OV_COLS], nc = overlay_groups(t, cols);
+  size_t cols[CMP_OV_COLS], nc = overlay_groups(t, NULL, 0, cols, NULL);
   size_t nscored = t->groups[t->baseline_group].score_n;
   render_buf_printf(b, "## %s\n\n", render_cmp_msg(CM_OVERVIEW, ko));
   render_buf_printf(b, "| %s |", render_cmp_msg(CM_COL_TEST, ko));
@@ -736,12 +845,34 @@ static void build_gate(struct render_buf *b, const struct cmp_out *c) {
   snprintf(pct, sizeof pct, "%g", c->o->gate_pct);
   snprintf(n, sizeof n, "%zu", c->nfails);
   render_buf_printf(b, "## %s\n\n", render_cmp_msg(CM_GATE, ko));
-  if (!c->nfails) {
-    render_buf_printf(b, render_cmp_msg(CM_GATE_PASS, ko), pct);
+  if (!c->nfails && !c->ntested) {
+    render_buf_printf(b, render_cmp_msg(CM_GATE_UNTESTED, ko), pct);
     render_buf_puts(b, "\n\n");
     return;
   }
-  render_buf_printf(b, render_cmp_msg(CM_GATE_FAIL, ko), n, pct);
+  if (c->nfails) render_buf_printf(b, render_cmp_msg(CM_GATE_FAIL, ko), n, pct);
+  else render_buf_printf(b, render_cmp_msg(CM_GATE_PASS, ko), pct);
+  /* the groups none of whose figures could be tested, by name (at most CMP_TOP) */
+  struct render_buf names = {0};
+  size_t nu = 0;
+  for (size_t g = 0; g < t->ngroups; g++) {
+    if (g == t->baseline_group || c->g_tested[g]) continue;
+    if (nu++ >= CMP_TOP) continue;
+    char name[500];
+    group_shown(t, g, name, sizeof name);
+    if (nu > 1) render_buf_puts(&names, ", ");
+    render_buf_md(&names, name);
+  }
+  if (nu > CMP_TOP) render_buf_puts(&names, ", …");
+  if (nu) {
+    render_buf_puts(b, " ");
+    render_buf_printf(b, render_cmp_msg(CM_GATE_SOME_UNTESTED, ko), names.s ? names.s : "");
+  }
+  render_buf_free(&names);
+  if (!c->nfails) {
+    render_buf_puts(b, "\n\n");
+    return;
+  }
   render_buf_printf(b, "\n\n| %s | %s | %s | %s | %s | %s |\n| --- | --- | ---: | ---: | ---: | ---: |\n",
                     render_cmp_msg(CM_COL_GROUP, ko), render_cmp_msg(CM_COL_TEST, ko), render_cmp_msg(CM_COL_N, ko),
                     render_cmp_msg(CM_COL_DIFF, ko), render_cmp_msg(CM_COL_DIFF_CI, ko), render_cmp_msg(CM_COL_P, ko));
@@ -1173,6 +1304,8 @@ static int write_xlsx(struct cmp_out *c, struct ssdrev_err *err) {
 static int gate_check(struct cmp_out *c, struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
   size_t cap = 0;
+  c->g_tested = calloc(t->ngroups ? t->ngroups : 1, 1);
+  if (!c->g_tested) return ssdrev_fail(err, -ENOMEM, "out of memory");
   for (size_t k = 0; k < t->nfig_order; k++) {
     size_t f = t->order[k];
     const struct cmp_fig *fig = &t->figs->v[f];
@@ -1183,6 +1316,8 @@ static int gate_check(struct cmp_out *c, struct ssdrev_err *err) {
       if (g == t->baseline_group) continue;
       struct cmp_diff d;
       render_cmp_welch(b, cmp_stat_at(t, f, g), &d);
+      /* tested: a p of its own (two samples on each side, a baseline mean not 0) */
+      if (d.ok && cmp_stat_at(t, f, g)->n >= 2) c->ntested++, c->g_tested[g] = 1;
       if (!d.ok || !d.beyond) continue;
       double worse = fig->higher_better ? -d.pct : d.pct;
       if (!(worse > c->o->gate_pct)) continue;
@@ -1197,6 +1332,7 @@ static int gate_check(struct cmp_out *c, struct ssdrev_err *err) {
     }
   }
   c->res->gate_failures = c->nfails;
+  c->res->gate_tested = c->ntested;
   return 0;
 }
 
@@ -1209,14 +1345,22 @@ static int write_verdict(struct cmp_out *c, struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
   json_t *v = json_object(), *list = json_array();
   json_object_set_new(v, "format", json_string("ssdrev-compare-verdict"));
-  json_object_set_new(v, "format_version", json_integer(1));
-  json_object_set_new(v, "verdict", json_string(c->nfails ? "fail" : "pass"));
+  /* 2: verdict "untested", tested, untested_groups */
+  json_object_set_new(v, "format_version", json_integer(2));
+  /* "untested": nothing could be tested (n = 1, no figure shared), which
+   * is no pass (the CLI's exit status 4) */
+  json_object_set_new(v, "verdict", json_string(c->nfails ? "fail" : c->ntested ? "pass" : "untested"));
   json_object_set_new(v, "baseline", json_string(t->groups[t->baseline_group].name));
   json_object_set_new(v, "gate_pct", json_real(c->o->gate_pct));
   json_object_set_new(v, "test", json_string("welch-t two-sided"));
   json_object_set_new(v, "alpha", json_real(0.05));
   json_object_set_new(v, "metrics", json_string("headline"));
   json_object_set_new(v, "groups", json_integer((json_int_t)t->ngroups));
+  json_object_set_new(v, "tested", json_integer((json_int_t)c->ntested));
+  json_t *un = json_array();
+  for (size_t g = 0; g < t->ngroups; g++)
+    if (g != t->baseline_group && !c->g_tested[g]) json_array_append_new(un, json_string(t->groups[g].name));
+  json_object_set_new(v, "untested_groups", un);
   for (size_t i = 0; i < c->nfails; i++) {
     const struct cmp_gate_fail *x = &c->fails[i];
     const struct cmp_fig *fig = &t->figs->v[x->f];
@@ -1279,6 +1423,7 @@ int render_compare_write_outputs(const struct cmp_table *t, const struct render_
   for (size_t f = 0; f < t->figs->n; f++) free(c.chart_of[f]);
   free(c.chart_of);
   free(c.fails);
+  free(c.g_tested);
   for (size_t i = 0; i < c.nov; i++) free(c.ov_link[i]);
   return rc;
 }

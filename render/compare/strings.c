@@ -20,7 +20,7 @@ const size_t render_cmp_nfamilies = sizeof render_cmp_families / sizeof render_c
 
 /* The compare report's strings are rows of the one message catalogue
  * (render/msg.c), MSG_CM_* in the order of enum render_cmp_msg. */
-_Static_assert(MSG_CM_OV_REST - MSG_CM_TITLE + 1 == CM_COUNT_, "render_cmp_msg and MSG_CM_* differ");
+_Static_assert(MSG_CM_GATE_SOME_UNTESTED - MSG_CM_TITLE + 1 == CM_COUNT_, "render_cmp_msg and MSG_CM_* differ");
 
 const char *render_cmp_msg(enum render_cmp_msg id, int ko) {
   if ((unsigned)id >= CM_COUNT_) return "";
@@ -154,6 +154,18 @@ void render_cmp_fig_title(const struct cmp_fig *f, int ko, char *buf, size_t len
     const char *what = f->metric;
     for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++)
       if (!strcmp(f->metric, ms[i].metric)) what = render_cmp_msg(ms[i].m, ko);
+    /* a time series' step (analyze_compare_figures): "t30_iops" */
+    char at[96];
+    if (f->metric[0] == 't' && f->metric[1] >= '0' && f->metric[1] <= '9') {
+      char sec[16];
+      const char *u = strchr(f->metric, '_');
+      snprintf(sec, sizeof sec, "%.*s", (int)strcspn(f->metric + 1, "_"), f->metric + 1);
+      const char *q = !u ? f->metric : !strcmp(u, "_iops") ? "IOPS"
+                      : !strcmp(u, "_mb_s") ? render_cmp_msg(CM_M_WRITE_SPEED, ko)
+                      : !strcmp(u, "_temp_c") ? render_cmp_msg(CM_M_TEMP, ko) : u + 1;
+      snprintf(at, sizeof at, render_cmp_msg(CM_M_AT_S, ko), q, sec);
+      what = at;
+    }
     enum render_cmp_msg fam = !strcmp(f->family, "steady") ? CM_FAM_STEADY
                               : !strcmp(f->family, "thermal") ? CM_FAM_THERMAL : CM_FAM_CONS;
     /* a family of one test per run says only what; more say which test */

@@ -233,6 +233,15 @@ static void f_slc(struct fd *f) {
         render_msg_put(&t, f->lang, MSG_FD_SLC_MIN, p);
         json_decref(p);
       }
+      /* the cache's speed left out its throttled part (analyze/fillthr.c): said so */
+      const json_t *thr = json_object_get(slc, "throttle");
+      double og, xp, mx;
+      if (json_is_true(json_object_get(thr, "throttled")) && num(thr, "onset_gib", &og) &&
+          num(thr, "excluded_pct", &xp) && xp > 0 && num(thr, "cache_mb_s_mixed", &mx)) {
+        json_t *p = json_pack("{s:f, s:f, s:f}", "onset_gib", og, "excluded_pct", xp, "mixed_mb_s", mx);
+        render_msg_put(&t, f->lang, MSG_FD_SLC_UNTHR, p);
+        json_decref(p);
+      }
       if (conf < FD_SLC_WEAK_CONF) {
         json_t *p = json_pack("{s:f}", "conf", conf);
         render_msg_put(&t, f->lang, MSG_FD_SLC_WEAK, p);
@@ -247,7 +256,12 @@ static void f_slc(struct fd *f) {
     }
     /* no cliff: a fill too small to tell is said to be so, not "no cache" */
     if (written > 0 && (r->short_review || (cap > 0 && written * 1.073741824 < cap * FD_FILL_MIN_SHARE))) {
-      if (cap > 0) item(f, r, MSG_FD_SLC_SHORT, json_pack("{s:f, s:f}", "gib", written, "cap_gb", cap), NULL);
+      /* its share of the drive, not "under 2%": a short run on a small
+       * drive writes more (2 GiB of 8.6 GB is 25%) */
+      if (cap > 0)
+        item(f, r, MSG_FD_SLC_SHORT,
+             json_pack("{s:f, s:f, s:f}", "gib", written, "cap_gb", cap, "share_pct", 100 * written * 1.073741824 / cap),
+             NULL);
       continue;
     }
     double mb_s;
@@ -444,7 +458,10 @@ size_t render_findings(const struct render_run *const *sel, size_t n, const char
   int all = !topic || !strcmp(topic, "all");
   for (size_t t = 0; t < NTOPICS; t++)
     if (all || !strcmp(topic, topics[t])) fns[t](&f);
-  /* said once for the whole list: after other findings it would be false */
-  if (!f.count) item(&f, NULL, MSG_FD_NO_FINDINGS, NULL, NULL);
+  /* said once for the whole list or the rules' own (flags): a topic of a
+   * section says nothing when it has nothing, for the next topic's findings
+   * may follow it (issue 27: "No rule fired" in the CrystalDiskMark section
+   * above its FOB/75% sentence, and above flags the Findings listed) */
+  if (!f.count && (all || !strcmp(topic, "flags"))) item(&f, NULL, MSG_FD_NO_FINDINGS, NULL, NULL);
   return f.count;
 }

@@ -15,6 +15,10 @@ static const char css[] =
     "'Malgun Gothic',NanumGothic,'DejaVu Sans',sans-serif;max-width:52em;margin:2em auto;padding:0 1em;"
     "line-height:1.55;color:#222;background:#fff}\n"
     "html:lang(ko) body{word-break:keep-all;overflow-wrap:anywhere}\n"
+    /* but a table cell breaks a word only when it must: "anywhere" counts
+     * in the table's layout and squeezed compare's first column to
+     * "SEQ1 / M Q8 / T1" */
+    "html:lang(ko) th,html:lang(ko) td{overflow-wrap:break-word}\n"
     "h1{font-size:1.8em;line-height:1.25;border-bottom:2px solid #0073b3;padding-bottom:.2em}\n"
     "h2{font-size:1.35em;margin-top:1.6em;border-bottom:1px solid #ccc}\n"
     "table{border-collapse:collapse;margin:1em 0;font-size:.9em;font-variant-numeric:tabular-nums}\n"
@@ -26,9 +30,11 @@ static const char css[] =
     "blockquote{border-left:4px solid #d55e00;background:#fff4ec;margin:1em 0;padding:.4em 1em}\n"
     "code{font-family:ui-monospace,'SFMono-Regular',Menlo,Consolas,'DejaVu Sans Mono',monospace;font-size:.9em}\n"
     "pre{overflow-x:auto}\n"
-    /* narrow screens: wide tables scroll inside their box, not the page */
-    "@media (max-width:40em){body{margin:1em auto;font-size:.95em}table{display:block;overflow-x:auto;"
-    "max-width:100%}}\n"
+    /* on screen a table wider than the text (compare's overview of six
+     * groups, any table on a phone) scrolls inside its box instead of
+     * running past the page's edge; print keeps tables as tables */
+    "@media screen{table{display:block;overflow-x:auto;max-width:100%}}\n"
+    "@media (max-width:40em){body{margin:1em auto;font-size:.95em}}\n"
     "@media print{@page{size:A4;margin:16mm 15mm}body{max-width:none;margin:0;padding:0;font-size:10pt}"
     "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
     "h1,h2,h3{break-after:avoid;page-break-after:avoid}"

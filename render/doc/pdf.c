@@ -68,6 +68,7 @@ struct pdf {
   HPDF_Outline outline[4];
   int seen_title;
   const char *base_dir;
+  double image_dpi;            /* meta->image_dpi: the charts' pixels per inch (0 = 300) */
   struct render_imgcache *imgs; /* chart pixels drawn by this report (may be NULL) */
   const char *title;
   const char *page_note;       /* meta->page_note: on every page's header */
@@ -474,7 +475,9 @@ static void block_image(struct pdf *p, cmark_node *img) {
     return;
   }
   double pw = HPDF_Image_GetWidth(im), ph = HPDF_Image_GetHeight(im);
-  double w = pw * 72.0 / 300.0; /* charts are drawn at 300 dpi */
+  /* at the resolution they were drawn at (--dpi 60 printed them at a fifth
+   * of their size, taken as 300 dpi) */
+  double w = pw * 72.0 / (p->image_dpi > 0 ? p->image_dpi : 300.0);
   if (w > content_w(p)) w = content_w(p);
   double h = ph * w / pw;
   need(p, h + 22);
@@ -876,6 +879,7 @@ int render_pdf_from_md(const char *md, const struct render_doc_meta *meta, const
   struct pdf p = {0};
   p.err = err;
   p.base_dir = meta ? meta->base_dir : NULL;
+  p.image_dpi = meta ? meta->image_dpi : 0;
   p.imgs = imgs;
   p.doc = HPDF_New(on_hpdf_error, &p);
   if (!p.doc) return ssdrev_fail(err, -ENOMEM, "cannot create a PDF document");

@@ -120,7 +120,7 @@ int render_report(const struct render_runs *rs, const struct render_report_opts 
     }
   }
   struct render_doc_meta meta = {.title = NULL, .subject = "SSD review", .base_dir = o->out_dir,
-                                 .lang = render_template_lang(o->template_path, text)};
+                                 .lang = render_template_lang(o->template_path, text), .image_dpi = o->dpi};
   free(text);
   struct render_html_opts ho = {.linked = o->html_linked, .drawn = drawn, .svg_max = o->html_svg_max, .pngq = pngq};
   struct out_ctx ctx = {.imgs = imgs, .html = &ho};

@@ -21,11 +21,29 @@ static void put_gib(struct render_buf *b, double v) {
   render_buf_printf(b, "%s GiB", g);
 }
 
+int render_run_recovery_measured(const struct render_run *r) {
+  const json_t *pts = points_of(r);
+  if (!json_array_size(pts)) return 0;
+  if (json_is_true(json_object_get(json_object_get(json_object_get(r->analysis, "cache_recovery"), "exhaust"), "found")))
+    return 1;
+  size_t k;
+  json_t *p;
+  json_array_foreach((json_t *)pts, k, p) if (json_is_number(json_object_get(p, "recovered_gib"))) return 1;
+  return 0;
+}
+
+int render_recovery_missing(const struct render_run *const *sel, size_t n, struct ssdrev_err *err) {
+  for (size_t i = 0; i < n; i++)
+    if (json_array_size(points_of(sel[i])))
+      return render_msg_fail(err, -ENOENT, MSG_MISS_RECOVERY_NONE, sel[i]->label, NULL);
+  return render_msg_fail(err, -ENOENT, MSG_MISS_RECOVERY, n ? sel[0]->label : "?", NULL);
+}
+
 int render_table_recovery(const struct render_run *const *sel, size_t n, const struct render_args *a,
                           struct render_buf *b, struct ssdrev_err *err) {
   size_t have = 0;
-  for (size_t i = 0; i < n; i++) have += json_array_size(points_of(sel[i])) > 0;
-  if (!have) return render_msg_fail(err, -ENOENT, MSG_MISS_RECOVERY, n ? sel[0]->label : "?", NULL);
+  for (size_t i = 0; i < n; i++) have += render_run_recovery_measured(sel[i]);
+  if (!have) return render_recovery_missing(sel, n, err);
   if (!b) return 0;
   enum render_lang lang = RENDER_LANG_EN;
   if (a->lang) render_lang_parse(a->lang, &lang);

@@ -41,6 +41,15 @@ static enum render_lang lang_arg(const struct render_args *a) {
 /* Puts message ID in the table's language. */
 #define M(id) render_msg(lang_arg(a), id)
 
+/* The language of field names and column headers: labels= when given
+ * (the reference post's English fields on its Korean page), else lang=. */
+static enum render_lang labels_arg(const struct render_args *a) {
+  enum render_lang l = lang_arg(a);
+  if (a->labels) render_lang_parse(a->labels, &l);
+  return l;
+}
+#define L(id) render_msg(labels_arg(a), id)
+
 /* A header row from message ids ("| A | B |\n| --- | ---: |\n"); ALIGN
  * holds 'l' or 'r' per column. */
 void render_table_drive_cols(struct render_buf *b, const struct render_run *const *sel, size_t n) {
@@ -150,7 +159,7 @@ static int t_dut(const struct render_run *r, const struct render_args *a, struct
       if (!fields[i].host) json_array_append_new(absent, json_string(M(fields[i].name)));
       continue;
     }
-    render_buf_printf(b, "%s%s | ", col ? " " : "| ", M(fields[i].name));
+    render_buf_printf(b, "%s%s | ", col ? " " : "| ", L(fields[i].name));
     put_field(b, o, fields[i].key, fields[i].fmt, fields[i].prefix, fields[i].suffix);
     render_buf_puts(b, " |");
     if (++col == 2) {
@@ -409,8 +418,8 @@ static int t_tail(const struct render_run *r, const struct render_args *a, struc
       present += tw != NULL;
     }
     if (!present && (k || json_object_size(tail))) continue;
-    render_buf_printf(b, "| %s |", M(MSG_T_PERCENTILE));
-    for (int c = 0; c < nc; c++) render_buf_printf(b, " %s |", M(wl_title[cols[c]]));
+    render_buf_printf(b, "| %s |", L(MSG_T_PERCENTILE));
+    for (int c = 0; c < nc; c++) render_buf_printf(b, " %s |", L(wl_title[cols[c]]));
     render_buf_puts(b, "\n| ---: |");
     for (int c = 0; c < nc; c++) render_buf_puts(b, " ---: |");
     render_buf_puts(b, "\n");
@@ -864,8 +873,11 @@ int render_table(const struct render_runs *rs, const char *kind, const struct re
   const struct render_run *sel[MAX_RUNS];
   size_t n = render_select(rs, a->drive, sel, MAX_RUNS);
   if (!n) return ssdrev_fail(err, -ENOENT, "no run with label or number '%s'", a->drive ? a->drive : "");
+  size_t before = out ? out->len : 0;
   int rc = render_table_body(rs, t, a, sel, n, out, err);
-  if (rc == 0) short_notes(out, kind, a, sel, n);
+  /* only under a table: one with nothing to show (jobs of a review that ran
+   * none) gets no note, or a section of nothing but the note came out */
+  if (rc == 0 && out && out->len > before) short_notes(out, kind, a, sel, n);
   return rc;
 }
 

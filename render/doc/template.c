@@ -91,6 +91,20 @@ static int wrap_err(struct expand *e, int rc) {
 /* Data the run lacks (-ENOENT from a chart, table or value; the reason is in
  * e->err): an error, or with x->lenient a note in the review and one warning
  * from the checking pass. INLINE: the directive sits in prose (a value). */
+/* 1 when TEXT is in the output since its last heading: a one-drive chart
+ * and the table under it each noted the run they lack, around the other
+ * drive's chart (issue 27's mixes), so a note said once a section is enough. */
+static int section_has(const struct expand *e, const char *text) {
+  if (!e->out->s || !e->out->len) return 0;
+  size_t sec = 0;
+  for (size_t k = e->out->len; k-- > 1;)
+    if (e->out->s[k] == '#' && e->out->s[k - 1] == '\n') {
+      sec = k;
+      break;
+    }
+  return strstr(e->out->s + sec, text) != NULL;
+}
+
 static int not_measured(struct expand *e, int rc, int inline_value, const struct render_args *a) {
   if (rc != -ENOENT || !e->x || !e->x->lenient) return wrap_err(e, rc);
   const char *why = e->err ? e->err->msg : "";
@@ -119,10 +133,15 @@ static int not_measured(struct expand *e, int rc, int inline_value, const struct
   render_msg_put_reason(&r, lang, why);
   render_buf_md(&esc, r.s ? r.s : ""); /* the reason is text (it may quote a label), not Markdown */
   json_t *params = json_pack("{s:s}", "why", esc.s ? esc.s : "");
-  render_buf_puts(e->out, "*");
-  render_msg_put(e->out, lang, MSG_NOT_MEASURED, params);
-  render_buf_puts(e->out, "*");
-  e->last_note_end = e->out->len;
+  struct render_buf note = {0};
+  render_buf_puts(&note, "*");
+  render_msg_put(&note, lang, MSG_NOT_MEASURED, params);
+  render_buf_puts(&note, "*");
+  /* nor does the same note again in the same section (section_has) */
+  int again = !note.s || section_has(e, note.s);
+  if (!again && note.s) render_buf_puts(e->out, note.s);
+  render_buf_free(&note);
+  if (!again) e->last_note_end = e->out->len;
   json_decref(params);
   render_buf_free(&r);
   render_buf_free(&esc);
@@ -344,6 +363,8 @@ static int d_table(struct expand *e, const char *kind, const struct render_args 
     snprintf(msg, sizeof msg, "unknown table kind '%s' (known: %s)", kind, render_table_kind_list());
     return ssdrev_fail(e->err, -EINVAL, "%s:%u: %s", e->tname, e->line, msg);
   }
+  if (a->labels && strcmp(kind, "tail") && strcmp(kind, "dut"))
+    return fail_at(e, -EINVAL, "labels= is for {{dut}} and {{table tail}}, not {{table %s}}", kind);
   if (a->drive && strcmp(a->drive, "all") && !render_runs_find(e->rs, a->drive))
     return fail_at(e, -ENOENT, "drive=%s: no run with that label or number", a->drive);
   struct render_buf tmp = {0};
@@ -361,7 +382,22 @@ static int d_table(struct expand *e, const char *kind, const struct render_args 
   }
   /* a table ends in a blank line; the template's own newline follows */
   if (tmp.len >= 1 && tmp.s[tmp.len - 1] == '\n') tmp.s[--tmp.len] = 0;
-  if (tmp.s) render_buf_puts(e->out, tmp.s);
+  /* a drive's not-measured note the section already holds is left out */
+  const char *na = render_msg(lang_of(e, a), MSG_NOT_MEASURED);
+  size_t na_len = strchr(na, '{') ? (size_t)(strchr(na, '{') - na) : strlen(na);
+  for (const char *l = tmp.s; l && *l;) {
+    const char *nl = strchr(l, '\n');
+    size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
+    int skip = 0;
+    if (l[0] == '*' && !strncmp(l + 1, na, na_len)) {
+      char *line = strndup(l, nl ? (size_t)(nl - l) : len);
+      skip = line && section_has(e, line);
+      free(line);
+      if (skip && nl && nl[1] == '\n') len++; /* and its blank line */
+    }
+    if (!skip) render_buf_printf(e->out, "%.*s", (int)len, l);
+    l += len;
+  }
   render_buf_free(&tmp);
   return 0;
 }
@@ -460,22 +496,36 @@ static int d_label(struct expand *e, const char *pos, const struct render_args *
   return 0;
 }
 
+/* The labels of the runs PICK keeps (all when NULL), escaped and joined as
+ * a list in LANG: "A and B", "A, B, and C" (Korean: "A, B"). */
+static void put_labels(struct render_buf *out, const struct render_runs *rs, enum render_lang lang,
+                       int (*pick)(const struct render_run *)) {
+  size_t n = 0, k = 0;
+  for (size_t i = 0; i < rs->n; i++) n += !pick || pick(&rs->v[i]);
+  for (size_t i = 0; i < rs->n; i++) {
+    if (pick && !pick(&rs->v[i])) continue;
+    if (k && k + 1 == n && n > 2 && lang == RENDER_LANG_EN) render_buf_puts(out, ",");
+    if (k) render_buf_puts(out, render_msg(lang, k + 1 == n ? MSG_AND : MSG_LIST_SEP));
+    render_buf_md(out, rs->v[i].label);
+    k++;
+  }
+}
+
+static int run_simulated(const struct render_run *r) { return r->simulated; }
+static int run_short(const struct render_run *r) { return r->short_review; }
+
 static int d_drives(struct expand *e, const char *pos, const struct render_args *a) {
   (void)pos;
   (void)a;
-  if (!e->writing) return 0;
-  for (size_t i = 0; i < e->rs->n; i++) {
-    /* "A and B", "A, B, and C" */
-    if (i && i + 1 == e->rs->n && e->rs->n > 2 && e->lang == RENDER_LANG_EN) render_buf_puts(e->out, ",");
-    if (i) render_buf_puts(e->out, render_msg(e->lang, i + 1 == e->rs->n ? MSG_AND : MSG_LIST_SEP));
-    render_buf_md(e->out, e->rs->v[i].label);
-  }
+  if (e->writing) put_labels(e->out, e->rs, e->lang, NULL);
   return 0;
 }
 
 static int lang_ok(struct expand *e, const struct render_args *a) {
   if (a->lang && strcmp(a->lang, "en") && strcmp(a->lang, "ko"))
     return fail_at(e, -EINVAL, "lang=%s: give en or ko", a->lang);
+  if (a->labels && strcmp(a->labels, "en") && strcmp(a->labels, "ko"))
+    return fail_at(e, -EINVAL, "labels=%s: give en or ko", a->labels);
   return 0;
 }
 
@@ -488,12 +538,9 @@ static int d_notice(struct expand *e, const char *pos, const struct render_args 
   (void)pos;
   int rc = lang_ok(e, a);
   if (rc < 0 || !e->writing) return rc;
+  /* the runs named as {{drives}} names them ("A and B", not "A, B") */
   struct render_buf names = {0};
-  for (size_t i = 0; i < e->rs->n; i++)
-    if (e->rs->v[i].simulated) {
-      if (names.len) render_buf_puts(&names, ", ");
-      render_buf_md(&names, e->rs->v[i].label);
-    }
+  put_labels(&names, e->rs, lang_of(e, a), run_simulated);
   if (names.len) {
     json_t *params = json_pack("{s:s}", "runs", names.s ? names.s : "");
     render_buf_puts(e->out, "> ");
@@ -503,11 +550,7 @@ static int d_notice(struct expand *e, const char *pos, const struct render_args 
   render_buf_free(&names);
   /* a short review is a trial: its fills and tails are small */
   struct render_buf sn = {0};
-  for (size_t i = 0; i < e->rs->n; i++)
-    if (e->rs->v[i].short_review) {
-      if (sn.len) render_buf_puts(&sn, ", ");
-      render_buf_md(&sn, e->rs->v[i].label); /* a label is text, escaped as the notice above */
-    }
+  put_labels(&sn, e->rs, lang_of(e, a), run_short); /* a label is text, escaped as the notice above */
   if (sn.len) {
     /* the template's language, as the notice above; the catalogue's form */
     if (e->out->len && e->out->s[e->out->len - 1] != '\n') render_buf_puts(e->out, "\n>\n");
@@ -576,9 +619,10 @@ static int d_table_entry(struct expand *e, const char *pos, const struct render_
 static const struct directive directives[] = {
     {"chart", "a chart kind", "drive state op workload test caption name height lang", d_chart_entry,
      "{{chart KIND [drive=] [state=] [op=] [workload=] [test=] [caption=] [name=] [height=] [lang=]}}"},
-    {"table", "a table kind", "drive state op lang", d_table_entry, "{{table KIND [drive=] [state=] [op=] [lang=]}}"},
+    {"table", "a table kind", "drive state op lang labels", d_table_entry,
+     "{{table KIND [drive=] [state=] [op=] [lang=] [labels=]}}"},
     {"value", "a path in analysis.json", "drive fmt state cell", d_value, "{{value PATH [drive=] [fmt=] [state=] [cell=]}}, e.g. {{value fill.slc.max_gib}}"},
-    {"dut", NULL, "drive lang", d_dut, "{{dut [drive=] [lang=]}}"},
+    {"dut", NULL, "drive lang labels", d_dut, "{{dut [drive=] [lang=] [labels=]}}"},
     {"flags", NULL, "drive lang", d_flags_checked, "{{flags [drive=] [lang=]}}"},
     {"label", NULL, "drive", d_label, "{{label [drive=]}}"},
     {"drives", NULL, "", d_drives, "{{drives}}"},
@@ -639,7 +683,8 @@ static int set_arg(struct render_args *a, const char *k, const char *v) {
              {"test", offsetof(struct render_args, test)},   {"lang", offsetof(struct render_args, lang)},
              {"fmt", offsetof(struct render_args, fmt)},     {"caption", offsetof(struct render_args, caption)},
              {"name", offsetof(struct render_args, name)},   {"height", offsetof(struct render_args, height)},
-             {"cell", offsetof(struct render_args, cell)},   {"topic", offsetof(struct render_args, topic)}};
+             {"cell", offsetof(struct render_args, cell)},   {"topic", offsetof(struct render_args, topic)},
+             {"labels", offsetof(struct render_args, labels)}};
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (!strcmp(map[i].k, k)) {
       *(const char **)((char *)a + map[i].off) = v;

@@ -2,7 +2,8 @@
 # The full method's figures in compare (issue 25 item 4, scalars): QD
 # scaling (IOPS per workload and QD), the steady state's window, each
 # consistency test's steady part, each thermal test and the SLC cache
-# recovered after each idle are figures of their own families, with
+# recovered after each idle are figures of their own families (ftl-8g: its
+# 0.25 GiB near-full cache runs out in a short run, so recovery is measured), with
 # charts, tables, xlsx sheets and Korean titles; QD scaling and tail
 # latency are also drawn as curves across groups (overlays).
 set -u
@@ -13,14 +14,14 @@ R=${SSDREV_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 F="$T/lab"
 mkdir -p "$F"
 for s in 1 2; do
-  SSDREV_DATA=$R "$SSDREV" review sim:pm981-256 --profile review-full --short --seed $s --out "$F/r$s" >/dev/null 2>"$T/e" \
+  SSDREV_DATA=$R "$SSDREV" review sim:ftl-8g --profile review-full --short --seed $s --out "$F/r$s" >/dev/null 2>"$T/e" \
     || fail "review: $(cat "$T/e")"
 done
 "$SSDREV" compare "$F" --out "$T/o" --format md,csv,xlsx >/dev/null 2>"$T/e" || fail "compare: $(cat "$T/e")"
 M="$T/o/compare.md"
 for h in "## QD scaling" "### read QD32 [IOPS]" "## Steady state" "### Steady state: mean IOPS [IOPS]" \
          "## Consistency" "### Consistency: 1st-percentile IOPS (consistency.write) [IOPS]" "## Thermal" \
-         "### Thermal: mean write speed (thermal.write) [MB/s]" "## Cache recovery" "### Cache recovered after 0.05s idle [GiB]"; do
+         "### Thermal: mean write speed (thermal.write) [MB/s]" "## Cache recovery" "### Cache recovered after 0.3s idle [GiB]"; do
   grep -qF -- "$h" "$M" || fail "compare.md lacks '$h'"
 done
 # overlays across groups, drawn from the groups' medians

@@ -2,8 +2,9 @@
 # compare --baseline GROUP --gate PCT (issue 25 item 3): exit 3 when a
 # headline figure of a group is worse than the baseline's by more than PCT
 # and beyond the noise (Welch, p < 0.05), with verdict.json and the report
-# naming it; exit 0 on a set compared with itself and for a group of one
-# run however different (never tested at n = 1); bad usage exits 2.
+# naming it; exit 0 on a set compared with itself, a group of one run
+# however different named as not tested (never tested at n = 1); exit 4 and
+# verdict "untested" when nothing at all could be tested; bad usage exits 2.
 set -u
 T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -60,10 +61,42 @@ rc=$?
 grep -q "gate passed" "$T/o" || fail "pass message: $(cat "$T/o")"
 grep -q '"verdict": "pass"' "$T/o2/verdict.json" && grep -q '"regressions": \[\]' "$T/o2/verdict.json" \
   || fail "pass verdict: $(cat "$T/o2/verdict.json")"
-# the set compared with itself (FW101 holds FW100's figures) and the n = 1 group: pass at 0%
-"$SSDREV" compare "$F" --out "$T/o3" --format csv --baseline "$B" --gate 0 --where 'firmware!=FW200' >"$T/o" 2>"$T/e"
+# the set compared with itself (FW101 holds FW100's figures) and the n = 1 group: pass at 0%,
+# the n = 1 group named as not tested
+"$SSDREV" compare "$F" --out "$T/o3" --format md,csv --baseline "$B" --gate 0 --where 'firmware!=FW200' >"$T/o" 2>"$T/e"
 rc=$?
 [ $rc -eq 0 ] || fail "self compare: exit $rc: $(cat "$T/e") $(cat "$T/o3/verdict.json")"
+grep -q "^Passed: .* Not tested (fewer than 2 samples of any figure shared with the baseline): PM981 · FW300 · FOB\.$" \
+  "$T/o3/compare.md" || fail "self compare: gate section: $(grep -A3 '^## Gate' "$T/o3/compare.md")"
+/usr/bin/python3 - "$T/o3/verdict.json" <<'PY' || exit 1
+import json, sys
+v = json.load(open(sys.argv[1]))
+# FW101: 2 headline figures x ... every CDM cell of both groups of 3 runs
+assert v["verdict"] == "pass" and v["tested"] > 0 and v["untested_groups"] == ["PM981 · FW300 · FOB"], v
+PY
+# nothing testable (issue 25 round 2 item 3): groups of one run each, and
+# the baseline alone: "not tested", verdict "untested", exit 4 -- never a pass
+mkdir -p "$T/one"
+cp -r "$F/a1" "$F/d1" "$T/one/"
+for set in one alone; do
+  [ $set = one ] && w=model=PM981 || w=firmware=FW100
+  "$SSDREV" compare "$T/one" --out "$T/u$set" --format md --baseline "$B" --gate 2 --where "$w" >"$T/o" 2>"$T/e"
+  rc=$?
+  [ $rc -eq 4 ] || fail "$set: untested gate: exit $rc, want 4: $(cat "$T/e")"
+  grep -q "gate not tested: no headline figure has 2 or more samples" "$T/e" || fail "$set: message: $(cat "$T/e")"
+  grep -q "gate passed" "$T/o" && fail "$set: an untested gate said passed"
+  grep -q "^Not tested: no headline figure could be tested against the baseline" "$T/u$set/compare.md" \
+    || fail "$set: gate section: $(grep -A3 '^## Gate' "$T/u$set/compare.md")"
+  grep -q "^Passed" "$T/u$set/compare.md" && fail "$set: report says Passed"
+  /usr/bin/python3 - "$T/u$set/verdict.json" $set <<'PY' || exit 1
+import json, sys
+v = json.load(open(sys.argv[1]))
+want = ["PM981 · FW300 · FOB"] if sys.argv[2] == "one" else []
+assert v["format_version"] == 2 and v["verdict"] == "untested" and v["tested"] == 0 and v["regressions"] == [] and v["untested_groups"] == want, v
+PY
+done
+"$SSDREV" compare "$T/one" --out "$T/uko" --format md --lang ko --baseline "$B" --gate 2 >/dev/null 2>&1
+[ $? -eq 4 ] && grep -q "^검정하지 못함: " "$T/uko/compare.md" || fail "Korean untested gate: $(grep -A3 '^## 게이트' "$T/uko/compare.md")"
 # without the gate the regression is reported but the exit stays 0
 "$SSDREV" compare "$F" --out "$T/o4" --format csv --baseline "$B" >/dev/null 2>&1 || fail "no gate: not 0"
 [ ! -e "$T/o4/verdict.json" ] || fail "verdict.json without --gate"

@@ -29,6 +29,9 @@ grep -q '<html lang="ko">' "$H" || fail "no lang"
 [ "$(grep -o 'src="data:image/png;base64,' "$H" | wc -l)" -eq 3 ] || fail "charts not inline: $(grep -o 'src="[^"]\{0,40\}' "$H")"
 grep -q 'src="charts/' "$H" && fail "a chart is linked, not inline"
 grep -q 'href="http\|src="http\|<link ' "$H" && fail "an external reference"
+# a table wider than the text (the overview of 6 groups) scrolls in its box on screen
+grep -qF '@media screen{table{display:block;overflow-x:auto;max-width:100%}}' "$H" || fail "wide tables run past the page"
+grep -qF 'html:lang(ko) th,html:lang(ko) td{overflow-wrap:break-word}' "$H" || fail "Korean table cells break words anywhere"
 for s in "<h2>요약</h2>" "<h2>게이트</h2>" "<h2>방법과 시스템</h2>" "상대 점수"; do
   grep -qF "$s" "$H" || fail "compare.html lacks '$s'"
 done

@@ -25,7 +25,7 @@ cmpv() { "$SSDREV" compare "$F" --out "$T/o" --format csv --verbose >"$T/out" 2>
 # a new index: ssdrev's application_id
 cmpv || fail "compare: $(cat "$T/e")"
 [ "$(sq 'PRAGMA application_id')" = 1400063090 ] || fail "application_id of a new index: $(sq 'PRAGMA application_id')"
-[ "$(sq 'PRAGMA user_version')" = 4 ] || fail "user_version: $(sq 'PRAGMA user_version')"
+[ "$(sq 'PRAGMA user_version')" = 5 ] || fail "user_version: $(sq 'PRAGMA user_version')"
 
 # an index of an older ssdrev (user_version 1, without pass_values): a
 # cache, rebuilt in the new schema without a word, then used (issue 25)
@@ -33,7 +33,7 @@ sq 'DROP TABLE pass_values' 'PRAGMA user_version=1' >/dev/null
 cmpv || fail "compare over a version 1 index: $(cat "$T/e")"
 [ -s "$T/e" ] && fail "version 1 index: unexpected message $(cat "$T/e")"
 grep -q 'runs: 0 from the index' "$T/out" || fail "version 1 index used as it was: $(cat "$T/out")"
-[ "$(sq 'PRAGMA user_version')" = 4 ] || fail "version 1 index not rebuilt: $(sq 'PRAGMA user_version')"
+[ "$(sq 'PRAGMA user_version')" = 5 ] || fail "version 1 index not rebuilt: $(sq 'PRAGMA user_version')"
 cmpv && grep -q 'runs: 1 from the index' "$T/out" || fail "rebuilt index not used: $(cat "$T/out" "$T/e")"
 
 # an index made before the application_id: accepted and stamped, and used
@@ -42,6 +42,14 @@ cmpv || fail "compare over an old index: $(cat "$T/e")"
 [ -s "$T/e" ] && fail "old index: unexpected message $(cat "$T/e")"
 grep -q 'runs: 1 from the index' "$T/out" || fail "old index not used: $(cat "$T/out")"
 [ "$(sq 'PRAGMA application_id')" = 1400063090 ] || fail "old index not stamped"
+# one made before the application_id at user_version 4 (before the time
+# series' figures): stamped and rebuilt, its runs read again once
+sq 'PRAGMA application_id=0' 'PRAGMA user_version=4' >/dev/null
+cmpv || fail "compare over a version 4 index without id: $(cat "$T/e")"
+[ -s "$T/e" ] && fail "version 4 index without id: unexpected message $(cat "$T/e")"
+grep -q 'runs: 0 from the index' "$T/out" || fail "version 4 index without id used as it was: $(cat "$T/out")"
+[ "$(sq 'PRAGMA user_version')" = 5 ] && [ "$(sq 'PRAGMA application_id')" = 1400063090 ] \
+  || fail "version 4 index without id: not rebuilt and stamped"
 
 # on a read-only mount an index (stamped or from before) is still read, not stamped
 if unshare -m true 2>/dev/null; then
@@ -96,7 +104,7 @@ grep -q "note: rebuilt the index '$IX': it was an older ssdrev's (schema version
   || fail "old unstamped index: message $(cat "$T/e")"
 grep -q warning "$T/e" && fail "old unstamped index: a warning $(cat "$T/e")"
 grep -q 'runs: 0 from the index' "$T/out" || fail "old unstamped index used as it was: $(cat "$T/out")"
-[ "$(sq 'PRAGMA application_id')" = 1400063090 ] && [ "$(sq 'PRAGMA user_version')" = 4 ] \
+[ "$(sq 'PRAGMA application_id')" = 1400063090 ] && [ "$(sq 'PRAGMA user_version')" = 5 ] \
   || fail "old unstamped index not rebuilt: $(sq 'PRAGMA application_id') $(sq 'PRAGMA user_version')"
 cmpv && grep -q 'runs: 1 from the index' "$T/out" || fail "rebuilt old index not used: $(cat "$T/out" "$T/e")"
 [ -s "$T/e" ] && fail "rebuilt old index: a message again $(cat "$T/e")"

@@ -69,4 +69,11 @@ check_page1 "$T/o8/compare.pdf" "8 groups"
 "$SSDREV" compare "$T/eight" --out "$T/o8k" --format pdf --lang ko >/dev/null 2>"$T/e" || fail "compare ko: $(cat "$T/e")"
 page "$T/o8k/compare.pdf" 1 | grep -q "상대 점수" || fail "ko: the overview's score row is not on page 1"
 page "$T/o8k/compare.pdf" 1 | grep -Eq '^ *# +[0-9]' || fail "ko: the overview's rank row is not on page 1"
+# a baseline without a row's figure (an import has no tail latency): its
+# cell "-", the others their value and no difference at all (no "· -")
+"$SSDREV" compare "$T/eight" --out "$T/o8b" --format md --max-charts 1 --baseline "PM981 · FW1 · FOB" >/dev/null 2>"$T/e" \
+  || fail "compare, import baseline: $(cat "$T/e")"
+row=$(sed -n '/^## Overview/,/^## /p' "$T/o8b/compare.md" | grep 'p99.99')
+printf '%s\n' "$row" | grep -Eq '^\| [^|]*p99\.99[^|]* \| - \| [0-9][0-9.,]* \|' || fail "import baseline: p99.99 row: $row"
+printf '%s\n' "$row" | grep -qF '· -' && fail "import baseline: a difference to nothing: $row"
 echo "ok compare_overview"

@@ -152,7 +152,7 @@ for t in review.en review.ko; do
   grep -q '{{' "$md" && fail "mix $t: a directive was left unexpanded"
   grep 'Not measured\|측정하지 않\|측정되지 않음:' "$md" | grep -v "CDM drive\|DUT summary\|DUT 정보\|temperature samples\|온도 기록" >"$d/nm" && \
     fail "mix $t: the fio drive's sections not filled: $(cat "$d/nm")"
-  grep -q "run 'CDM drive' has no .*fill\|run 'CDM drive' has no .*tail\|'CDM drive'에 \(Fill Drive\|Tail Latency\)" "$md" \
+  grep -q "run 'CDM drive' has no .*fill\|run 'CDM drive' has no .*tail\|'CDM drive'에 \(드라이브 채우기\|꼬리 지연시간\)" "$md" \
     || fail "mix $t: the CDM drive's missing data not noted"
   # the fio drive keeps its fill chart, SLC row and tail table beside a drive without them
   for c in fill fill_time fill_latency; do

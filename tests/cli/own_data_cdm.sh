@@ -30,13 +30,13 @@ sed -e 's#Fixture 1TB cdm7#Fixture 1TB cdm7 75%#' -e 's#301.455 MB/s#288.004 MB/
 
 # what CrystalDiskMark does not measure, in each language: the only notes
 absent_en="fill-drive trace|fill series over time|SLC cache estimate|fill latency|RW-ratio sweep|tail-latency results|temperature samples"
-absent_ko="Fill Drive|SLC캐시 추정값|RW 비율별 결과|Tail Latency 결과|온도 기록"
+absent_ko="드라이브 채우기|SLC캐시 추정값|RW 비율별 결과|꼬리 지연시간 결과|온도 기록"
 check() { # check TEMPLATE OUTDIR LABEL... : one page's sections
   t=$1 o=$2; shift 2
   md=$o/review.md
   grep -q '{{' "$md" && fail "$t: a directive was left unexpanded"
-  case $t in *.ko) nm='^\*측정되지 않음: ' absent=$absent_ko cap75="75% 채움" capfob="FOB" dutnote="원본 데이터에 없는 항목:" ;;
-             *) nm='^\*Not measured: ' absent=$absent_en cap75="75% filled" capfob="FOB" dutnote="Not in the source data:" ;; esac
+  case $t in *.ko) nm='^\*측정되지 않음: ' absent=$absent_ko cap75="75% 채움" capfob="FOB" dutnote="원본 데이터에 없는 항목:" fw="펌웨어" ;;
+             *) nm='^\*Not measured: ' absent=$absent_en cap75="75% filled" capfob="FOB" dutnote="Not in the source data:" fw="Firmware" ;; esac
   grep "$nm" "$md" | grep -Ev "$absent" >"$T/nm" && fail "$t: a section CrystalDiskMark data fills says not measured: $(cat "$T/nm")"
   grep -q "$nm" "$md" || fail "$t: no note for the fill/sweep/tail sections CrystalDiskMark does not measure"
   for l in "$@"; do
@@ -46,7 +46,7 @@ check() { # check TEMPLATE OUTDIR LABEL... : one page's sections
     # the DUT table: what the file gives, and one note for the rest
     grep -q "\[$l\] |" "$md" || fail "$t: no DUT table of $l"
   done
-  grep -q "^\*$dutnote .*Firmware" "$md" || fail "$t: the DUT fields not in the file are not named: $(grep -A4 'DUT' "$md")"
+  grep -q "^\*$dutnote .*$fw" "$md" || fail "$t: the DUT fields not in the file are not named: $(grep -A4 'DUT' "$md")"
   grep -q '| n/a |\|| 없음 |' "$md" && fail "$t: a cell says n/a: $(grep '| n/a |\|| 없음 |' "$md")"
   case $t in *.ko) grep -q "Not measured\|not measured\|Not in the source\|' has no " "$md" && fail "$t: English notes in a Korean page" ;; esac
   pdftotext "$o/review.pdf" "$T/p.txt" 2>/dev/null || fail "$t: PDF unreadable"
@@ -62,7 +62,7 @@ done
 # the capacity and OS the files give, the Mix table of the CDM 8 file
 grep -q '| Capacity | 254 GB | Test OS | Windows 10 Professional' "$T/cdm8-single.en/review.md" \
   || fail "cdm8: capacity / OS: $(grep 'Capacity' "$T/cdm8-single.en/review.md")"
-grep -q '| Capacity | 250 GB |' "$T/cdm6-single.ko/review.md" || fail "cdm6: capacity: $(grep 'Capacity' "$T/cdm6-single.ko/review.md")"
+grep -q '| 용량 | 250 GB |' "$T/cdm6-single.ko/review.md" || fail "cdm6: capacity: $(grep '250 GB' "$T/cdm6-single.ko/review.md")"
 grep -q '^| 테스트 | 혼합 \[MB/s\] | 혼합 \[IOPS\] |' "$T/cdm8-single.ko/review.md" || fail "cdm8: no Korean Mix table"
 # CDM 6 writes no latency: no latency columns, a line says why
 grep -q '^| SEQ128K Q32T1 | 562.114 | 521.930 | 4288.6 | 3982.0 |$' "$T/cdm6-single.en/review.md" \
@@ -81,7 +81,7 @@ grep -q "^ssdrev report: warning: .*single.en.md:[0-9]*: not measured: run 'PM98
   || fail "English warning: $(cat "$T/w1.log")"
 SSDREV_LANG=ko "$SSDREV" report -t "$R/templates/single.en.md" -o "$T/w2" --format md "$T/cdm8" >"$T/w2.log" 2>&1 \
   || fail "report: $(cat "$T/w2.log")"
-grep -q "^ssdrev report: 경고: .*single.en.md:[0-9]*: 측정되지 않음: 'PM981 CDM8'에 Tail Latency 결과가 없습니다" "$T/w2.log" \
+grep -q "^ssdrev report: 경고: .*single.en.md:[0-9]*: 측정되지 않음: 'PM981 CDM8'에 꼬리 지연시간 결과가 없습니다" "$T/w2.log" \
   || fail "Korean warning: $(cat "$T/w2.log")"
 sed 's#    47.617 MB/s \[  11625.2 IOPS\] <    85.82 us>#     0.000 MB/s [      0.0 IOPS] <     0.00 us>#' \
   "$S/pm981-fob-cdm8.txt" >"$T/zero.txt"

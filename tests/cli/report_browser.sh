@@ -35,8 +35,8 @@ pdftotext "$T/alone.pdf" "$T/alone.txt" 2>/dev/null || fail "pdftotext"
 n=$(grep -c "^CrystalDiskMark 방식, 프로필 Default" "$T/alone.txt")
 [ "$n" -eq 4 ] || fail "$n of 4 CrystalDiskMark panels in the printed page"
 for s in "PM981 256GB — FOB" "PM981a 256GB — 75%" "CrystalDiskMark 읽기 비교, FOB" \
-         "Fill Drive: 순차 쓰기, 128 KiB" "Fill Drive: 기록량에 따른 평균 지연시간" \
-         "RW 비율에 따른 Low QD 성능 — PM981 256GB" "Tail Latency (꼬리 지연시간)" "백분위 [%]" \
+         "드라이브 채우기: 순차 쓰기, 128 KiB" "드라이브 채우기: 기록량에 따른 평균 지연시간" \
+         "읽기 비율에 따른 저QD 성능 — PM981 256GB" "꼬리 지연시간" "백분위 [%]" \
          "리뷰 중 온도와 쓰기 속도 — PM981a 256GB" "쓰기 속도 [MB/s]" "SLC 11.20 GiB: 1450 → 780 MB/s"; do
   grep -qF -- "$s" "$T/alone.txt" || fail "the printed page lacks chart text '$s'"
 done

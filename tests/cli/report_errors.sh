@@ -41,7 +41,7 @@ usage '{{version 2}}' "unexpected argument '2' to version (give {{version}})"
 usage '{{label x}}' "unexpected argument 'x' to label (give {{label [drive=]}})"
 usage '{{lang ko x=1}}' 'lang does not take x= (give {{lang ko}} or {{lang en}})'
 usage '{{version lang=ko}}' 'version does not take lang= (give {{version}})'
-usage '{{table dut bogus=1}}' 'table does not take bogus= (give {{table KIND [drive=] [state=] [op=] [lang=]}})'
+usage '{{table dut bogus=1}}' 'table does not take bogus= (give {{table KIND [drive=] [state=] [op=] [lang=] [labels=]}})'
 printf '{{value fill.slc.max_gib fmt=%%n}}\n' >"$T/fmt.md"
 "$SSDREV" report -t "$T/fmt.md" -o "$T/out" "$D/pm981" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] && grep -q "fmt.md:1:" "$T/err" || fail "bad fmt not rejected (exit $rc)"

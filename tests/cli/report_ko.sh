@@ -40,7 +40,7 @@ grep -qF "(analysis " "$T/one/review.md" && fail "one: an English '(analysis PAT
 # a cache the short run cannot measure (its fill cannot reach the SLC cliff) is
 # no sentence with a hole but the finding that says why, in Korean (issue 27)
 grep -qF "(측정되지 않음)" "$T/one/review.md" && fail "one: a sentence holds '(측정되지 않음)'"
-grep -qF "짧은 실행은 2.0GiB만 기록해" "$T/one/review.md" || fail "one: no Korean finding for the short fill: $(grep -n 'SLC' "$T/one/review.md")"
+grep -qF "짧은 실행은 2.0GiB(이 드라이브 용량 256GB의 0.8%)만 기록했습니다" "$T/one/review.md" || fail "one: no Korean finding for the short fill: $(grep -n 'SLC' "$T/one/review.md")"
 grep -qF "*CrystalDiskMark 방식 결과 — PM981 256GB, 75% 채움*" "$T/one/review.md" || fail "one: the 75% table is not labelled"
 # single.ko.md has single.en.md's structure: the same directives in the same
 # order (each table under its chart), only the prose and captions translated
@@ -50,16 +50,29 @@ for t in single; do
   done
   cmp -s "$T/dirs.$t.en" "$T/dirs.$t.ko" || fail "$t.ko.md's directives differ from $t.en.md's: $(diff "$T/dirs.$t.en" "$T/dirs.$t.ko")"
 done
-# the reference writes the tail table's header in English (render/msg.c)
-grep -qF "| Percentile | RND Read | RND Read 70% | RND Write |" "$T/one/review.md" || fail "tail table header"
+# the tail table's header and the DUT fields are Korean on a Korean page
+# (the reference writes them in English: render/msg.c)
+grep -qF "| 백분위 | 랜덤 읽기 | 랜덤 읽기 70% | 랜덤 쓰기 |" "$T/one/review.md" || fail "tail table header: $(grep -n '백분위\|Percentile' "$T/one/review.md")"
+grep -qF "| 링크 | PCIe 3.0 x4 | NVMe 버전 | NVMe 1.2 |" "$T/one/review.md" || fail "DUT fields: $(grep -n 'PCIe' "$T/one/review.md")"
+grep -n "| Percentile |\|| Link |\|Warning Temp\|Fill Drive\|Tail Latency" "$T/one/review.md" && fail "one: English table fields or chart titles"
+# the reference post (review.ko.md) writes its DUT fields and tail header in
+# English ({{dut labels=en}}, {{table tail labels=en}}), as the post does
+grep -qF "| Link | PCIe 3.0 x4 | NVMe Version | NVMe 1.2 |" "$T/two/review.md" || fail "two: DUT fields not the reference's: $(grep -n 'PCIe' "$T/two/review.md")"
+grep -qF "| Percentile | RND Read | RND Read 70% | RND Write |" "$T/two/review.md" || fail "two: tail header not the reference's: $(grep -n '백분위\|Percentile' "$T/two/review.md")"
+printf '{{lang ko}}\n{{table cdm labels=en}}\n' >"$T/lab.md"
+"$SSDREV" report -t "$T/lab.md" -o "$T/lab" -f md "$T/pm981-256" >/dev/null 2>"$T/lab.err" && fail "labels= on a cdm table accepted"
+grep -qF "lab.md:2: labels= is for {{dut}} and {{table tail}}, not {{table cdm}}" "$T/lab.err" || fail "labels= error: $(cat "$T/lab.err")"
+printf '{{lang ko}}\n{{dut labels=fr}}\n' >"$T/lab.md"
+"$SSDREV" report -t "$T/lab.md" -o "$T/lab" -f md "$T/pm981-256" >/dev/null 2>"$T/lab.err" && fail "labels=fr accepted"
+grep -qF "labels=fr: give en or ko" "$T/lab.err" || fail "labels=fr error: $(cat "$T/lab.err")"
 
 # chart titles (a chart's default caption is its title) and a missing
 # section's note, in a template that is Korean by its {{lang}} directive
 printf '# t\n\n{{lang ko}}\n\n{{chart fill}}\n\n{{chart rw_ratio drive=1}}\n\n{{chart tail}}\n\n{{chart bars}}\n\n{{chart latency drive=1 test=nope}}\n' \
   >"$T/t.md"
 "$SSDREV" report -t "$T/t.md" -o "$T/t" --format md --dpi 30 "$T/pm981-256" >"$T/log" 2>&1 || fail "t.md: $(cat "$T/log")"
-for want in "![Fill Drive: 순차 쓰기, 128 KiB](" "![RW 비율에 따른 Low QD 성능 — PM981 256GB](" \
-            "![Tail Latency (꼬리 지연시간)](" "![CrystalDiskMark 읽기 비교, FOB](" \
+for want in "![드라이브 채우기: 순차 쓰기, 128 KiB](" "![읽기 비율에 따른 저QD 성능 — PM981 256GB](" \
+            "![꼬리 지연시간](" "![CrystalDiskMark 읽기 비교, FOB](" \
             "*측정되지 않음: 'PM981 256GB'에 nope 테스트가 없습니다.*"; do
   grep -qF -- "$want" "$T/t/review.md" || fail "t.md: lacks '$want': $(cat "$T/t/review.md")"
 done

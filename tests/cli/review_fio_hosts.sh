@@ -1,4 +1,5 @@
 #!/bin/sh
+# test: serial
 # `ssdrev review --engine fio --hosts HOSTS --out CAMPAIGN`: real fio servers
 # on loopback addresses only (127.0.0.1, .2, .3, .4; each its own port and
 # temporary file). One server is killed mid-campaign: that host ends failed

@@ -22,7 +22,7 @@ static int fuzz_profile_mode(const char *path, int short_mode) {
     if (!s->kind || bench_review_profile_step(&p, s->id) == NULL) abort();
     for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
       char buf[1024];
-      if (s->kind->estimate_s) (void)s->kind->estimate_s(&p, s, caps[c]);
+      if (s->kind->estimate) (void)s->kind->estimate(&p, s, caps[c], REVIEW_BASIS_WORK);
       if (s->kind->describe) {
         s->kind->describe(&p, s, caps[c], buf, sizeof buf);
         if (strnlen(buf, sizeof buf) == sizeof buf) abort();

@@ -107,6 +107,14 @@ TEST("The random-read plateau rule spares large drives and fast ones") {
   json_object_set_new(json_object_get(a, "target"), "size_bytes", json_integer(256060514304LL));
   f = analyze_flags(a);
   CHECK(find(f, "rnd_read_plateau") != NULL);
+  CHECK_NEAR(json_number_value(json_object_get(json_object_get(find(f, "rnd_read_plateau"), "numbers"), "capacity_gb")),
+             256, 1e-9);
+  json_decref(f);
+  /* a small drive's capacity keeps its tenth: 8.6 GB, not "9 GB" */
+  json_object_set_new(json_object_get(a, "target"), "size_bytes", json_integer(8589934592LL));
+  f = analyze_flags(a);
+  CHECK_NEAR(json_number_value(json_object_get(json_object_get(find(f, "rnd_read_plateau"), "numbers"), "capacity_gb")),
+             8.6, 1e-9);
   json_decref(f);
   /* a 128 MB regular file says nothing about the drive under it */
   json_object_set_new(json_object_get(a, "target"), "kind", json_string("file"));

@@ -75,23 +75,23 @@ TEST("The full method extends the reference one: its seven steps, then QD scalin
   CHECK_STR(p.steps[11].kind->name, "thermal"); /* last: the drive cools first, whatever ran before */
   CHECK_NEAR(p.steps[11].duration_s, 600, 1e-9);
   /* short mode: 30 s of writing, no cooling idle */
-  CHECK_NEAR(p.steps[11].kind->estimate_s(&p, &p.steps[11], 1ull << 30), 30, 1e-9);
+  CHECK_NEAR(p.steps[11].kind->estimate(&p, &p.steps[11], 1ull << 30, REVIEW_BASIS_DEVICE), 30, 1e-9);
   /* 2 workloads x 8 QDs x 0.05 s in short mode */
-  CHECK_NEAR(p.steps[7].kind->estimate_s(&p, &p.steps[7], 1ull << 30), 0.8, 1e-9);
+  CHECK_NEAR(p.steps[7].kind->estimate(&p, &p.steps[7], 1ull << 30, REVIEW_BASIS_DEVICE), 0.8, 1e-9);
   /* the new steps last, with their short blocks: 25 rounds x 0.5 s; a purge (2 s),
    * one 1 GiB pass at the plan's 1000 MB/s and 10 s */
   CHECK_STR(p.steps[9].kind->name, "steady_state");
   CHECK_EQ_U64(p.steps[9].rounds_max, 25);
-  CHECK_NEAR(p.steps[9].kind->estimate_s(&p, &p.steps[9], 1ull << 30), 12.5, 1e-9);
+  CHECK_NEAR(p.steps[9].kind->estimate(&p, &p.steps[9], 1ull << 30, REVIEW_BASIS_DEVICE), 12.5, 1e-9);
   CHECK_STR(p.steps[10].kind->name, "consistency");
-  CHECK_NEAR(p.steps[10].kind->estimate_s(&p, &p.steps[10], 1ull << 30), 2 + 1.073741824 + 10, 1e-9);
+  CHECK_NEAR(p.steps[10].kind->estimate(&p, &p.steps[10], 1ull << 30, REVIEW_BASIS_DEVICE), 2 + 1.073741824 + 10, 1e-9);
   /* cache recovery: idles of 5 s .. 10 min (short mode: / 100), then the
    * plan counts them all and five writes of at most their bound */
   CHECK_STR(p.steps[8].kind->name, "cache_recovery");
   CHECK_EQ_U64(p.steps[8].nidles, 4);
   CHECK_NEAR(p.steps[8].idles_s[3], 600, 1e-12);
   /* short: 2 GiB region, bound 512 MiB at 1000 MB/s */
-  CHECK_NEAR(p.steps[8].kind->estimate_s(&p, &p.steps[8], 8ull << 30), 7.55 + 5.0 * 536870912 / 1e9, 1e-9);
+  CHECK_NEAR(p.steps[8].kind->estimate(&p, &p.steps[8], 8ull << 30, REVIEW_BASIS_DEVICE), 7.55 + 5.0 * 536870912 / 1e9, 1e-9);
   bench_review_profile_free(&p);
 }
 
@@ -120,7 +120,7 @@ TEST("Cache-recovery idles must rise and be positive; the plan counts every idle
   if (rc) fprintf(stderr, "    %s\n", err.msg);
   REQUIRE(rc == 0);
   /* a 64 GiB drive: 3610 s of idle and three writes of at most 16 GiB */
-  CHECK_NEAR(p.steps[0].kind->estimate_s(&p, &p.steps[0], 64ull << 30), 3610 + 3.0 * 17179869184 / 1e9, 1e-6);
+  CHECK_NEAR(p.steps[0].kind->estimate(&p, &p.steps[0], 64ull << 30, REVIEW_BASIS_DEVICE), 3610 + 3.0 * 17179869184 / 1e9, 1e-6);
   bench_review_profile_free(&p);
   json_decref(j);
 }
@@ -246,10 +246,10 @@ TEST("Estimates follow the method: a CDM step at 5 passes is 8 tests x 6 passes 
   struct review_profile p;
   REQUIRE(bench_review_profile_load(&p, repo("profiles/review.json"), 0, 0, NULL) == 0);
   const struct review_step *s = bench_review_profile_step(&p, "cdm_fob");
-  double e = s->kind->estimate_s(&p, s, 256060514304ull);
+  double e = s->kind->estimate(&p, s, 256060514304ull, REVIEW_BASIS_DEVICE);
   CHECK_NEAR(e, 8 * 6 * 5 + 7 * 5 + 1073741824.0 / 1e9, 0.01);
   const struct review_step *t = bench_review_profile_step(&p, "tail");
-  CHECK_NEAR(t->kind->estimate_s(&p, t, 256060514304ull), 3e6 / 15000, 0.01);
+  CHECK_NEAR(t->kind->estimate(&p, t, 256060514304ull, REVIEW_BASIS_DEVICE), 3e6 / 15000, 0.01);
   bench_review_profile_free(&p);
 }
 

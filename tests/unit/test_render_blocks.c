@@ -126,7 +126,7 @@ TEST("A short run's fill gives no cache size but says why") {
   rs.v[0].short_review = 1;
   char *md = expand(&rs, "{{findings topic=slc drive=1}}\n", &err);
   REQUIRE(md);
-  CHECK_CONTAINS(md, "The short run wrote 2.0 GiB, under 2% of this drive's 256 GB");
+  CHECK_CONTAINS(md, "The short run wrote only 2.0 GiB (0.8% of this drive's 256 GB): an SLC cache larger than that cannot show");
   CHECK(!strstr(md, "cache ends"));
   free(md);
   render_runs_release(&rs);
@@ -187,7 +187,7 @@ TEST("The lead rule is stated once per list and a tail workload reads in the rev
                                   "p_us", 2174.6, "ratio", 28.4, "max_ratio", 10.0));
   md = expand(&rs, "{{lang ko}}\n{{findings topic=flags}}\n", &err);
   REQUIRE(md);
-  CHECK_CONTAINS(md, "70/30 혼합 Tail Latency: p99.99 2174.6 µs");
+  CHECK_CONTAINS(md, "70/30 혼합 꼬리 지연시간: p99.99 2174.6 µs");
   CHECK(!strstr(md, "mix70"));
   CHECK(!strstr(md, "Die 수"));
   free(md);

@@ -305,3 +305,72 @@ TEST("CDM step as CrystalDiskMark: all reads then all writes, passes back to bac
   }
   json_decref(m);
 }
+
+/* What the progress line showed during a review, report by report. */
+struct eta_trace {
+  size_t n, cdm_reports, cdm_rated, cdm_zero;
+  double t_s[4096], end_s[4096]; /* wall time of a report; that plus the review's ETA */
+  uint64_t t0_ns;
+};
+
+static void trace_eta(const struct bench_progress *p, void *arg) {
+  struct eta_trace *tr = arg;
+  double t = (double)(ssdrev_clock_ns() - tr->t0_ns) / 1e9;
+  if (strstr(p->phase, "cdm.") && !strstr(p->phase, "prepare") && !p->idle && p->fraction < 1) {
+    tr->cdm_reports++;
+    if (p->mb_s > 0 && p->iops > 0) tr->cdm_rated++;
+    if (p->mb_s == 0 || p->iops == 0) tr->cdm_zero++;
+  }
+  /* the review's ETA once it has one, and before the last few percent,
+   * where a second's rounding is all there is */
+  if (p->total_eta_s < 0 || p->total_fraction < 0.1 || p->total_fraction > 0.9 || tr->n >= 4096) return;
+  tr->t_s[tr->n] = t;
+  tr->end_s[tr->n++] = t + p->total_eta_s;
+}
+
+TEST("On a simulated drive the review's predicted end holds steady through a CrystalDiskMark step, with its MB/s shown") {
+  /* issue 27: the ETA counted device time while the sim's wall time follows
+   * its I/Os, so RND4K Q32T1 (100,000s of I/Os a second) after SEQ1M (a
+   * few thousand) pushed the predicted end later and later */
+  const char *prof = test_path("cdm-eta.json");
+  FILE *f = fopen(prof, "w");
+  REQUIRE(f);
+  fputs("{\"format\": \"ssdrev-method\", \"format_version\": 1, \"name\": \"cdm-eta\",\n"
+        " \"settings\": {\"passes\": 1, \"measure_s\": 1, \"interval_s\": 1, \"region_bytes\": \"64MiB\"},\n"
+        " \"cdm_profiles\": {\"default\": [\"SEQ1M Q8T1\", \"SEQ1M Q1T1\", \"RND4K Q32T1\", \"RND4K Q1T1\"]},\n"
+        " \"steps\": [{\"id\": \"cdm\", \"kind\": \"cdm\", \"profile\": \"default\"}]}\n", f);
+  fclose(f);
+  struct bench_review_opts o;
+  const char *dir = test_path("cdm-eta-run");
+  opts_sim(&o, dir);
+  o.profile_path = prof;
+  o.short_mode = 0;
+  static struct eta_trace tr;
+  memset(&tr, 0, sizeof tr);
+  tr.t0_ns = ssdrev_clock_ns();
+  struct ssdrev_err err = {{0}};
+  int rc = bench_review_run(&o, trace_eta, &tr, &err);
+  if (rc) fprintf(stderr, "    %s\n", err.msg);
+  REQUIRE(rc == 0);
+  double total_s = (double)(ssdrev_clock_ns() - tr.t0_ns) / 1e9;
+  REQUIRE(tr.n >= 10);
+  /* the most an ETA grew over any earlier one, and the range of the end it predicted */
+  double grow = 1, lo = tr.end_s[0], hi = tr.end_s[0], least = tr.end_s[0] - tr.t_s[0];
+  for (size_t i = 1; i < tr.n; i++) {
+    double eta = tr.end_s[i] - tr.t_s[i];
+    if (least > 0 && eta / least > grow) grow = eta / least;
+    if (eta < least) least = eta;
+    if (tr.end_s[i] < lo) lo = tr.end_s[i];
+    if (tr.end_s[i] > hi) hi = tr.end_s[i];
+  }
+  fprintf(stderr, "    %zu ETAs, grew at most %.2fx; predicted end %.2f..%.2f s, took %.2f s; CDM reports %zu, rated %zu\n",
+          tr.n, grow, lo, hi, total_s, tr.cdm_reports, tr.cdm_rated);
+  /* counted in device time the ETA grew 2.6x and the end it predicted was
+   * a third of the time the step took */
+  CHECK(grow < 1.5);
+  CHECK(hi < 3 * total_s && lo > total_s / 3);
+  /* every CDM pass report with a rate shows a real one, never 0 MB/s */
+  CHECK(tr.cdm_reports > 16);
+  CHECK(tr.cdm_zero == 0);
+  CHECK(tr.cdm_rated * 2 > tr.cdm_reports);
+}
