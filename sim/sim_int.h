@@ -92,6 +92,8 @@ struct sim_ftl {
   uint64_t upb_magic;     /* 2^64 / upb rounded up: slot / upb by a multiply */
   uint32_t *gc_lu;        /* upb entries: the units of the victim being collected */
   uint32_t stale[SIM_FTL_STALE_LOG]; /* slots gone stale whose vbits are still set */
+  uint32_t *hlog;         /* upb entries: units the host wrote whose l2p update is deferred */
+  uint32_t nhlog, hlog_slot0; /* how many; the slot of the first (the rest follow it in the open block) */
   uint32_t nstale;
   uint32_t *valid, *wp;   /* per block: valid units, units written (0: erased) */
   uint32_t *prev, *next;  /* full blocks in lists by valid count; free blocks in a list by next */
@@ -197,7 +199,7 @@ void sim_ftl_write(struct sim *s, uint64_t off, uint64_t len);
 void sim_ftl_trim(struct sim *s, uint64_t off, uint64_t len);
 /* Mapped logical units: the sum of the blocks' valid counts (O(blocks), for
  * tests and checks; nothing on the I/O path needs it). */
-uint64_t sim_ftl_mapped(const struct sim_ftl *f);
+uint64_t sim_ftl_mapped(struct sim_ftl *f);
 /* Background GC: collects one victim when fewer than bg_free blocks are
  * erased and the best victim frees a 32nd of a block or more; returns
  * whether it did (its relocation is added to st.gc_debt_bytes). */
@@ -208,11 +210,14 @@ uint64_t sim_ftl_host_room(const struct sim_ftl *f);
  * sim_ftl_restore checks the arrays first (NULL: consistent and loaded,
  * else what is wrong; nothing changes then). */
 uint64_t sim_ftl_saved_bytes(const struct sim_ftl *f);
-void sim_ftl_save(const struct sim_ftl *f, FILE *out);
+void sim_ftl_save(struct sim_ftl *f, FILE *out);
 const char *sim_ftl_restore(struct sim_ftl *f, const char *p);
 /* Invariant check for tests: NULL or what is wrong (valid counts against
  * the maps, the bucket lists, the free list). */
-const char *sim_ftl_check(const struct sim_ftl *f);
+const char *sim_ftl_check(struct sim_ftl *f);
+/* Replays the host writes' deferred l2p updates (every reader of l2p, the
+ * valid counts or the lists outside sim/ftl.c calls it first). */
+void sim_ftl_flush(struct sim_ftl *f);
 
 
 #endif
