@@ -117,8 +117,10 @@ int sim_new(struct sim **out, const struct sim_model *m, uint64_t seed,
    * no memory until written. */
   s->map = calloc(sim_map_words(s), sizeof *s->map);
   s->slc_map = calloc(sim_map_words(s), sizeof *s->slc_map);
-  s->slc_sum = calloc(sim_slc_sum_words(s), sizeof *s->slc_sum);
-  s->region = calloc(sim_map_regions(s), 1);
+  s->slc_sum = calloc(sim_slc_summary_words(s), sizeof *s->slc_sum);
+  s->region = calloc(sim_map_summary_bytes(s), 1);
+  if (s->slc_sum) s->slc_sum2 = s->slc_sum + sim_slc_sum_words(s);
+  if (s->region) s->group = s->region + sim_map_regions(s);
   int frc = !s->dies || !s->chan || !s->ring || !s->map || !s->slc_map || !s->slc_sum || !s->region ? -ENOMEM
             : m->op_pct > 0 ? sim_ftl_new(s) : 0;
   if (frc == -EINVAL) {
@@ -289,7 +291,7 @@ static void sim_slc_release(struct sim *s, uint64_t units) {
 
 void sim_reset(struct sim *s) {
   memset(s->map, 0, sim_map_words(s) * sizeof *s->map);
-  memset(s->region, SIM_REGION_EMPTY, sim_map_regions(s));
+  memset(s->region, SIM_REGION_EMPTY, sim_map_summary_bytes(s)); /* and the groups */
   sim_slc_clear_all(s);
   s->st.mapped_units = 0;
   s->st.slc_used_bytes = 0;

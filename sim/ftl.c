@@ -13,6 +13,18 @@ uint64_t sim_map_words(const struct sim *s) { return (s->units + 63) / 64; }
 uint64_t sim_map_regions(const struct sim *s) {
   return (sim_map_words(s) + SIM_REGION_WORDS - 1) / SIM_REGION_WORDS;
 }
+static uint64_t map_groups(const struct sim *s) { return (sim_map_regions(s) + SIM_GROUP_REGIONS - 1) / SIM_GROUP_REGIONS; }
+uint64_t sim_map_summary_bytes(const struct sim *s) { return sim_map_regions(s) + map_groups(s); }
+
+/* Group g's state from its regions (one cache line of them). */
+static void group_update(struct sim *s, uint64_t g) {
+  uint64_t r0 = g * SIM_GROUP_REGIONS, r1 = r0 + SIM_GROUP_REGIONS, nr = sim_map_regions(s);
+  if (r1 > nr) r1 = nr;
+  int st = s->region[r0];
+  for (uint64_t r = r0 + 1; r < r1 && st != SIM_REGION_MIXED; r++)
+    if (s->region[r] != st) st = SIM_REGION_MIXED;
+  s->group[g] = (uint8_t)st;
+}
 
 /* The bits a word holds when full (the last word may be partial). */
 static inline uint64_t word_full(const struct sim *s, uint64_t w) {
@@ -28,11 +40,13 @@ static void region_update(struct sim *s, uint64_t r) {
     any |= s->map[w] != 0;
     all &= s->map[w] == word_full(s, w);
   }
-  s->region[r] = all ? SIM_REGION_FULL : any ? SIM_REGION_MIXED : SIM_REGION_EMPTY;
+  uint8_t st = all ? SIM_REGION_FULL : any ? SIM_REGION_MIXED : SIM_REGION_EMPTY;
+  if (s->region[r] != st) s->region[r] = st, group_update(s, r / SIM_GROUP_REGIONS);
 }
 
 void sim_map_rebuild_regions(struct sim *s) {
   for (uint64_t r = 0; r < sim_map_regions(s); r++) region_update(s, r);
+  for (uint64_t g = 0; g < map_groups(s); g++) group_update(s, g);
 }
 
 static inline uint64_t range_mask(uint64_t lo_bit, uint64_t hi_bit) {
@@ -45,7 +59,11 @@ static void map_update(struct sim *s, uint64_t a, uint64_t b, int set) {
   if (b > s->units) b = s->units;
   uint64_t last_region = UINT64_MAX;
   while (a < b) {
-    uint64_t w = a / 64, lo = a % 64, r = w / SIM_REGION_WORDS;
+    uint64_t w = a / 64, lo = a % 64, r = w / SIM_REGION_WORDS, g = r / SIM_GROUP_REGIONS;
+    if (s->group[g] == (set ? SIM_REGION_FULL : SIM_REGION_EMPTY)) { /* nothing changes in the group */
+      a = (g + 1) * SIM_GROUP_REGIONS * SIM_REGION_WORDS * 64;
+      continue;
+    }
     if (s->region[r] == (set ? SIM_REGION_FULL : SIM_REGION_EMPTY)) { /* nothing changes here */
       a = (r + 1) * SIM_REGION_WORDS * 64;
       continue;
@@ -79,7 +97,12 @@ int sim_map_any(const struct sim *s, uint64_t off, uint64_t len) {
   uint64_t a = off / SIM_UNIT_BYTES, b = (off + len + SIM_UNIT_BYTES - 1) / SIM_UNIT_BYTES;
   if (b > s->units) b = s->units;
   while (a < b) {
-    uint64_t w = a / 64, lo = a % 64, r = w / SIM_REGION_WORDS;
+    uint64_t w = a / 64, lo = a % 64, r = w / SIM_REGION_WORDS, g = r / SIM_GROUP_REGIONS;
+    if (s->group[g] != SIM_REGION_MIXED) {
+      if (s->group[g] == SIM_REGION_FULL) return 1;
+      a = (g + 1) * SIM_GROUP_REGIONS * SIM_REGION_WORDS * 64;
+      continue;
+    }
     if (s->region[r] != SIM_REGION_MIXED) {
       if (s->region[r] == SIM_REGION_FULL) return 1;
       a = (r + 1) * SIM_REGION_WORDS * 64;
@@ -93,11 +116,20 @@ int sim_map_any(const struct sim *s, uint64_t off, uint64_t len) {
 }
 
 uint64_t sim_slc_sum_words(const struct sim *s) { return (sim_map_words(s) + 63) / 64; }
+uint64_t sim_slc_summary_words(const struct sim *s) { return sim_slc_sum_words(s) + (sim_slc_sum_words(s) + 63) / 64; }
+
+/* Summary word sw of slc_map was set or cleared: its bit in slc_sum2 (on a
+ * large drive slc_sum, 1 MB for 2 TB, missed cache on every write). */
+static inline void slc_sum2_note(struct sim *s, uint64_t sw) {
+  uint64_t bit = 1ull << (sw % 64);
+  s->slc_sum2[sw / 64] = s->slc_sum[sw] ? s->slc_sum2[sw / 64] | bit : s->slc_sum2[sw / 64] & ~bit;
+}
 
 void sim_slc_rebuild_sum(struct sim *s) {
-  memset(s->slc_sum, 0, sim_slc_sum_words(s) * sizeof *s->slc_sum);
+  memset(s->slc_sum, 0, sim_slc_summary_words(s) * sizeof *s->slc_sum);
   for (uint64_t w = 0; w < sim_map_words(s); w++)
     if (s->slc_map[w]) s->slc_sum[w / 64] |= 1ull << (w % 64);
+  for (uint64_t sw = 0; sw < sim_slc_sum_words(s); sw++) slc_sum2_note(s, sw);
 }
 
 /* Units [a, b) of the SLC residency map: counts the marked ones, then sets
@@ -112,15 +144,17 @@ static uint64_t slc_update(struct sim *s, uint64_t a, uint64_t b, int set) {
   while (a < b) {
     uint64_t w = a / 64, lo = a % 64;
     uint64_t hi = (b - w * 64) < 64 ? (b - w * 64) : 64;
-    uint64_t bit = 1ull << (w % 64), *sum = &s->slc_sum[w / 64];
-    if (!set && !(*sum & bit)) { /* no mark in this word: nothing to count or clear */
-      a = w * 64 + hi;
+    uint64_t sw = w / 64, bit = 1ull << (w % 64), *sum = &s->slc_sum[sw];
+    if (!set && (!(s->slc_sum2[sw / 64] >> (sw % 64) & 1) || !(*sum & bit))) {
+      a = w * 64 + hi; /* no mark in this word: nothing to count or clear */
       continue;
     }
     uint64_t mask = range_mask(lo, hi);
     had += (uint64_t)__builtin_popcountll(s->slc_map[w] & mask);
     s->slc_map[w] = set ? s->slc_map[w] | mask : s->slc_map[w] & ~mask;
+    uint64_t was = *sum;
     *sum = s->slc_map[w] ? *sum | bit : *sum & ~bit;
+    if (!was != !*sum) slc_sum2_note(s, sw);
     a = w * 64 + hi;
   }
   if (set) s->slc_map_dirty = 1;
@@ -157,7 +191,10 @@ uint64_t sim_slc_unmark_oldest(struct sim *s, uint64_t units) {
         while (done < units) v &= v - 1, done++; /* the lowest LBAs first */
       }
       s->slc_map[w] = v;
-      if (!v) s->slc_sum[sw] &= ~bit, w++, scanned++;
+      if (!v) {
+        s->slc_sum[sw] &= ~bit, w++, scanned++;
+        if (!s->slc_sum[sw]) slc_sum2_note(s, sw);
+      }
     }
     if (w >= nw) w = 0;
   }
@@ -168,7 +205,7 @@ uint64_t sim_slc_unmark_oldest(struct sim *s, uint64_t units) {
 void sim_slc_clear_all(struct sim *s) {
   if (!s->slc_map_dirty) return;
   memset(s->slc_map, 0, sim_map_words(s) * sizeof *s->slc_map);
-  memset(s->slc_sum, 0, sim_slc_sum_words(s) * sizeof *s->slc_sum);
+  memset(s->slc_sum, 0, sim_slc_summary_words(s) * sizeof *s->slc_sum); /* and slc_sum2 */
   s->slc_map_dirty = 0;
 }
 
@@ -277,7 +314,10 @@ static inline int is_open(const struct sim_ftl *f, uint32_t b) { return b == f->
 
 /* Clears the valid bits of the slots logged stale (collect does first). */
 static void stale_flush(struct sim_ftl *f) {
-  for (uint32_t i = 0; i < f->nstale; i++) vbit_clear(f, f->stale[i]);
+  for (uint32_t i = 0; i < f->nstale; i++) {
+    if (i + 16 < f->nstale) __builtin_prefetch(&f->vbits[f->stale[i + 16] / 64], 1);
+    vbit_clear(f, f->stale[i]);
+  }
   f->nstale = 0;
 }
 
@@ -396,7 +436,9 @@ static void collect(struct sim *s);
  * (prefetched FTL_GC_AHEAD units ahead); the valid bits, counts and write
  * point move per run. A block that fills goes into the list of its valid
  * count, once. */
+#ifndef FTL_GC_AHEAD
 #define FTL_GC_AHEAD 48u /* 16 (about 0.2 us of moves) measured ~10% slower under load */
+#endif
 
 static void gc_append(struct sim_ftl *f, const uint32_t *lu, uint32_t n) {
   uint32_t *restrict l2p = f->l2p, *restrict p2l = f->p2l;
@@ -431,12 +473,25 @@ static void gc_append(struct sim_ftl *f, const uint32_t *lu, uint32_t n) {
  * opens only after the old one filled, GC only after a replay), so each
  * stale slot meets the same open blocks and lists, in the same order, as
  * when it went stale at once: the results are bit-identical. */
-#define FTL_HLOG_AHEAD 32u
+#ifndef FTL_HLOG_AHEAD
+#define FTL_HLOG_AHEAD 16u
+#endif
 
 void sim_ftl_flush(struct sim_ftl *f) {
   uint32_t n = f->nhlog, slot = f->hlog_slot0 + 1;
   for (uint32_t i = 0; i < n; i++) {
-    if (i + FTL_HLOG_AHEAD < n) __builtin_prefetch(&f->l2p[f->hlog[i + FTL_HLOG_AHEAD]], 1);
+    /* two stages: the l2p entry, then (its line arrived) the old block's
+     * count and list links, which on a large drive miss as well */
+    if (i + 2 * FTL_HLOG_AHEAD < n) __builtin_prefetch(&f->l2p[f->hlog[i + 2 * FTL_HLOG_AHEAD]], 1);
+    if (i + FTL_HLOG_AHEAD < n) {
+      uint32_t o = f->l2p[f->hlog[i + FTL_HLOG_AHEAD]];
+      if (o) {
+        uint32_t b = block_of(f, o - 1);
+        __builtin_prefetch(&f->valid[b], 1);
+        __builtin_prefetch(&f->prev[b], 1);
+        __builtin_prefetch(&f->next[b], 1);
+      }
+    }
     uint32_t lu = f->hlog[i], old = f->l2p[lu];
     if (old) slot_stale(f, old - 1);
     f->l2p[lu] = slot + i;
