@@ -641,6 +641,9 @@ uint64_t sim_io(struct sim *s, uint64_t now, unsigned op, uint64_t off, uint32_t
     *status = -EIO;
     return now + s->ctrl_ns + s->t_read_ns[0];
   }
+  /* the write's SLC residency word, random in a map that misses cache on a
+   * large drive: fetched while the background GC check and the FTL run */
+  if (op == SSDLOG_OP_WRITE && s->slc_map_dirty) __builtin_prefetch(&s->slc_map[off / SIM_UNIT_BYTES / 64], 1);
   if (s->ftl && (op == SSDLOG_OP_READ || op == SSDLOG_OP_WRITE)) gc_background(s, now);
   switch (op) {
   case SSDLOG_OP_READ: return do_read(s, now, off, len, status);

@@ -436,9 +436,7 @@ static void collect(struct sim *s);
  * (prefetched FTL_GC_AHEAD units ahead); the valid bits, counts and write
  * point move per run. A block that fills goes into the list of its valid
  * count, once. */
-#ifndef FTL_GC_AHEAD
 #define FTL_GC_AHEAD 48u /* 16 (about 0.2 us of moves) measured ~10% slower under load */
-#endif
 
 static void gc_append(struct sim_ftl *f, const uint32_t *lu, uint32_t n) {
   uint32_t *restrict l2p = f->l2p, *restrict p2l = f->p2l;
@@ -473,9 +471,7 @@ static void gc_append(struct sim_ftl *f, const uint32_t *lu, uint32_t n) {
  * opens only after the old one filled, GC only after a replay), so each
  * stale slot meets the same open blocks and lists, in the same order, as
  * when it went stale at once: the results are bit-identical. */
-#ifndef FTL_HLOG_AHEAD
 #define FTL_HLOG_AHEAD 16u
-#endif
 
 void sim_ftl_flush(struct sim_ftl *f) {
   uint32_t n = f->nhlog, slot = f->hlog_slot0 + 1;
