@@ -501,6 +501,7 @@ void sim_ftl_flush(struct sim_ftl *f) {
 static inline void host_place(struct sim *s, uint32_t lu) {
   struct sim_ftl *f = s->ftl;
   if (f->open[0] == SIM_FTL_NONE) {
+    sim_ftl_flush(f); /* empty here; kept so the order never depends on it */
     uint32_t old = f->l2p[lu];
     if (old) slot_stale(f, old - 1), f->l2p[lu] = 0;
     collect(s);
