@@ -117,8 +117,10 @@ int sim_new(struct sim **out, const struct sim_model *m, uint64_t seed,
    * no memory until written. */
   s->map = calloc(sim_map_words(s), sizeof *s->map);
   s->slc_map = calloc(sim_map_words(s), sizeof *s->slc_map);
-  s->slc_sum = calloc(sim_slc_sum_words(s), sizeof *s->slc_sum);
-  s->region = calloc(sim_map_regions(s), 1);
+  s->slc_sum = calloc(sim_slc_summary_words(s), sizeof *s->slc_sum);
+  s->region = calloc(sim_map_summary_bytes(s), 1);
+  if (s->slc_sum) s->slc_sum2 = s->slc_sum + sim_slc_sum_words(s);
+  if (s->region) s->group = s->region + sim_map_regions(s);
   int frc = !s->dies || !s->chan || !s->ring || !s->map || !s->slc_map || !s->slc_sum || !s->region ? -ENOMEM
             : m->op_pct > 0 ? sim_ftl_new(s) : 0;
   if (frc == -EINVAL) {
@@ -262,6 +264,8 @@ static uint64_t slc_after_idle(const struct sim *s, uint64_t idle_ns) {
   return folded >= (double)s->st.slc_used_bytes ? 0 : s->st.slc_used_bytes - (uint64_t)folded;
 }
 
+static void gc_background(struct sim *s, uint64_t now);
+
 void sim_idle(struct sim *s, uint64_t idle_ns) {
   truth_phase_start(s);
   sim_advance(s, s->st.now_ns + idle_ns);
@@ -270,6 +274,7 @@ void sim_idle(struct sim *s, uint64_t idle_ns) {
   s->st.nand_write_bytes += before - s->st.slc_used_bytes; /* folded into TLC */
   if (!s->st.slc_used_bytes) sim_slc_clear_all(s); /* everything is in TLC now */
   else sim_slc_unmark_oldest(s, (before - s->st.slc_used_bytes) / SIM_UNIT_BYTES);
+  if (s->ftl) gc_background(s, s->st.now_ns); /* the dies collect while the host is away */
 }
 
 uint64_t sim_room_after_idle(const struct sim *s, uint64_t idle_ns) {
@@ -286,7 +291,7 @@ static void sim_slc_release(struct sim *s, uint64_t units) {
 
 void sim_reset(struct sim *s) {
   memset(s->map, 0, sim_map_words(s) * sizeof *s->map);
-  memset(s->region, SIM_REGION_EMPTY, sim_map_regions(s));
+  memset(s->region, SIM_REGION_EMPTY, sim_map_summary_bytes(s)); /* and the groups */
   sim_slc_clear_all(s);
   s->st.mapped_units = 0;
   s->st.slc_used_bytes = 0;
@@ -517,11 +522,40 @@ static void gc_pay(struct sim *s, uint64_t host_bytes) {
   s->st.gc_debt_bytes -= n * s->tlc_unit_bytes;
 }
 
+/* The debt SLC programs leave to the background: up to two victims' worth
+ * (a TLC block each) waits for die time the host leaves free; past it the
+ * collection is behind and SLC programs pay their share too. */
+static int gc_urgent(const struct sim *s) {
+  return s->st.gc_debt_bytes > 2 * (uint64_t)s->ftl->g.upb * s->ftl->g.unit_bytes;
+}
+
+/* Background GC, before each host command and at the end of an idle: while
+ * the die of the write point has been free since before NOW it pays the
+ * relocation debt a TLC unit at a time (timed as gc_pay's), and with none
+ * left collects the next victim while erased blocks are below the high
+ * watermark (sim_ftl_collect_bg). A die busy at NOW stops it, so under a
+ * sustained load (the dies never free) it does nothing and the steady state
+ * is the foreground GC's. A move begun before NOW may run past it: a read
+ * meets it as any program. */
+static void gc_background(struct sim *s, uint64_t now) {
+  for (;;) {
+    const struct sim_die *d = &s->dies[s->st.next_die % s->ndies];
+    if (max64(s->st.pending_ready_ns, max64(d->prog_until, d->read_until)) >= now) return;
+    while (s->st.gc_debt_bytes < s->tlc_unit_bytes)
+      if (!sim_ftl_collect_bg(s)) return;
+    if (!s->gc_first_ns) s->gc_first_ns = max64(s->st.pending_ready_ns, d->prog_until), s->gc_first_host_bytes = s->phase_host_bytes;
+    move_unit(s);
+    s->st.gc_debt_bytes -= s->tlc_unit_bytes;
+  }
+}
+
 static void dispatch_pending(struct sim *s) {
   while (s->st.pending_bytes >= s->slc_unit_bytes) {
     int slc = s->st.slc_used_bytes + s->slc_unit_bytes <= sim_slc_cap(s);
     if (!slc && s->st.pending_bytes < s->tlc_unit_bytes) break;
-    if (s->ftl) gc_pay(s, slc ? s->slc_unit_bytes : s->tlc_unit_bytes);
+    /* an SLC program is taken at once while the collection keeps up (its
+     * debt is paid in the background); a TLC one pays its share first */
+    if (s->ftl && (!slc || gc_urgent(s))) gc_pay(s, slc ? s->slc_unit_bytes : s->tlc_unit_bytes);
     program_unit(s, slc);
     /* the cache holds more than the free space now allows: fold the excess
      * as the host writes (the oldest SLC data, as an idle fold) */
@@ -607,6 +641,10 @@ uint64_t sim_io(struct sim *s, uint64_t now, unsigned op, uint64_t off, uint32_t
     *status = -EIO;
     return now + s->ctrl_ns + s->t_read_ns[0];
   }
+  /* the write's SLC residency word, random in a map that misses cache on a
+   * large drive: fetched while the background GC check and the FTL run */
+  if (op == SSDLOG_OP_WRITE && s->slc_map_dirty) __builtin_prefetch(&s->slc_map[off / SIM_UNIT_BYTES / 64], 1);
+  if (s->ftl && (op == SSDLOG_OP_READ || op == SSDLOG_OP_WRITE)) gc_background(s, now);
   switch (op) {
   case SSDLOG_OP_READ: return do_read(s, now, off, len, status);
   case SSDLOG_OP_WRITE: return do_write(s, now, off, len);

@@ -17,6 +17,10 @@
  * region never touches the large bitmap (cache misses dominate otherwise). */
 #define SIM_REGION_WORDS 8u
 enum { SIM_REGION_EMPTY = 0, SIM_REGION_FULL = 1, SIM_REGION_MIXED = 2 };
+/* A second summary level, the same states per SIM_GROUP_REGIONS regions
+ * (128 MiB; 15 KB for 2 TB): on a large drive the region bytes (1 MB for
+ * 2 TB) missed cache on every random I/O, a third of a write's time. */
+#define SIM_GROUP_REGIONS 64u
 
 struct sim_die {
   uint64_t read_until;  /* end of the last read reserved on this die */
@@ -92,12 +96,15 @@ struct sim_ftl {
   uint64_t upb_magic;     /* 2^64 / upb rounded up: slot / upb by a multiply */
   uint32_t *gc_lu;        /* upb entries: the units of the victim being collected */
   uint32_t stale[SIM_FTL_STALE_LOG]; /* slots gone stale whose vbits are still set */
+  uint32_t *hlog;         /* upb entries: units the host wrote whose l2p update is deferred */
+  uint32_t nhlog, hlog_slot0; /* how many; the slot of the first (the rest follow it in the open block) */
   uint32_t nstale;
   uint32_t *valid, *wp;   /* per block: valid units, units written (0: erased) */
   uint32_t *prev, *next;  /* full blocks in lists by valid count; free blocks in a list by next */
   uint32_t *bucket;       /* upb + 1 list heads */
   uint32_t min_bucket;    /* no full block has fewer valid units */
   uint32_t free_head, nfree;
+  uint32_t bg_free;       /* background GC's high watermark: collects while fewer are erased */
   uint32_t open[2];       /* open block of the host stream, of the GC stream (SIM_FTL_NONE: none) */
   uint64_t victims;       /* blocks collected since the drive was made or restored (not saved) */
   uint32_t first_victim;  /* the first of them (SIM_FTL_NONE: none; for tests) */
@@ -138,8 +145,10 @@ struct sim {
    * empty; after a partial fold it over-approximates. */
   uint64_t *slc_map;
   uint64_t *slc_sum;         /* bit w%64 of word w/64: slc_map[w] is not zero */
+  uint64_t *slc_sum2;        /* the same over slc_sum (allocated with it, after its words) */
   int slc_map_dirty;         /* any bit may be set (skips clearing a clean map) */
   uint8_t *region;           /* per SIM_REGION_WORDS of map: SIM_REGION_EMPTY/FULL/MIXED */
+  uint8_t *group;            /* per SIM_GROUP_REGIONS regions, the same (allocated after region) */
   /* ground truth kept beside the state (not saved), per phase (since the
    * last reset or idle): host bytes written, the first program into TLC
    * (where the cache ran out inside the drive) and the first write after it
@@ -164,6 +173,9 @@ void sim_map_clear(struct sim *s, uint64_t off, uint64_t len);
 int sim_map_any(const struct sim *s, uint64_t off, uint64_t len);
 uint64_t sim_map_words(const struct sim *s);
 uint64_t sim_map_regions(const struct sim *s);
+/* Region summaries and their groups: sim_map_summary_bytes bytes from
+ * s->region (the groups follow the regions). */
+uint64_t sim_map_summary_bytes(const struct sim *s);
 /* Recomputes every region summary from the bitmap (after a restore). */
 void sim_map_rebuild_regions(struct sim *s);
 /* SLC residency (sim/ftl.c): returns how many of the units a write of
@@ -179,6 +191,8 @@ void sim_slc_clear_all(struct sim *s);
 uint64_t sim_slc_unmark_oldest(struct sim *s, uint64_t units);
 /* The summary of slc_map (sim_slc_sum_words words); rebuilt after a restore. */
 uint64_t sim_slc_sum_words(const struct sim *s);
+/* Words of slc_sum and slc_sum2 together (one allocation). */
+uint64_t sim_slc_summary_words(const struct sim *s);
 void sim_slc_rebuild_sum(struct sim *s);
 /* The SLC room the free space allows now (dynamic part shrinks as it fills). */
 uint64_t sim_slc_cap(const struct sim *s);
@@ -196,18 +210,25 @@ void sim_ftl_write(struct sim *s, uint64_t off, uint64_t len);
 void sim_ftl_trim(struct sim *s, uint64_t off, uint64_t len);
 /* Mapped logical units: the sum of the blocks' valid counts (O(blocks), for
  * tests and checks; nothing on the I/O path needs it). */
-uint64_t sim_ftl_mapped(const struct sim_ftl *f);
+uint64_t sim_ftl_mapped(struct sim_ftl *f);
+/* Background GC: collects one victim when fewer than bg_free blocks are
+ * erased and the best victim frees a 32nd of a block or more; returns
+ * whether it did (its relocation is added to st.gc_debt_bytes). */
+int sim_ftl_collect_bg(struct sim *s);
 /* Units the host stream can still write before it must collect again. */
 uint64_t sim_ftl_host_room(const struct sim_ftl *f);
 /* Save/restore: the saved part is l2p, wp and open; the rest is rebuilt.
  * sim_ftl_restore checks the arrays first (NULL: consistent and loaded,
  * else what is wrong; nothing changes then). */
 uint64_t sim_ftl_saved_bytes(const struct sim_ftl *f);
-void sim_ftl_save(const struct sim_ftl *f, FILE *out);
+void sim_ftl_save(struct sim_ftl *f, FILE *out);
 const char *sim_ftl_restore(struct sim_ftl *f, const char *p);
 /* Invariant check for tests: NULL or what is wrong (valid counts against
  * the maps, the bucket lists, the free list). */
-const char *sim_ftl_check(const struct sim_ftl *f);
+const char *sim_ftl_check(struct sim_ftl *f);
+/* Replays the host writes' deferred l2p updates (every reader of l2p, the
+ * valid counts or the lists outside sim/ftl.c calls it first). */
+void sim_ftl_flush(struct sim_ftl *f);
 
 
 #endif

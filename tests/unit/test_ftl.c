@@ -349,3 +349,18 @@ TEST("The FTL's figures: blocks, maps' bytes and greedy WA follow from the model
   REQUIRE(load_text("g.model", "capacity_bytes = 4GiB\n", &m, &err) == 0);
   CHECK(sim_model_ftl_facts(&m, &f) == -EINVAL);
 }
+
+TEST("Background GC: an idle drive pays its relocation debt and collects up to the high watermark") {
+  struct sim *s = open_text("capacity_bytes = 1GiB\nop_pct = 7\n", 5);
+  REQUIRE(s != NULL);
+  uint64_t rng = 11;
+  run_writes(s, GIB / 4096, 4096, 1, &rng, NULL); /* a sequential fill */
+  run_writes(s, 3 * GIB / 4096, 4096, 0, &rng, NULL); /* three capacities of random overwrites: GC at its steady victims */
+  CHECK(s->ftl->victims > 0);
+  CHECK(s->ftl->nfree < s->ftl->bg_free);
+  sim_idle(s, 10000000000ull);
+  CHECK(s->ftl->nfree >= s->ftl->bg_free);
+  CHECK(s->st.gc_debt_bytes < s->tlc_unit_bytes);
+  CHECK(sim_ftl_check(s->ftl) == NULL);
+  sim_free(s);
+}
