@@ -25,6 +25,22 @@ static void cell_num(struct render_buf *b, double v, const char *fmt, enum rende
   else render_buf_printf(b, " %s |", render_msg(l, MSG_NA));
 }
 
+/* The drive reported its throttle counters before and after the step. */
+static int smart_ok(const json_t *th) {
+  const json_t *st = json_object_get(th, "smart_thermal");
+  const json_t *b0 = json_object_get(st, "before"), *b1 = json_object_get(st, "after");
+  static const char *const ck[] = {"tmt1_count", "tmt2_count", "tmt1_s", "tmt2_s"};
+  int ok = b0 && b1;
+  for (int q = 0; ok && q < 4; q++) ok = isfinite(num(b0, ck[q])) && isfinite(num(b1, ck[q]));
+  return ok;
+}
+
+/* A row that describes the throttle itself. */
+static int throttle_row(enum render_msg_id h) {
+  return h == MSG_T_TH_TIME || h == MSG_T_TH_AT_TEMP || h == MSG_T_TH_BEFORE || h == MSG_T_TH_AFTER ||
+         h == MSG_T_TH_AFTER_MEAN || h == MSG_T_TH_SHARE;
+}
+
 int render_table_thermal(const struct render_run *const *sel, size_t n, const struct render_args *a,
                          struct render_buf *b, struct ssdrev_err *err) {
   size_t have = 0;
@@ -35,6 +51,8 @@ int render_table_thermal(const struct render_run *const *sel, size_t n, const st
   if (a->lang) render_lang_parse(a->lang, &l);
   render_buf_puts(b, "| |");
   render_table_drive_cols(b, sel, n);
+  /* when: a row of the throttle itself is "—" for a drive that did not
+   * throttle (nothing to give), n/a where it did and the value is missing */
   static const struct {
     enum render_msg_id head;
     const char *key, *fmt;
@@ -49,6 +67,15 @@ int render_table_thermal(const struct render_run *const *sel, size_t n, const st
       {MSG_T_TH_SMART, NULL, NULL},
   };
   for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+    /* a row no drive has a value for says nothing: left out */
+    if (rows[k].key || rows[k].head == MSG_T_TH_SMART) {
+      int any = 0;
+      for (size_t i = 0; i < n && !any; i++) {
+        const json_t *th = th_of(sel[i]);
+        any = th && (rows[k].key ? isfinite(num(th, rows[k].key)) : smart_ok(th));
+      }
+      if (!any) continue;
+    }
     render_buf_printf(b, "| %s |", render_msg(l, rows[k].head));
     for (size_t i = 0; i < n; i++) {
       const json_t *th = th_of(sel[i]);
@@ -56,7 +83,9 @@ int render_table_thermal(const struct render_run *const *sel, size_t n, const st
         render_buf_printf(b, " %s |", render_msg(l, MSG_T_NOT_MEASURED));
         continue;
       }
-      if (rows[k].key) {
+      if (rows[k].key && throttle_row(rows[k].head) && !json_is_true(json_object_get(th, "throttled"))) {
+        render_buf_puts(b, " — |");
+      } else if (rows[k].key) {
         cell_num(b, num(th, rows[k].key), rows[k].fmt, l);
       } else if (rows[k].head == MSG_T_TH_THROTTLED) {
         render_buf_printf(b, " %s |", render_msg(l, json_is_true(json_object_get(th, "throttled")) ? MSG_YES : MSG_NO));
@@ -77,10 +106,7 @@ int render_table_thermal(const struct render_run *const *sel, size_t n, const st
       } else { /* the drive's own counters over the step: after - before */
         const json_t *st = json_object_get(th, "smart_thermal");
         const json_t *b0 = json_object_get(st, "before"), *b1 = json_object_get(st, "after");
-        static const char *const ck[] = {"tmt1_count", "tmt2_count", "tmt1_s", "tmt2_s"};
-        int ok = b0 && b1;
-        for (int q = 0; ok && q < 4; q++) ok = isfinite(num(b0, ck[q])) && isfinite(num(b1, ck[q]));
-        if (!ok) {
+        if (!smart_ok(th)) {
           render_buf_printf(b, " %s |", render_msg(l, MSG_NA));
           continue;
         }

@@ -111,8 +111,10 @@ for lang in en ko; do
     2>"$D/err" >/dev/null || fail "report ($lang) failed: $(cat "$D/err")"
   [ "$(ls "$D/rep.$lang/charts/"*.png | wc -l)" -ge 2 ] || fail "not a thermal chart per drive ($lang)"
 done
-grep -q "| Time to throttle | \*\*[0-9.]* s\*\* | n/a |" "$D/rep.en/review.md" ||
+# the drive that did not throttle has nothing to give in the throttle's rows
+grep -q "| Time to throttle | \*\*[0-9.]* s\*\* | — |" "$D/rep.en/review.md" ||
   fail "English table: $(cat "$D/rep.en/review.md")"
+grep -q "| Throttled speed | \*\*[0-9]* MB/s\*\* | — |" "$D/rep.en/review.md" || fail "throttled speed row: —"
 grep -q "| 스로틀링까지 시간 | \*\*[0-9.]* s\*\* |" "$D/rep.ko/review.md" || fail "Korean table: $(cat "$D/rep.ko/review.md")"
 grep -q "발열 테스트: 지속 쓰기 [0-9.]*초 후" "$D/rep.ko/review.md" || fail "Korean flag text missing"
 
@@ -129,6 +131,13 @@ done
 grep -q "^## Thermal" "$D/full.en/review.md" || fail "no English thermal section"
 grep -q "^## 발열" "$D/full.ko/review.md" || fail "no Korean thermal section"
 grep -q "| Peak temperature | [0-9.]* °C |" "$D/full.en/review.md" || fail "no thermal table in review-full"
+# one drive that never throttles: its table has no throttle rows (each would
+# be empty), nor a counter row when the drive reports no counters
+"$S" report --template "$D/t.en.md" --out "$D/rep.one" --format md --dpi 40 "$D/pm981-256" >/dev/null 2>"$D/err" ||
+  fail "report of one drive: $(cat "$D/err")"
+grep -q "| Thermal throttling | no |" "$D/rep.one/review.md" || fail "one drive: no throttling row"
+grep -E -q "Time to throttle|Throttled speed|n/a" "$D/rep.one/review.md" &&
+  fail "one drive that never throttled: empty rows $(cat "$D/rep.one/review.md")"
 # issue 27: this short write throttles for a few seconds and runs at full
 # speed after; the throttled speed is the one while throttled (the chart's
 # ~750 MB/s), the mean after it a row of its own
