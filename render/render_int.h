@@ -192,8 +192,10 @@ void render_canvas_legend(cairo_t *cr, const struct render_plot *p, const struct
                int left);
 /* The legend below the plot, in the room its bottom_pt keeps (at least
  * RENDER_LEGEND_BELOW_PT(n)): for charts of many long labels, which a box
- * in a corner would lay over the curves. */
-#define RENDER_LEGEND_BELOW_PT(n) (10.0 + 11.0 * (double)(n))
+ * in a corner would lay over the curves. The box is 6 + 11 n pt tall and
+ * starts 4 pt under the room's top; 6 pt more keep its frame off the
+ * canvas's edge (with 10 + 11 n the bottom line was cut). */
+#define RENDER_LEGEND_BELOW_PT(n) (16.0 + 11.0 * (double)(n))
 void render_canvas_legend_below(cairo_t *cr, const struct render_plot *p, const struct render_legend_item *it,
                                 size_t n);
 
@@ -317,7 +319,10 @@ size_t render_select(const struct render_runs *rs, const char *drive, const stru
 /* The thermal chart kind (render/chart/thermal.c): the first thermal step
  * analysis of ANALYSIS with a throughput series, or NULL; and its drawing
  * (write MB/s in W_RGB on the left axis, temperature on the right, the
- * throttling points marked) into a begun canvas. */
+ * throttling points marked, the legend below the plot in the
+ * RENDER_CHART_THERMAL_LEG_PT the kind's height keeps for it) into a begun
+ * canvas. */
+#define RENDER_CHART_THERMAL_LEG_PT RENDER_LEGEND_BELOW_PT(2)
 const json_t *render_chart_thermal_of(const json_t *analysis);
 void render_chart_thermal_draw(struct render_canvas *c, const json_t *thermal, enum render_lang lang, const char *label,
                                const double w_rgb[3]);
