@@ -51,6 +51,14 @@ size_t render_data_tail_curve(const struct render_run *r, const char *w, double 
                      size_t max);
 /* The analysis test object of kind "tail" whose workload is W, or NULL. */
 json_t *render_data_tail_test(const struct render_run *r, const char *w);
+/* The one rule for a CrystalDiskMark figure in a table or panel, whatever
+ * the source (a measured run or an imported file, CDM 3 to 9): MB/s to 2
+ * decimals (a file's "562.114" is 562.11, beside a run's 353.54), IOPS to
+ * 1, mean latency in µs to 2; the file's own digits stay in the archive
+ * (summary.text). */
+#define RENDER_CDM_MB_S_FMT "%.2f"
+#define RENDER_CDM_IOPS_FMT "%.1f"
+#define RENDER_CDM_US_FMT "%.2f"
 /* CDM cells of run R in STATE in CrystalDiskMark's order (render_data_cdm_sort;
  * borrowed array items). */
 size_t render_data_cdm_cells(const struct render_run *r, const char *state, json_t **cells, size_t max);
