@@ -896,18 +896,26 @@ static void build_gate(struct render_buf *b, const struct cmp_out *c) {
   render_buf_puts(b, "\n");
 }
 
-/* A run's measured date as shown: "2026-12-03 11:50:13", an import's
- * import date marked. */
+/* A date cell is never broken inside a date, a date and its time or a
+ * range: the spaces there are no-break spaces (U+00A0; the PDF breaks at
+ * ' ' only, a browser not at a hyphen before a digit), so a narrow
+ * Measured column wraps only before the "(import date)" mark. */
+#define CMP_NBSP "\u00a0"
+
+/* A run's measured date as shown: "2026-12-03 11:50:13" (one piece), an
+ * import's import date marked. */
 static void run_date(const struct cmp_run *r, int ko, char *buf, size_t len) {
   if (!r->measured[0]) snprintf(buf, len, "%s", r->date[0] ? r->date : "-");
   else if (r->date_kind == CMP_DATE_IMPORTED) snprintf(buf, len, "%.10s (%s)", r->measured, render_cmp_msg(CM_IMPORT_DATE, ko));
+  else if (strlen(r->measured) > 11 && r->measured[10] == ' ')
+    snprintf(buf, len, "%.10s" CMP_NBSP "%s", r->measured, r->measured + 11);
   else snprintf(buf, len, "%s", r->measured);
 }
 
 static void group_dates(const struct cmp_group *x, int ko, char *buf, size_t len) {
   if (!x->first_measured[0]) snprintf(buf, len, "-");
   else if (!strncmp(x->first_measured, x->last_measured, 10)) snprintf(buf, len, "%.10s", x->first_measured);
-  else snprintf(buf, len, "%.10s .. %.10s", x->first_measured, x->last_measured);
+  else snprintf(buf, len, "%.10s" CMP_NBSP ".." CMP_NBSP "%.10s", x->first_measured, x->last_measured);
   if (x->any_import_date) {
     size_t l = strlen(buf);
     snprintf(buf + l, len - l, " (%s)", render_cmp_msg(CM_IMPORT_DATE, ko));
