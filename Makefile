@@ -79,7 +79,7 @@ $(BUILD)/ssdrev-san: $(SCLI_OBJ) $(BUILD)/libssdrev-san.a
 	$(CC) $(SAN) -o $@ $(SCLI_OBJ) $(BUILD)/libssdrev-san.a $(LIBS_ALL)
 $(BUILD)/san/%.o: %.c
 	@mkdir -p $(@D); $(CC) $(CFLAGS_ALL) $(SAN) -O1 -c -o $@ $<
-$(BUILD)/test/%: tests/unit/%.c tests/unit/testlib.h $(BUILD)/libssdrev-san.a
+$(BUILD)/test/%: tests/unit/%.c tests/unit/testlib.h tests/unit/simlib.h $(BUILD)/libssdrev-san.a
 	@mkdir -p $(@D); $(CC) $(CFLAGS_ALL) $(SAN) -O1 -o $@ $< $(BUILD)/libssdrev-san.a $(LIBS_ALL)
 
 # ---------------------------------------------------------------- main jobs

@@ -174,7 +174,7 @@ static const struct msg_row rows[MSG_COUNT] = {
         "post-cache write speed {post_cache_mb_s:0} MB/s is {ratio:2}x of the cached {cache_mb_s:0} MB/s (< {min_ratio:1}x)",
         "SLC캐시 이후 쓰기 속도 {post_cache_mb_s:0}MB/s는 캐시 안 {cache_mb_s:0}MB/s의 {ratio:2}배입니다 (< {min_ratio:1}배)"),
     ROW(MSG_F_TAIL_BLOWUP, "{workload} tail: p{p} {p_us:1} µs is {ratio:1}x the median {p50_us:1} µs (> {max_ratio:0}x)",
-        "{workload} 꼬리 지연시간: p{p} {p_us:1} µs로 중앙값 {p50_us:1} µs의 {ratio:1}배입니다 (> {max_ratio:0}배)"),
+        "{workload:wl} 꼬리 지연시간: p{p} {p_us:1} µs로 중앙값 {p50_us:1} µs의 {ratio:1}배입니다 (> {max_ratio:0}배)"),
     ROW(MSG_F_RW_SWEEP_DIP,
         "RW-ratio sweep QD{qd} dips to {mb_s:1} MB/s at {read_pct:0}% reads, {ratio:2}x of the slower pure workload "
         "({ends_min_mb_s:1} MB/s)",
@@ -1001,6 +1001,10 @@ static void put_param(struct render_buf *b, enum render_lang lang, const json_t 
                                                                   : !strcmp(s, "mix")    ? MSG_MIX
                                                                                          : -1)
                                  : -1;
+    /* {x:wl}: a tail workload's id (mix70) in the words of the findings
+     * (render/doc/findings.c), for the flags table's rows */
+    if (!strcmp(spec, "wl"))
+      op = !strcmp(s, "read") ? MSG_READ : !strcmp(s, "write") ? MSG_WRITE : !strcmp(s, "mix70") ? MSG_FD_MIX70 : -1;
     render_buf_puts(b, op >= 0 ? render_msg(lang, (enum render_msg_id)op) : s);
   } else if (json_is_number(v)) {
     double x = json_number_value(v);

@@ -12,7 +12,9 @@
  * forms, or with the same form in both languages unless the row says so.
  *
  * Parameters: a form may hold {name} (the parameter as text; a number as
- * %g) or {name:N} (a number with N decimals, N = 0..6). `{{` writes `{`.
+ * %g) or {name:N} (a number with N decimals, N = 0..6); {name:op} writes
+ * read / write / mix, and {name:wl} a tail workload's id (read, mix70,
+ * write), in the form's language. `{{` writes `{`.
  * Parameters come from a JSON object (a flag's "numbers", or one built by
  * the caller); a missing one prints as "?". */
 #ifndef SSDREV_RENDER_MSG_INT_H

@@ -51,6 +51,14 @@ size_t render_data_tail_curve(const struct render_run *r, const char *w, double 
                      size_t max);
 /* The analysis test object of kind "tail" whose workload is W, or NULL. */
 json_t *render_data_tail_test(const struct render_run *r, const char *w);
+/* The one rule for a CrystalDiskMark figure in a table or panel, whatever
+ * the source (a measured run or an imported file, CDM 3 to 9): MB/s to 2
+ * decimals (a file's "562.114" is 562.11, beside a run's 353.54), IOPS to
+ * 1, mean latency in µs to 2; the file's own digits stay in the archive
+ * (summary.text). */
+#define RENDER_CDM_MB_S_FMT "%.2f"
+#define RENDER_CDM_IOPS_FMT "%.1f"
+#define RENDER_CDM_US_FMT "%.2f"
 /* CDM cells of run R in STATE in CrystalDiskMark's order (render_data_cdm_sort;
  * borrowed array items). */
 size_t render_data_cdm_cells(const struct render_run *r, const char *state, json_t **cells, size_t max);
@@ -192,8 +200,10 @@ void render_canvas_legend(cairo_t *cr, const struct render_plot *p, const struct
                int left);
 /* The legend below the plot, in the room its bottom_pt keeps (at least
  * RENDER_LEGEND_BELOW_PT(n)): for charts of many long labels, which a box
- * in a corner would lay over the curves. */
-#define RENDER_LEGEND_BELOW_PT(n) (10.0 + 11.0 * (double)(n))
+ * in a corner would lay over the curves. The box is 6 + 11 n pt tall and
+ * starts 4 pt under the room's top; 6 pt more keep its frame off the
+ * canvas's edge (with 10 + 11 n the bottom line was cut). */
+#define RENDER_LEGEND_BELOW_PT(n) (16.0 + 11.0 * (double)(n))
 void render_canvas_legend_below(cairo_t *cr, const struct render_plot *p, const struct render_legend_item *it,
                                 size_t n);
 
@@ -317,7 +327,10 @@ size_t render_select(const struct render_runs *rs, const char *drive, const stru
 /* The thermal chart kind (render/chart/thermal.c): the first thermal step
  * analysis of ANALYSIS with a throughput series, or NULL; and its drawing
  * (write MB/s in W_RGB on the left axis, temperature on the right, the
- * throttling points marked) into a begun canvas. */
+ * throttling points marked, the legend below the plot in the
+ * RENDER_CHART_THERMAL_LEG_PT the kind's height keeps for it) into a begun
+ * canvas. */
+#define RENDER_CHART_THERMAL_LEG_PT RENDER_LEGEND_BELOW_PT(2)
 const json_t *render_chart_thermal_of(const json_t *analysis);
 void render_chart_thermal_draw(struct render_canvas *c, const json_t *thermal, enum render_lang lang, const char *label,
                                const double w_rgb[3]);

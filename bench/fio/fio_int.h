@@ -19,7 +19,9 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include "base/ssdrev.h"
 
 /* fio reads a job file with fgets(OPT_LEN_MAX = 8192) (init.c
@@ -126,5 +128,26 @@ void bench_fio_sh_print(struct bench_fio_text *s, const char *text);
  * control character (a word that would span lines) with -EINVAL naming
  * WHAT. An empty word is ''. */
 int bench_fio_sh_word(FILE *f, const char *w, const char *what, struct ssdrev_err *err);
+
+/* A load host's fio server (`--client=ip:HOST,PORT`), probed while its
+ * client runs (bench/fio/server.c): a connect to its port a second; one
+ * that refuses or gives no answer for BENCH_FIO_SERVER_LOST_S in a row
+ * means the server is gone. */
+#define BENCH_FIO_SERVER_LOST_S 3.0
+struct bench_fio_server_probe {
+  struct sockaddr_storage addr; /* the server's port; addr_len 0: not probed */
+  socklen_t addr_len;
+  char host[256], port[8];      /* as the client names them, for messages */
+  uint64_t next_ns;             /* the next probe's time (ssdrev_clock_ns) */
+  uint64_t failing_ns;          /* since when every probe failed, 0: it answers */
+  char why[96];                 /* the last failed probe's error ("Connection refused") */
+};
+/* Reads CLIENT ("ip:ADDRESS,PORT"; a name is looked up here). 0, or a
+ * negative errno when it names no address to probe (P then probes nothing). */
+int bench_fio_server_probe_init(struct bench_fio_server_probe *p, const char *client);
+/* Probes when one is due (the first a second after NOW_NS of the first
+ * call). 1 when the server has been gone for BENCH_FIO_SERVER_LOST_S (p->why
+ * says how it failed), else 0. Blocks at most half a second. */
+int bench_fio_server_probe_step(struct bench_fio_server_probe *p, uint64_t now_ns);
 
 #endif

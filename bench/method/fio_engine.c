@@ -400,6 +400,9 @@ struct fio_run {
   int timed_out;      /* it outlived its time limit and was killed */
   int blind;          /* that limit was FIO_LIMIT_BLIND's (no status line came) */
   double limit_s;     /* that limit */
+  int server_lost;    /* a load host's fio server went away: its client was killed */
+  char lost_why[96];  /* how the server's port failed ("Connection refused") */
+  char lost_host[272]; /* HOST:PORT of that server */
   uint64_t out_bytes; /* console output it wrote */
   char tail[400];     /* its last lines, for a message */
 };
@@ -445,6 +448,9 @@ static int run_fio(struct review_ctx *c, const char *dir, const char *name, doub
     if (out.fd >= 0) close(out.fd);
     return (int)pid;
   }
+  /* a load host's server: gone, its client may wait for ever (server.c) */
+  struct bench_fio_server_probe probe;
+  if (!c->o->fio_client || bench_fio_server_probe_init(&probe, c->o->fio_client)) memset(&probe, 0, sizeof probe);
   double margin = limit_margin_s();
   r->limit_s = (want_s > 0 ? want_s * (1 + FIO_LIMIT_SHARE) : 0) + margin;
   uint64_t t0 = ssdrev_clock_ns(), moved_ns = t0;
@@ -474,6 +480,14 @@ static int run_fio(struct review_ctx *c, const char *dir, const char *name, doub
       r->blind = !timed && !seen_status;
       if (r->blind) r->limit_s = (double)(blind_ns - t0) / 1e9;
       sent = 2;
+      sig_ns = now;
+    }
+    if (!sent && !reaped && bench_fio_server_probe_step(&probe, now)) {
+      kill_group(pid, SIGKILL); /* the client: nothing of use is to come */
+      r->server_lost = 1;
+      snprintf(r->lost_why, sizeof r->lost_why, "%s", probe.why);
+      snprintf(r->lost_host, sizeof r->lost_host, "%s:%s", probe.host, probe.port);
+      sent = 3;
       sig_ns = now;
     }
     /* a fio that does not exit (a client still connecting, a hung server)
@@ -783,12 +797,16 @@ static int fio_run_job(struct review_ctx *c, const struct bench_job *job, const 
     res->interrupted = 1;
     return archive_save(c->run, err);
   }
-  if (fr.timed_out || st != 0) {
+  if (fr.server_lost || fr.timed_out || st != 0) {
     char msg[800];
     char how[32];
     if (fr.blind) snprintf(how, sizeof how, "x %g +", FIO_LIMIT_BLIND);
     else snprintf(how, sizeof how, "+ %g%% +", FIO_LIMIT_SHARE * 100);
-    if (fr.timed_out)
+    if (fr.server_lost)
+      snprintf(msg, sizeof msg, "the fio server of load host %s is gone (its port: %s for %g s), so its client "
+               "was stopped; a job the server had started may still run there", fr.lost_host, fr.lost_why,
+               BENCH_FIO_SERVER_LOST_S);
+    else if (fr.timed_out)
       snprintf(msg, sizeof msg, "fio ran past its time limit of %.3g s (%s %.3g s %s %.3g s margin%s) and "
                "was killed (exit status %d)%s%s", fr.limit_s, timed ? "runtime" : "estimate", want_s, how,
                limit_margin_s(),
@@ -796,7 +814,7 @@ static int fio_run_job(struct review_ctx *c, const struct bench_job *job, const 
                fr.tail[0] ? "; its output ended: " : "", fr.tail);
     else
       snprintf(msg, sizeof msg, "fio exited with status %d%s%s", st, fr.tail[0] ? ": " : "", fr.tail);
-    rc = ssdrev_fail(err, fr.timed_out ? -ETIMEDOUT : -EIO, "step '%s', test '%s': %s (see %s)", c->step->id,
+    rc = ssdrev_fail(err, fr.server_lost ? -EHOSTDOWN : fr.timed_out ? -ETIMEDOUT : -EIO, "step '%s', test '%s': %s (see %s)", c->step->id,
                      job->name, msg, outp);
     add_unfinished(c, job, o, params, "failed", msg);
     json_decref(o->extra);

@@ -54,20 +54,14 @@ static void cdm_box(cairo_t *cr, double bx, double by, double bw, double bh, con
   cairo_stroke(cr);
   char big[32], small[96];
   if (json_is_object(m)) {
-    /* an imported CrystalDiskMark value as its file wrote it */
-    const json_t *t = json_object_get(m, "text");
-    const char *tm = json_string_value(json_object_get(t, "mb_s")), *ti = json_string_value(json_object_get(t, "iops")),
-               *tl = json_string_value(json_object_get(t, "lat_us"));
+    /* by the tables' rule (RENDER_CDM_*_FMT), an import's figures too */
     char iops[40], lat[40];
-    if (tm) snprintf(big, sizeof big, "%s", tm);
-    else snprintf(big, sizeof big, "%.2f", render_data_num(m, "mb_s", 0));
-    if (ti) snprintf(iops, sizeof iops, "%s", ti);
-    else snprintf(iops, sizeof iops, "%.1f", render_data_num(m, "iops", 0));
     double lv = render_data_num(m, "lat_us", -1);
-    if (tl) snprintf(lat, sizeof lat, "%s", tl);
-    else snprintf(lat, sizeof lat, "%.2f", lv);
+    snprintf(big, sizeof big, RENDER_CDM_MB_S_FMT, render_data_num(m, "mb_s", 0));
+    snprintf(iops, sizeof iops, RENDER_CDM_IOPS_FMT, render_data_num(m, "iops", 0));
+    snprintf(lat, sizeof lat, RENDER_CDM_US_FMT, lv);
     /* a file without latencies (CrystalDiskMark 6): IOPS alone, no "-1 µs" */
-    if (tl || lv >= 0) snprintf(small, sizeof small, "%s IOPS   %s µs", iops, lat);
+    if (lv >= 0) snprintf(small, sizeof small, "%s IOPS   %s µs", iops, lat);
     else snprintf(small, sizeof small, "%s IOPS", iops);
   } else {
     snprintf(big, sizeof big, "-");
@@ -1215,8 +1209,8 @@ static const struct chart_kind kinds[] = {
      bars_draw, "state op"},
     {"temperature", "drive temperature and write MB/s over the review's time", 1, 3.2,
      temp_check, temp_draw, ""},
-    {"thermal", "thermal step: sustained write MB/s and temperature on one time axis, throttling marked", 1, 3.3,
-     thermal_check, thermal_draw, ""},
+    {"thermal", "thermal step: sustained write MB/s and temperature on one time axis, throttling marked", 1,
+     3.3 + RENDER_CHART_THERMAL_LEG_PT / 72, thermal_check, thermal_draw, ""},
     {"steady_state", "SNIA PTS convergence: IOPS per round, the window's mean, +-10% / +-20% bands, best-fit line", 1, 3.4,
      render_chart_steady_check, render_chart_steady_draw, ""},
     {"consistency", "IOPS per second and per 100 ms of a sustained random write (dots, linear y)", 1, 3.4,

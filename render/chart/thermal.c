@@ -72,6 +72,7 @@ void render_chart_thermal_draw(struct render_canvas *c, const json_t *th, enum r
   for (size_t k = 0; k < nt; k++) tx[k] /= scale;
   for (size_t k = 0; k < ns; k++) sx[k] /= scale;
   struct render_plot p = {0};
+  p.bottom_pt = RENDER_CHART_THERMAL_LEG_PT;
   p.x.lo = 0;
   p.x.hi = tmax > 0 ? tmax / scale : 1;
   p.x.label = render_msg(lang, scale > 1 ? MSG_C_TIME_MIN_AX : MSG_C_TIME_AX);
@@ -79,7 +80,8 @@ void render_chart_thermal_draw(struct render_canvas *c, const json_t *th, enum r
   render_canvas_range(wyy, 2, &p.y.lo, &p.y.hi, 1);
   p.y.label = render_msg(lang, MSG_C_WRITE_TPUT);
   /* the temperature axis on the right: its own range, ticks and name */
-  /* headroom above the hottest sample keeps the curve clear of the legend */
+  /* headroom above the hottest sample keeps the curve clear of the
+   * throttle marks' labels at the top */
   if (isfinite(clo) && isfinite(chi)) chi += 0.3 * (chi - clo > 5 ? chi - clo : 5);
   double clh[2] = {isfinite(clo) ? clo : 20, isfinite(chi) ? chi : 80}, tlo, thi;
   render_canvas_range(clh, 2, &tlo, &thi, 0);
@@ -120,14 +122,9 @@ void render_chart_thermal_draw(struct render_canvas *c, const json_t *th, enum r
   }
   size_t i;
   const json_t *pt;
-  /* the legend goes to the upper corner with fewer marks, and the marks
-   * are drawn over it (issue 27: the box hid the throttle mark's label) */
-  size_t right = 0, left = 0;
-  json_array_foreach(json_object_get(th, "points"), i, pt) {
-    double t = json_number_value(json_object_get(pt, "t_s")) / scale;
-    if (t > (p.x.lo + p.x.hi) / 2) right++;
-    else left++;
-  }
+  /* the legend below the plot, in the room kept for it: in a corner it
+   * lay over the end of the write line (a write still in its SLC cache at
+   * the top right) or over a throttle mark's label (issue 27) */
   struct render_legend_item leg[2] = {0};
   snprintf(leg[0].text, sizeof leg[0].text, "%s", render_msg(lang, MSG_C_THERMAL_WRITE_LEG));
   memcpy(leg[0].rgb, w_rgb, sizeof leg[0].rgb);
@@ -135,7 +132,7 @@ void render_chart_thermal_draw(struct render_canvas *c, const json_t *th, enum r
   snprintf(leg[1].text, sizeof leg[1].text, "%s", render_msg(lang, MSG_C_THERMAL_TEMP_LEG));
   memcpy(leg[1].rgb, tc_rgb, sizeof tc_rgb);
   leg[1].shape = -1;
-  render_canvas_legend(cr, &p, leg, ns ? 2 : 1, right > left);
+  render_canvas_legend_below(cr, &p, leg, ns ? 2 : 1);
   json_array_foreach(json_object_get(th, "points"), i, pt) {
     int thermal = json_is_true(json_object_get(pt, "thermal"));
     double t = json_number_value(json_object_get(pt, "t_s")) / scale;

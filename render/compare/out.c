@@ -169,25 +169,23 @@ void render_cmp_fit_label(cairo_t *cr, char *name, size_t size, double width, in
 
 /* Horizontal bars, best first: the group's median as the bar (the
  * baseline darker), a min-max whisker with a median tick for groups of
- * several runs, the value, the ratio and n after the bar. */
+ * several runs, the value, the ratio and n after the bar. No title: the
+ * report's heading above it names the figure and its unit (the chart's own
+ * title and a caption under it said it twice more). */
 static int draw_chart(const struct cmp_out *c, size_t f, const size_t *rank, size_t nrank, const char *path,
                       struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
   const struct cmp_fig *fig = &t->figs->v[f];
   int ko = t->lang_ko;
   size_t shown = nrank < CMP_TOP ? nrank : CMP_TOP;
-  const double row_pt = 18, top_pt = 50, bottom_pt = 28, w_in = 6.5;
+  const double row_pt = 18, top_pt = 30, bottom_pt = 28, w_in = 6.5;
   double h_in = (top_pt + row_pt * (double)shown + bottom_pt) / 72;
   struct render_canvas cv;
   /* 300 dpi: the PDF writer places chart PNGs at that resolution */
   int rc = render_canvas_canvas_begin(&cv, path, w_in, h_in, 300, err);
   if (rc) return rc;
   cairo_t *cr = cv.cr;
-  char title[400], sub[200], tt[300];
-  render_cmp_fig_title(fig, ko, tt, sizeof tt);
-  snprintf(title, sizeof title, "%s [%s]", tt, render_cmp_unit_shown(fig->unit));
-  cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-  render_canvas_text(cr, 8, 18, title, 12, 1, RC_LEFT);
+  char sub[200];
   const char *better = render_cmp_msg(fig->higher_better ? CM_HIGHER_BETTER : CM_LOWER_BETTER, ko);
   if (nrank > shown) {
     char a[32], b[32], top[160];
@@ -199,7 +197,7 @@ static int draw_chart(const struct cmp_out *c, size_t f, const size_t *rank, siz
     snprintf(sub, sizeof sub, "%s", better);
   }
   cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-  render_canvas_text(cr, 8, 34, sub, 8.5, 0, RC_LEFT);
+  render_canvas_text(cr, 8, 14, sub, 8.5, 0, RC_LEFT);
   double label_w = 0;
   for (size_t i = 0; i < shown; i++) {
     char g[500];
@@ -898,18 +896,26 @@ static void build_gate(struct render_buf *b, const struct cmp_out *c) {
   render_buf_puts(b, "\n");
 }
 
-/* A run's measured date as shown: "2026-12-03 11:50:13", an import's
- * import date marked. */
+/* A date cell is never broken inside a date, a date and its time or a
+ * range: the spaces there are no-break spaces (U+00A0; the PDF breaks at
+ * ' ' only, a browser not at a hyphen before a digit), so a narrow
+ * Measured column wraps only before the "(import date)" mark. */
+#define CMP_NBSP "\u00a0"
+
+/* A run's measured date as shown: "2026-12-03 11:50:13" (one piece), an
+ * import's import date marked. */
 static void run_date(const struct cmp_run *r, int ko, char *buf, size_t len) {
   if (!r->measured[0]) snprintf(buf, len, "%s", r->date[0] ? r->date : "-");
   else if (r->date_kind == CMP_DATE_IMPORTED) snprintf(buf, len, "%.10s (%s)", r->measured, render_cmp_msg(CM_IMPORT_DATE, ko));
+  else if (strlen(r->measured) > 11 && r->measured[10] == ' ')
+    snprintf(buf, len, "%.10s" CMP_NBSP "%s", r->measured, r->measured + 11);
   else snprintf(buf, len, "%s", r->measured);
 }
 
 static void group_dates(const struct cmp_group *x, int ko, char *buf, size_t len) {
   if (!x->first_measured[0]) snprintf(buf, len, "-");
   else if (!strncmp(x->first_measured, x->last_measured, 10)) snprintf(buf, len, "%.10s", x->first_measured);
-  else snprintf(buf, len, "%.10s .. %.10s", x->first_measured, x->last_measured);
+  else snprintf(buf, len, "%.10s" CMP_NBSP ".." CMP_NBSP "%.10s", x->first_measured, x->last_measured);
   if (x->any_import_date) {
     size_t l = strlen(buf);
     snprintf(buf + l, len - l, " (%s)", render_cmp_msg(CM_IMPORT_DATE, ko));
@@ -1097,7 +1103,8 @@ static char *build_md(const struct cmp_out *c, int inline_charts) {
     render_buf_puts(&b, "### ");
     render_buf_puts(&b, tt);
     render_buf_printf(&b, " [%s]\n\n", render_cmp_unit_shown(fig->unit));
-    if (c->chart_of[f]) put_chart(&b, o, tt, c->chart_of[f], inline_charts);
+    /* no caption: the heading just written is the chart's one title */
+    if (c->chart_of[f]) put_chart(&b, o, "", c->chart_of[f], inline_charts);
     figure_table(&b, t, f, rank, nr);
   }
   free(rank);

@@ -23,6 +23,8 @@ static const char css[] =
     "h2{font-size:1.35em;margin-top:1.6em;border-bottom:1px solid #ccc}\n"
     "table{border-collapse:collapse;margin:1em 0;font-size:.9em;font-variant-numeric:tabular-nums}\n"
     "th,td{border:1px solid #999;padding:.25em .6em}\nth{background:#eee}\n"
+    /* a date in a cell, with its time or range (nowrap_dates) */
+    ".nw{white-space:nowrap}\n"
     "img,svg{max-width:100%;height:auto}\n"
     "figure{margin:1.2em 0}\nfigure svg,figure img{display:block;width:100%;height:auto}\n"
     /* a figure's caption, and the *caption* line tables.c writes under a table */
@@ -122,6 +124,78 @@ static char *first_heading(cmark_node *root) {
   if (b.s && !b.oom) title = b.s;
   else render_buf_free(&b);
   return title;
+}
+
+/* ---------------------------------------------------- dates in tables */
+
+/* Where LIT holds an ISO date (YYYY-MM-DD), its offset; else -1. */
+static long iso_date_at(const char *lit) {
+  for (const char *q = lit; *q; q++) {
+    int ok = 1;
+    for (int k = 0; k < 10 && ok; k++) ok = k == 4 || k == 7 ? q[k] == '-' : q[k] >= '0' && q[k] <= '9';
+    if (ok) return (long)(q - lit);
+  }
+  return -1;
+}
+
+/* A date in a table cell never breaks: a browser breaks "2019-03-11" after
+ * a hyphen in a narrow column (compare's Measured: "2019-03-" / "11"),
+ * where the PDF breaks at ' ' only. Each such date, with what is joined
+ * to it by no-break spaces (a time, a range "D .. D"), is put between
+ * MARK "O" and MARK "C" in its text node, which nowrap_spans turns into
+ * <span class="nw"> and </span> once rendered (the safe renderer drops
+ * raw HTML, and a table cell takes no custom node). Returns 0 or -ENOMEM. */
+static int nowrap_dates(cmark_node *root, const char *mark) {
+  cmark_iter *it = cmark_iter_new(root);
+  if (!it) return -ENOMEM;
+  cmark_event_type ev;
+  int rc = 0;
+  while (rc == 0 && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+    cmark_node *t = cmark_iter_get_node(it);
+    if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(t) != CMARK_NODE_TEXT) continue;
+    const char *lit = cmark_node_get_literal(t);
+    if (!lit || iso_date_at(lit) < 0) continue;
+    int in_cell = 0;
+    for (cmark_node *a = cmark_node_parent(t); a && !in_cell; a = cmark_node_parent(a)) {
+      const char *ts = cmark_node_get_type_string(a);
+      in_cell = ts && !strcmp(ts, "table_cell");
+    }
+    if (!in_cell) continue;
+    struct render_buf b = {0};
+    const char *q = lit;
+    long at;
+    while ((at = iso_date_at(q)) >= 0) {
+      size_t len = 10;
+      while (q[at + len] && q[at + len] != ' ') len++; /* up to an ordinary space */
+      render_buf_putn(&b, q, (size_t)at);
+      render_buf_printf(&b, "%sO", mark);
+      render_buf_putn(&b, q + at, len);
+      render_buf_printf(&b, "%sC", mark);
+      q += at + len;
+    }
+    render_buf_puts(&b, q);
+    /* the literal is copied in: setting it while the iterator stands on the
+     * node is safe (the walk follows links, not the text) */
+    if (b.oom || !b.s || !cmark_node_set_literal(t, b.s)) rc = -ENOMEM;
+    render_buf_free(&b);
+  }
+  cmark_iter_free(it);
+  return rc;
+}
+
+/* The rendered BODY with nowrap_dates' marks as spans, into OUT. */
+static void nowrap_spans(struct render_buf *out, const char *body, const char *mark) {
+  size_t ml = strlen(mark);
+  for (const char *q = body;;) {
+    const char *m = strstr(q, mark);
+    if (!m || (m[ml] != 'O' && m[ml] != 'C')) {
+      render_buf_puts(out, q);
+      return;
+    }
+    render_buf_putn(out, q, (size_t)(m - q));
+    render_buf_puts(out, m[ml] == 'O' ? "<span class=\"nw\">" : "</span>");
+    q = m + ml + 1;
+  }
 }
 
 /* ------------------------------------------------------------- figures */
@@ -227,6 +301,16 @@ int render_html_from_md(const char *md, const struct render_doc_meta *meta, cons
   cmark_parser *p = NULL;
   cmark_node *root = render_md_parse(md, &p);
   if (!root) return ssdrev_fail(err, -ENOMEM, "cannot parse the Markdown document");
+  char nwmark[40] = "SSDREVNOWRAP"; /* as the figures' mark below: in no line of MD */
+  for (size_t l = strlen(nwmark); strstr(md, nwmark) && l + 2 < sizeof nwmark; l++) {
+    nwmark[l] = 'Q';
+    nwmark[l + 1] = 0;
+  }
+  if (nowrap_dates(root, nwmark)) {
+    cmark_node_free(root);
+    cmark_parser_free(p);
+    return ssdrev_fail(err, -ENOMEM, "out of memory rendering the HTML");
+  }
   /* A paragraph that is one image becomes a <figure> with its alt text as
    * <figcaption>. cmark-gfm (safe mode: the author's raw HTML is dropped)
    * renders no figures, so each such paragraph gets a marker text that no
@@ -268,6 +352,13 @@ int render_html_from_md(const char *md, const struct render_doc_meta *meta, cons
     }
   }
   char *body = rc == 0 ? cmark_render_html(root, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions(p)) : NULL;
+  if (body && strstr(body, nwmark)) {
+    struct render_buf nb = {0};
+    nowrap_spans(&nb, body, nwmark);
+    free(body);
+    body = nb.oom ? NULL : nb.s;
+    if (!body) render_buf_free(&nb);
+  }
   char *h1 = first_heading(root);
   const char *title = meta && meta->title ? meta->title : h1 ? h1 : "ssdrev review";
   const char *lang = render_lang_code(meta ? meta->lang : RENDER_LANG_EN);

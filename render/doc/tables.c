@@ -249,23 +249,11 @@ static int t_dut(const struct render_run *r, const struct render_args *a, struct
 
 /* ----------------------------------------------------- CrystalDiskMark */
 
-/* One CrystalDiskMark value: as its file wrote it (an import), else measured
- * with the panel's decimals. */
+/* A CrystalDiskMark figure by the one rule (RENDER_CDM_*_FMT), whether
+ * the run measured it or a file wrote it with more digits; never
+ * recomputed (an import's IOPS is the file's, not MB/s / block). */
 static void cdm_value(struct render_buf *b, const struct render_args *a, const json_t *m, const char *key,
                       const char *fmt) {
-  const char *text = json_string_value(json_object_get(json_object_get(m, "text"), key));
-  double v = render_data_num(m, key, NAN);
-  if (text) render_buf_printf(b, " %s |", text);
-  else if (isfinite(v) && v >= 0) {
-    render_buf_puts(b, " ");
-    render_buf_printf(b, fmt, v);
-    render_buf_puts(b, " |");
-  } else render_buf_printf(b, " %s |", M(MSG_NA));
-}
-
-/* cdm_value without the file's text: the number by the table's rule. */
-static void cdm_number(struct render_buf *b, const struct render_args *a, const json_t *m, const char *key,
-                       const char *fmt) {
   double v = render_data_num(m, key, NAN);
   if (isfinite(v) && v >= 0) {
     render_buf_puts(b, " ");
@@ -295,9 +283,9 @@ static void cdm_op_table(struct render_buf *b, const struct render_args *a, json
     render_buf_puts(b, "| ");
     render_buf_md(b, render_data_str(cells[i], "cell", "?"));
     render_buf_puts(b, " |");
-    cdm_value(b, a, m, "mb_s", "%.2f");
-    cdm_value(b, a, m, "iops", "%.1f");
-    cdm_value(b, a, m, "lat_us", "%.2f");
+    cdm_value(b, a, m, "mb_s", RENDER_CDM_MB_S_FMT);
+    cdm_value(b, a, m, "iops", RENDER_CDM_IOPS_FMT);
+    cdm_value(b, a, m, "lat_us", RENDER_CDM_US_FMT);
     render_buf_puts(b, "\n");
   }
   render_buf_puts(b, "\n");
@@ -330,13 +318,12 @@ static int t_cdm(const struct render_run *r, const struct render_args *a, struct
     render_buf_puts(b, "| ");
     render_buf_md(b, render_data_str(cells[i], "cell", "?"));
     render_buf_puts(b, " |");
-    /* as the CrystalDiskMark file wrote them (cdm_value), never recomputed */
-    cdm_value(b, a, rd, "mb_s", "%.2f");
-    cdm_value(b, a, wr, "mb_s", "%.2f");
-    cdm_value(b, a, rd, "iops", "%.1f");
-    cdm_value(b, a, wr, "iops", "%.1f");
-    if (lat) cdm_value(b, a, rd, "lat_us", "%.2f");
-    if (lat) cdm_value(b, a, wr, "lat_us", "%.2f");
+    cdm_value(b, a, rd, "mb_s", RENDER_CDM_MB_S_FMT);
+    cdm_value(b, a, wr, "mb_s", RENDER_CDM_MB_S_FMT);
+    cdm_value(b, a, rd, "iops", RENDER_CDM_IOPS_FMT);
+    cdm_value(b, a, wr, "iops", RENDER_CDM_IOPS_FMT);
+    if (lat) cdm_value(b, a, rd, "lat_us", RENDER_CDM_US_FMT);
+    if (lat) cdm_value(b, a, wr, "lat_us", RENDER_CDM_US_FMT);
     render_buf_puts(b, "\n");
   }
   /* the caption says whose table and which state: under the FOB and the
@@ -716,11 +703,9 @@ static int t_cdm_compare(const struct render_run *const *sel, size_t n, const st
       const json_t *v = NULL;
       for (size_t j = 0; j < m; j++)
         if (!strcmp(render_data_str(c2[j], "cell", ""), cell)) v = json_object_get(c2[j], op);
-      /* one drive: as its file wrote it; several: every figure by one rule
-       * (issue 27: 5103.562 from a CrystalDiskMark file beside 353.54);
-       * a cell the drive's profile has not: said so */
-      if (json_is_object(v) && n > 1) cdm_number(b, a, v, "mb_s", "%.2f");
-      else if (json_is_object(v)) cdm_value(b, a, v, "mb_s", "%.2f");
+      /* every figure by one rule (issue 27: 5103.562 from a CrystalDiskMark
+       * file beside 353.54); a cell the drive's profile has not: said so */
+      if (json_is_object(v)) cdm_value(b, a, v, "mb_s", RENDER_CDM_MB_S_FMT);
       else render_buf_printf(b, " %s |", M(MSG_T_NOT_MEASURED));
     }
     render_buf_puts(b, "\n");

@@ -54,6 +54,21 @@ done
 ls "$T/o1/charts/"*slc-slc-post-cache* "$T/o1/charts/"*tail-read-p99-us* "$T/o1/charts/"*rw-sweep-qd1-read70* \
   >/dev/null 2>&1 || fail "headline charts missing: $(ls "$T/o1/charts" | head)"
 pdftotext "$T/o1/compare.pdf" - 2>/dev/null | grep -q "3,884.41" || fail "the PDF lacks the spread"
+# a figure's title once: its heading; neither a caption under its bar
+# chart nor a title drawn in it (the chart's height is its rows' and the
+# line saying which way is better: 30 + 18 pt a group + 28 pt, at 300 dpi)
+pdftotext "$T/o1/compare.pdf" "$T/o1.txt" 2>/dev/null || fail "pdftotext"
+n=$(grep -c "SEQ1M Q8T1 read, FOB (default)" "$T/o1.txt")
+[ "$n" = 1 ] || fail "the PDF says a chart's title $n times: $(grep -n "SEQ1M Q8T1 read, FOB (default)" "$T/o1.txt")"
+grep -q '^!\[\](charts/02-cdm-fob-default-seq1m-q8t1-read-mb-s.png)$' "$md" || fail "a bar chart with a caption: $(grep 'charts/02' "$md")"
+/usr/bin/python3 - "$T/o1/charts/02-cdm-fob-default-seq1m-q8t1-read-mb-s.png" "$md" <<'PY' || fail "the bar chart keeps room for a title"
+import struct, sys
+h = struct.unpack('>I', open(sys.argv[1], 'rb').read()[20:24])[0]
+md = open(sys.argv[2]).read().split('### SEQ1M Q8T1 read, FOB (default) [MB/s]')[1].split('###')[0]
+rows = sum(1 for l in md.splitlines() if l.startswith('| ') and l[2:3].isdigit())
+want = int((30 + 18 * rows + 28) / 72 * 300)
+assert abs(h - want) <= 1, (h, want, rows)
+PY
 
 # tidy CSV: one row per run and figure, with units
 /usr/bin/python3 - "$T/o1" <<'PY' || exit 1

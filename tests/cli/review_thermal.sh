@@ -157,14 +157,17 @@ x, size = float(m.group(1)), float(m.group(2))
 # centred in the room left of the tag
 assert size < 11 and (abs(x - w / 2) < 1 or x < w / 2), (x, size, w)
 P
-# the throttle at 20 s of this 30 s write is in the right half: the legend
-# goes left, clear of the mark's label (issue 27: it hid "throttle")
-python3 - "$D/full.en/charts/thermal.svg" <<'P' || fail "thermal legend over the throttle mark"
+# the legend lies below the plot, under the time axis's name, clear of
+# every line and mark (in a corner it hid the end of the write line, and
+# before that the throttle mark's label, issue 27), inside the canvas
+python3 - "$D/full.en/charts/thermal.svg" <<'P' || fail "thermal legend not below the plot"
 import re, sys
 t = open(sys.argv[1]).read()
-w = float(re.search(r'<svg[^>]*width="([\d.]+)(pt)?"', t).group(1))
-leg = float(re.search(r'<text[^>]*x="([\d.]+)"[^>]*>Write MB/s \(left axis\)<', t).group(1))
-mark = float(re.search(r'<text[^>]*x="([\d.]+)"[^>]*>throttle<', t).group(1))
-assert mark > w / 2 and leg < w / 2, (mark, leg, w)
+h = float(re.search(r'<svg[^>]*height="([\d.]+)(pt)?"', t).group(1))
+def y_of(text):
+    return float(re.search(r'<text[^>]*y="([\d.]+)"[^>]*>' + re.escape(text) + '<', t).group(1))
+axis, mark = y_of('Time [s]'), y_of('throttle')
+legs = [y_of('Write MB/s (left axis)'), y_of('Temperature (°C, right axis)')]
+assert mark < axis and all(axis + 8 < y < h - 6 for y in legs), (mark, axis, legs, h)
 P
 echo "review_thermal: ok"

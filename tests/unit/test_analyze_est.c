@@ -13,47 +13,19 @@
 #include <math.h>
 #include "analyze/analyze.h"
 #include "tests/unit/testlib.h"
-#include "sim/sim.h"
-#include "bench/bench.h"
+#include "tests/unit/simlib.h"
 
-#define GIB 1073741824.0
+#define EST_DIR "tests/data/est"
 
-static const char *model_path(const char *file) {
-  static char d[4200];
-  const char *root = getenv("SSDREV_ROOT");
-  snprintf(d, sizeof d, "sim:%s/tests/data/est/%s", root ? root : ".", file);
-  return d;
-}
-
+/* 128 KiB QD32 from OFF, watched by W; *DONE the bytes written. */
 static int seq_write(struct bench_target *t, uint64_t off, uint64_t bytes, const char *log,
                      struct bench_cliff_watch *w, uint64_t *done) {
-  struct bench_job job;
-  struct bench_job_result res;
-  struct ssdrev_err e = {{0}};
-  bench_job_defaults(&job);
-  snprintf(job.name, sizeof job.name, "fill");
-  job.pattern = BENCH_SEQ;
-  job.read_pct = 0;
-  job.block_bytes = 128 << 10;
-  job.qd = 32;
-  job.threads = 1;
-  job.offset_bytes = off;
-  job.span_bytes = bytes;
-  job.size_bytes = bytes;
-  job.measure_ns = 0;
-  job.watch = w ? bench_cliff_watch_fn : NULL;
-  job.watch_arg = w;
-  int rc = bench_job_run(t, &job, log, NULL, NULL, &res, &e);
-  if (rc) fprintf(stderr, "    %s\n", e.msg);
+  struct simlib_write sw = {.off = off, .bytes = bytes, .block = 128 << 10, .qd = 32, .watch = w};
+  struct bench_job_result res = {0};
+  int rc = simlib_seq_write(t, &sw, log, &res);
   if (done) *done = res.bytes;
   return rc;
 }
-
-static double num(const json_t *o, const char *k) {
-  const json_t *v = json_object_get(o, k);
-  return json_is_number(v) ? json_number_value(v) : NAN;
-}
-static double size_tol(double gib) { return fmax(0.05 * gib, 1.0 / 16); }
 
 struct fill_out {
   struct sim_truth t0, t1, t2;
@@ -66,15 +38,9 @@ struct fill_out {
 /* The fill_drive step on model `file`, as bench/method/fill.c runs it. */
 static int run_fill(const char *file, struct fill_out *f) {
   memset(f, 0, sizeof *f);
-  struct bench_target_opts to = {0};
-  to.write_intent = 1;
-  to.seed = getenv("EST_SEED") ? strtoull(getenv("EST_SEED"), NULL, 10) : 24;
   struct bench_target *t;
   struct ssdrev_err e = {{0}};
-  if (bench_target_open(&t, model_path(file), &to, &e)) {
-    fprintf(stderr, "    %s\n", e.msg);
-    return -1;
-  }
+  if (simlib_open(&t, EST_DIR, file, getenv("EST_SEED") ? strtoull(getenv("EST_SEED"), NULL, 10) : 24)) return -1;
   struct sim *sim = bench_target_sim(t);
   uint64_t cap = bench_target_size_bytes(t) / (128 << 10) * (128 << 10);
   const char *log1 = test_path("est_empty.ssdlog"), *log2 = test_path("est_nf.ssdlog");
@@ -139,19 +105,19 @@ static void check_fill(const char *file, int *testlib_failed) {
   fprintf(stderr,
           "    %-16s empty: %s %.3f GiB (truth %.3f) %.0f MB/s (truth %.0f) levels %zu; near full: %s %.3f GiB "
           "(truth %.3f) stop %s at %.3f GiB\n",
-          file, f1 ? "found" : "none", num(s1, "cache_gib"), has_cache ? want1 : 0, num(s1, "cache_mb_s"),
+          file, f1 ? "found" : "none", simlib_num(s1, "cache_gib"), has_cache ? want1 : 0, simlib_num(s1, "cache_mb_s"),
           f.t0.slc_write_mb_s, json_array_size(json_object_get(s1, "levels")), f2 ? "found" : "none",
-          num(s2, "cache_gib"), f.nf_truth_gib, bench_cliff_stop_name(f.stop), (double)f.nf_written / GIB);
+          simlib_num(s2, "cache_gib"), f.nf_truth_gib, bench_cliff_stop_name(f.stop), (double)f.nf_written / GIB);
   CHECK(f1 == has_cache);
   if (f1 && has_cache) {
-    CHECK_NEAR(num(s1, "cache_gib"), want1, size_tol(want1));
-    CHECK_NEAR(num(s1, "cache_mb_s"), f.t0.slc_write_mb_s, 0.05 * f.t0.slc_write_mb_s);
+    CHECK_NEAR(simlib_num(s1, "cache_gib"), want1, simlib_size_tol(want1));
+    CHECK_NEAR(simlib_num(s1, "cache_mb_s"), f.t0.slc_write_mb_s, 0.05 * f.t0.slc_write_mb_s);
     /* SLC, then TLC: GC slowing the end of the fill is no further level */
     CHECK_EQ_U64(json_array_size(json_object_get(s1, "levels")), 2);
   }
   if (isfinite(f.nf_truth_gib) && f.nf_truth_gib > 0) {
     CHECK(f2);
-    CHECK_NEAR(num(s2, "cache_gib"), f.nf_truth_gib, size_tol(f.nf_truth_gib));
+    CHECK_NEAR(simlib_num(s2, "cache_gib"), f.nf_truth_gib, simlib_size_tol(f.nf_truth_gib));
     CHECK(f.stop == BENCH_CLIFF_STOP_CLIFF);
   } else {
     CHECK(!f2);

@@ -11,54 +11,20 @@
 #include <math.h>
 #include "analyze/analyze.h"
 #include "tests/unit/testlib.h"
-#include "sim/sim.h"
-#include "bench/bench.h"
+#include "tests/unit/simlib.h"
 
-#define GIB 1073741824.0
+#define FAM_DIR "tests/data/models"
 
-static const char *models_dir(void) {
-  static char d[4200];
-  const char *root = getenv("SSDREV_ROOT");
-  snprintf(d, sizeof d, "%s/tests/data/models", root ? root : ".");
-  return d;
-}
-
+/* BYTES from 0 in BLOCK-byte I/Os at QD32. */
 static int seq_write(struct bench_target *t, uint64_t bytes, uint32_t block, const char *log) {
-  struct bench_job job;
-  struct bench_job_result res;
-  struct ssdrev_err e = {{0}};
-  bench_job_defaults(&job);
-  snprintf(job.name, sizeof job.name, "fill");
-  job.pattern = BENCH_SEQ;
-  job.read_pct = 0;
-  job.block_bytes = block;
-  job.qd = 32;
-  job.threads = 1;
-  job.offset_bytes = 0;
-  job.span_bytes = bytes;
-  job.size_bytes = bytes;
-  job.measure_ns = 0;
-  int rc = bench_job_run(t, &job, log, NULL, NULL, &res, &e);
-  if (rc) fprintf(stderr, "    %s\n", e.msg);
-  return rc;
+  struct simlib_write sw = {.bytes = bytes, .block = block, .qd = 32};
+  return simlib_seq_write(t, &sw, log, NULL);
 }
-
-static double num(const json_t *o, const char *k) {
-  const json_t *v = json_object_get(o, k);
-  return json_is_number(v) ? json_number_value(v) : NAN;
-}
-static double size_tol(double gib) { return fmax(0.05 * gib, 1.0 / 16); }
 
 static void check_model(const char *file, int *testlib_failed) {
-  char spec[4400];
-  snprintf(spec, sizeof spec, "sim:%s/%s", models_dir(), file);
-  struct bench_target_opts to = {0};
-  to.write_intent = 1;
-  to.seed = 11;
   struct bench_target *t;
   struct ssdrev_err e = {{0}};
-  if (bench_target_open(&t, spec, &to, &e)) {
-    fprintf(stderr, "    %s\n", e.msg);
+  if (simlib_open(&t, FAM_DIR, file, 11)) {
     CHECK(0);
     return;
   }
@@ -107,12 +73,12 @@ static void check_model(const char *file, int *testlib_failed) {
   fprintf(stderr,
           "    %-18s empty: %s %.3f GiB (truth %.3f) %.0f MB/s (truth %.0f), post %.0f (truth %.0f) first %.0f "
           "(truth %.0f); near full: %s %.3f GiB (truth %.3f; room after idle %.3f)\n",
-          file, f1 ? "found" : "none", num(s1, "cache_gib"), want_gib, num(s1, "cache_mb_s"), t0.slc_write_mb_s,
-          num(s1, "post_cache_mb_s"), phase_mb_s, num(s1, "post_first_mb_s"), t0.post_cache_mb_s,
-          f2 ? "found" : "none", num(s2, "cache_gib"), nf_gib, nf_room);
+          file, f1 ? "found" : "none", simlib_num(s1, "cache_gib"), want_gib, simlib_num(s1, "cache_mb_s"), t0.slc_write_mb_s,
+          simlib_num(s1, "post_cache_mb_s"), phase_mb_s, simlib_num(s1, "post_first_mb_s"), t0.post_cache_mb_s,
+          f2 ? "found" : "none", simlib_num(s2, "cache_gib"), nf_gib, nf_room);
   CHECK(f1 == has_cache);
   if (has_cache && f1) {
-    CHECK_NEAR(num(s1, "cache_gib"), want_gib, size_tol(want_gib));
+    CHECK_NEAR(simlib_num(s1, "cache_gib"), want_gib, simlib_size_tol(want_gib));
     /* one cliff: the simulator has SLC and TLC only (on the GC model the
      * onset of GC, where the TLC speed gives way to a GC-bound one, may be
      * a second level; its slow decline after is no cascade of cliffs) */
@@ -126,21 +92,21 @@ static void check_model(const char *file, int *testlib_failed) {
       const json_t *lv = json_object_get(s1, "levels");
       double fold_gib = (double)t1.fold_first_host_bytes / GIB;
       fprintf(stderr, "    %-18s levels: direct %.0f MB/s (truth %.0f), folding-bound from %.3f GiB (truth %.3f, formula %.3f) %.0f MB/s (truth %.0f)\n",
-              file, num(json_array_get(lv, 1), "mb_s"), t0.post_cache_mb_s, num(json_array_get(lv, 2), "from_gib"),
-              fold_gib, (double)t0.empty_fill_fold_bytes / GIB, num(json_array_get(lv, 2), "mb_s"), t0.fold_bound_mb_s);
+              file, simlib_num(json_array_get(lv, 1), "mb_s"), t0.post_cache_mb_s, simlib_num(json_array_get(lv, 2), "from_gib"),
+              fold_gib, (double)t0.empty_fill_fold_bytes / GIB, simlib_num(json_array_get(lv, 2), "mb_s"), t0.fold_bound_mb_s);
       CHECK_NEAR((double)t1.fold_first_host_bytes, (double)t0.empty_fill_fold_bytes, 4 << 20);
-      CHECK_NEAR(num(json_array_get(lv, 1), "mb_s"), t0.post_cache_mb_s, 0.05 * t0.post_cache_mb_s);
-      CHECK_NEAR(num(json_array_get(lv, 2), "from_gib"), fold_gib, size_tol(fold_gib));
-      CHECK_NEAR(num(json_array_get(lv, 2), "mb_s"), t0.fold_bound_mb_s, 0.05 * t0.fold_bound_mb_s);
+      CHECK_NEAR(simlib_num(json_array_get(lv, 1), "mb_s"), t0.post_cache_mb_s, 0.05 * t0.post_cache_mb_s);
+      CHECK_NEAR(simlib_num(json_array_get(lv, 2), "from_gib"), fold_gib, simlib_size_tol(fold_gib));
+      CHECK_NEAR(simlib_num(json_array_get(lv, 2), "mb_s"), t0.fold_bound_mb_s, 0.05 * t0.fold_bound_mb_s);
     } else CHECK_EQ_U64(nd, 1);
-    CHECK_NEAR(num(s1, "cache_mb_s"), t0.slc_write_mb_s, 0.05 * t0.slc_write_mb_s);
-    CHECK_NEAR(num(s1, "post_cache_mb_s"), phase_mb_s, 0.05 * phase_mb_s);
+    CHECK_NEAR(simlib_num(s1, "cache_mb_s"), t0.slc_write_mb_s, 0.05 * t0.slc_write_mb_s);
+    CHECK_NEAR(simlib_num(s1, "post_cache_mb_s"), phase_mb_s, 0.05 * phase_mb_s);
     /* without GC the post-cache speed is the TLC program rate throughout */
-    if (!strstr(file, "gc")) CHECK_NEAR(num(s1, "post_first_mb_s"), t0.post_cache_mb_s, 0.05 * t0.post_cache_mb_s);
+    if (!strstr(file, "gc")) CHECK_NEAR(simlib_num(s1, "post_first_mb_s"), t0.post_cache_mb_s, 0.05 * t0.post_cache_mb_s);
   }
   if (!has_cache) {
     CHECK(json_is_null(json_object_get(s1, "cache_mb_s")));
-    CHECK_NEAR(num(s1, "fill_mb_s"), t0.post_cache_mb_s, 0.05 * t0.post_cache_mb_s);
+    CHECK_NEAR(simlib_num(s1, "fill_mb_s"), t0.post_cache_mb_s, 0.05 * t0.post_cache_mb_s);
   }
   /* near full: found where the drive ran out, else nothing (a lower bound) */
   if (strstr(file, "gc")) {
@@ -150,7 +116,7 @@ static void check_model(const char *file, int *testlib_failed) {
     CHECK(!f2);
   } else if (isfinite(nf_gib)) {
     CHECK(f2);
-    CHECK_NEAR(num(s2, "cache_gib"), nf_gib, size_tol(nf_gib));
+    CHECK_NEAR(simlib_num(s2, "cache_gib"), nf_gib, simlib_size_tol(nf_gib));
   } else {
     CHECK(!f2);
   }
@@ -160,7 +126,7 @@ static void check_model(const char *file, int *testlib_failed) {
 }
 
 TEST("The SLC estimate matches the simulator's truth on every model of the family") {
-  DIR *d = opendir(models_dir());
+  DIR *d = opendir(simlib_dir(FAM_DIR));
   REQUIRE(d != NULL);
   struct dirent *de;
   int n = 0;

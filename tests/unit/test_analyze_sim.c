@@ -5,37 +5,14 @@
 #include <errno.h>
 #include "analyze/analyze.h"
 #include "tests/unit/testlib.h"
-#include "sim/sim.h"
-#include "bench/bench.h"
+#include "tests/unit/simlib.h"
 
-#define GIB 1073741824.0
-
-static const char *models_dir(void) {
-  static char d[4200];
-  const char *root = getenv("SSDREV_ROOT");
-  snprintf(d, sizeof d, "%s/samples/models", root ? root : ".");
-  return d;
-}
+#define SIM_DIR "samples/models"
 
 /* Writes `bytes` sequentially (128 KiB, QD8) from offset 0 into log. */
 static int seq_fill(struct bench_target *t, uint64_t bytes, const char *log) {
-  struct bench_job job;
-  struct bench_job_result res;
-  struct ssdrev_err e = {{0}};
-  bench_job_defaults(&job);
-  snprintf(job.name, sizeof job.name, "fill");
-  job.pattern = BENCH_SEQ;
-  job.read_pct = 0;
-  job.block_bytes = 128 * 1024;
-  job.qd = 8;
-  job.threads = 1;
-  job.offset_bytes = 0;
-  job.span_bytes = bytes;
-  job.size_bytes = bytes;
-  job.measure_ns = 0;
-  int rc = bench_job_run(t, &job, log, NULL, NULL, &res, &e);
-  if (rc) fprintf(stderr, "    %s\n", e.msg);
-  return rc;
+  struct simlib_write sw = {.bytes = bytes, .block = 128 * 1024, .qd = 8};
+  return simlib_seq_write(t, &sw, log, NULL);
 }
 
 static double an_num_test(const json_t *o, const char *k) {
@@ -46,15 +23,9 @@ static double an_num_test(const json_t *o, const char *k) {
 static const json_t *slc_of(const json_t *res) { return json_object_get(json_object_get(res, "fill"), "slc"); }
 
 static void check_model(const char *file, int *testlib_failed) {
-  char spec[4400];
-  snprintf(spec, sizeof spec, "sim:%s/%s", models_dir(), file);
-  struct bench_target_opts to = {0};
-  to.write_intent = 1;
-  to.seed = 7;
   struct bench_target *t;
   struct ssdrev_err e = {{0}};
-  if (bench_target_open(&t, spec, &to, &e)) {
-    fprintf(stderr, "    %s\n", e.msg);
+  if (simlib_open(&t, SIM_DIR, file, 7)) {
     CHECK(0);
     return;
   }
@@ -128,7 +99,7 @@ static void check_model(const char *file, int *testlib_failed) {
 }
 
 TEST("The SLC estimate is within 5% of the ground truth on every shipped model") {
-  DIR *d = opendir(models_dir());
+  DIR *d = opendir(simlib_dir(SIM_DIR));
   REQUIRE(d != NULL);
   struct dirent *de;
   int n = 0;

@@ -11,38 +11,13 @@
 #include <math.h>
 #include "analyze/analyze_int.h"
 #include "tests/unit/testlib.h"
-#include "sim/sim.h"
-#include "bench/bench.h"
+#include "tests/unit/simlib.h"
 
-#define GIB 1073741824.0
-
-static const char *model_spec(const char *file) {
-  static char d[4400];
-  const char *root = getenv("SSDREV_ROOT");
-  /* issue 24's models (est-*) have their own directory */
-  snprintf(d, sizeof d, "sim:%s/tests/data/%s/%s", root ? root : ".", strncmp(file, "est-", 4) ? "models" : "est", file);
-  return d;
-}
-
+/* 128 KiB QD32 from OFF after IDLE_NS, watched by W. */
 static int write_job(struct bench_target *t, uint64_t off, uint64_t bytes, uint64_t idle_ns, struct bench_cliff_watch *w,
                      const char *log, struct bench_job_result *res) {
-  struct bench_job job;
-  struct ssdrev_err e = {{0}};
-  bench_job_defaults(&job);
-  snprintf(job.name, sizeof job.name, "w");
-  job.pattern = BENCH_SEQ;
-  job.read_pct = 0;
-  job.block_bytes = 128 << 10;
-  job.qd = 32;
-  job.offset_bytes = off;
-  job.span_bytes = bytes;
-  job.size_bytes = bytes;
-  job.measure_ns = 0;
-  job.idle_ns = idle_ns;
-  if (w) job.watch = bench_cliff_watch_fn, job.watch_arg = w;
-  int rc = bench_job_run(t, &job, log, NULL, NULL, res, &e);
-  if (rc) fprintf(stderr, "    %s\n", e.msg);
-  return rc;
+  struct simlib_write sw = {.off = off, .bytes = bytes, .idle_ns = idle_ns, .block = 128 << 10, .qd = 32, .watch = w};
+  return simlib_seq_write(t, &sw, log, res);
 }
 
 /* One write of the series as a test of the analysis: its log analyzed as a
@@ -70,13 +45,9 @@ static const double idles[] = {5, 30, 120, 600};
 /* Runs the series on FILE; returns the analysis (caller decrefs) and the
  * truth per idle (GiB). */
 static json_t *series(const char *file, double truth[NIDLES], struct sim_truth *t0, int *testlib_failed) {
-  struct bench_target_opts to = {0};
-  to.write_intent = 1;
-  to.seed = 5;
   struct bench_target *t;
-  struct ssdrev_err e = {{0}};
-  if (bench_target_open(&t, model_spec(file), &to, &e)) {
-    fprintf(stderr, "    %s\n", e.msg);
+  /* issue 24's models (est-*) have their own directory */
+  if (simlib_open(&t, strncmp(file, "est-", 4) ? "tests/data/models" : "tests/data/est", file, 5)) {
     CHECK(0);
     return NULL;
   }
