@@ -438,9 +438,14 @@ static void program_unit(struct sim *s, int slc) {
   /* A GC step relocates a victim's valid pages (copies that cannot be
    * suspended, though a read may slip in between two) and erases it (which
    * a read must wait out). */
-  uint64_t gc_thresh = s->ftl ? 0 : slc ? s->gc_thresh_slc : s->gc_thresh_tlc; /* the FTL collects itself */
+  /* With the page-mapped FTL (which collects its TLC blocks itself) a model
+   * that sets gc_steps_per_gib keeps them as the controller's housekeeping
+   * the FTL does not model (SLC compaction, folding); their copies are NAND
+   * writes there (docs/sim-model.md, "Page-mapped FTL"). */
+  uint64_t gc_thresh = slc ? s->gc_thresh_slc : s->gc_thresh_tlc;
   if (gc_thresh && rnd(s) < (uint64_t)((double)gc_thresh * gc_pressure(s))) {
     uint64_t copies = (uint64_t)s->m.gc_copies * s->gc_copy_ns;
+    if (s->ftl) s->st.nand_write_bytes += (uint64_t)s->m.gc_copies * s->m.page_bytes;
     uint64_t g = copies + s->erase_ns - s->erase_jitter_ns + rnd_upto(s, 2 * s->erase_jitter_ns);
     d->erase_from = start;
     d->copy_until = start + copies;
@@ -971,6 +976,10 @@ int sim_load_state(struct sim *s, const char *path, struct ssdrev_err *err) {
                 2 * want.map_words * sizeof *s->map + /* FTL map, then SLC residency map */
                 (s->ftl ? sim_ftl_saved_bytes(s->ftl) : 0);
   int rc = ssdrev_read_file(path, &buf, &len, need + 1, err);
+  /* larger than this drive's state (a model with a bigger FTL map): another model's */
+  if (rc == -EFBIG)
+    return ssdrev_fail(err, -EBADMSG, "cannot load sim state '%s': not a state of model '%s' (larger than its state)",
+                       path, s->m.name);
   if (rc) return rc;
   if (len < sizeof h) {
     free(buf);
