@@ -710,10 +710,12 @@ TEST("A saved drive state restores the same FTL, cache and future timing") {
 
 struct tail_ref {
   double p[5]; /* 90, 99, 99.9, 99.99, 99.999 in us */
+  double beyond; /* the factor allowed at 99.99 and 99.999; 0: 1.3 */
 };
 
-/* Checks one tail column: within 10% at 90..99.9, and the same order of
- * magnitude (within a factor of 3) at 99.99 and 99.999. */
+/* Checks one tail column: within 10% at 90..99.9, and within a factor
+ * of 1.3 (ref->beyond where set) at 99.99 and 99.999, the tolerances of
+ * docs/sim-model.md "Calibration". */
 static int check_tail(const char *what, uint64_t *lat, uint64_t n, const struct tail_ref *ref) {
   static const double ps[5] = {90, 99, 99.9, 99.99, 99.999};
   qsort(lat, n, sizeof *lat, cmp_u64);
@@ -726,7 +728,8 @@ static int check_tail(const char *what, uint64_t *lat, uint64_t n, const struct 
   }
   for (int i = 0; i < 5; i++) {
     double v = pct_us(lat, n, ps[i]), r = ref->p[i];
-    int good = i < 3 ? fabs(v - r) <= 0.10 * r : (v > r / 3 && v < r * 3);
+    double f = ref->beyond > 0 ? ref->beyond : 1.3;
+    int good = i < 3 ? fabs(v - r) <= 0.10 * r : (v >= r / f && v <= r * f);
     if (!good) {
       fprintf(stderr, "    %s p%g = %.2f us, review %.2f us\n", what, ps[i], v, r);
       ok = 0;
@@ -760,7 +763,7 @@ static void tail_run(const char *model, const struct tail_ref ref[3], int *testl
   sim_free(s);
 }
 
-TEST("PM981: QD1 tail latencies match the review (within 10% at p90-p99.9, same order beyond)") {
+TEST("PM981: QD1 tail latencies match the review (within 10% at p90-p99.9, a factor 1.3 beyond)") {
   const struct tail_ref ref[3] = {
       {{93.50, 98.47, 99.88, 148.68, 174.15}},
       {{92.81, 107.02, 281.94, 2285.65, 3095.47}},
@@ -769,11 +772,11 @@ TEST("PM981: QD1 tail latencies match the review (within 10% at p90-p99.9, same 
   tail_run("pm981-256", ref, testlib_failed);
 }
 
-TEST("PM981a: QD1 tail latencies match the review (within 10% at p90-p99.9, same order beyond)") {
+TEST("PM981a: QD1 tail latencies match the review (within 10% at p90-p99.9, a factor 1.3 beyond; write p99.999 2)") {
   const struct tail_ref ref[3] = {
       {{90.51, 95.41, 98.95, 159.01, 186.64}},
       {{89.96, 101.49, 242.49, 2481.42, 3329.26}},
-      {{13.77, 16.49, 24.19, 25.61, 51.92}},
+      {{13.77, 16.49, 24.19, 25.61, 51.92}, 2.0},
   };
   tail_run("pm981a-256", ref, testlib_failed);
 }
