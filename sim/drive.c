@@ -853,6 +853,23 @@ static void header_of(const struct sim *s, struct sim_file_header *h) {
   if (s->ftl) h->ftl_lunits = s->ftl->g.lunits, h->ftl_nblocks = s->ftl->g.nblocks, h->ftl_upb = s->ftl->g.upb;
 }
 
+void sim_write_sparse(const void *p, uint64_t n, FILE *out) {
+  enum { CHUNK = 65536 };
+  const unsigned char *b = p;
+  for (uint64_t at = 0; at < n;) {
+    size_t len = n - at < CHUNK ? (size_t)(n - at) : CHUNK;
+    const uint64_t *w = (const uint64_t *)(const void *)(b + at);
+    size_t i = 0, nw = len / 8;
+    while (i < nw && !w[i]) i++;
+    int zero = i == nw;
+    for (size_t j = nw * 8; zero && j < len; j++) zero = !b[at + j];
+    /* a seek that fails writes the zeros instead; a short write is the commit's error */
+    if (zero && !fseeko(out, (off_t)len, SEEK_CUR)) at += len;
+    else if (fwrite(b + at, 1, len, out) == len) at += len;
+    else return;
+  }
+}
+
 int sim_save(const struct sim *s, const char *path, struct ssdrev_err *err) {
   struct ssdrev_atomic a;
   int rc = ssdrev_atomic_open(&a, path, err);
