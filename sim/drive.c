@@ -440,9 +440,14 @@ static void program_unit(struct sim *s, int slc) {
   /* A GC step relocates a victim's valid pages (copies that cannot be
    * suspended, though a read may slip in between two) and erases it (which
    * a read must wait out). */
-  uint64_t gc_thresh = s->ftl ? 0 : slc ? s->gc_thresh_slc : s->gc_thresh_tlc; /* the FTL collects itself */
+  /* With the page-mapped FTL (which collects its TLC blocks itself) a model
+   * that sets gc_steps_per_gib keeps them as the controller's housekeeping
+   * the FTL does not model (SLC compaction, folding); their copies are NAND
+   * writes there (docs/sim-model.md, "Page-mapped FTL"). */
+  uint64_t gc_thresh = slc ? s->gc_thresh_slc : s->gc_thresh_tlc;
   if (gc_thresh && rnd(s) < (uint64_t)((double)gc_thresh * gc_pressure(s))) {
     uint64_t copies = (uint64_t)s->m.gc_copies * s->gc_copy_ns;
+    if (s->ftl) s->st.nand_write_bytes += (uint64_t)s->m.gc_copies * s->m.page_bytes;
     uint64_t g = copies + s->erase_ns - s->erase_jitter_ns + rnd_upto(s, 2 * s->erase_jitter_ns);
     d->erase_from = start;
     d->copy_until = start + copies;
@@ -853,6 +858,23 @@ static void header_of(const struct sim *s, struct sim_file_header *h) {
   if (s->ftl) h->ftl_lunits = s->ftl->g.lunits, h->ftl_nblocks = s->ftl->g.nblocks, h->ftl_upb = s->ftl->g.upb;
 }
 
+void sim_write_sparse(const void *p, uint64_t n, FILE *out) {
+  enum { CHUNK = 65536 };
+  const unsigned char *b = p;
+  for (uint64_t at = 0; at < n;) {
+    size_t len = n - at < CHUNK ? (size_t)(n - at) : CHUNK;
+    const uint64_t *w = (const uint64_t *)(const void *)(b + at);
+    size_t i = 0, nw = len / 8;
+    while (i < nw && !w[i]) i++;
+    int zero = i == nw;
+    for (size_t j = nw * 8; zero && j < len; j++) zero = !b[at + j];
+    /* a seek that fails writes the zeros instead; a short write is the commit's error */
+    if (zero && !fseeko(out, (off_t)len, SEEK_CUR)) at += len;
+    else if (fwrite(b + at, 1, len, out) == len) at += len;
+    else return;
+  }
+}
+
 int sim_save(const struct sim *s, const char *path, struct ssdrev_err *err) {
   struct ssdrev_atomic a;
   int rc = ssdrev_atomic_open(&a, path, err);
@@ -976,6 +998,10 @@ int sim_load_state(struct sim *s, const char *path, struct ssdrev_err *err) {
                 2 * want.map_words * sizeof *s->map + /* FTL map, then SLC residency map */
                 (s->ftl ? sim_ftl_saved_bytes(s->ftl) : 0);
   int rc = ssdrev_read_file(path, &buf, &len, need + 1, err);
+  /* larger than this drive's state (a model with a bigger FTL map): another model's */
+  if (rc == -EFBIG)
+    return ssdrev_fail(err, -EBADMSG, "cannot load sim state '%s': not a state of model '%s' (larger than its state)",
+                       path, s->m.name);
   if (rc) return rc;
   if (len < sizeof h) {
     free(buf);

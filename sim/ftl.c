@@ -659,7 +659,7 @@ uint64_t sim_ftl_saved_bytes(const struct sim_ftl *f) {
 
 void sim_ftl_save(struct sim_ftl *f, FILE *out) {
   sim_ftl_flush(f);
-  fwrite(f->l2p, sizeof *f->l2p, f->g.lunits, out);
+  sim_write_sparse(f->l2p, (uint64_t)f->g.lunits * sizeof *f->l2p, out); /* wp follows: the full length */
   fwrite(f->wp, sizeof *f->wp, f->g.nblocks, out);
   fwrite(f->open, sizeof *f->open, 2, out);
 }

@@ -222,6 +222,11 @@ uint64_t sim_ftl_host_room(const struct sim_ftl *f);
  * else what is wrong; nothing changes then). */
 uint64_t sim_ftl_saved_bytes(const struct sim_ftl *f);
 void sim_ftl_save(struct sim_ftl *f, FILE *out);
+/* fwrite of N bytes at P that seeks over each all-zero 64 KiB instead of
+ * writing it (a hole reads back as zeros): a map touched only where written
+ * is saved in the time of its written part. Something must be written after
+ * it, so the file reaches its full length. */
+void sim_write_sparse(const void *p, uint64_t n, FILE *out);
 const char *sim_ftl_restore(struct sim_ftl *f, const char *p);
 /* Invariant check for tests: NULL or what is wrong (valid counts against
  * the maps, the bucket lists, the free list). */

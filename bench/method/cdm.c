@@ -116,7 +116,7 @@ static int cdm_parse(struct review_step *s, const json_t *obj, const struct revi
   int rc = bench_review_json_str(obj, "state", s->state, sizeof s->state, where, err);
   if (!rc) rc = bench_review_json_str(obj, "profile", s->cdm_profile, sizeof s->cdm_profile, where, err);
   if (!rc) rc = bench_review_json_uint(obj, "mix_read_pct", 0, 100, &s->mix_read_pct, where, err);
-  if (!rc) rc = bench_review_json_num(obj, "region_offset_pct", 0, 99.9, &s->region_offset_pct, where, err);
+  if (!rc) rc = bench_review_json_region(obj, s, 0, where, err);
   if (rc) return rc;
   const json_t *cells = json_object_get(obj, "cells");
   char w2[700];
@@ -151,17 +151,10 @@ static unsigned nops(unsigned ops) {
   return !!(ops & REVIEW_OP_READ) + !!(ops & REVIEW_OP_WRITE) + !!(ops & REVIEW_OP_MIX);
 }
 
-/* The test region: region_bytes at region_offset_pct of the capacity, both
- * 1 MiB aligned, clamped to the target. */
+/* The test region: the method's region_bytes at region_offset_pct. */
 static void cdm_region(const struct review_profile *p, const struct review_step *s,
                        uint64_t cap, uint64_t *off, uint64_t *len) {
-  const uint64_t mib = 1048576;
-  uint64_t o = bench_review_align_down((uint64_t)((double)cap * s->region_offset_pct / 100.0), mib);
-  uint64_t l = p->set.region_bytes;
-  if (o >= cap) o = 0;
-  if (l > cap - o) l = cap - o;
-  *off = o;
-  *len = bench_review_align_down(l, mib);
+  bench_review_region(cap, s->region_offset_pct, p->set.region_bytes, off, len);
 }
 
 /* CrystalDiskMark's order of ops: every cell's read, then write, then mix */

@@ -149,6 +149,18 @@ int bench_review_fio_fill(struct bench_fio_text *j, const struct review_profile 
   return 0;
 }
 
+/* An rw_sweep's or tail's test region (bench_review_region): size= and
+ * offset= of its jobs, nothing for the whole target. */
+static void lowqd_region_opts(struct bench_fio_text *j, const struct review_step *s,
+                              const struct bench_fio_export_opts *x) {
+  uint64_t r = s->region_bytes, off;
+  if (r && x->size_bytes) bench_review_region(x->size_bytes, s->region_offset_pct, r, &off, &r);
+  char sz[32];
+  fio_size_str(r ? r : 1048576, sz, sizeof sz);
+  if (s->region_bytes) bench_fio_job_opt(j, "size", "%s", sz);
+  if (s->region_offset_pct > 0) bench_fio_job_opt(j, "offset", "%g%%", s->region_offset_pct);
+}
+
 int bench_review_fio_sweep(struct bench_fio_text *j, const struct review_profile *p, const struct review_step *s,
                            const struct bench_fio_export_opts *x) {
   char bs[32], m[32], r[32];
@@ -169,6 +181,7 @@ int bench_review_fio_sweep(struct bench_fio_text *j, const struct review_profile
       bench_fio_job_opt(j, "rwmixread", "%u", rp);
       bench_fio_job_opt(j, "bs", "%s", bs);
       bench_fio_job_opt(j, "iodepth", "%u", s->qds[qi]);
+      lowqd_region_opts(j, s, x);
       bench_fio_job_opt(j, "time_based", "1");
       bench_fio_job_opt(j, "runtime", "%s", m);
       if (strcmp(r, "0")) bench_fio_job_opt(j, "ramp_time", "%s", r);
@@ -191,6 +204,7 @@ int bench_review_fio_tail(struct bench_fio_text *j, const struct review_profile 
     bench_fio_job_opt(j, "rw", "%s", w[k].rw);
     bench_fio_job_opt(j, "bs", "%s", bs);
     bench_fio_job_opt(j, "iodepth", "%u", s->qds[0]);
+    lowqd_region_opts(j, s, x);
     bench_fio_job_opt(j, "number_ios", "%" PRIu64, ios);
     if (w[k].mix) bench_fio_job_opt(j, "rwmixread", "%d", w[k].mix);
   }

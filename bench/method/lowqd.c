@@ -8,9 +8,36 @@
 #include "bench/method/review_int.h"
 #include "archive/archive.h"
 
+/* The random jobs' span: the step's test region (region_bytes at
+ * region_offset_pct, the whole target without them), in whole blocks. A
+ * region is of data the fill wrote, as a test file would be: on a full drive
+ * its rewrites leave the rest of the drive's blocks valid, so GC finds its
+ * victims in the region's stale blocks (docs/method.md, "Test regions"). */
+static int lowqd_span(const struct review_ctx *c, const struct review_step *s, struct bench_job *job,
+                      struct ssdrev_err *err) {
+  uint64_t off, len;
+  bench_review_region(c->cap_bytes, s->region_offset_pct, s->region_bytes, &off, &len);
+  if (!s->region_bytes && !s->region_offset_pct) off = 0, len = c->cap_bytes; /* not rounded to 1 MiB */
+  job->offset_bytes = off;
+  job->span_bytes = bench_review_align_down(len, s->block_bytes);
+  if (job->span_bytes < s->block_bytes)
+    return ssdrev_fail(err, -ENOSPC, "step '%s': the target (%" PRIu64 " bytes) is too small for its test region",
+                       s->id, c->cap_bytes);
+  return 0;
+}
+
+/* " over a 1024 MiB region at 0%" for describe(), "" over the whole target */
+static void lowqd_region_text(const struct review_step *s, uint64_t cap, char *buf, size_t len) {
+  uint64_t off, rlen;
+  bench_review_region(cap, s->region_offset_pct, s->region_bytes, &off, &rlen);
+  if (!s->region_bytes && !s->region_offset_pct) buf[0] = 0;
+  else snprintf(buf, len, ", %" PRIu64 " MiB region at %g%%", rlen >> 20, s->region_offset_pct);
+}
+
 /* ---------------------------------------------------------------- rw_sweep */
 
-static const char *const sweep_keys[] = {"block", "qds", "read_pct_step", "measure_s", "ramp_s", NULL};
+static const char *const sweep_keys[] = {"block", "qds", "read_pct_step", "measure_s", "ramp_s",
+                                         "region_bytes", "region_offset_pct", NULL};
 
 static int sweep_parse(struct review_step *s, const json_t *obj, const struct review_profile *p,
                        const char *where, struct ssdrev_err *err) {
@@ -25,6 +52,7 @@ static int sweep_parse(struct review_step *s, const json_t *obj, const struct re
   if (!rc) rc = bench_review_json_uint(obj, "read_pct_step", 1, 100, &s->read_pct_step, where, err);
   if (!rc) rc = bench_review_json_num(obj, "measure_s", 0.001, 86400, &s->measure_s, where, err);
   if (!rc) rc = bench_review_json_num(obj, "ramp_s", 0, 86400, &s->ramp_s, where, err);
+  if (!rc) rc = bench_review_json_region(obj, s, 1, where, err);
   if (rc) return rc;
   if (100 % s->read_pct_step)
     return ssdrev_fail(err, -EINVAL, "%s: 'read_pct_step' must divide 100", where);
@@ -65,15 +93,15 @@ static double sweep_estimate(const struct review_profile *p, const struct review
 
 static void sweep_describe(const struct review_profile *p, const struct review_step *s,
                            uint64_t cap, char *buf, size_t len) {
-  (void)cap;
   double m, r;
   sweep_times(p, s, &m, &r);
-  char q[64] = "";
+  char q[64] = "", reg[80];
+  lowqd_region_text(s, cap, reg, sizeof reg);
   size_t n = 0;
   for (unsigned i = 0; i < s->nqds && n < sizeof q; i++)
     n += (size_t)snprintf(q + n, sizeof q - n, "%s%u", i ? "," : "", s->qds[i]);
-  snprintf(buf, len, "RW-ratio sweep: %u KiB random, QD %s, read 0..100%% step %u%%, %gs each",
-           s->block_bytes / 1024, q, s->read_pct_step, m);
+  snprintf(buf, len, "RW-ratio sweep: %u KiB random, QD %s, read 0..100%% step %u%%, %gs each%s",
+           s->block_bytes / 1024, q, s->read_pct_step, m, reg);
 }
 
 static int sweep_run(struct review_ctx *c, const struct review_step *s, struct ssdrev_err *err) {
@@ -90,11 +118,12 @@ static int sweep_run(struct review_ctx *c, const struct review_step *s, struct s
       job.read_pct = rp;
       job.block_bytes = s->block_bytes;
       job.qd = s->qds[qi];
-      job.span_bytes = bench_review_align_down(c->cap_bytes, s->block_bytes);
+      int rc = lowqd_span(c, s, &job, err);
+      if (rc) return rc;
       job.ramp_ns = (uint64_t)(r * 1e9);
       job.measure_ns = (uint64_t)(m * 1e9);
       json_t *extra = json_pack("{s:i, s:i}", "qd", (int)s->qds[qi], "read_pct", (int)rp);
-      int rc = bench_review_run_job(c, name, "rw_sweep", extra, &job, m + r, &res, err);
+      rc = bench_review_run_job(c, name, "rw_sweep", extra, &job, m + r, &res, err);
       if (rc) return rc;
     }
   }
@@ -108,7 +137,8 @@ const struct review_kind bench_review_kind_rw_sweep = {
 
 /* -------------------------------------------------------------------- tail */
 
-static const char *const tail_keys[] = {"block", "qd", "ios", "workloads", NULL};
+static const char *const tail_keys[] = {"block", "qd", "ios", "workloads", "region_bytes", "region_offset_pct",
+                                        NULL};
 
 static const struct review_workload workloads[] = {
     {REVIEW_OP_READ, "read", 100}, {REVIEW_OP_MIX, "mix70", 70}, {REVIEW_OP_WRITE, "write", 0}};
@@ -124,6 +154,7 @@ static int tail_parse(struct review_step *s, const json_t *obj, const struct rev
   int rc = bench_review_json_block(obj, s, where, err);
   if (!rc) rc = bench_review_json_uint(obj, "qd", 1, 1024, &s->qds[0], where, err);
   if (!rc) rc = bench_review_json_size(obj, "ios", &s->ios, where, err);
+  if (!rc) rc = bench_review_json_region(obj, s, 1, where, err);
   if (rc) return rc;
   if (s->ios == 0) return ssdrev_fail(err, -EINVAL, "%s: 'ios' must be at least 1", where);
   return bench_review_json_workloads(obj, workloads, sizeof workloads / sizeof workloads[0], &s->workloads, where,
@@ -158,9 +189,10 @@ static double tail_estimate(const struct review_profile *p, const struct review_
 
 static void tail_describe(const struct review_profile *p, const struct review_step *s,
                           uint64_t cap, char *buf, size_t len) {
-  (void)cap;
-  snprintf(buf, len, "tail latency: %u KiB random QD%u, %u workloads x %" PRIu64 " I/Os",
-           s->block_bytes / 1024, s->qds[0], nworkloads(s->workloads), tail_ios(p, s));
+  char reg[80];
+  lowqd_region_text(s, cap, reg, sizeof reg);
+  snprintf(buf, len, "tail latency: %u KiB random QD%u, %u workloads x %" PRIu64 " I/Os%s",
+           s->block_bytes / 1024, s->qds[0], nworkloads(s->workloads), tail_ios(p, s), reg);
 }
 
 /* Adds a warning per reported percentile that fewer than
@@ -194,12 +226,13 @@ static int tail_run(struct review_ctx *c, const struct review_step *s, struct ss
     job.read_pct = workloads[k].read_pct;
     job.block_bytes = s->block_bytes;
     job.qd = s->qds[0];
-    job.span_bytes = bench_review_align_down(c->cap_bytes, s->block_bytes);
+    int rc = lowqd_span(c, s, &job, err);
+    if (rc) return rc;
     job.measure_ns = 0;
     job.size_bytes = ios * s->block_bytes; /* size-based: exactly `ios` I/Os */
     job.max_ios = ios;
     json_t *extra = json_pack("{s:s}", "workload", workloads[k].name);
-    int rc = bench_review_run_job(c, name, "tail", extra, &job, tail_busy_s(c->prof, s), &res, err);
+    rc = bench_review_run_job(c, name, "tail", extra, &job, tail_busy_s(c->prof, s), &res, err);
     if (rc) return rc;
     json_t *test = archive_find_test(c->run, name);
     if (test) {

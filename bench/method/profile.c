@@ -384,6 +384,25 @@ uint64_t bench_review_align_down(uint64_t v, uint64_t align) {
   return align ? v - v % align : v;
 }
 
+void bench_review_region(uint64_t cap, double offset_pct, uint64_t bytes, uint64_t *off, uint64_t *len) {
+  const uint64_t mib = 1048576;
+  uint64_t o = bench_review_align_down((uint64_t)((double)cap * offset_pct / 100.0), mib);
+  if (o >= cap) o = 0;
+  uint64_t l = bytes && bytes < cap - o ? bytes : cap - o;
+  *off = o;
+  *len = bench_review_align_down(l, mib);
+}
+
+int bench_review_json_region(const json_t *obj, struct review_step *s, int with_size, const char *where,
+                             struct ssdrev_err *err) {
+  int rc = bench_review_json_num(obj, "region_offset_pct", 0, 99.9, &s->region_offset_pct, where, err);
+  if (rc || !with_size) return rc;
+  if ((rc = bench_review_json_size(obj, "region_bytes", &s->region_bytes, where, err))) return rc;
+  if (s->region_bytes && s->region_bytes < 1048576)
+    return ssdrev_fail(err, -EINVAL, "%s: 'region_bytes' must be at least 1 MiB", where);
+  return 0;
+}
+
 void bench_review_format_duration(double s, char *buf, size_t len) {
   if (!(s >= 0)) s = 0;
   if (s > 1e15) s = 1e15; /* llround of a value beyond long long is unspecified */

@@ -63,7 +63,9 @@ struct review_step {
   unsigned ncells;
   unsigned ops;               /* enum review_op_mask */
   unsigned mix_read_pct;
-  double region_offset_pct;   /* where the CDM region starts, % of capacity */
+  double region_offset_pct;   /* cdm, rw_sweep, tail: where the test region starts, % of capacity */
+  uint64_t region_bytes;      /* rw_sweep, tail: the test region's size, 0 = the whole target
+                               * (a cdm step's is the method's region_bytes) */
   /* prefill, fill_drive */
   double fill_pct;
   uint32_t block_bytes;
@@ -375,6 +377,15 @@ int bench_review_purge(struct review_ctx *c, enum bench_purge how, struct ssdrev
 void bench_review_job_init(struct review_ctx *c, struct bench_job *job, const char *name);
 /* Rounds down to a multiple of `align` (a power of two or not). */
 uint64_t bench_review_align_down(uint64_t v, uint64_t align);
+/* A step's test region on a target of `cap` bytes: `bytes` (0 = all that is
+ * left) from offset_pct of it, both 1 MiB aligned, clamped to the target
+ * (an offset past it is 0). CrystalDiskMark's region and the rw_sweep's and
+ * tail's (docs/method.md). */
+void bench_review_region(uint64_t cap, double offset_pct, uint64_t bytes, uint64_t *off, uint64_t *len);
+/* The optional "region_offset_pct" (0..99.9) and, when `with_size`, the
+ * "region_bytes" of a step into s (both left as they are when absent). */
+int bench_review_json_region(const json_t *obj, struct review_step *s, int with_size, const char *where,
+                             struct ssdrev_err *err);
 /* "1h02m", "35s", ... */
 void bench_review_format_duration(double s, char *buf, size_t len);
 

@@ -47,6 +47,8 @@ grep -A12 '^\[r25\]' "$s" | grep -q '^runtime=20ms' || fail "steady_state: a rou
 grep -q '^\[prepare1\]' "$c" && grep -A12 '^\[write\]' "$c" | grep -q '^time_based=1' || fail "consistency: prepare + write"
 grep -q 'consistency.fio' "$d/full/run.sh" && grep -B1 'consistency.fio' "$d/full/run.sh" | grep -q blkdiscard \
   || fail "consistency's purge is not in run.sh"
+grep -q '^\[prepare2\]' "$s" && grep -B1 'steady_state.fio' "$d/full/run.sh" | grep -q blkdiscard \
+  || fail "steady_state: the PTS preparation (purge, two passes)"
 grep -A12 '^\[write\]' "$th" | grep -q '^startdelay=120' || fail "thermal: the idle before the write"
 grep -q 'no temperature' "$th" || fail "thermal: the missing temperature not said"
 [ "$(grep -c '^startdelay=' "$cr")" = 5 ] && grep -q '^startdelay=600' "$cr" || fail "cache_recovery: the writes after idles"
@@ -67,8 +69,9 @@ done
 import json, sys, collections
 m = json.load(open(sys.argv[1] + "/manifest.json"))
 k = collections.Counter(t["kind"] for t in m["tests"])
-# prepare1 of consistency is a whole-target sequential write: a fill
-want = {"qd_scaling": 16, "job": 25 + 1 + 1 + 5, "fill_drive": 1}
+# prepare1 of consistency and the steady state's prepare1 and prepare2 (the
+# PTS preconditioning) are whole-target sequential writes: fills
+want = {"qd_scaling": 16, "job": 25 + 1 + 1 + 5, "fill_drive": 3}
 if dict(k) != want: sys.exit("kinds %s, want %s" % (dict(k), want))
 pts = sorted((t["workload"], t["qd"]) for t in m["tests"] if t["kind"] == "qd_scaling")
 if pts[0] != ("read", 1) or pts[-1] != ("write", 128): sys.exit("qd points %s" % pts)

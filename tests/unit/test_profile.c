@@ -78,11 +78,14 @@ TEST("The full method extends the reference one: its seven steps, then QD scalin
   CHECK_NEAR(p.steps[11].kind->estimate(&p, &p.steps[11], 1ull << 30, REVIEW_BASIS_DEVICE), 30, 1e-9);
   /* 2 workloads x 8 QDs x 0.05 s in short mode */
   CHECK_NEAR(p.steps[7].kind->estimate(&p, &p.steps[7], 1ull << 30, REVIEW_BASIS_DEVICE), 0.8, 1e-9);
-  /* the new steps last, with their short blocks: 25 rounds x 0.5 s; a purge (2 s),
-   * one 1 GiB pass at the plan's 1000 MB/s and 10 s */
+  /* the new steps last, with their short blocks: the PTS preparation (a purge,
+   * 2 s, and two 1 GiB passes at the plan's 1000 MB/s), then 25 rounds x 0.5 s;
+   * a purge, one pass and 10 s */
   CHECK_STR(p.steps[9].kind->name, "steady_state");
   CHECK_EQ_U64(p.steps[9].rounds_max, 25);
-  CHECK_NEAR(p.steps[9].kind->estimate(&p, &p.steps[9], 1ull << 30, REVIEW_BASIS_DEVICE), 12.5, 1e-9);
+  CHECK_EQ_U64(p.steps[9].prepare, REVIEW_PREP_PTS);
+  CHECK_NEAR(p.steps[9].kind->estimate(&p, &p.steps[9], 1ull << 30, REVIEW_BASIS_DEVICE), 2 + 2 * 1.073741824 + 12.5,
+             1e-9);
   CHECK_STR(p.steps[10].kind->name, "consistency");
   CHECK_NEAR(p.steps[10].kind->estimate(&p, &p.steps[10], 1ull << 30, REVIEW_BASIS_DEVICE), 2 + 1.073741824 + 10, 1e-9);
   /* cache recovery: idles of 5 s .. 10 min (short mode: / 100), then the
@@ -399,4 +402,40 @@ TEST("A step's buffer need is its largest job's queue depth x threads x block, a
     CHECK_CONTAINS(err.msg, "available");
   }
   bench_review_profile_free(&p);
+}
+
+TEST("rw_sweep and tail take a test region: the reference method's 1 GiB at 0%, CrystalDiskMark's rule, bad sizes refused") {
+  struct review_profile p;
+  struct ssdrev_err err = {{0}};
+  REQUIRE(bench_review_profile_load(&p, repo("profiles/review.json"), 0, 0, &err) == 0);
+  for (unsigned i = 5; i < 7; i++) {
+    CHECK_EQ_U64(p.steps[i].region_bytes, 1ull << 30);
+    CHECK_NEAR(p.steps[i].region_offset_pct, 0, 0);
+  }
+  char d[300];
+  p.steps[6].kind->describe(&p, &p.steps[6], 256060514304ull, d, sizeof d);
+  CHECK_CONTAINS(d, ", 1024 MiB region at 0%");
+  bench_review_profile_free(&p);
+  /* one rule for every region: 1 MiB aligned, clamped to the target, an offset past it is 0 */
+  uint64_t off, len;
+  bench_review_region(256060514304ull, 75, 1ull << 30, &off, &len);
+  CHECK_EQ_U64(off, 192045121536ull / 1048576 * 1048576);
+  CHECK_EQ_U64(len, 1ull << 30);
+  bench_review_region(3ull << 30, 90, 1ull << 30, &off, &len);
+  CHECK_EQ_U64(len, (3ull << 30) - off);
+  bench_review_region(3ull << 30, 0, 0, &off, &len);
+  CHECK(off == 0 && len == 3ull << 30);
+  /* without the keys the whole target, as before */
+  REQUIRE(load_text(&p, MHEAD "\"steps\":[{\"id\":\"t\",\"kind\":\"tail\"},{\"id\":\"s\",\"kind\":\"rw_sweep\"}]}", 0, &err) == 0);
+  CHECK(p.steps[0].region_bytes == 0 && p.steps[1].region_bytes == 0);
+  p.steps[1].kind->describe(&p, &p.steps[1], 1ull << 30, d, sizeof d);
+  CHECK(strstr(d, "region") == NULL);
+  bench_review_profile_free(&p);
+  CHECK(load_text(&p, MHEAD "\"steps\":[{\"id\":\"t\",\"kind\":\"tail\",\"region_bytes\":\"4KiB\"}]}", 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "step 't'");
+  CHECK_CONTAINS(err.msg, "'region_bytes' must be at least 1 MiB");
+  CHECK(load_text(&p, MHEAD "\"steps\":[{\"id\":\"s\",\"kind\":\"rw_sweep\",\"region_offset_pct\":100}]}", 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "region_offset_pct");
+  CHECK(load_text(&p, MHEAD "\"steps\":[{\"id\":\"q\",\"kind\":\"qd_scaling\",\"region_bytes\":\"1GiB\"}]}", 0, &err) == -EINVAL);
+  CHECK_CONTAINS(err.msg, "region_bytes");
 }

@@ -135,6 +135,14 @@ static void drive_run(struct drive *d, uint64_t n, unsigned read_pct, uint32_t b
 
 static void drive_free(struct drive *d) { d->e.ops->cleanup(&d->e); }
 
+/* Marks [off, off+len) written long ago (no time passes): the bitmap and,
+ * with the page-mapped FTL (the demo models' op_pct), its map too, so the
+ * FTL sees the drive as full as the bitmap does. */
+static void fill_mapped(struct sim *s, uint64_t off, uint64_t len) {
+  sim_map_set(s, off, len);
+  if (s->ftl) sim_ftl_write(s, off, len);
+}
+
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
@@ -358,10 +366,10 @@ TEST("The dynamic SLC cache is largest on an empty drive and shrinks to the stat
   CHECK_EQ_U64(t.slc_cache_bytes_now, 11 * GIB);
   CHECK_EQ_U64(t.slc_cache_bytes_max, 11 * GIB);
   CHECK_EQ_U64(t.slc_cache_bytes_min, 2 * GIB);
-  sim_map_set(s, 0, s->m.capacity_bytes * 3 / 4); /* 75% full: still room for the whole cache */
+  fill_mapped(s, 0, s->m.capacity_bytes * 3 / 4); /* 75% full: still room for the whole cache */
   sim_get_truth(s, &t);
   CHECK_EQ_U64(t.slc_cache_bytes_cap, 11 * GIB);
-  sim_map_set(s, 0, s->m.capacity_bytes);
+  fill_mapped(s, 0, s->m.capacity_bytes);
   sim_get_truth(s, &t);
   CHECK_EQ_U64(t.slc_cache_bytes_cap, 2 * GIB);
   sim_free(s);
@@ -456,7 +464,7 @@ TEST("Rewriting a 1 GiB region stays in SLC (stale copies give room back); fresh
 TEST("On a nearly full drive the cliff comes after the 2 GiB static cache") {
   struct sim *s = open_sim("pm981-256", 3, NULL);
   REQUIRE(s != NULL);
-  sim_map_set(s, 0, s->m.capacity_bytes);
+  fill_mapped(s, 0, s->m.capacity_bytes);
   struct drive d;
   drive_init(&d, s, 1);
   double v[4];
@@ -474,7 +482,7 @@ TEST("GC starts only when free space runs short: a 75% full drive writes as fast
   for (int i = 0; i < 3; i++) {
     struct sim *s = open_sim("pm981-256", 4, NULL);
     REQUIRE(s != NULL);
-    sim_map_set(s, 0, s->m.capacity_bytes / 100 * fills[i]);
+    fill_mapped(s, 0, s->m.capacity_bytes / 100 * fills[i]);
     struct drive d;
     drive_init(&d, s, 1);
     fill_gibs(&d, 0, 1, &v[i]);
@@ -513,7 +521,7 @@ TEST("The drive heats up under load and cools down when idle") {
 TEST("The engine's virtual clock advances only by reaping and idling, and completions come in time order") {
   struct sim *s = open_sim("pm981-256", 5, NULL);
   REQUIRE(s != NULL);
-  sim_map_set(s, 0, GIB);
+  fill_mapped(s, 0, GIB);
   struct drive d;
   drive_init(&d, s, 32);
   struct bench_io *b[32], *done[32];
@@ -563,7 +571,7 @@ TEST("Reads of unmapped LBAs complete from the controller without a NAND sense")
 TEST("Random reads scale with queue depth up to the die-parallel ceiling, below 600 MB/s on the PM981") {
   struct sim *s = open_sim("pm981-256", 7, NULL);
   REQUIRE(s != NULL);
-  sim_map_set(s, 0, 8 * GIB);
+  fill_mapped(s, 0, 8 * GIB);
   struct sim_derived dv;
   sim_model_derive(&s->m, &dv);
   double mb[3];
@@ -586,7 +594,7 @@ TEST("Random reads scale with queue depth up to the die-parallel ceiling, below 
 TEST("Sequential 1 MiB reads at QD8 reach the host link limit") {
   struct sim *s = open_sim("pm981-256", 7, NULL);
   REQUIRE(s != NULL);
-  sim_map_set(s, 0, 2 * GIB);
+  fill_mapped(s, 0, 2 * GIB);
   struct drive d;
   drive_init(&d, s, 8);
   struct run_out o = {0};
@@ -702,10 +710,12 @@ TEST("A saved drive state restores the same FTL, cache and future timing") {
 
 struct tail_ref {
   double p[5]; /* 90, 99, 99.9, 99.99, 99.999 in us */
+  double beyond; /* the factor allowed at 99.99 and 99.999; 0: 1.3 */
 };
 
-/* Checks one tail column: within 10% at 90..99.9, and the same order of
- * magnitude (within a factor of 3) at 99.99 and 99.999. */
+/* Checks one tail column: within 10% at 90..99.9, and within a factor
+ * of 1.3 (ref->beyond where set) at 99.99 and 99.999, the tolerances of
+ * docs/sim-model.md "Calibration". */
 static int check_tail(const char *what, uint64_t *lat, uint64_t n, const struct tail_ref *ref) {
   static const double ps[5] = {90, 99, 99.9, 99.99, 99.999};
   qsort(lat, n, sizeof *lat, cmp_u64);
@@ -718,7 +728,8 @@ static int check_tail(const char *what, uint64_t *lat, uint64_t n, const struct 
   }
   for (int i = 0; i < 5; i++) {
     double v = pct_us(lat, n, ps[i]), r = ref->p[i];
-    int good = i < 3 ? fabs(v - r) <= 0.10 * r : (v > r / 3 && v < r * 3);
+    double f = ref->beyond > 0 ? ref->beyond : 1.3;
+    int good = i < 3 ? fabs(v - r) <= 0.10 * r : (v >= r / f && v <= r * f);
     if (!good) {
       fprintf(stderr, "    %s p%g = %.2f us, review %.2f us\n", what, ps[i], v, r);
       ok = 0;
@@ -727,12 +738,13 @@ static int check_tail(const char *what, uint64_t *lat, uint64_t n, const struct 
   return ok;
 }
 
-/* The review's tail test: QD1 4 KiB random over a full drive, at least a
- * million I/Os each, read / 70:30 mix / write; the cache folded between. */
+/* The review's tail test: QD1 4 KiB random over the 1 GiB test region of a
+ * full drive (profiles/review.json), at least a million I/Os each, read /
+ * 70:30 mix / write; the cache folded between. */
 static void tail_run(const char *model, const struct tail_ref ref[3], int *testlib_failed) {
   struct sim *s = open_sim(model, 2020, NULL);
   REQUIRE(s != NULL);
-  sim_map_set(s, 0, s->m.capacity_bytes);
+  fill_mapped(s, 0, s->m.capacity_bytes);
   uint64_t n = 1000000, *lat = malloc(n * sizeof *lat);
   REQUIRE(lat != NULL);
   static const unsigned read_pct[3] = {100, 70, 0};
@@ -741,7 +753,7 @@ static void tail_run(const char *model, const struct tail_ref ref[3], int *testl
     struct drive d;
     drive_init(&d, s, 1);
     struct run_out o = {.lat_ns = lat};
-    drive_run(&d, n, read_pct[w], 4096, s->m.capacity_bytes, 0, w == 2 ? 1 : 0, &o);
+    drive_run(&d, n, read_pct[w], 4096, GIB, 0, w == 2 ? 1 : 0, &o);
     CHECK(o.errors == 0);
     CHECK(check_tail(names[w], lat, o.nlat, &ref[w]));
     drive_free(&d);
@@ -751,7 +763,7 @@ static void tail_run(const char *model, const struct tail_ref ref[3], int *testl
   sim_free(s);
 }
 
-TEST("PM981: QD1 tail latencies match the review (within 10% at p90-p99.9, same order beyond)") {
+TEST("PM981: QD1 tail latencies match the review (within 10% at p90-p99.9, a factor 1.3 beyond)") {
   const struct tail_ref ref[3] = {
       {{93.50, 98.47, 99.88, 148.68, 174.15}},
       {{92.81, 107.02, 281.94, 2285.65, 3095.47}},
@@ -760,13 +772,65 @@ TEST("PM981: QD1 tail latencies match the review (within 10% at p90-p99.9, same 
   tail_run("pm981-256", ref, testlib_failed);
 }
 
-TEST("PM981a: QD1 tail latencies match the review (within 10% at p90-p99.9, same order beyond)") {
+TEST("PM981a: QD1 tail latencies match the review (within 10% at p90-p99.9, a factor 1.3 beyond; write p99.999 2)") {
   const struct tail_ref ref[3] = {
       {{90.51, 95.41, 98.95, 159.01, 186.64}},
       {{89.96, 101.49, 242.49, 2481.42, 3329.26}},
-      {{13.77, 16.49, 24.19, 25.61, 51.92}},
+      {{13.77, 16.49, 24.19, 25.61, 51.92}, 2.0},
   };
   tail_run("pm981a-256", ref, testlib_failed);
+}
+
+/* QD1 4 KiB random writes over the 1 GiB test region of a full drive, the
+ * review's tail write: latencies into LAT, the write amplification out. */
+static double region_writes(struct sim *s, uint64_t n, uint64_t *lat, struct run_out *o) {
+  fill_mapped(s, 0, s->m.capacity_bytes);
+  struct sim_truth t0, t1;
+  sim_get_truth(s, &t0);
+  struct drive d;
+  drive_init(&d, s, 1);
+  o->lat_ns = lat;
+  drive_run(&d, n, 0, 4096, GIB, 0, 1, o);
+  drive_free(&d);
+  sim_get_truth(s, &t1);
+  return (double)(t1.nand_write_bytes - t0.nand_write_bytes) / (double)(t1.host_write_bytes - t0.host_write_bytes);
+}
+
+TEST("The demo models' FTL leaves the buffered QD1 write path as it was where the spare absorbs the writes") {
+  /* 2 GiB of writes into a 1 GiB region of a full drive: the victims are
+   * the region's stale blocks, so the FTL moves nothing and the write_ack
+   * path (buffer, journal stalls, SLC programs) is the bitmap model's */
+  const char *names[2] = {"pm981-256", "pm981a-256"};
+  uint64_t n = 500000, *lf = malloc(n * sizeof *lf), *lb = malloc(n * sizeof *lb);
+  REQUIRE(lf && lb);
+  for (int i = 0; i < 2; i++) {
+    struct sim_model m;
+    struct sim *f = open_sim(names[i], 2020, &m), *b = NULL;
+    REQUIRE(f && f->ftl && m.op_pct > 7 && m.op_pct < 7.5);
+    m.op_pct = 0;
+    m.map_unit_bytes = 4096;
+    struct ssdrev_err err = {{0}};
+    REQUIRE(sim_new(&b, &m, 2020, &err) == 0 && !b->ftl);
+    struct run_out of = {0}, ob = {0};
+    double wa_f = region_writes(f, n, lf, &of), wa_b = region_writes(b, n, lb, &ob);
+    CHECK(wa_f < 1.1); /* the gc_* steps' copies only */
+    CHECK(wa_b == 1.0); /* a bitmap model counts no copies */
+    CHECK_EQ_U64(of.nlat, ob.nlat);
+    CHECK(fabs(of.mb_s - ob.mb_s) <= 0.001 * ob.mb_s);
+    qsort(lf, of.nlat, sizeof *lf, cmp_u64);
+    qsort(lb, ob.nlat, sizeof *lb, cmp_u64);
+    static const double ps[5] = {50, 90, 99, 99.9, 99.99};
+    for (int k = 0; k < 5; k++) {
+      double x = pct_us(lf, of.nlat, ps[k]), y = pct_us(lb, ob.nlat, ps[k]);
+      if (fabs(x - y) > 0.01 * y) fprintf(stderr, "    %s p%g: %.2f us with the FTL, %.2f without\n", names[i], ps[k], x, y);
+      CHECK(fabs(x - y) <= 0.01 * y);
+    }
+    CHECK(pct_us(lf, of.nlat, 99) < 20); /* from the buffer: ~17 us (write_ack_us + jitter) */
+    sim_free(f);
+    sim_free(b);
+  }
+  free(lf);
+  free(lb);
 }
 
 TEST("PM981a is ahead of PM981 in random reads, cached and post-cache writes") {
@@ -775,7 +839,7 @@ TEST("PM981a is ahead of PM981 in random reads, cached and post-cache writes") {
   for (int i = 0; i < 2; i++) {
     struct sim *s = open_sim(names[i], 1, NULL);
     REQUIRE(s != NULL);
-    sim_map_set(s, 0, 4 * GIB);
+    fill_mapped(s, 0, 4 * GIB);
     struct drive d;
     drive_init(&d, s, 32);
     struct run_out o = {0};
