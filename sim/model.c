@@ -364,7 +364,9 @@ void sim_model_derive(const struct sim_model *m, struct sim_derived *d) {
   double sense_avg_us = m->t_read_us + m->t_read_step_us + m->read_jitter_us / 2 +
                         m->read_retry_prob * (m->t_read_us + m->t_read_step_us);
   double xfer4k_us = 4096 * ch_us_per_byte;
-  d->read_4k_us = m->controller_us + sense_avg_us + xfer4k_us + 4096 * link_us_per_byte;
+  /* a command holds a controller core (the limit) and then its fixed latency */
+  d->read_4k_us =
+      m->controller_us + (m->ctrl_cores ? m->ctrl_cmd_us : 0) + sense_avg_us + xfer4k_us + 4096 * link_us_per_byte;
   /* Cache reads: a die is held for the sense only, its transfer overlaps
    * the next sense; channels and the link cap the total. */
   double iops = d->dies * 1e6 / sense_avg_us;
