@@ -968,20 +968,14 @@ static const char *const josa[][2] = {{"이", "가"}, {"은", "는"}, {"을", "�
  * up ("27,347.4 µs", "2,160x"; "3500 MB/s" stays as CrystalDiskMark and
  * the tables write it): a sentence's number, read at a glance. */
 static void put_grouped(struct render_buf *b, double x, int dec) {
-  char s[64];
+  char s[64], g[96];
   int n = snprintf(s, sizeof s, "%.*f", dec, x);
-  if (n <= 0 || (size_t)n >= sizeof s || !isfinite(x) || fabs(x) < 10000) {
-    render_buf_puts(b, n > 0 ? s : "?");
+  if (n <= 0 || (size_t)n >= sizeof s) {
+    render_buf_puts(b, "?");
     return;
   }
-  const char *d = s + (s[0] == '-'), *dot = strchr(d, '.');
-  size_t ilen = dot ? (size_t)(dot - d) : strlen(d);
-  if (d > s) render_buf_puts(b, "-");
-  for (size_t i = 0; i < ilen; i++) {
-    if (i && (ilen - i) % 3 == 0) render_buf_puts(b, ",");
-    render_buf_printf(b, "%c", d[i]);
-  }
-  if (dot) render_buf_puts(b, dot);
+  render_group_digits(s, g, sizeof g, isfinite(x) ? 5 : (size_t)-1);
+  render_buf_puts(b, g);
 }
 
 static void put_param(struct render_buf *b, enum render_lang lang, const json_t *v, const char *spec) {

@@ -83,6 +83,10 @@ double render_canvas_nice_step(double lo, double hi, int max_ticks);
 /* Formats v with just enough decimals for step (e.g. 0.5 -> "2.5") and
  * thousands separators from 1,000 up ("1,200,000"). */
 void render_canvas_fmt_tick(char *buf, size_t len, double v, double step);
+/* IN into OUT (LEN bytes) with ',' every three digits of the integer part
+ * of its first number, when that part has MIN_DIGITS digits or more
+ * ("1200000" -> "1,200,000"; "-27347.4 us" -> "-27,347.4 us"). */
+void render_group_digits(const char *in, char *out, size_t len, size_t min_digits);
 
 /* --------------------------------------------------------------- canvas */
 

@@ -29,20 +29,7 @@ void render_canvas_fmt_tick(char *buf, size_t len, double v, double step) {
   snprintf(d, sizeof d, "%.*f", dec, v);
   /* thousands separators in the integer part ("1,200,000", issue 27: an
    * axis of "1200000" is read digit by digit), as the tables' counts */
-  size_t n = strlen(d), lead = d[0] == '-', intlen = strcspn(d, ".");
-  if (intlen - lead < 4 || !len) {
-    snprintf(buf, len, "%s", d);
-    return;
-  }
-  size_t o = 0;
-  for (size_t i = 0; i < n && o + 1 < len; i++) {
-    if (i > lead && i < intlen && (intlen - i) % 3 == 0) {
-      buf[o++] = ',';
-      if (o + 1 >= len) break;
-    }
-    buf[o++] = d[i];
-  }
-  buf[o] = 0;
+  render_group_digits(d, buf, len, 4);
 }
 
 void render_canvas_range(const double *v, size_t n, double *lo, double *hi, int from_zero) {

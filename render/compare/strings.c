@@ -6,6 +6,7 @@
 #include <string.h>
 #include "render/compare/compare_int.h"
 #include "render/msg_int.h"
+#include "render/render_int.h"
 
 /* In report order: the reference method's, the full method's, then tail
  * latency and job tests. */
@@ -39,25 +40,6 @@ static int unit_decimals(const char *unit, double v) {
   return fabs(v) >= 100000 ? 0 : 2;
 }
 
-/* Inserts ',' every three digits of the integer part of a plain decimal. */
-static void group_thousands(const char *in, char *out, size_t len) {
-  const char *dot = strchr(in, '.');
-  size_t ilen = dot ? (size_t)(dot - in) : strlen(in);
-  size_t k = 0, start = 0;
-  if (in[0] == '-') {
-    if (k + 1 < len) out[k++] = '-';
-    start = 1;
-  }
-  for (size_t i = start; i < ilen && k + 1 < len; i++) {
-    out[k++] = in[i];
-    size_t left = ilen - i - 1;
-    if (left && left % 3 == 0 && k + 1 < len) out[k++] = ',';
-  }
-  if (dot)
-    for (const char *p = dot; *p && k + 1 < len; p++) out[k++] = *p;
-  out[k] = 0;
-}
-
 void render_cmp_fmt_num(char *buf, size_t len, double v, const char *unit) {
   if (!isfinite(v)) {
     snprintf(buf, len, "-");
@@ -66,7 +48,7 @@ void render_cmp_fmt_num(char *buf, size_t len, double v, const char *unit) {
   char raw[64];
   /* %f never switches to e-notation; figures are bounded far below 1e60 */
   snprintf(raw, sizeof raw, "%.*f", unit_decimals(unit, v), v);
-  group_thousands(raw, buf, len);
+  render_group_digits(raw, buf, len, 4);
 }
 
 void render_cmp_fmt_ratio(char *buf, size_t len, double r) {

@@ -85,13 +85,10 @@ static void drive_caption(struct render_buf *b, const char *text, size_t nsel) {
  * are backslash-escaped (a label is text, not emphasis or a link). */
 /* An integer with thousands separators: 12,345. */
 static void put_thousands(struct render_buf *b, double v) {
-  char d[32];
+  char d[32], g[48];
   snprintf(d, sizeof d, "%.0f", v);
-  size_t n = strlen(d), lead = d[0] == '-';
-  for (size_t i = 0; i < n; i++) {
-    if (i > lead && (n - i) % 3 == 0) render_buf_putn(b, ",", 1);
-    render_buf_putn(b, d + i, 1);
-  }
+  render_group_digits(d, g, sizeof g, 4);
+  render_buf_puts(b, g);
 }
 
 /* ------------------------------------------------------------ DUT summary */

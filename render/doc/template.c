@@ -416,7 +416,9 @@ static int d_flags(struct expand *e, const char *pos, const struct render_args *
 }
 
 /* fmt= must be one floating conversion (%[flags][width][.prec]f|e|g) with
- * optional literal text around it: never a caller-chosen format string. */
+ * optional literal text around it: never a caller-chosen format string.
+ * The flag ',' groups the integer part by thousands (as Python's "{:,.0f}";
+ * printf's own ' needs a locale and quotes an argument here). */
 static int fmt_ok(const char *f) {
   int conv = 0;
   for (const char *c = f; *c; c++) {
@@ -427,7 +429,7 @@ static int fmt_ok(const char *f) {
     }
     if (conv++) return 0;
     c++;
-    while (*c && strchr("-+ 0#", *c)) c++;
+    while (*c && strchr("-+ 0#,", *c)) c++;
     for (int k = 0; k < 2 && isdigit((unsigned char)*c); k++) c++;
     if (*c == '.') {
       c++;
@@ -477,13 +479,31 @@ static int d_value(struct expand *e, const char *path, const struct render_args 
   if (json_is_string(v)) render_buf_md(e->out, json_string_value(v));
   else if (json_is_boolean(v)) render_buf_puts(e->out, render_msg(e->lang, json_is_true(v) ? MSG_YES : MSG_NO));
   else {
-    char buf[128];
+    char f[128], buf[128], g[192];
+    snprintf(f, sizeof f, "%s", a->fmt ? a->fmt : "%g");
+    /* the grouping flag is ours, not the C library's */
+    char *q = strchr(f, '%');
+    while (q && q[1] == '%') q = strchr(q + 2, '%');
+    int group = 0;
+    for (char *c = q ? q + 1 : NULL; c && *c && strchr("-+ 0#,", *c);)
+      if (*c == ',') memmove(c, c + 1, strlen(c)), group = 1;
+      else c++;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
     /* fmt_ok() allowed exactly one double conversion */
-    snprintf(buf, sizeof buf, a->fmt ? a->fmt : "%g", json_number_value(v));
+    snprintf(buf, sizeof buf, f, json_number_value(v));
 #pragma GCC diagnostic pop
-    render_buf_puts(e->out, buf);
+    if (group) {
+      /* the number's digits, not the literal text before it */
+      size_t pre = 0;
+      for (const char *c = f; q && c < q; c++, pre++)
+        if (c[0] == '%' && c[1] == '%') c++; /* "%%" printed one '%' */
+      memcpy(g, buf, pre);
+      render_group_digits(buf + pre, g + pre, sizeof g - pre, 4);
+      render_buf_puts(e->out, g);
+    } else {
+      render_buf_puts(e->out, buf);
+    }
   }
   return 0;
 }

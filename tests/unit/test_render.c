@@ -113,6 +113,21 @@ TEST("Prose around directives passes through byte for byte") {
   render_runs_release(&rs);
 }
 
+TEST("fmt= with the ',' flag groups the number's integer digits, not the text around it") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  /* cdm.0.read.iops of the fixture: 3254.5 */
+  char *md = expand(&rs,
+                    "{{value cdm.0.read.iops fmt=%,.1f}} / {{value cdm.0.read.iops fmt=\"QD1000%% %,.0f x\"}} / "
+                    "{{value cdm.0.read.iops fmt=%.0f}} / {{value fill.slc.max_gib fmt=%,.1f}}\n",
+                    &err);
+  REQUIRE(md);
+  CHECK_STR(md, "3,254.5 / QD1000% 3,254 x / 3254 / 11.2\n");
+  free(md);
+  render_runs_release(&rs);
+}
+
 TEST("An unknown directive is an error naming the template file and line") {
   struct render_runs rs;
   REQUIRE(load(&rs) == 0);

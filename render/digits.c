@@ -1,0 +1,19 @@
+/* digits.c — thousands separators: the one rule the sentences, tables,
+ * chart ticks, compare figures and {{value fmt=%'.0f}} group digits by. */
+#include <string.h>
+#include "render/render_int.h"
+
+void render_group_digits(const char *in, char *out, size_t len, size_t min_digits) {
+  if (!len) return;
+  /* the first number of IN: an optional '-' and its integer digits */
+  size_t st = strcspn(in, "0123456789"), il = strspn(in + st, "0123456789");
+  size_t k = 0;
+  for (size_t i = 0; in[i] && k + 1 < len; i++) {
+    if (il >= min_digits && i > st && i < st + il && (st + il - i) % 3 == 0) {
+      out[k++] = ',';
+      if (k + 1 >= len) break;
+    }
+    out[k++] = in[i];
+  }
+  out[k] = 0;
+}
