@@ -400,13 +400,32 @@ static double gc_pressure(const struct sim *s) {
   return free_frac >= start ? 0 : (start - free_frac) / start;
 }
 
-/* The next die of the write point (next_die stays a die index, not a
- * running count, so a saved state can be checked against the drive it is
- * loaded into). */
+/* The next die of the write point, a round robin (next_die stays a die
+ * index, not a running count, so a saved state can be checked against the
+ * drive it is loaded into). */
 static unsigned next_write_die(struct sim *s) {
   unsigned die = (unsigned)(s->st.next_die % s->ndies);
   s->st.next_die = die + 1 < s->ndies ? die + 1 : 0;
   return die;
+}
+
+/* The die a GC move (or fold) goes to: the first, from the write point on,
+ * whose queue ends first, as firmware gives relocation work to the dies
+ * that can take it. Placed round robin as the host's programs are, the
+ * queues drifted apart (a move takes longer than a host program, and n
+ * moves per host program put the host's programs on the same dies for long
+ * runs) until one die ran 200 ms behind the others and every write waited
+ * for it (docs/sim-model.md, "Page-mapped FTL"). The host's programs stay
+ * round robin: the moves, most of the die time, keep the queues level. */
+static unsigned move_die(const struct sim *s) {
+  unsigned die = (unsigned)(s->st.next_die % s->ndies), best = die;
+  uint64_t best_t = UINT64_MAX;
+  for (unsigned i = 0; i < s->ndies; i++, die = die + 1 < s->ndies ? die + 1 : 0) {
+    const struct sim_die *d = &s->dies[die];
+    uint64_t t = max64(s->st.pending_ready_ns, max64(d->prog_until, d->read_until));
+    if (t < best_t) best_t = t, best = die;
+  }
+  return best;
 }
 
 /* Takes SLC_EQUIV bytes of die D's open block for a program starting at
@@ -474,13 +493,13 @@ static void program_unit(struct sim *s, int slc) {
   }
 }
 
-/* slc_fold_on_shrink: folds one TLC unit of SLC data on the next die of the
- * write point: the SLC pages are sensed (bits_per_cell multi-plane reads),
+/* slc_fold_on_shrink: folds one TLC unit of SLC data on the die move_die
+ * picks: the SLC pages are sensed (bits_per_cell multi-plane reads),
  * moved out over the channel and back in, and programmed as one TLC unit.
  * The host's next programs on that die wait for it: past the buffer, the
  * host sees the folding-bound speed. */
 static void move_unit(struct sim *s) {
-  unsigned die = next_write_die(s);
+  unsigned die = move_die(s);
   struct sim_die *d = &s->dies[die];
   unsigned ch = die / s->m.dies_per_channel;
   uint64_t start = max64(s->st.pending_ready_ns, max64(d->prog_until, d->read_until));
@@ -536,9 +555,9 @@ static int gc_urgent(const struct sim *s) {
 
 /* Background GC, before each host command and at the end of an idle: while
  * the die of the write point has been free since before NOW it pays the
- * relocation debt a TLC unit at a time (timed as gc_pay's), and with none
- * left collects the next victim while erased blocks are below the high
- * watermark (sim_ftl_collect_bg). A die busy at NOW stops it, so under a
+ * relocation debt a TLC unit at a time (timed as gc_pay's, on the dies
+ * move_die picks), and with none left collects the next victim while
+ * erased blocks are below the high watermark (sim_ftl_collect_bg). A die busy at NOW stops it, so under a
  * sustained load (the dies never free) it does nothing and the steady state
  * is the foreground GC's. A move begun before NOW may run past it: a read
  * meets it as any program. */
@@ -572,6 +591,11 @@ static void dispatch_pending(struct sim *s) {
 
 static uint64_t do_write(struct sim *s, uint64_t now, uint64_t off, uint32_t len) {
   uint64_t in = fluid_take(&s->st.link_wr, now, (uint64_t)(len * s->link_ns_per_byte));
+  /* Writes take buffer space in arrival order: one that waited for space
+   * holds back those behind it, as the space it freed is not free before
+   * then. Letting them in at once gave one write per program unit the whole
+   * wait and the rest none (docs/sim-model.md, "Page-mapped FTL"). */
+  in = max64(in, s->st.pending_ready_ns);
   s->phase_host_bytes += len;
   s->st.host_write_bytes += len;
   sim_map_set(s, off, len);
