@@ -4,7 +4,6 @@
  * See sim/sim_int.h for the reservation model and docs/sim-model.md. */
 #include <errno.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 #include "sim/sim_int.h"
 #include "log/ssdlog.h"
@@ -375,20 +374,62 @@ static uint64_t do_read(struct sim *s, uint64_t now, uint64_t off, uint32_t len,
 
 /* ----------------------------------------------------------------- writes */
 
-static void ring_push(struct sim *s, uint64_t end_ns, uint64_t bytes) {
-  uint64_t i = (s->st.ring_head + s->st.ring_count) % s->ring_cap;
-  s->ring[i].end_ns = end_ns;
-  s->ring[i].bytes = bytes;
-  s->st.ring_count++;
+/* The program units in flight hold their buffer space until each ends; a
+ * binary min-heap on end_ns in ring[0..ring_count) (ring_head stays 0), so
+ * a full buffer frees the program that ends first. Freed in program order
+ * (a FIFO), one die held up by a long GC move or a burst of GC steps kept
+ * the space of every later program on the other dies, so every write waited
+ * for the die furthest behind (docs/sim-model.md, "Write latency in the
+ * steady state"). A die's programs end in order, so this is also what a
+ * buffer freed per die would do. */
+static void ring_sift_down(struct sim_flush *h, uint64_t n, uint64_t i) {
+  for (;;) {
+    uint64_t c = 2 * i + 1;
+    if (c >= n) return;
+    if (c + 1 < n && h[c + 1].end_ns < h[c].end_ns) c++;
+    if (h[i].end_ns <= h[c].end_ns) return;
+    struct sim_flush t = h[i];
+    h[i] = h[c], h[c] = t, i = c;
+  }
 }
 
-/* Frees buffer space of the oldest program unit; returns when it is free. */
+static void ring_push(struct sim *s, uint64_t end_ns, uint64_t bytes) {
+  struct sim_flush *h = s->ring;
+  uint64_t i = s->st.ring_count++;
+  for (; i && h[(i - 1) / 2].end_ns > end_ns; i = (i - 1) / 2) h[i] = h[(i - 1) / 2];
+  h[i].end_ns = end_ns;
+  h[i].bytes = bytes;
+}
+
+/* Frees the buffer space of the program unit that ends first; returns when
+ * it is free. */
 static uint64_t ring_pop(struct sim *s) {
-  struct sim_flush *f = &s->ring[s->st.ring_head];
-  s->st.ring_head = (s->st.ring_head + 1) % s->ring_cap;
-  s->st.ring_count--;
-  s->st.buf_used_bytes -= f->bytes;
-  return f->end_ns;
+  struct sim_flush *h = s->ring, f = h[0];
+  h[0] = h[--s->st.ring_count];
+  ring_sift_down(h, s->st.ring_count, 0);
+  s->st.buf_used_bytes -= f.bytes;
+  return f.end_ns;
+}
+
+static void ring_reverse(struct sim_flush *h, uint64_t a, uint64_t b) { /* [a, b) */
+  for (; a + 1 < b; a++, b--) {
+    struct sim_flush t = h[a];
+    h[a] = h[b - 1], h[b - 1] = t;
+  }
+}
+
+/* A loaded state's programs in flight as the heap: states saved before it
+ * hold them in program order from any head, rotated here to 0 (three
+ * reversals) before the heap is built. */
+static void ring_rebuild(struct sim *s) {
+  uint64_t n = s->st.ring_count, head = s->st.ring_head;
+  if (head) {
+    ring_reverse(s->ring, 0, head);
+    ring_reverse(s->ring, head, s->ring_cap);
+    ring_reverse(s->ring, 0, s->ring_cap);
+    s->st.ring_head = 0;
+  }
+  for (uint64_t i = n / 2; i-- > 0;) ring_sift_down(s->ring, n, i);
 }
 
 /* 0..1: how hard GC works. It starts when free space falls below
@@ -409,7 +450,7 @@ static unsigned next_write_die(struct sim *s) {
   return die;
 }
 
-/* The die a GC move (or fold) goes to: the first, from the write point on,
+/* The die a GC move goes to: the first, from the write point on,
  * whose queue ends first, as firmware gives relocation work to the dies
  * that can take it. Placed round robin as the host's programs are, the
  * queues drifted apart (a move takes longer than a host program, and n
@@ -493,13 +534,12 @@ static void program_unit(struct sim *s, int slc) {
   }
 }
 
-/* slc_fold_on_shrink: folds one TLC unit of SLC data on the die move_die
- * picks: the SLC pages are sensed (bits_per_cell multi-plane reads),
+/* Moves one TLC unit of data to die DIE (a fold of SLC data, or a GC
+ * relocation): the source pages are sensed (bits_per_cell multi-plane reads),
  * moved out over the channel and back in, and programmed as one TLC unit.
  * The host's next programs on that die wait for it: past the buffer, the
  * host sees the folding-bound speed. */
-static void move_unit(struct sim *s) {
-  unsigned die = move_die(s);
+static void move_unit(struct sim *s, unsigned die) {
   struct sim_die *d = &s->dies[die];
   unsigned ch = die / s->m.dies_per_channel;
   uint64_t start = max64(s->st.pending_ready_ns, max64(d->prog_until, d->read_until));
@@ -517,7 +557,10 @@ static void move_unit(struct sim *s) {
 }
 
 static void fold_unit(struct sim *s) {
-  move_unit(s);
+  /* a fold as the host writes takes the write point's next die, as its
+   * programs do: on the least-loaded die (the host's next) it held up every
+   * host program behind it (in-cache speed 2756 MB/s for 3365) */
+  move_unit(s, next_write_die(s));
   s->st.slc_used_bytes -= s->tlc_unit_bytes;
   sim_slc_unmark_oldest(s, s->tlc_unit_bytes / SIM_UNIT_BYTES);
   if (!s->fold_seen) {
@@ -542,7 +585,7 @@ static void gc_pay(struct sim *s, uint64_t host_bytes) {
   uint64_t n = room ? (units * (hp ? hp : 1) + room - 1) / room : units;
   if (n > units) n = units;
   if (n && !s->gc_first_ns) s->gc_first_ns = s->st.pending_ready_ns, s->gc_first_host_bytes = s->phase_host_bytes;
-  for (uint64_t i = 0; i < n; i++) move_unit(s);
+  for (uint64_t i = 0; i < n; i++) move_unit(s, move_die(s));
   s->st.gc_debt_bytes -= n * s->tlc_unit_bytes;
 }
 
@@ -568,7 +611,7 @@ static void gc_background(struct sim *s, uint64_t now) {
     while (s->st.gc_debt_bytes < s->tlc_unit_bytes)
       if (!sim_ftl_collect_bg(s)) return;
     if (!s->gc_first_ns) s->gc_first_ns = max64(s->st.pending_ready_ns, d->prog_until), s->gc_first_host_bytes = s->phase_host_bytes;
-    move_unit(s);
+    move_unit(s, move_die(s));
     s->st.gc_debt_bytes -= s->tlc_unit_bytes;
   }
 }
@@ -591,10 +634,10 @@ static void dispatch_pending(struct sim *s) {
 
 static uint64_t do_write(struct sim *s, uint64_t now, uint64_t off, uint32_t len) {
   uint64_t in = fluid_take(&s->st.link_wr, now, (uint64_t)(len * s->link_ns_per_byte));
-  /* Writes take buffer space in arrival order: one that waited for space
-   * holds back those behind it, as the space it freed is not free before
-   * then. Letting them in at once gave one write per program unit the whole
-   * wait and the rest none (docs/sim-model.md, "Page-mapped FTL"). */
+  /* Writes take buffer space in arrival order: the space a waiting write
+   * freed is not free before then, and without this the writes behind it
+   * got that space at once, so one write per program unit (96 KiB) took the
+   * whole wait and the others none (docs/sim-model.md). */
   in = max64(in, s->st.pending_ready_ns);
   s->phase_host_bytes += len;
   s->st.host_write_bytes += len;
@@ -615,9 +658,9 @@ static uint64_t do_write(struct sim *s, uint64_t now, uint64_t off, uint32_t len
     uint64_t piece = left < piece_max ? left : piece_max;
     left -= piece;
     /* Units already programmed give their buffer space back. */
-    while (s->st.ring_count && s->ring[s->st.ring_head].end_ns <= in) ring_pop(s);
-    /* A full buffer makes the write wait for the oldest program in flight:
-     * past the buffer, the host sees the NAND's speed. */
+    while (s->st.ring_count && s->ring[0].end_ns <= in) ring_pop(s);
+    /* A full buffer makes the write wait for the program in flight that
+     * ends first: past the buffer, the host sees the NAND's speed. */
     while (s->st.buf_used_bytes + piece > s->buf_cap_bytes && s->st.ring_count) {
       uint64_t freed = ring_pop(s);
       if (freed > in && s->tlc_seen && !s->cliff_seen) { /* truth: the host now waits at NAND speed */
@@ -641,7 +684,7 @@ static uint64_t do_write(struct sim *s, uint64_t now, uint64_t off, uint32_t len
 static uint64_t do_flush(struct sim *s, uint64_t now) {
   uint64_t done = now + s->ctrl_ns;
   for (uint64_t i = 0; i < s->st.ring_count; i++)
-    done = max64(done, s->ring[(s->st.ring_head + i) % s->ring_cap].end_ns);
+    done = max64(done, s->ring[i].end_ns);
   return done;
 }
 
@@ -1064,6 +1107,7 @@ int sim_load_state(struct sim *s, const char *path, struct ssdrev_err *err) {
   memcpy(s->dies, dies, s->ndies * sizeof *s->dies);
   memcpy(s->chan, chan, s->m.channels * sizeof *s->chan);
   memcpy(s->ring, ring, s->ring_cap * sizeof *s->ring);
+  ring_rebuild(s);
   memcpy(s->map, map, want.map_words * sizeof *s->map);
   memcpy(s->slc_map, map + want.map_words * sizeof *s->map, want.map_words * sizeof *s->slc_map);
   s->slc_map_dirty = 1;

@@ -57,7 +57,7 @@ struct sim_state {
   uint64_t pending_bytes;    /* accepted, not yet a full program unit */
   uint64_t pending_ready_ns; /* when the last pending byte arrived */
   uint64_t next_die;         /* write point, round robin over dies */
-  uint64_t ring_head, ring_count;
+  uint64_t ring_head, ring_count; /* head: 0 (kept for the saved layout) */
   uint64_t busy_ns_acc;      /* die time used since the last thermal step */
   uint64_t thermal_at_ns;
   double temp_c;
@@ -135,7 +135,7 @@ struct sim {
   struct sim_state st;
   struct sim_die *dies;
   struct sim_fluid *chan;    /* per NAND channel */
-  struct sim_flush *ring;    /* FIFO of program units in flight */
+  struct sim_flush *ring;    /* program units in flight: a min-heap on end_ns (drive.c) */
   uint64_t ring_cap;
   uint64_t *map;             /* bitmap of mapped 4 KiB units */
   /* 4 KiB units whose newest copy was programmed into SLC and may still be
