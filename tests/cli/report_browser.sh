@@ -41,7 +41,7 @@ for s in "PM981 256GB — FOB" "PM981a 256GB — 75%" "CrystalDiskMark 읽기 �
   grep -qF -- "$s" "$T/alone.txt" || fail "the printed page lacks chart text '$s'"
 done
 # captions, table values, the DUT's SMART health
-for s in "PM981 — 75% 채움" "Tail Latency (nines 축)" "CrystalDiskMark 방식 결과 — PM981a 256GB, 75% 채움" \
+for s in "PM981 — 75% 채움" "Tail Latency: 백분위별 QD1 지연시간" "CrystalDiskMark 방식 결과 — PM981a 256GB, 75% 채움" \
          "3412.57" "2285.65 µs" "0.0760W" "1,873 h" "13.51 TB" "수명 사용률" "11.2 GiB" "시뮬레이션 결과"; do
   grep -qF -- "$s" "$T/alone.txt" || fail "the printed page lacks '$s'"
 done

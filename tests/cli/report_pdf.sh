@@ -31,7 +31,7 @@ done
 grep -q "| 90% | 93.50 µs | 92.81 µs | 13.90 µs |" "$T/out/review.md" || fail "markdown tail table row"
 grep -q "](charts/fill.png)" "$T/out/review.md" || fail "markdown image link"
 grep -q "<table>" "$T/out/review.html" || fail "HTML has no table"
-grep -q '<svg role="img" aria-label="Tail Latency (nines 축)"' "$T/out/review.html" || fail "HTML has no inline tail chart"
+grep -q '<svg role="img" aria-label="Tail Latency: 백분위별 QD1 지연시간"' "$T/out/review.html" || fail "HTML has no inline tail chart"
 grep -q '<html lang="ko">' "$T/out/review.html" || fail "HTML does not say it is Korean"
 # the outline: one bookmark per section, in Korean too
 for s in "Appearance" "DUT Summary" "Tail Latency" "Closing"; do
