@@ -410,7 +410,7 @@ static size_t run_curve(const struct cmp_run *r, const struct ov_point *pt, size
   return k;
 }
 
-static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size_t np, int kind, const char *title, const char *xlabel, const char *ylabel, const char *path, int *drawn,
+static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size_t np, int kind, const char *xlabel, const char *ylabel, const char *path, int *drawn,
                         struct ssdrev_err *err) {
   const struct cmp_table *t = c->t;
   size_t cols[CMP_OV_COLS], pos[CMP_OV_COLS], nc = overlay_groups(t, pt, np, cols, pos);
@@ -471,7 +471,9 @@ static int draw_overlay(const struct cmp_out *c, const struct ov_point *pt, size
     render_canvas_range(yy, 2, &p.y.lo, &p.y.hi, 1);
   }
   p.y.label = ylabel;
-  render_canvas_plot_frame(&cv, &p, title);
+  /* no title in the image: the report's caption under it is the title (the
+   * figure said it twice), as the per-figure charts carry none either */
+  render_canvas_plot_frame(&cv, &p, NULL);
   static const double pal[][3] = {{0.13, 0.35, 0.62}, {0.85, 0.37, 0.01}, {0.17, 0.63, 0.17},
                                              {0.84, 0.15, 0.16}, {0.58, 0.40, 0.74}, {0.55, 0.34, 0.29},
                                              {0.89, 0.47, 0.76}, {0.5, 0.5, 0.5}};
@@ -605,7 +607,7 @@ static int write_overlays(struct cmp_out *c, struct ssdrev_err *err) {
         xl = CM_AX_TIME_MIN;
       }
       int drawn = 0;
-      rc = draw_overlay(c, pt, np, s->kind, title, render_cmp_msg(xl, ko), ylab, path, &drawn, err);
+      rc = draw_overlay(c, pt, np, s->kind, render_cmp_msg(xl, ko), ylab, path, &drawn, err);
       if (!rc && drawn) {
         snprintf(c->ov_title[c->nov], sizeof c->ov_title[0], "%s", title);
         c->ov_link[c->nov] = strdup(rel);
