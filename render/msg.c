@@ -171,8 +171,8 @@ static const struct msg_row rows[MSG_COUNT] = {
         "write cliff after {at_gib:1} GiB: {cache_mb_s:0} MB/s in the SLC cache, {post_cache_mb_s:0} MB/s after",
         "{at_gib:1}GiB 기록 후 쓰기 속도가 떨어집니다: SLC캐시 안에서 {cache_mb_s:0}MB/s, 이후 {post_cache_mb_s:0}MB/s"),
     ROW(MSG_F_SLOW_POST_CACHE,
-        "post-cache write speed {post_cache_mb_s:0} MB/s is {ratio:2}x of the cached {cache_mb_s:0} MB/s (< {min_ratio:1}x)",
-        "SLC캐시 이후 쓰기 속도 {post_cache_mb_s:0}MB/s는 캐시 안 {cache_mb_s:0}MB/s의 {ratio:2}배입니다 (< {min_ratio:1}배)"),
+        "post-cache write speed {post_cache_mb_s:0} MB/s is {ratio:2}x of the cached {cache_mb_s:0} MB/s (< {min_ratio:2}x)",
+        "SLC캐시 이후 쓰기 속도 {post_cache_mb_s:0}MB/s는 캐시 안 {cache_mb_s:0}MB/s의 {ratio:2}배입니다 (< {min_ratio:2}배)"),
     ROW(MSG_F_TAIL_BLOWUP, "{workload} tail: p{p} {p_us:1} µs is {ratio:1}x the median {p50_us:1} µs (> {max_ratio:0}x)",
         "{workload:wl} 꼬리 지연시간: p{p} {p_us:1} µs로 중앙값 {p50_us:1} µs의 {ratio:1}배입니다 (> {max_ratio:0}배)"),
     ROW(MSG_F_RW_SWEEP_DIP,
@@ -186,8 +186,13 @@ static const struct msg_row rows[MSG_COUNT] = {
         "{test}에서 드라이브가 {max_c:0} °C(경고 {warn_c:0} °C)에 이르는 동안 속도가 중앙값의 {drop_ratio:2}배로 떨어졌습니다"),
     ROW(MSG_F_THERMAL_NEAR_WARN,
         "the drive peaked at {max_c:1} °C, {gap_c:1} °C short of its warning temperature {warn_c:1} °C (near: within "
-        "{margin_c:0} °C), without a throughput drop",
+        "{margin_c:0} °C), without a throughput drop outside the fills",
         "드라이브 온도가 최고 {max_c:1} °C로 경고 온도 {warn_c:1} °C보다 {gap_c:1} °C 낮았고(가까움: {margin_c:0} °C 이내) "
+        "채우기 밖의 테스트에서 속도 저하는 없었습니다"),
+    ROW(MSG_F_THERMAL_OVER_WARN,
+        "the drive peaked at {max_c:1} °C, at or above its warning temperature {warn_c:1} °C (by {over_c:1} °C), "
+        "without a throughput drop outside the fills",
+        "드라이브 온도가 최고 {max_c:1} °C로 경고 온도 {warn_c:1} °C 이상이었고({over_c:1} °C 초과) 채우기 밖의 테스트에서 "
         "속도 저하는 없었습니다"),
     ROW(MSG_F_LINK_BOUND,
         "{cell} {op} {mb_s:0} MB/s is {link_pct:0}% of the {link} link ({link_mb_s:0} MB/s): the host link, not the "
@@ -811,6 +816,7 @@ static const struct {
     {"tail_blowup", MSG_F_TAIL_BLOWUP},           {"rw_sweep_dip", MSG_F_RW_SWEEP_DIP},
     {"thermal_throttle", MSG_F_THERMAL_THROTTLE}, {"thermal_near_warn", MSG_F_THERMAL_NEAR_WARN},
     {"thermal_near_warn", MSG_F_THERMAL_NEAR_OLD}, /* an analysis.json from before gap_c */
+    {"thermal_over_warn", MSG_F_THERMAL_OVER_WARN},
     {"link_bound", MSG_F_LINK_BOUND},             {"io_errors", MSG_F_IO_ERRORS},
     {"log_unreadable", MSG_F_LOG_UNREADABLE},     {"qd_plateau", MSG_F_QD_PLATEAU},
     {"thermal_step_throttle", MSG_F_THERMAL_STEP_THROTTLE},

@@ -226,6 +226,42 @@ TEST("The random-read plateau names dies only for a drive: a file target and a v
   json_decref(a);
 }
 
+TEST("A peak at or above the warning temperature without a drop is its own finding, never '0.0 C short'") {
+  const char *peaks[] = {"78.3", "75.0", "74.96"};
+  const double over[] = {3.3, 0, 0};
+  for (int i = 0; i < 3; i++) {
+    char doc[512];
+    snprintf(doc, sizeof doc,
+             "{\"dut\": {\"warn_temp_c\": 75}, \"temperature\": {\"t_s\": [0, 1], \"c\": [60, %s]},"
+             " \"tests\": {\"steady\": {\"kind\": \"job\", \"series\": {\"mb_s\": [1,1,1,1,1,1,1,1,1,1,1,1]}}}}",
+             peaks[i]);
+    json_t *a = load(doc);
+    REQUIRE(a != NULL);
+    json_t *f = analyze_flags(a);
+    const json_t *x = find(f, "thermal_over_warn");
+    REQUIRE(x != NULL);
+    CHECK(find(f, "thermal_near_warn") == NULL && find(f, "thermal_throttle") == NULL);
+    CHECK_NEAR(num(x, "over_c"), over[i], 1e-9);
+    const char *m = json_string_value(json_object_get(x, "message"));
+    CHECK(strstr(m, "at or above its warning temperature 75.0 C") != NULL && strstr(m, "short") == NULL);
+    CHECK(strstr(m, "-0.0") == NULL);
+    json_decref(f);
+    json_decref(a);
+  }
+}
+
+TEST("The slow post-cache flag prints its threshold as 0.25x, not a rounded 0.2x") {
+  json_t *a = load("{\"fill\": {\"slc\": {\"found\": true, \"max_gib\": 22, \"cache_mb_s\": 3266,"
+                   " \"post_cache_mb_s\": 760, \"confidence\": 1}}}");
+  REQUIRE(a != NULL);
+  json_t *f = analyze_flags(a);
+  const json_t *x = find(f, "slow_post_cache");
+  REQUIRE(x != NULL);
+  CHECK_CONTAINS(json_string_value(json_object_get(x, "message")), "is 0.23x of the cached 3266 MB/s (< 0.25x)");
+  json_decref(f);
+  json_decref(a);
+}
+
 TEST("Near the warning temperature says the peak and its gap to a tenth: 74.9 under 75 is not 'reached 75'") {
   json_t *a = load("{\"dut\": {\"warn_temp_c\": 75}, \"temperature\": {\"t_s\": [0, 1], \"c\": [60, 74.9]},"
                    " \"tests\": {\"steady\": {\"kind\": \"job\", \"series\": {\"mb_s\": [1,1,1,1,1,1,1,1,1,1,1,1]}}}}");

@@ -191,7 +191,7 @@ TEST("A form's parameters are filled from a JSON object, numbers with their deci
 TEST("Every flag id of docs/flags.md and every severity has a message") {
   static const char *const ids[] = {"rnd_read_plateau", "fob_vs_full",      "write_cliff",       "slow_post_cache",
                                     "tail_blowup",      "rw_sweep_dip",     "thermal_throttle",  "thermal_near_warn",
-                                    "link_bound",       "io_errors",        "log_unreadable"};
+                                    "thermal_over_warn", "link_bound",      "io_errors",        "log_unreadable"};
   for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) CHECK(render_msg_flag(ids[i]) >= 0);
   CHECK(render_msg_flag("no_such_flag") == -1);
   CHECK(render_msg_severity("warn") == MSG_SEV_WARN);
@@ -470,6 +470,24 @@ TEST("A near-warning flag of an older analysis (no gap_c) still reads in Korean,
   json_object_set_new(json_object_get(f, "numbers"), "gap_c", json_real(0.1));
   render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
   CHECK(strstr(out, "peaked at 74.9 °C, 0.1 °C short of its warning temperature 75.0 °C") != NULL);
+  json_decref(f);
+}
+
+TEST("A peak over the warning temperature reads as over it in both languages, and the post-cache threshold as 0.25x") {
+  json_t *f = json_pack("{s:s, s:s, s:s, s:{s:f, s:f, s:f}}", "id", "thermal_over_warn", "severity", "info", "message",
+                        "english", "numbers", "max_c", 78.3, "warn_c", 75.0, "over_c", 3.3);
+  char out[512];
+  render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
+  CHECK_CONTAINS(out, "peaked at 78.3 °C, at or above its warning temperature 75.0 °C (by 3.3 °C)");
+  render_flag_text(RENDER_LANG_KO, f, out, sizeof out);
+  CHECK(strstr(out, "78.3 °C") != NULL && strstr(out, "3.3 °C 초과") != NULL && strstr(out, "english") == NULL);
+  json_decref(f);
+  f = json_pack("{s:s, s:s, s:s, s:{s:f, s:f, s:f, s:f}}", "id", "slow_post_cache", "severity", "warn", "message",
+                "english", "numbers", "cache_mb_s", 3266.0, "post_cache_mb_s", 760.0, "ratio", 0.233, "min_ratio", 0.25);
+  for (int l = 0; l < RENDER_NLANGS; l++) {
+    render_flag_text((enum render_lang)l, f, out, sizeof out);
+    CHECK_CONTAINS(out, "0.25");
+  }
   json_decref(f);
 }
 
