@@ -104,6 +104,31 @@ void analyze_fill_throttle(json_t *a, const json_t *man) {
     }
   }
   double cache_end = analyze_json_num(slc, "max_gib", NAN);
+  if (thr_drop >= 1 && thr_drop < nd) {
+    /* the throttle came after the cache's end: the post-cache speed is the
+     * writing between the two (the mean over the rest, throttled part and
+     * all, made a drive that throttles read as QLC-like: hot-512, 1053
+     * then 750 MB/s, was "760 MB/s after the cache") */
+    double at = analyze_json_num(json_array_get(drops, thr_drop), "at_gib", NAN);
+    double gp = 0, tp = 0, gt = 0, tt = 0;
+    for (size_t i = 0; i < n; i++) {
+      double g0 = i ? g[i - 1] : 0, dt = te[i] - (i ? te[i - 1] : 0);
+      if (g0 < cache_end - 1e-9) continue;
+      if (g[i] <= at + 1e-9) gp += g[i] - g0, tp += dt;
+      else gt += g[i] - g0, tt += dt;
+    }
+    if (!(gp > 0 && tp > 0 && gt > 0 && tt > 0)) goto out;
+    json_t *mixed = json_object_get(slc, "post_cache_mb_s");
+    json_object_set_new(slc, "throttle",
+                        json_pack("{s:s, s:b, s:b, s:o, s:o, s:o, s:O}", "evidence", evidence, "throttled", 1,
+                                  "after_cache", 1, "onset_s", analyze_json_real(onset, 3), "onset_gib",
+                                  analyze_json_real(at, 3), "throttled_mb_s",
+                                  analyze_json_real(gt * 1073741824.0 / 1e6 / tt, 1), "post_cache_mb_s_mixed",
+                                  mixed ? mixed : json_null()));
+    json_object_set_new(slc, "post_cache_mb_s", analyze_json_real(gp * 1073741824.0 / 1e6 / tp, 1));
+    json_object_set_new(slc, "post_cache_mb_s_from", json_string("unthrottled"));
+    goto out;
+  }
   if (thr_drop == 0 && nd >= 2) cache_end = analyze_json_num(json_array_get(drops, 1), "at_gib", cache_end);
   else if (thr_drop == 0) goto out; /* the throttle is the only drop: no cliff seen past it */
   /* the cache's own level starts where the estimate's does (past a DRAM-buffer head) */

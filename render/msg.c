@@ -675,6 +675,14 @@ static const struct msg_row rows[MSG_COUNT] = {
         "the {excluded_pct:0}% of the cache written under the throttle is left out ({mixed_mb_s:0} MB/s with it).",
         " 캐시 안 속도는 스로틀링되지 않은 기록만으로 계산했습니다: 드라이브가 {onset_gib:1}GiB 기록 후 스로틀링되었고, "
         "스로틀링 중 기록된 캐시의 {excluded_pct:0}%는 제외했습니다 (포함하면 {mixed_mb_s:0}MB/s)."),
+    ROW(MSG_FD_SLC_POSTTHR,
+        " The drive throttled after {onset_gib:1} GiB ({how}): {thr_mb_s:0} MB/s from there on, left out of the "
+        "post-cache speed ({mixed_mb_s:0} MB/s with it).",
+        " 드라이브가 {onset_gib:1}GiB 기록 후 스로틀링되었습니다({how}): 그 뒤 {thr_mb_s:0}MB/s이며, 이는 캐시 이후 "
+        "속도에서 제외했습니다 (포함하면 {mixed_mb_s:0}MB/s)."),
+    ROW(MSG_FD_THR_BY_SMART, "by its SMART thermal-management counters", "SMART 온도 관리 카운터 기준"),
+    ROW(MSG_FD_THR_BY_TEMP, "its temperature reached the thermal step's throttle point",
+        "온도가 열 테스트의 스로틀링 온도에 도달"),
     ROW(MSG_FD_SLC_WEAK, " The cliff's evidence is weak (confidence {conf:2}).", " 이 속도 저하의 근거는 약합니다 (신뢰도 {conf:2})."),
     ROW(MSG_FD_SLC_SHORT,
         "The short run wrote only {gib:1} GiB ({share_pct:1}% of this drive's {cap_gb:0} GB): an SLC cache larger "

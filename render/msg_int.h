@@ -435,6 +435,9 @@ enum render_msg_id {
   MSG_FD_SLC_MIN,
   MSG_FD_SLC_WEAK,
   MSG_FD_SLC_UNTHR,
+  MSG_FD_SLC_POSTTHR, /* the throttle came after the cache: {onset_gib} {how} {thr_mb_s} {mixed_mb_s} */
+  MSG_FD_THR_BY_SMART, /* {how}: the drive's thermal-management counters said it */
+  MSG_FD_THR_BY_TEMP,  /* {how}: the temperature reached the thermal step's throttle point */
   MSG_FD_SLC_SHORT,
   MSG_FD_SLC_NONE,
   MSG_FD_QD,

@@ -242,6 +242,17 @@ static void f_slc(struct fd *f) {
         render_msg_put(&t, f->lang, MSG_FD_SLC_UNTHR, p);
         json_decref(p);
       }
+      /* ... or its post-cache speed, the throttle coming after the cache */
+      double tm, pm;
+      if (json_is_true(json_object_get(thr, "throttled")) && json_is_true(json_object_get(thr, "after_cache")) &&
+          num(thr, "onset_gib", &og) && num(thr, "throttled_mb_s", &tm) && num(thr, "post_cache_mb_s_mixed", &pm)) {
+        /* the evidence analyze/fillthr.c used: "smart" (and temperature) or the temperature alone */
+        const char *ev = render_data_str(thr, "evidence", "");
+        const char *how = render_msg(f->lang, !strncmp(ev, "smart", 5) ? MSG_FD_THR_BY_SMART : MSG_FD_THR_BY_TEMP);
+        json_t *p = json_pack("{s:f, s:s, s:f, s:f}", "onset_gib", og, "how", how, "thr_mb_s", tm, "mixed_mb_s", pm);
+        render_msg_put(&t, f->lang, MSG_FD_SLC_POSTTHR, p);
+        json_decref(p);
+      }
       if (conf < FD_SLC_WEAK_CONF) {
         json_t *p = json_pack("{s:f}", "conf", conf);
         render_msg_put(&t, f->lang, MSG_FD_SLC_WEAK, p);

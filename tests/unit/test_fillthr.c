@@ -101,3 +101,41 @@ TEST("Without a start on the temperature clock nor counters nothing is excluded"
   CHECK(json_object_get(slc_of(a), "throttle") == NULL && fabs(n_of(slc_of(a), "max_gib") - 20) < 1e-9);
   json_decref(a), json_decref(man);
 }
+
+/* A drive that throttles after its cache: 20 GiB at 3300 MB/s (the cache),
+ * 10 GiB at 1050 MB/s, then 20 GiB throttled to 750 MB/s, the estimate's
+ * drops at 20 and 30 GiB; the counters' one throttle from 30 GiB on. */
+TEST("A throttle after the cache is no part of the post-cache speed: that is the writing before it") {
+  json_t *g = json_array(), *m = json_array();
+  for (int i = 1; i <= 200; i++) {
+    double x = 0.25 * i;
+    json_array_append_new(g, json_real(x));
+    json_array_append_new(m, json_real(x <= 20 ? 3300 : x <= 30 ? 1050 : 750));
+  }
+  double mixed = 30 * MB_PER_GIB / (MB_PER_GIB * (10 / 1050.0 + 20 / 750.0));
+  json_t *a = json_pack("{s:{s:s, s:{s:o, s:o}, s:{s:b, s:f, s:f, s:f, s:f, s:[{s:f, s:f, s:f}, {s:f, s:f, s:f}],"
+                        " s:[{s:s, s:f, s:f, s:f}, {s:s, s:f, s:f, s:f}, {s:s, s:f, s:f, s:f}]}}}",
+                        "fill", "test", "fill.empty", "trace", "gib", g, "mb_s", m, "slc", "found", 1, "max_gib", 20.0,
+                        "cache_mb_s", 3300.0, "post_cache_mb_s", mixed, "post_first_mb_s", 1050.0, "drops", "at_gib",
+                        20.0, "from_mb_s", 3300.0, "to_mb_s", 1050.0, "at_gib", 30.0, "from_mb_s", 1050.0, "to_mb_s",
+                        750.0, "levels", "name", "cache", "from_gib", 0.0, "to_gib", 20.0, "mb_s", 3300.0, "name",
+                        "post_cache", "from_gib", 20.0, "to_gib", 30.0, "mb_s", 1050.0, "name", "post_cache_2",
+                        "from_gib", 30.0, "to_gib", 50.0, "mb_s", 750.0);
+  double thr_s = floor(MB_PER_GIB * 20 / 750.0);
+  json_t *man = json_pack("{s:[{s:s, s:s, s:f, s:{s:{s:i, s:i, s:i, s:i}, s:{s:i, s:i, s:f, s:i}}}]}", "tests", "name",
+                          "fill.empty", "step", "fill", "temp_t0_s", 0.0, "smart_thermal", "before", "tmt1_count", 0,
+                          "tmt2_count", 0, "tmt1_s", 0, "tmt2_s", 0, "after", "tmt1_count", 1, "tmt2_count", 0,
+                          "tmt1_s", thr_s, "tmt2_s", 0);
+  REQUIRE(a && man);
+  analyze_fill_throttle(a, man);
+  const json_t *s = slc_of(a), *thr = json_object_get(s, "throttle");
+  CHECK(json_is_true(json_object_get(thr, "throttled")) && json_is_true(json_object_get(thr, "after_cache")));
+  CHECK(fabs(n_of(thr, "onset_gib") - 30) < 1e-6);
+  CHECK(fabs(n_of(thr, "throttled_mb_s") - 750) < 1);
+  CHECK(fabs(n_of(thr, "post_cache_mb_s_mixed") - mixed) < 1e-6);
+  CHECK(fabs(n_of(s, "post_cache_mb_s") - 1050) < 1);
+  /* the cache itself is as it was */
+  CHECK(fabs(n_of(s, "cache_mb_s") - 3300) < 1e-9 && fabs(n_of(s, "max_gib") - 20) < 1e-9);
+  CHECK(json_array_size(json_object_get(s, "drops")) == 2);
+  json_decref(a), json_decref(man);
+}
