@@ -286,10 +286,13 @@ static const struct msg_row rows[MSG_COUNT] = {
         "{rounds}라운드 안에 정상 상태(SNIA PTS)에 도달하지 못했습니다: 마지막 구간의 평균이 {mean_iops:0} IOPS라 범위를 "
         "평균에 대한 비율로 나타낼 수 없습니다"),
     ROW(MSG_F_PRE_STEADY,
-        "{section} was measured before the drive was steady: {had_gib:2} GiB of random writes since the last fill, "
-        "where the steady-state step needed {needed_gib:2} GiB",
-        "{section} 결과는 정상 상태 이전에 측정되었습니다: 마지막 채우기 이후 랜덤 쓰기 {had_gib:2}GiB, 정상 상태 단계는 "
-        "{needed_gib:2}GiB가 필요했습니다"),
+        "{section:sec} was measured before the drive was steady: {had_gib:2} GiB of random writes since the last "
+        "fill, where the steady-state step needed {needed_gib:2} GiB",
+        "{section:sec} 결과는 정상 상태 이전에 측정되었습니다: 마지막 채우기 이후 랜덤 쓰기 {had_gib:2}GiB, 정상 상태 "
+        "단계는 {needed_gib:2}GiB가 필요했습니다"),
+    ROW(MSG_FD_SEC_CDM_FILL, "the CrystalDiskMark profile at {state} filled", "{state} 채움 상태의 CrystalDiskMark 방식"),
+    ROW(MSG_FD_SEC_CDM_STATE, "the CrystalDiskMark profile in the {state} state", "{state} 상태의 CrystalDiskMark 방식"),
+    ROW(MSG_FD_SEC_TAIL, "the QD1 tail latency", "QD1 꼬리 지연시간"),
     ROW(MSG_F_CONSISTENCY_DROPS,
         "{test}: in the steady region {below_pct:1}% of the seconds fall below {drop_pct:0}% of the mean {mean_iops:0} "
         "IOPS (more than {share_pct:0}%)",
@@ -1013,6 +1016,18 @@ static void put_param(struct render_buf *b, enum render_lang lang, const json_t 
      * (render/doc/findings.c), for the flags table's rows */
     if (!strcmp(spec, "wl"))
       op = !strcmp(s, "read") ? MSG_READ : !strcmp(s, "write") ? MSG_WRITE : !strcmp(s, "mix70") ? MSG_FD_MIX70 : -1;
+    /* {x:sec}: a pre_steady section (analyze/steady.c: "cdm STATE",
+     * "tail") in words, not its key ("Cdm 75% was measured ...") */
+    if (!strcmp(spec, "sec") && (!strncmp(s, "cdm ", 4) || !strcmp(s, "tail"))) {
+      json_t *p = json_pack("{s:s}", "state", s[0] == 'c' ? s + 4 : "");
+      size_t sl = strlen(s);
+      render_msg_put(b, lang, !strcmp(s, "tail") ? MSG_FD_SEC_TAIL
+                              : s[sl - 1] == '%' ? MSG_FD_SEC_CDM_FILL
+                                                 : MSG_FD_SEC_CDM_STATE,
+                     p);
+      json_decref(p);
+      return;
+    }
     render_buf_puts(b, op >= 0 ? render_msg(lang, (enum render_msg_id)op) : s);
   } else if (json_is_number(v)) {
     double x = json_number_value(v);

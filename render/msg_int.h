@@ -435,6 +435,9 @@ enum render_msg_id {
   MSG_FD_SLC_MIN,
   MSG_FD_SLC_WEAK,
   MSG_FD_SLC_UNTHR,
+  MSG_FD_SEC_CDM_FILL,  /* {section:sec} of a pre_steady flag: "cdm 75%" */
+  MSG_FD_SEC_CDM_STATE, /* "cdm STATE", a state that is no fill share */
+  MSG_FD_SEC_TAIL,      /* "tail" */
   MSG_FD_SLC_POSTTHR, /* the throttle came after the cache: {onset_gib} {how} {thr_mb_s} {mixed_mb_s} */
   MSG_FD_THR_BY_SMART, /* {how}: the drive's thermal-management counters said it */
   MSG_FD_THR_BY_TEMP,  /* {how}: the temperature reached the thermal step's throttle point */

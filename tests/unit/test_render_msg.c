@@ -491,6 +491,25 @@ TEST("A peak over the warning temperature reads as over it in both languages, an
   json_decref(f);
 }
 
+TEST("A pre-steady finding names its section in words, not by its key ('Cdm 75% was measured')") {
+  static const char *const cases[][3] = {
+      {"cdm 75%", "the CrystalDiskMark profile at 75% filled was measured before", "75% 채움 상태의 CrystalDiskMark 방식 결과는"},
+      {"cdm full", "the CrystalDiskMark profile in the full state was", "full 상태의 CrystalDiskMark 방식 결과는"},
+      {"tail", "the QD1 tail latency was measured before", "QD1 꼬리 지연시간 결과는"}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    json_t *f = json_pack("{s:s, s:s, s:s, s:{s:s, s:s, s:f, s:f, s:b}}", "id", "pre_steady", "severity", "info",
+                          "message", "english", "numbers", "section", cases[i][0], "test", "x", "had_gib", 0.0,
+                          "needed_gib", 2.86, "reached", 1);
+    char out[512];
+    render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
+    CHECK_CONTAINS(out, cases[i][1]);
+    CHECK(strstr(out, "cdm") == NULL);
+    render_flag_text(RENDER_LANG_KO, f, out, sizeof out);
+    CHECK_CONTAINS(out, cases[i][2]);
+    json_decref(f);
+  }
+}
+
 TEST("A Korean particle after a drive label follows the label's last sound: Hangul, digits and letters") {
   CHECK(render_msg_has_final("삼성") == 1);  /* 성: final ㅇ */
   CHECK(render_msg_has_final("하이닉스") == 0);
