@@ -1,5 +1,7 @@
 /* digits.c — thousands separators: the one rule the sentences, tables,
  * chart ticks, compare figures and {{value fmt=%'.0f}} group digits by. */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "render/render_int.h"
 
@@ -16,4 +18,15 @@ void render_group_digits(const char *in, char *out, size_t len, size_t min_digit
     out[k++] = in[i];
   }
   out[k] = 0;
+}
+
+void render_buf_thousands(struct render_buf *b, double v) {
+  if (!isfinite(v)) {
+    render_buf_puts(b, "–");
+    return;
+  }
+  char d[48], g[64];
+  snprintf(d, sizeof d, "%.0f", v);
+  render_group_digits(d, g, sizeof g, 4);
+  render_buf_puts(b, g);
 }

@@ -87,6 +87,9 @@ void render_canvas_fmt_tick(char *buf, size_t len, double v, double step);
  * of its first number, when that part has MIN_DIGITS digits or more
  * ("1200000" -> "1,200,000"; "-27347.4 us" -> "-27,347.4 us"). */
 void render_group_digits(const char *in, char *out, size_t len, size_t min_digits);
+/* V as an integer with the tables' thousands separators (from 1,000 up:
+ * "12,345"); NaN as "–". */
+void render_buf_thousands(struct render_buf *b, double v);
 
 /* --------------------------------------------------------------- canvas */
 

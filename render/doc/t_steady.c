@@ -36,8 +36,9 @@ int render_table_steady(const struct render_run *r, const struct render_args *a,
   json_array_foreach(rounds, i, x) {
     double rd = render_data_num(x, "round", (double)i + 1);
     int in = rd >= f && rd <= l;
-    render_buf_printf(b, in && steady ? "| %.0f | **%.0f** | ✓ |\n" : in ? "| %.0f | %.0f | ✓ |\n" : "| %.0f | %.0f |  |\n", rd,
-                      render_data_num(x, "iops", NAN));
+    render_buf_printf(b, in && steady ? "| %.0f | **" : "| %.0f | ", rd);
+    render_buf_thousands(b, render_data_num(x, "iops", NAN));
+    render_buf_puts(b, in && steady ? "** | ✓ |\n" : in ? " | ✓ |\n" : " |  |\n");
   }
   render_buf_puts(b, "\n");
   json_t *pm = json_pack("{s:O?, s:f, s:f, s:f, s:f, s:f, s:I}", "round", json_object_get(ss, "steady_round"), "first", f,
@@ -69,8 +70,9 @@ int render_table_steady(const struct render_run *r, const struct render_args *a,
       double v = NAN;
       json_array_foreach(mx, i, x) if (render_data_num(x, "read_pct", -1) == rp[k] && render_data_num(x, "block_bytes", -1) == bs[j])
           v = render_data_num(x, "iops", NAN);
-      if (isfinite(v)) render_buf_printf(b, " %.0f |", v);
-      else render_buf_puts(b, " n/a |");
+      render_buf_puts(b, " ");
+      render_buf_thousands(b, v); /* "–": a cell the step did not run */
+      render_buf_puts(b, " |");
     }
     render_buf_puts(b, "\n");
   }
@@ -88,14 +90,25 @@ int render_table_consistency(const struct render_run *r, const struct render_arg
   render_buf_printf(b, "| %s | %s |\n| --- | ---: |\n", M(MSG_T_CONS_WHAT), M(MSG_T_CONS_VALUE));
   render_buf_printf(b, "| %s | %.0f – %.0f |\n", M(MSG_T_CONS_REGION), render_data_num(st, "from_s", NAN),
                     render_data_num(st, "to_s", NAN));
-  render_buf_printf(b, "| %s | %.0f |\n", M(MSG_T_CONS_MEAN), render_data_num(st, "mean_iops", NAN));
-  render_buf_printf(b, "| %s | %.0f |\n", M(MSG_T_CONS_P1), render_data_num(st, "p1_iops", NAN));
-  render_buf_printf(b, "| %s | %.0f |\n", M(MSG_T_CONS_MIN), render_data_num(st, "min_iops", NAN));
-  render_buf_printf(b, "| %s | %.0f |\n", M(MSG_T_CONS_FINE_MIN), render_data_num(st, "fine_min_iops", NAN));
+  render_buf_printf(b, "| %s | ", M(MSG_T_CONS_MEAN));
+  render_buf_thousands(b, render_data_num(st, "mean_iops", NAN));
+  render_buf_puts(b, " |\n");
+  render_buf_printf(b, "| %s | ", M(MSG_T_CONS_P1));
+  render_buf_thousands(b, render_data_num(st, "p1_iops", NAN));
+  render_buf_puts(b, " |\n");
+  render_buf_printf(b, "| %s | ", M(MSG_T_CONS_MIN));
+  render_buf_thousands(b, render_data_num(st, "min_iops", NAN));
+  render_buf_puts(b, " |\n");
+  render_buf_printf(b, "| %s | ", M(MSG_T_CONS_FINE_MIN));
+  render_buf_thousands(b, render_data_num(st, "fine_min_iops", NAN));
+  render_buf_puts(b, " |\n");
   render_buf_printf(b, "| %s | %.2f%% |\n", M(MSG_T_CONS_COV), render_data_num(st, "cov_pct", NAN));
   render_buf_printf(b, "| %s | %.1f%% |\n", M(MSG_T_CONS_BELOW), render_data_num(st, "below_pct", NAN));
-  render_buf_printf(b, "| %s | %.0f / %.0f |\n", M(MSG_T_CONS_P999), render_data_num(st, "p99_9_us_mean", NAN),
-                    render_data_num(st, "p99_9_us_max", NAN));
+  render_buf_printf(b, "| %s | ", M(MSG_T_CONS_P999));
+  render_buf_thousands(b, render_data_num(st, "p99_9_us_mean", NAN));
+  render_buf_puts(b, " / ");
+  render_buf_thousands(b, render_data_num(st, "p99_9_us_max", NAN));
+  render_buf_puts(b, " |\n");
   double on = render_data_num(json_object_get(c, "burst"), "onset_s", NAN);
   if (isfinite(on)) render_buf_printf(b, "| %s | %.0f s |\n", M(MSG_T_CONS_ONSET), on);
   else render_buf_printf(b, "| %s | %s |\n", M(MSG_T_CONS_ONSET), M(MSG_T_CONS_NO_BURST));

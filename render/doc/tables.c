@@ -83,13 +83,6 @@ static void drive_caption(struct render_buf *b, const char *text, size_t nsel) {
 
 /* Appends S as Markdown text: the characters Markdown would read as markup
  * are backslash-escaped (a label is text, not emphasis or a link). */
-/* An integer with thousands separators: 12,345. */
-static void put_thousands(struct render_buf *b, double v) {
-  char d[32], g[48];
-  snprintf(d, sizeof d, "%.0f", v);
-  render_group_digits(d, g, sizeof g, 4);
-  render_buf_puts(b, g);
-}
 
 /* ------------------------------------------------------------ DUT summary */
 
@@ -191,10 +184,10 @@ static int t_dut(const struct render_run *r, const struct render_args *a, struct
       double x = json_number_value(v);
       render_buf_printf(b, "%s%s | ", col ? " " : "| ", M(hf[i].name));
       switch (hf[i].unit) {
-      case 1: put_thousands(b, x); render_buf_puts(b, " h"); break;
+      case 1: render_buf_thousands(b, x); render_buf_puts(b, " h"); break;
       case 2: render_buf_printf(b, x >= 1e12 ? "%.2f TB" : "%.1f GB", x >= 1e12 ? x / 1e12 : x / 1e9); break;
       case 3: render_buf_printf(b, "%.0f%%", x); break;
-      default: put_thousands(b, x);
+      default: render_buf_thousands(b, x);
       }
       render_buf_puts(b, " |");
       if (++col == 2) {

@@ -123,6 +123,17 @@ grep -q "Steady state not reached in 5 rounds" "$D/rep.en/review.md" || fail "En
 grep -q "| 라운드 | 4 KiB 랜덤 쓰기 IOPS | 측정 구간 |" "$D/rep.ko/review.md" || fail "Korean table header missing"
 grep -q "5라운드 안에 정상 상태에 도달하지 못했습니다" "$D/rep.ko/review.md" || fail "Korean verdict missing"
 grep -q "| 평균 IOPS | [0-9]" "$D/rep.ko/review.md" || fail "Korean consistency table missing"
+# the tables group digits as the sentences do ("11,035"), and a value they lack is "–", never "n/a"
+python3 - "$D/rep.en/review.md" "$D/rep.ko/review.md" "$D/repm/review.md" <<'P' || fail "a table's IOPS without thousands separators, or an n/a cell"
+import re, sys
+for f in sys.argv[1:]:
+    md = open(f).read()
+    rows = [l for l in md.splitlines() if l.startswith('|')]
+    bare = [l for l in rows if re.search(r'\| \**\d{4,}\**\s*\|', l)]
+    assert not bare, (f, bare)
+    assert '| n/a |' not in md, f
+assert re.search(r'\| 1 \| \d{1,3}(,\d{3})+ \|', open(sys.argv[1]).read()), 'no grouped round IOPS'
+P
 "$S" chart steady_state "$D/run" --out "$D/x.png" >/dev/null 2>&1 || fail "ssdrev chart steady_state failed"
 "$S" chart consistency "$D/run2" --out "$D/y.png" >/dev/null 2>"$D/err" && fail "consistency chart without the data drawn"
 grep -q "no performance-consistency series" "$D/err" || fail "wrong message: $(cat "$D/err")"
