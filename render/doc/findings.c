@@ -22,6 +22,9 @@
 /* a tail percentile needs this many I/Os at or beyond it */
 #define FD_TAIL_MIN_BEYOND 10.0
 #define FD_TAIL_BLOWUP 10.0
+/* a QD sweep whose deeper points all fell below this share of its first
+ * (the plateau there) is said to fall, not to "stop scaling" */
+#define FD_QD_FALL 0.9
 
 static const char *const topics[] = {"cdm", "fob", "slc", "random", "tail", "thermal", "steady", "flags"};
 #define NTOPICS (sizeof topics / sizeof topics[0])
@@ -299,7 +302,28 @@ static void f_random(struct fd *f) {
         if (!num(w, "plateau_qd", &qd) || !num(w, "plateau_iops", &iops) || !num(w, "max_iops", &mx) ||
             !num(json_array_get(pts, json_array_size(pts) - 1), "qd", &maxqd))
           continue;
-        if (qd < maxqd)
+        /* the deeper QDs below the plateau's: the first point was the
+         * most ("stops scaling at QD1 ... at most 17,867" on a drive whose
+         * GC held QD2-QD128 to 8,355-12,713): said as it is */
+        double lo = INFINITY, hi = 0, q2 = 0, pq;
+        for (size_t j = 0; j < json_array_size(pts); j++) {
+          double v, pqd;
+          if (!num(json_array_get(pts, j), "qd", &pqd) || pqd <= qd || !num(json_array_get(pts, j), "iops", &v)) continue;
+          if (!q2) q2 = pqd;
+          lo = fmin(lo, v), hi = fmax(hi, v);
+        }
+        if (qd < maxqd && q2 > 0 && hi < FD_QD_FALL * iops && num(json_array_get(pts, 0), "qd", &pq) && pq == qd) {
+          /* the range's two ends grouped alike ("8,355–12,713", not "8355–12,713") */
+          char a1[32], a2[32], g1[48], g2[48];
+          snprintf(a1, sizeof a1, "%.0f", lo), snprintf(a2, sizeof a2, "%.0f", hi);
+          render_group_digits(a1, g1, sizeof g1, hi >= 10000 ? 4 : 5);
+          render_group_digits(a2, g2, sizeof g2, hi >= 10000 ? 4 : 5);
+          item(f, r, MSG_FD_QD_FALLS,
+               json_pack("{s:s, s:f, s:f, s:s, s:s, s:f, s:f}", "op", wl, "qd", qd, "iops", iops, "lo_iops", g1,
+                         "hi_iops", g2, "qd2", q2, "max_qd", maxqd),
+               weak);
+        }
+        else if (qd < maxqd)
           item(f, r, MSG_FD_QD, json_pack("{s:s, s:f, s:f, s:f, s:f}", "op", wl, "qd", qd, "iops", iops, "max_iops", mx,
                                           "max_qd", maxqd), weak);
         else

@@ -208,3 +208,40 @@ TEST("Blocks nested past 32 and an each inside an each are refused") {
   CHECK_CONTAINS(err.msg, "inside {{each drive}}");
   render_runs_release(&rs);
 }
+
+/* a QD sweep on a drive in GC: the first point the most, the deeper ones
+ * lower (ftl-8g's review-full: 17,867 at QD1, then 8,355-12,713) */
+TEST("A QD sweep whose first point is the most says so, not that it 'stops scaling at QD1'") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  json_t *pts = json_array();
+  const double q[] = {1, 2, 4, 8, 16, 32, 64, 128}, v[] = {17867, 8355, 10550, 12713, 10442, 10942, 11203, 11026};
+  for (int i = 0; i < 8; i++) json_array_append_new(pts, json_pack("{s:f, s:f}", "qd", q[i], "iops", v[i]));
+  json_object_set_new(rs.v[0].analysis, "qd_scaling",
+                      json_pack("[{s:s, s:f, s:f, s:f, s:o}]", "workload", "write", "plateau_qd", 1.0, "plateau_iops",
+                                17867.0, "max_iops", 17867.0, "points", pts));
+  char *md = expand(&rs, "{{findings topic=random drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "4K random write does not gain from queue depth: 17,867 IOPS at QD1, the most, then 8,355–12,713 "
+                     "IOPS from QD2 to QD128.");
+  CHECK(!strstr(md, "stops scaling"));
+  free(md);
+  md = expand(&rs, "{{lang ko}}\n{{findings topic=random drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "QD1에서 가장 많은 17,867 IOPS, QD2부터 QD128까지는 8,355–12,713 IOPS입니다.");
+  free(md);
+  /* a sweep that rises to its plateau keeps its sentence */
+  json_t *w = json_array_get(json_object_get(rs.v[0].analysis, "qd_scaling"), 0);
+  const double up[] = {12009, 22851, 41004, 64996, 86348, 99513, 106178, 109327};
+  for (int i = 0; i < 8; i++) json_object_set_new(json_array_get(pts, i), "iops", json_real(up[i]));
+  json_object_set_new(w, "workload", json_string("read"));
+  json_object_set_new(w, "plateau_qd", json_real(32));
+  json_object_set_new(w, "plateau_iops", json_real(99513));
+  json_object_set_new(w, "max_iops", json_real(109327));
+  md = expand(&rs, "{{findings topic=random drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "4K random read stops scaling at QD32: 99,513 IOPS there, at most 109,327 IOPS up to QD128");
+  free(md);
+  render_runs_release(&rs);
+}
