@@ -113,6 +113,14 @@ char *analyze_key(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define ANALYZE_THERMAL_SLOPE_S 10.0
 #define ANALYZE_THERMAL_MIN_RISE 0.02
 #define ANALYZE_THERMAL_SETTLE_S 5.0
+/* A throttle holds: of the whole intervals in the HOLD_S after a drop, at
+ * least HOLD_SHARE run below its threshold. A sequential write on a drive
+ * in GC (the PM981 after its steady state: 87-130 MB/s a second) dips 10%
+ * for a few seconds as the temperature nears its equilibrium, which the
+ * plateau test alone took for a throttle at 60 °C (27% of the next 30 s
+ * below the threshold; the simulated throttles hold 100%). */
+#define ANALYZE_THERMAL_HOLD_S 30.0
+#define ANALYZE_THERMAL_HOLD_SHARE 0.5
 /* The thermal step's analysis of one test (manifest entry with its
  * "samples") from its analyzed entry (the "series"); dut may be NULL (its
  * warn_temp_c / temp_thresh_c is the threshold). New reference. */

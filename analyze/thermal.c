@@ -229,12 +229,20 @@ json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *d
      * temperature falls after the drop */
     int cooling = isfinite(sb) && isfinite(sa) && sb < ANALYZE_THERMAL_MIN_RISE && sa <= -ANALYZE_THERMAL_MIN_RISE;
     int at_thr = warn > 0 && isfinite(cd) && cd >= warn - 1;
-    int thermal = hot && (plateau || cooling);
+    /* the share of the whole intervals after the drop (HOLD_S of them at
+     * most) below its threshold: 1 when the step ends first */
+    size_t hn = 0, hb = 0;
+    for (size_t q = 0; q + 1 < n; q++)
+      if (t[q] >= td - 1e-9 && t[q] < td + ANALYZE_THERMAL_HOLD_S) hn++, hb += v[q] < (1 - ANALYZE_THERMAL_DROP) * before;
+    double hold = hn ? (double)hb / (double)hn : 1;
+    int held = hold >= ANALYZE_THERMAL_HOLD_SHARE;
+    int thermal = hot && (plateau || cooling) && held;
     const char *why = thermal ? (at_thr ? (plateau ? "plateau, threshold" : "cooling, threshold")
                                         : plateau ? "plateau" : "cooling")
                       : !ns        ? "no temperature samples"
                       : !hot       ? "far below the peak temperature"
-                                   : "temperature kept rising";
+                      : !(plateau || cooling) ? "temperature kept rising"
+                                              : "speed came back: no lasting throttle";
     json_t *p = json_object();
     json_object_set_new(p, "t_s", analyze_json_real(td, 3));
     json_object_set_new(p, "before_mb_s", analyze_json_real(before, 1));
@@ -242,6 +250,7 @@ json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *d
     json_object_set_new(p, "temp_c", isfinite(cd) ? analyze_json_real(cd, 2) : json_null());
     json_object_set_new(p, "slope_before_c_s", isfinite(sb) ? analyze_json_real(sb, 4) : json_null());
     json_object_set_new(p, "slope_after_c_s", isfinite(sa) ? analyze_json_real(sa, 4) : json_null());
+    json_object_set_new(p, "hold_pct", analyze_json_real(100 * hold, 1));
     json_object_set_new(p, "thermal", json_boolean(thermal));
     json_object_set_new(p, "evidence", json_string(why));
     json_array_append_new(points, p);

@@ -292,6 +292,34 @@ TEST("The analysis calls a drop thermal where the temperature stops rising, and 
   json_decref(flags), json_decref(a), json_decref(o), json_decref(test), json_decref(entry);
 }
 
+/* the PM981 after its steady state: a sequential write held by GC to ~110
+ * MB/s, a 10 s dip to 88 at 100 s, back at once, while the temperature
+ * nears its equilibrium, its rise bending from 0.05 to 0.02 °C/s there (as
+ * the review-full's thermal step showed: 58.7, 59.7, 60.2 °C at 80, 100,
+ * 120 s) */
+static double v_gc_dip(double t) { return t >= 100 && t < 110 ? 88 : 110; }
+static double c_equilibrium(double t) { return t < 100 ? 54.7 + 0.05 * t : 59.7 + 0.02 * (t - 100); }
+/* the same temperature with a throttle that holds from 100 s */
+static double v_gc_throttle(double t) { return t >= 100 ? 88 : 110; }
+
+TEST("A dip the speed comes back from is no throttle though the temperature bends there; one that holds is") {
+  json_t *test, *entry;
+  synth(&test, &entry, v_gc_dip, c_equilibrium, 300);
+  json_t *o = analyze_thermal(test, entry, NULL);
+  CHECK(!json_is_true(json_object_get(o, "throttled")));
+  const json_t *pts = json_object_get(o, "points");
+  REQUIRE(json_array_size(pts) == 1);
+  CHECK_STR(analyze_json_str(json_array_get(pts, 0), "evidence"), "speed came back: no lasting throttle");
+  CHECK(analyze_json_num(json_array_get(pts, 0), "hold_pct", 100) < 100 * ANALYZE_THERMAL_HOLD_SHARE);
+  json_decref(o), json_decref(test), json_decref(entry);
+  synth(&test, &entry, v_gc_throttle, c_equilibrium, 300);
+  o = analyze_thermal(test, entry, NULL);
+  CHECK(json_is_true(json_object_get(o, "throttled")));
+  CHECK_NEAR(analyze_json_num(o, "time_to_throttle_s", 0), 100, 1);
+  CHECK_NEAR(analyze_json_num(json_array_get(json_object_get(o, "points"), 0), "hold_pct", 0), 100, 1e-9);
+  json_decref(o), json_decref(test), json_decref(entry);
+}
+
 /* a cliff when the drive is already near its peak, still heating at the same rate */
 static double c_hot_rising(double t) { return 70 + 0.1 * t; }
 /* held at 70.5 °C, cooling from the drop at 7.25 s on */
