@@ -221,6 +221,7 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_T_TH_AFTER, "Throttled speed", "스로틀링 속도"),
     ROW(MSG_T_TH_MEAN, "Mean speed", "평균 속도"),
     ROW(MSG_T_TH_DROPS, "Other drops (not thermal)", "그 밖의 속도 저하 (발열 아님)"),
+    ROW(MSG_T_TH_DROPS_MORE, "and {n:0} smaller", "그 밖에 더 작은 저하 {n:0}건"),
     ROW(MSG_T_TH_SMART, "Drive's throttle counters over the step (TMT1/TMT2)", "이 단계 동안 드라이브 스로틀링 카운터 (TMT1/TMT2)"),
     ROW(MSG_T_TH_DURATION, "Write time", "쓰기 시간"),
     ROW(MSG_F_THERMAL_STEP_THROTTLE,

@@ -136,6 +136,12 @@ grep -q "| Peak temperature | [0-9.]* °C |" "$D/full.en/review.md" || fail "no 
 "$S" report --template "$D/t.en.md" --out "$D/rep.one" --format md --dpi 40 "$D/pm981-256" >/dev/null 2>"$D/err" ||
   fail "report of one drive: $(cat "$D/err")"
 grep -q "| Thermal throttling | no |" "$D/rep.one/review.md" || fail "one drive: no throttling row"
+# the other drops: the three largest at most, then how many smaller
+for f in "$D/rep.en/review.md" "$D/rep.ko/review.md" "$D/rep.one/review.md"; do
+  row=$(grep "^| \(Other drops\|그 밖의 속도 저하\)" "$f")
+  [ -z "$row" ] && continue
+  [ "$(printf '%s' "$row" | grep -o ' MB/s' | wc -l)" -le 3 ] || fail "more than three other drops listed: $row"
+done
 grep -E -q "Time to throttle|Throttled speed|n/a" "$D/rep.one/review.md" &&
   fail "one drive that never throttled: empty rows $(cat "$D/rep.one/review.md")"
 # issue 27: this short write throttles for a few seconds and runs at full

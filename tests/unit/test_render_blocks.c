@@ -245,3 +245,32 @@ TEST("A QD sweep whose first point is the most says so, not that it 'stops scali
   free(md);
   render_runs_release(&rs);
 }
+
+/* a GC-bound thermal write lists many small dips: the table gives the three
+ * largest and counts the rest */
+TEST("The thermal table lists the three largest other drops and how many smaller, in both languages") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  json_t *pts = json_array();
+  for (int i = 0; i < 21; i++) {
+    double before = 110, after = i == 4 ? 70 : i == 9 ? 80 : i == 15 ? 90 : 98; /* 36%, 27%, 18%, else 11% */
+    json_array_append_new(pts, json_pack("{s:f, s:f, s:f, s:f, s:b, s:s}", "t_s", 10.0 * i + 3, "before_mb_s", before,
+                                         "after_mb_s", after, "temp_c", 60.0, "thermal", 0, "evidence", "x"));
+  }
+  json_object_set_new(rs.v[0].analysis, "thermal",
+                      json_pack("[{s:s, s:f, s:f, s:f, s:b, s:f, s:f, s:o, s:[f, f, f], s:[f, f, f]}]", "test",
+                                "thermal.write", "duration_s", 600.0, "start_temp_c", 38.6, "peak_temp_c", 60.9, "throttled",
+                                0, "mean_mb_s", 108.0, "interval_s", 1.0, "points", pts, "t_s", 0.0, 1.0, 2.0, "mb_s",
+                                110.0, 110.0, 110.0));
+  char *md = expand(&rs, "{{table thermal drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "| Other drops (not thermal) | 43.0 s: 110 → 70 MB/s, 60.0 °C; 93.0 s: 110 → 80 MB/s, 60.0 °C; "
+                     "153.0 s: 110 → 90 MB/s, 60.0 °C; and 18 smaller |");
+  free(md);
+  md = expand(&rs, "{{lang ko}}\n{{table thermal drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "153.0 s: 110 → 90 MB/s, 60.0 °C; 그 밖에 더 작은 저하 18건 |");
+  free(md);
+  render_runs_release(&rs);
+}
