@@ -4,13 +4,15 @@
 set -u
 T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
 S1=; S2=
-cleanup() { [ -n "$S1" ] && kill "$S1" 2>/dev/null; [ -n "$S2" ] && kill "$S2" 2>/dev/null; rm -rf "$T"; }
+# each server leads a process group of its own (setsid): the group goes,
+# with what the listener forked for a client
+cleanup() { for p in $S1 $S2; do kill -9 "-$p" "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 cd "$T" || exit 1
 P=$((20000 + $$ % 20000))
-fio --server=ip:127.0.0.1,$P >s1.log 2>&1 & S1=$!
-fio --server=ip:127.0.0.2,$((P + 1)) >s2.log 2>&1 & S2=$!
+setsid fio --server=ip:127.0.0.1,$P >s1.log 2>&1 & S1=$!
+setsid fio --server=ip:127.0.0.2,$((P + 1)) >s2.log 2>&1 & S2=$!
 sleep 0.5
 cat > cs.fio <<JOB
 [global]

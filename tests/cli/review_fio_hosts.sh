@@ -13,10 +13,14 @@ set -u
 fail() { echo "review_fio_hosts: $*" >&2; exit 1; }
 S=${SSDREV:?SSDREV must point at the ssdrev binary}
 command -v fio >/dev/null 2>&1 || { echo "skip: fio not installed"; exit 77; }
+command -v setsid >/dev/null 2>&1 || { echo "skip: setsid not installed"; exit 77; }
 D=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
-S1=; S2=; S3=; S4=
+S1=; S2=; S3=; S4=; K3=
 cleanup() {
-  for p in $S1 $S2 $S3 $S4; do kill "$p" 2>/dev/null; done
+  # each server leads a process group of its own (setsid): the group goes,
+  # with what the listener forked for a client (a plain kill of the
+  # listener left those serving, and hung ones listening, after the test)
+  for p in $S1 $S2 $S3 $S4 $K3; do kill -9 "-$p" "$p" 2>/dev/null; done
   wait 2>/dev/null
   rm -rf "$D"
 }
@@ -53,10 +57,10 @@ grep -q 'remote.txt:2: host .loadhost.invalid. is not a loopback address' e5 || 
 
 # four servers, each on its own loopback address and port
 P=$((20000 + $$ % 20000))
-fio --server=ip:127.0.0.1,$P > s1.log 2>&1 & S1=$!
-fio --server=ip:127.0.0.2,$((P + 1)) > s2.log 2>&1 & S2=$!
-fio --server=ip:127.0.0.3,$((P + 2)) > s3.log 2>&1 & S3=$!
-fio --server=ip:127.0.0.4,$((P + 3)) > s4.log 2>&1 & S4=$!
+setsid fio --server=ip:127.0.0.1,$P > s1.log 2>&1 & S1=$!
+setsid fio --server=ip:127.0.0.2,$((P + 1)) > s2.log 2>&1 & S2=$!
+setsid fio --server=ip:127.0.0.3,$((P + 2)) > s3.log 2>&1 & S3=$!
+setsid fio --server=ip:127.0.0.4,$((P + 3)) > s4.log 2>&1 & S4=$!
 sleep 0.5
 head -c 1048576 /dev/urandom > mine.img   # not ssdrev's: the guard refuses it
 sum=$(cksum < mine.img)
@@ -76,7 +80,7 @@ while [ $i -lt 600 ]; do
   ls camp/127.0.0.3_*/fio/*/*.json >/dev/null 2>&1 && break
   sleep 0.05; i=$((i + 1))
 done
-kill -9 "$S3"; S3=
+kill -9 "$S3"; K3=$S3; S3=  # its group (what it forked) goes at the cleanup
 wait $R; rc=$?
 [ $rc = 1 ] || fail "campaign exit $rc, want 1 (a host failed): $(cat out.txt err.txt)"
 grep -q '2 complete, 2 failed' out.txt || fail "summary line: $(cat out.txt)"
