@@ -447,6 +447,7 @@ enum render_msg_id {
   MSG_FD_SLC_NONE,
   MSG_FD_QD,
   MSG_FD_QD_FALLS, /* the first QD the most, the deeper ones lower */
+  MSG_FD_QD_DEEP_FALL, /* the deepest QD below the plateau's: {iops} {qd} */
   MSG_FD_QD_NONE,
   MSG_FD_CDM_QD,
   MSG_FD_TAIL,

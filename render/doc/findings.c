@@ -323,9 +323,21 @@ static void f_random(struct fd *f) {
                          "hi_iops", g2, "qd2", q2, "max_qd", maxqd),
                weak);
         }
-        else if (qd < maxqd)
+        else if (qd < maxqd) {
+          /* past its plateau the deepest QD fell (GC under QD128 on the
+           * demo PM981: 103,591 then 61,185 IOPS): said, not left out */
+          double last = 0;
+          struct render_buf t = {0};
+          if (num(json_array_get(pts, json_array_size(pts) - 1), "iops", &last) && last < FD_QD_FALL * mx) {
+            json_t *p = json_pack("{s:f, s:f}", "iops", last, "qd", maxqd);
+            render_msg_put(&t, f->lang, MSG_FD_QD_DEEP_FALL, p);
+            json_decref(p);
+          }
+          if (weak) render_buf_puts(&t, weak);
           item(f, r, MSG_FD_QD, json_pack("{s:s, s:f, s:f, s:f, s:f}", "op", wl, "qd", qd, "iops", iops, "max_iops", mx,
-                                          "max_qd", maxqd), weak);
+                                          "max_qd", maxqd), t.s);
+          render_buf_free(&t);
+        }
         else
           item(f, r, MSG_FD_QD_NONE, json_pack("{s:s, s:f, s:f}", "op", wl, "max_iops", mx, "max_qd", maxqd), weak);
       }

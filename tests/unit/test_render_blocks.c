@@ -242,6 +242,23 @@ TEST("A QD sweep whose first point is the most says so, not that it 'stops scali
   md = expand(&rs, "{{findings topic=random drive=1}}\n", &err);
   REQUIRE(md);
   CHECK_CONTAINS(md, "4K random read stops scaling at QD32: 99,513 IOPS there, at most 109,327 IOPS up to QD128");
+  CHECK(!strstr(md, "falls to"));
+  free(md);
+  /* past the plateau the deepest QD fell (the demo PM981's write, GC at QD128) */
+  const double pm[] = {78683, 103591, 102852, 102982, 103408, 103464, 98942, 61185};
+  for (int i = 0; i < 8; i++) json_object_set_new(json_array_get(pts, i), "iops", json_real(pm[i]));
+  json_object_set_new(w, "workload", json_string("write"));
+  json_object_set_new(w, "plateau_qd", json_real(2));
+  json_object_set_new(w, "plateau_iops", json_real(103591));
+  json_object_set_new(w, "max_iops", json_real(103591));
+  md = expand(&rs, "{{findings topic=random drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "4K random write stops scaling at QD2: 103,591 IOPS there, at most 103,591 IOPS up to QD128 (the "
+                     "plateau is the first QD that no deeper QD beats by more than 10%). At QD128 it falls to 61,185 IOPS.");
+  free(md);
+  md = expand(&rs, "{{lang ko}}\n{{findings topic=random drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "QD128에서는 61,185 IOPS로 떨어집니다.");
   free(md);
   render_runs_release(&rs);
 }
