@@ -90,18 +90,16 @@ int render_table_consistency(const struct render_run *r, const struct render_arg
   render_buf_printf(b, "| %s | %s |\n| --- | ---: |\n", M(MSG_T_CONS_WHAT), M(MSG_T_CONS_VALUE));
   render_buf_printf(b, "| %s | %.0f – %.0f |\n", M(MSG_T_CONS_REGION), render_data_num(st, "from_s", NAN),
                     render_data_num(st, "to_s", NAN));
-  render_buf_printf(b, "| %s | ", M(MSG_T_CONS_MEAN));
-  render_buf_thousands(b, render_data_num(st, "mean_iops", NAN));
-  render_buf_puts(b, " |\n");
-  render_buf_printf(b, "| %s | ", M(MSG_T_CONS_P1));
-  render_buf_thousands(b, render_data_num(st, "p1_iops", NAN));
-  render_buf_puts(b, " |\n");
-  render_buf_printf(b, "| %s | ", M(MSG_T_CONS_MIN));
-  render_buf_thousands(b, render_data_num(st, "min_iops", NAN));
-  render_buf_puts(b, " |\n");
-  render_buf_printf(b, "| %s | ", M(MSG_T_CONS_FINE_MIN));
-  render_buf_thousands(b, render_data_num(st, "fine_min_iops", NAN));
-  render_buf_puts(b, " |\n");
+  static const struct {
+    enum render_msg_id head;
+    const char *key;
+  } iops_rows[] = {{MSG_T_CONS_MEAN, "mean_iops"}, {MSG_T_CONS_P1, "p1_iops"}, {MSG_T_CONS_MIN, "min_iops"},
+                   {MSG_T_CONS_FINE_MIN, "fine_min_iops"}};
+  for (size_t k = 0; k < sizeof iops_rows / sizeof iops_rows[0]; k++) {
+    render_buf_printf(b, "| %s | ", M(iops_rows[k].head));
+    render_buf_thousands(b, render_data_num(st, iops_rows[k].key, NAN));
+    render_buf_puts(b, " |\n");
+  }
   render_buf_printf(b, "| %s | %.2f%% |\n", M(MSG_T_CONS_COV), render_data_num(st, "cov_pct", NAN));
   render_buf_printf(b, "| %s | %.1f%% |\n", M(MSG_T_CONS_BELOW), render_data_num(st, "below_pct", NAN));
   render_buf_printf(b, "| %s | ", M(MSG_T_CONS_P999));
