@@ -736,6 +736,11 @@ static const struct msg_row rows[MSG_COUNT] = {
         "{peak:0} °C.",
         "{dur:0}초 지속 쓰기에서 스로틀링은 없었습니다: 평균 {mean:0}MB/s, 온도는 {start:0} °C에서 최고 {peak:0} °C까지 "
         "올랐습니다."),
+    ROW(MSG_FD_NO_THROTTLE_FLAT,
+        "No throttling in the {dur:0} s sustained write: {mean:0} MB/s on average, the temperature within 1 °C of "
+        "its start ({start:1} °C, peak {peak:1} °C).",
+        "{dur:0}초 지속 쓰기에서 스로틀링은 없었습니다: 평균 {mean:0}MB/s, 온도는 시작 온도에서 1 °C 이내로 유지되었습니다 "
+        "(시작 {start:1} °C, 최고 {peak:1} °C)."),
     ROW(MSG_FD_STEADY,
         "Steady state at round {round:0}: {iops:0} IOPS on average over rounds {first:0} to {last:0} (SNIA PTS: five "
         "rounds within 20% of their mean, the best-fit line within 10%).",

@@ -456,6 +456,7 @@ enum render_msg_id {
   MSG_FD_MIX70,
   MSG_FD_THROTTLE,
   MSG_FD_NO_THROTTLE,
+  MSG_FD_NO_THROTTLE_FLAT, /* the peak within 1 °C of the start */
   MSG_FD_STEADY,
   MSG_FD_NOT_STEADY,
   MSG_FD_STEADY_SHORT,

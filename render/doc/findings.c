@@ -414,8 +414,10 @@ static void f_thermal(struct fd *f) {
       continue;
     }
     double mean, start, peak;
+    /* a rise that rounds to nothing is no rise ("44 °C rising to a peak of
+     * 44 °C" on a 30 s short step): said as held */
     if (num(th, "mean_mb_s", &mean) && num(th, "start_temp_c", &start) && num(th, "peak_temp_c", &peak))
-      item(f, r, MSG_FD_NO_THROTTLE,
+      item(f, r, peak - start >= 1 ? MSG_FD_NO_THROTTLE : MSG_FD_NO_THROTTLE_FLAT,
            json_pack("{s:f, s:f, s:f, s:f}", "dur", dur, "mean", mean, "start", start, "peak", peak), weak);
   }
 }

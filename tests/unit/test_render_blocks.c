@@ -289,5 +289,20 @@ TEST("The thermal table lists the three largest other drops and how many smaller
   REQUIRE(md);
   CHECK_CONTAINS(md, "153.0 s: 110 → 90 MB/s, 60.0 °C; 그 밖에 더 작은 저하 18건 |");
   free(md);
+  /* the finding: a rise, or a temperature that held within 1 °C */
+  md = expand(&rs, "{{findings topic=thermal drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "No throttling in the 600 s sustained write: 108 MB/s on average, 39 °C rising to a peak of 61 °C.");
+  free(md);
+  json_object_set_new(json_array_get(json_object_get(rs.v[0].analysis, "thermal"), 0), "peak_temp_c", json_real(39.2));
+  md = expand(&rs, "{{findings topic=thermal drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "the temperature within 1 °C of its start (38.6 °C, peak 39.2 °C).");
+  CHECK(!strstr(md, "rising to a peak"));
+  free(md);
+  md = expand(&rs, "{{lang ko}}\n{{findings topic=thermal drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "온도는 시작 온도에서 1 °C 이내로 유지되었습니다 (시작 38.6 °C, 최고 39.2 °C).");
+  free(md);
   render_runs_release(&rs);
 }
