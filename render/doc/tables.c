@@ -573,14 +573,22 @@ static int t_qd(const struct render_run *r, const struct render_args *a, struct 
       int plateau = render_data_num(g, "plateau_qd", -1) == qd;
       for (int c = 0; c < 3; c++) {
         if (!isfinite(v[c])) render_buf_printf(b, " %s |", M(MSG_NA));
-        else if (c == 0) render_buf_printf(b, plateau ? " **%.0f** |" : " %.0f |", v[c]);
+        else if (c == 0) {
+          render_buf_puts(b, plateau ? " **" : " ");
+          render_buf_thousands(b, v[c]);
+          render_buf_puts(b, plateau ? "** |" : " |");
+        }
         else render_buf_printf(b, " %.1f |", v[c]);
       }
     }
     render_buf_puts(b, "\n");
   }
-  render_buf_printf(b, "\n%s\n\n", M(MSG_T_QD_PLATEAU_NOTE));
+  render_buf_puts(b, "\n");
   return 0;
+}
+
+static void qd_legend(struct render_buf *b, const struct render_args *a) {
+  render_buf_printf(b, "%s\n\n", M(MSG_T_QD_PLATEAU_NOTE));
 }
 
 /* ------------------------------------------------------- per-set tables */
@@ -761,6 +769,9 @@ struct table_kind {
   /* per set: called once with every selected run */
   int (*per_set)(const struct render_run *const *sel, size_t n, const struct render_args *a, struct render_buf *b,
                  struct ssdrev_err *err);
+  /* a per-drive kind's legend, once under all the drives' tables (NULL:
+   * none); under each table it was said once per drive */
+  void (*legend)(struct render_buf *b, const struct render_args *a);
 };
 
 static const struct table_kind tables[] = {
@@ -772,7 +783,7 @@ static const struct table_kind tables[] = {
     {"slc", "drive lang", NULL, NULL, t_slc},
     {"cdm_compare", "drive state op", "read write mix", NULL, t_cdm_compare},
     {"flags", "drive lang", NULL, NULL, t_flags},
-    {"qd_scaling", "drive lang", NULL, t_qd, NULL},
+    {"qd_scaling", "drive lang", NULL, t_qd, NULL, qd_legend},
     {"thermal", "drive lang", NULL, NULL, render_table_thermal},
     {"steady_state", "drive lang", NULL, render_table_steady, NULL},
     {"consistency", "drive lang", NULL, render_table_consistency, NULL},
@@ -902,5 +913,6 @@ static int render_table_body(const struct render_runs *rs, const struct table_ki
     }
     if ((rc = t->per_run(sel[i], a, out, n, err)) < 0) return rc;
   }
+  if (out && t->legend) t->legend(out, a);
   return 0;
 }

@@ -306,3 +306,24 @@ TEST("The thermal table lists the three largest other drops and how many smaller
   free(md);
   render_runs_release(&rs);
 }
+
+TEST("The QD table's legend stands once under the drives' tables, not under each") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  for (int d = 0; d < 2; d++)
+    json_object_set_new(rs.v[d].analysis, "qd_scaling",
+                        json_pack("[{s:s, s:f, s:f, s:f, s:[{s:f, s:f}, {s:f, s:f}]}]", "workload", "read", "plateau_qd",
+                                  2.0, "plateau_iops", 22851.0, "max_iops", 22851.0, "points", "qd", 1.0, "iops", 12009.0,
+                                  "qd", 2.0, "iops", 22851.0));
+  char *md = expand(&rs, "{{table qd_scaling}}\n", &err);
+  REQUIRE(md);
+  const char *legend = "Bold IOPS: the first QD that no deeper QD beats by more than 10% (the plateau).";
+  const char *first = strstr(md, legend);
+  REQUIRE(first != NULL);
+  CHECK(strstr(first + 1, legend) == NULL);
+  CHECK(strstr(md, "PM981a 256GB") < first); /* under both tables */
+  CHECK_CONTAINS(md, "| 2 | **22,851** |");
+  free(md);
+  render_runs_release(&rs);
+}
