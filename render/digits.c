@@ -26,6 +26,12 @@ void render_buf_thousands(struct render_buf *b, double v) {
     return;
   }
   char d[48], g[64];
+  /* beyond any measured figure (a hostile analysis.json) as %g: "%.0f" of
+   * 1e300 would not fit D and print a cut-off number */
+  if (fabs(v) >= 1e15) {
+    render_buf_printf(b, "%g", v);
+    return;
+  }
   snprintf(d, sizeof d, "%.0f", v);
   render_group_digits(d, g, sizeof g, 4);
   render_buf_puts(b, g);

@@ -55,6 +55,19 @@ TEST("Tick labels carry thousands separators from 1,000 up, decimals and signs k
   CHECK(strlen(small) == 5);
 }
 
+TEST("A table's integer: separators from 1,000 up, a dash for NaN, %g beyond any measured figure (never cut off)") {
+  const struct {
+    double v;
+    const char *want;
+  } cases[] = {{999, "999"}, {11035, "11,035"}, {-27347.4, "-27,347"}, {1e300, "1e+300"}, {NAN, "–"}, {INFINITY, "–"}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    struct render_buf b = {0};
+    render_buf_thousands(&b, cases[i].v);
+    CHECK_STR(b.s ? b.s : "", cases[i].want);
+    render_buf_free(&b);
+  }
+}
+
 TEST("CrystalDiskMark cells sort into CrystalDiskMark's order whatever the runs listed first") {
   json_t *c[6];
   static const char *const in[] = {"RND4K Q1T1", "SEQ1M Q1T1", "RND4K Q32T16", "Other", "SEQ128K Q32T1", "SEQ1M Q8T1"};
