@@ -176,9 +176,8 @@ enum render_msg_id {
   MSG_T_TH_BEFORE,
   MSG_T_TH_AFTER,
   MSG_T_TH_MEAN,
-  MSG_T_TH_DROPS,
-  MSG_T_TH_DROPS_MORE, /* {n}: the drops past the largest listed */
-         /* {n} drops not thermal */
+  MSG_T_TH_DROPS,          /* drops not thermal */
+  MSG_T_TH_DROPS_MORE,     /* {n}: the drops past the largest listed */
   MSG_T_TH_SMART,          /* the drive's own TMT counters */
   MSG_T_TH_DURATION,
   MSG_F_THERMAL_STEP_THROTTLE,

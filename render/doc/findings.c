@@ -23,7 +23,8 @@
 #define FD_TAIL_MIN_BEYOND 10.0
 #define FD_TAIL_BLOWUP 10.0
 /* a QD sweep whose deeper points all fell below this share of its first
- * (the plateau there) is said to fall, not to "stop scaling" */
+ * (the plateau there) is said to fall, not to "stop scaling"; one whose
+ * deepest point fell below this share of its most says so */
 #define FD_QD_FALL 0.9
 
 static const char *const topics[] = {"cdm", "fob", "slc", "random", "tail", "thermal", "steady", "flags"};

@@ -81,9 +81,6 @@ static void drive_caption(struct render_buf *b, const char *text, size_t nsel) {
 }
 
 
-/* Appends S as Markdown text: the characters Markdown would read as markup
- * are backslash-escaped (a label is text, not emphasis or a link). */
-
 /* ------------------------------------------------------------ DUT summary */
 
 /* One DUT field: its value as text into B, or 0 when the source gave none. */
