@@ -294,14 +294,16 @@ const char *sim_ftl_geometry(const struct sim_model *m, struct sim_ftl_geom *g) 
   return NULL;
 }
 
-static void bucket_unlink(struct sim_ftl *f, uint32_t b) {
+/* Inlined: a stale slot moves its block between lists, once per host write
+ * and per trimmed unit; as calls they were 8% of a random write (perf). */
+static inline __attribute__((always_inline)) void bucket_unlink(struct sim_ftl *f, uint32_t b) {
   uint32_t p = f->prev[b], n = f->next[b];
   if (p != SIM_FTL_NONE) f->next[p] = n;
   else f->bucket[f->valid[b]] = n;
   if (n != SIM_FTL_NONE) f->prev[n] = p;
 }
 
-static void bucket_link(struct sim_ftl *f, uint32_t b) {
+static inline __attribute__((always_inline)) void bucket_link(struct sim_ftl *f, uint32_t b) {
   uint32_t v = f->valid[b], h = f->bucket[v];
   f->prev[b] = SIM_FTL_NONE;
   f->next[b] = h;
