@@ -8,12 +8,12 @@ S1=; S2=
 # with what the listener forked for a client
 cleanup() { for p in $S1 $S2; do kill -9 "-$p" "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }
 trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+fail() { echo "FAIL: $*"; fio_server_logs "$T"/s?.log; exit 1; }
+. "$(dirname "$0")/lib/fio_servers.sh"
 cd "$T" || exit 1
-P=$((20000 + $$ % 20000))
-setsid fio --server=ip:127.0.0.1,$P >s1.log 2>&1 & S1=$!
-setsid fio --server=ip:127.0.0.2,$((P + 1)) >s2.log 2>&1 & S2=$!
-sleep 0.5
+P=$(fio_port_base)
+fio_server_start 127.0.0.1 $P s1.log; r=$?; S1=$FIO_PID; [ $r = 0 ] || fail "server 1"
+fio_server_start 127.0.0.2 $((P + 1)) s2.log; r=$?; S2=$FIO_PID; [ $r = 0 ] || fail "server 2"
 cat > cs.fio <<JOB
 [global]
 filename=$T/fio.dat

@@ -10,7 +10,8 @@
 # host. Bad hosts files name file:line, and
 # a host that is not a loopback address is refused before anything starts.
 set -u
-fail() { echo "review_fio_hosts: $*" >&2; exit 1; }
+fail() { echo "review_fio_hosts: $*" >&2; fio_server_logs "$D"/s?.log >&2; exit 1; }
+. "$(dirname "$0")/lib/fio_servers.sh"
 S=${SSDREV:?SSDREV must point at the ssdrev binary}
 command -v fio >/dev/null 2>&1 || { echo "skip: fio not installed"; exit 77; }
 command -v setsid >/dev/null 2>&1 || { echo "skip: setsid not installed"; exit 77; }
@@ -56,12 +57,11 @@ grep -q 'remote.txt:2: host .loadhost.invalid. is not a loopback address' e5 || 
 [ -e a.img ] && fail "a refused campaign created a target"
 
 # four servers, each on its own loopback address and port
-P=$((20000 + $$ % 20000))
-setsid fio --server=ip:127.0.0.1,$P > s1.log 2>&1 & S1=$!
-setsid fio --server=ip:127.0.0.2,$((P + 1)) > s2.log 2>&1 & S2=$!
-setsid fio --server=ip:127.0.0.3,$((P + 2)) > s3.log 2>&1 & S3=$!
-setsid fio --server=ip:127.0.0.4,$((P + 3)) > s4.log 2>&1 & S4=$!
-sleep 0.5
+P=$(fio_port_base)
+fio_server_start 127.0.0.1 $P s1.log; r=$?; S1=$FIO_PID; [ $r = 0 ] || fail "server 1"
+fio_server_start 127.0.0.2 $((P + 1)) s2.log; r=$?; S2=$FIO_PID; [ $r = 0 ] || fail "server 2"
+fio_server_start 127.0.0.3 $((P + 2)) s3.log; r=$?; S3=$FIO_PID; [ $r = 0 ] || fail "server 3"
+fio_server_start 127.0.0.4 $((P + 3)) s4.log; r=$?; S4=$FIO_PID; [ $r = 0 ] || fail "server 4"
 head -c 1048576 /dev/urandom > mine.img   # not ssdrev's: the guard refuses it
 sum=$(cksum < mine.img)
 cat > hosts.txt <<EOF

@@ -10,7 +10,8 @@
 # in seconds, with a message naming the host, while the other host's run
 # completes.
 set -u
-fail() { echo "review_fio_lost: $*" >&2; exit 1; }
+fail() { echo "review_fio_lost: $*" >&2; fio_server_logs "$D"/s?.log >&2; exit 1; }
+. "$(dirname "$0")/lib/fio_servers.sh"
 S=${SSDREV:?SSDREV must point at the ssdrev binary}
 command -v fio >/dev/null 2>&1 || { echo "skip: fio not installed"; exit 77; }
 command -v setsid >/dev/null 2>&1 || { echo "skip: setsid not installed"; exit 77; }
@@ -30,10 +31,9 @@ cat > m.json <<'JSON'
  "settings": {"passes": 1, "measure_s": 3, "interval_s": 0, "region_bytes": "4MiB"},
  "steps": [{"id": "cdm", "kind": "cdm", "cells": ["RND4K Q1T1"], "ops": ["read"]}]}
 JSON
-P=$((20000 + $$ % 20000))
-setsid fio --server=ip:127.0.0.1,$P > s1.log 2>&1 & S1=$!
-setsid fio --server=ip:127.0.0.2,$((P + 1)) > s2.log 2>&1 & S2=$!
-sleep 0.5
+P=$(fio_port_base)
+fio_server_start 127.0.0.1 $P s1.log; r=$?; S1=$FIO_PID; [ $r = 0 ] || fail "server 1"
+fio_server_start 127.0.0.2 $((P + 1)) s2.log; r=$?; S2=$FIO_PID; [ $r = 0 ] || fail "server 2"
 printf '127.0.0.1:%s %s/t1.img\n127.0.0.2:%s %s/t2.img\n' "$P" "$D" "$((P + 1))" "$D" > hosts.txt
 "$S" review --engine fio --hosts hosts.txt --out camp --profile m.json --create-size 16M > out.txt 2> err.txt &
 R=$!
