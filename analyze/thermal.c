@@ -41,6 +41,14 @@ static double median(const double *v, size_t a, size_t b) {
   return n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
 }
 
+/* The median absolute deviation of v[a, b) from its median. */
+static double mad(const double *v, size_t a, size_t b) {
+  double m = median(v, a, b), d[ANALYZE_THERMAL_WIN_MAX];
+  size_t n = 0;
+  for (size_t i = a; i < b && n < ANALYZE_THERMAL_WIN_MAX; i++) d[n++] = fabs(v[i] - m);
+  return median(d, 0, n);
+}
+
 /* The temperature at time t, linear between samples (held at the ends). */
 static double temp_at(const double *ts, const double *c, size_t n, double t) {
   if (!n) return NAN;
@@ -261,13 +269,38 @@ json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *d
     /* the counters' judgment replaces the series' on every point */
     size_t np = json_array_size(points), pick = np;
     double best = INFINITY;
+    /* A drop is the throttle only where the counters allow it: its slow
+     * time within a quarter of their seconds (or the drop's resolution) of
+     * them, or of them less the cool-down before the write (the counters
+     * before are read before it, and a drive still throttled then adds its
+     * idle seconds); and a throttle the temperature never left (it never
+     * fell below the drop's) ran from the drop to the end, so one that would
+     * have begun earlier than the counters' seconds before the end did not
+     * begin there. Without these, a throttle that never slowed the write
+     * (its cap above the post-cache speed) made the nearest of the GC dips
+     * "the throttle": 8 s into the write, at 49 °C, where the counters'
+     * 562 s of a single throttle began at ~48 s and 70 °C (a QLC model). */
+    double eps = ANALYZE_THERMAL_WINDOW_S + dt, cool = analyze_json_num(test, "cool_s", 0);
+    double tol = fmax(eps, ANALYZE_THERMAL_TMT_MISS * tmt_s), lo = fmax(0, tmt_s - (cool > 0 ? cool : 0)) - tol;
     for (size_t i = 0; i < np && tmt_thr; i++) {
       const json_t *p = json_array_get(points, i);
       double ti = analyze_json_num(p, "t_s", NAN), lim = (1 - ANALYZE_THERMAL_DROP) * analyze_json_num(p, "before_mb_s", 0);
       double slow = 0; /* the time the write ran below this drop's threshold from it on */
       for (size_t j = 0; j < n; j++)
         if (t[j] + dt > ti && v[j] < lim) slow += fmin(t[j] + dt, end_s) - fmax(t[j], ti);
-      double miss = fabs(slow - tmt_s);
+      double miss = fabs(slow - tmt_s), ci = analyze_json_num(p, "temp_c", NAN), low = INFINITY;
+      for (size_t q = 0; q < ns; q++)
+        if (ts[q] > ti && c[q] < low) low = c[q];
+      int never_left = isfinite(ci) && isfinite(low) && low >= ci - ANALYZE_THERMAL_LEFT_C;
+      /* and a drop the speed's own scatter explains (less than twice the
+       * median deviation of the window before it) is no throttle's: on a
+       * write in GC, 30-50 MB/s a second, a 16% dip near the counters'
+       * start would be taken for one that never slowed the write */
+      size_t kb = 0;
+      while (kb + 1 < n && t[kb + 1] <= ti) kb++;
+      double drop = analyze_json_num(p, "before_mb_s", 0) - analyze_json_num(p, "after_mb_s", 0);
+      int scatter = kb >= w && drop < 2 * mad(v, kb - w, kb);
+      if (slow < lo || slow > tmt_s + tol || (never_left && end_s - ti > tmt_s + eps) || scatter) continue;
       if (miss < best) best = miss, pick = i;
     }
     for (size_t i = 0; i < np; i++) {

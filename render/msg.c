@@ -29,6 +29,7 @@ static const struct msg_row rows[MSG_COUNT] = {
     ROW(MSG_NA_INLINE, "n/a", "(측정되지 않음)"),
     ROW(MSG_YES, "yes", "예"),
     ROW(MSG_NO, "no", "아니요"),
+    ROW(MSG_TH_COUNTERS_ONLY, "in the counters, no drop in speed", "카운터에만 기록, 속도 저하 없음"),
     /* Korean joins names with 와/과 by the last syllable's sound, which a
      * label ("PM981a 256GB") does not tell: a comma reads right either way */
     ROW(MSG_AND, " and ", ", "),
@@ -741,6 +742,12 @@ static const struct msg_row rows[MSG_COUNT] = {
         "its start ({start:1} °C, peak {peak:1} °C).",
         "{dur:0}초 지속 쓰기에서 스로틀링은 없었습니다: 평균 {mean:0}MB/s, 온도는 시작 온도에서 1 °C 이내로 유지되었습니다 "
         "(시작 {start:1} °C, 최고 {peak:1} °C)."),
+    ROW(MSG_FD_THROTTLE_NO_DROP,
+        "In the {dur:0} s sustained write the drive's thermal-management counters record {tmt:0} s throttled, but no "
+        "drop in the write's speed matches them: {mean:0} MB/s on average, {start:0} °C rising to a peak of {peak:0} "
+        "°C.",
+        "{dur:0}초 지속 쓰기에서 드라이브의 온도 관리 카운터는 {tmt:0}초의 스로틀링을 기록했지만, 이에 맞는 쓰기 속도 "
+        "저하는 없었습니다: 평균 {mean:0}MB/s, 온도는 {start:0} °C에서 최고 {peak:0} °C까지 올랐습니다."),
     ROW(MSG_FD_STEADY,
         "Steady state at round {round:0}: {iops:0} IOPS on average over rounds {first:0} to {last:0} (SNIA PTS: five "
         "rounds within 20% of their mean, the best-fit line within 10%).",

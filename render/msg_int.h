@@ -31,6 +31,7 @@ enum render_msg_id {
   MSG_NA_INLINE,      /* a {{value}} in prose whose data the run lacks */
   MSG_YES,
   MSG_NO,
+  MSG_TH_COUNTERS_ONLY, /* the TMT counters throttled, no drop in speed was it */
   MSG_AND,            /* between the last two of several drive labels */
   MSG_LIST_SEP,       /* between drive labels */
   MSG_READ,           /* the read op, in headers and titles */
@@ -456,6 +457,7 @@ enum render_msg_id {
   MSG_FD_THROTTLE,
   MSG_FD_NO_THROTTLE,
   MSG_FD_NO_THROTTLE_FLAT, /* the peak within 1 °C of the start */
+  MSG_FD_THROTTLE_NO_DROP, /* the counters throttled, the speed did not drop for it */
   MSG_FD_STEADY,
   MSG_FD_NOT_STEADY,
   MSG_FD_STEADY_SHORT,

@@ -414,10 +414,17 @@ static void f_thermal(struct fd *f) {
              weak);
       continue;
     }
-    double mean, start, peak;
+    double mean, start, peak, tmt;
+    if (!num(th, "mean_mb_s", &mean) || !num(th, "start_temp_c", &start) || !num(th, "peak_temp_c", &peak)) continue;
+    /* the counters throttled but no drop was it (a cap above the speed the
+     * drive wrote at): not "no throttling" */
+    if (num(th, "smart_throttle_s", &tmt) && tmt >= 1)
+      item(f, r, MSG_FD_THROTTLE_NO_DROP,
+           json_pack("{s:f, s:f, s:f, s:f, s:f}", "dur", dur, "tmt", tmt, "mean", mean, "start", start, "peak", peak),
+           weak);
     /* a rise that rounds to nothing is no rise ("44 °C rising to a peak of
      * 44 °C" on a 30 s short step): said as held */
-    if (num(th, "mean_mb_s", &mean) && num(th, "start_temp_c", &start) && num(th, "peak_temp_c", &peak))
+    else
       item(f, r, peak - start >= 1 ? MSG_FD_NO_THROTTLE : MSG_FD_NO_THROTTLE_FLAT,
            json_pack("{s:f, s:f, s:f, s:f}", "dur", dur, "mean", mean, "start", start, "peak", peak), weak);
   }

@@ -95,7 +95,10 @@ int render_table_thermal(const struct render_run *const *sel, size_t n, const st
       } else if (rows[k].key) {
         cell_num(b, num(th, rows[k].key), rows[k].fmt, l);
       } else if (rows[k].head == MSG_T_TH_THROTTLED) {
-        render_buf_printf(b, " %s |", render_msg(l, json_is_true(json_object_get(th, "throttled")) ? MSG_YES : MSG_NO));
+        double tmt = num(th, "smart_throttle_s");
+        render_buf_printf(b, " %s |", render_msg(l, json_is_true(json_object_get(th, "throttled")) ? MSG_YES
+                                                    : isfinite(tmt) && tmt >= 1                        ? MSG_TH_COUNTERS_ONLY
+                                                                                                      : MSG_NO));
       } else if (rows[k].head == MSG_T_TH_DROPS) {
         /* each as "time: before → after MB/s at °C": the TH_DROPS_MAX
          * largest (by their share of the speed before) in time order, then

@@ -304,6 +304,23 @@ TEST("The thermal table lists the three largest other drops and how many smaller
   REQUIRE(md);
   CHECK_CONTAINS(md, "온도는 시작 온도에서 1 °C 이내로 유지되었습니다 (시작 38.6 °C, 최고 39.2 °C).");
   free(md);
+  /* the drive's counters throttled, but no drop was the throttle (its cap
+   * above the speed the drive wrote at): not "no throttling" */
+  json_t *th = json_array_get(json_object_get(rs.v[0].analysis, "thermal"), 0);
+  json_object_set_new(th, "peak_temp_c", json_real(77.5));
+  json_object_set_new(th, "smart_throttle_s", json_real(562));
+  md = expand(&rs, "{{findings topic=thermal drive=1}}\n{{table thermal drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "In the 600 s sustained write the drive's thermal-management counters record 562 s throttled, but "
+                     "no drop in the write's speed matches them: 108 MB/s on average, 39 °C rising to a peak of 78 °C.");
+  CHECK_CONTAINS(md, "| Thermal throttling | in the counters, no drop in speed |");
+  CHECK(!strstr(md, "No throttling"));
+  free(md);
+  md = expand(&rs, "{{lang ko}}\n{{findings topic=thermal drive=1}}\n{{table thermal drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "드라이브의 온도 관리 카운터는 562초의 스로틀링을 기록했지만, 이에 맞는 쓰기 속도 저하는 없었습니다");
+  CHECK_CONTAINS(md, "| 발열 스로틀링 | 카운터에만 기록, 속도 저하 없음 |");
+  free(md);
   render_runs_release(&rs);
 }
 

@@ -477,6 +477,25 @@ TEST("Changed TMT counters make the drop at the throttle's start the throttle, o
   json_decref(o), json_decref(test), json_decref(entry);
 }
 
+TEST("Changed TMT counters that no drop matches make none the throttle: not the nearest dip long before them") {
+  json_t *test, *entry;
+  /* a drop at 7.25 s with the temperature rising on to the end: a throttle
+   * begun there would have run ~83 s, the counters' single one 40 s (a
+   * throttle whose cap never slowed the write; a QLC model's was taken 8 s
+   * into its write at 49 °C where the counters' began at ~48 s) */
+  synth(&test, &entry, v_cliff, c_rising, 90);
+  set_tmt(test, 1, 40, 0, 0);
+  json_t *o = analyze_thermal(test, entry, NULL);
+  CHECK(!json_is_true(json_object_get(o, "throttled")));
+  CHECK_NEAR(analyze_json_num(o, "smart_throttle_s", 0), 40, 1e-9);
+  const json_t *pts = json_object_get(o, "points");
+  REQUIRE(json_array_size(pts) >= 1);
+  CHECK(!json_is_true(json_object_get(json_array_get(pts, 0), "thermal")));
+  CHECK_STR(analyze_json_str(json_array_get(pts, 0), "evidence"), "not the throttle the SMART counters time");
+  CHECK(!json_object_get(o, "time_to_throttle_s"));
+  json_decref(o), json_decref(test), json_decref(entry);
+}
+
 TEST("TMT counters that go backwards (a reset, a hostile file) leave the judgment to the series") {
   json_t *test, *entry;
   synth(&test, &entry, v_throttle, c_throttle, 90);
