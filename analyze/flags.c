@@ -236,12 +236,14 @@ static void rule_qd_plateau(const json_t *a, json_t *flags) {
     if (!json_is_integer(pq) || json_integer_value(pq) >= top) continue;
     const char *w = analyze_json_str(g, "workload");
     double iops = analyze_json_num(g, "plateau_iops", 0), best = analyze_json_num(g, "max_iops", 0);
+    json_int_t first = json_integer_value(json_object_get(json_array_get(pts, 0), "qd"));
     add_flag(flags, "qd_plateau", "info",
-             json_pack("{s:s, s:I, s:f, s:I, s:f, s:f}", "workload", w ? w : "?", "qd", json_integer_value(pq), "iops",
-                       iops, "max_qd", top, "max_iops", best, "gain_pct", 100 * ANALYZE_QD_PLATEAU_GAIN),
-             "QD scaling %s: IOPS stops growing at QD%lld (%.0f IOPS; up to QD%lld at most %.0f, < +%.0f%%)",
-             w ? w : "?", (long long)json_integer_value(pq), iops, (long long)top, best,
-             100 * ANALYZE_QD_PLATEAU_GAIN);
+             json_pack("{s:s, s:I, s:f, s:I, s:f, s:f, s:I}", "workload", w ? w : "?", "qd", json_integer_value(pq),
+                       "iops", iops, "max_qd", top, "max_iops", best, "gain_pct", 100 * ANALYZE_QD_PLATEAU_GAIN,
+                       "first_qd", first),
+             "QD scaling %s: IOPS %s QD%lld (%.0f IOPS; up to QD%lld at most %.0f, < +%.0f%%)", w ? w : "?",
+             json_integer_value(pq) == first ? "does not grow past" : "stops growing at",
+             (long long)json_integer_value(pq), iops, (long long)top, best, 100 * ANALYZE_QD_PLATEAU_GAIN);
   }
 }
 
@@ -338,7 +340,7 @@ static void rule_thermal(const json_t *a, json_t *flags) {
     add_flag(flags, "thermal_throttle", "warn",
              json_pack("{s:f, s:f, s:s, s:f}", "max_c", maxc, "warn_c", warn, "test", worst_name, "drop_ratio",
                        analyze_json_round(worst, 3)),
-             "throughput fell to %.2fx of its median in %s while the drive reached %.0f C (warning %.0f C)", worst,
+             "throughput fell to %.2fx of its median in %s while the drive reached %.0f °C (warning %.0f °C)", worst,
              worst_name, maxc, warn);
   else if (!thermal_step_throttled(a)) /* else the thermal step found the drop: its flag says more */
   {

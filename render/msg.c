@@ -182,8 +182,8 @@ static const struct msg_row rows[MSG_COUNT] = {
         "RW 비율별 QD{qd}: 읽기 {read_pct:0}%에서 {mb_s:1}MB/s로 떨어져, 순수 읽기와 순수 쓰기 중 느린 쪽({ends_min_mb_s:1}MB/s)의 "
         "{ratio:2}배입니다"),
     ROW(MSG_F_THERMAL_THROTTLE,
-        "throughput fell to {drop_ratio:2}x of its median in {test} while the drive reached {max_c:0} C (warning "
-        "{warn_c:0} C)",
+        "throughput fell to {drop_ratio:2}x of its median in {test} while the drive reached {max_c:0} °C (warning "
+        "{warn_c:0} °C)",
         "{test}에서 드라이브가 {max_c:0} °C(경고 {warn_c:0} °C)에 이르는 동안 속도가 중앙값의 {drop_ratio:2}배로 떨어졌습니다"),
     ROW(MSG_F_THERMAL_NEAR_WARN,
         "the drive peaked at {max_c:1} °C, {gap_c:1} °C short of its warning temperature {warn_c:1} °C (near: within "
@@ -207,6 +207,11 @@ static const struct msg_row rows[MSG_COUNT] = {
         "QD scaling {workload}: IOPS stops growing at QD{qd} ({iops:0} IOPS; up to QD{max_qd} at most {max_iops:0}, < +{gain_pct:0}%)",
         "QD 스케일링 {workload:op}: QD{qd}에서 IOPS 증가가 멈춥니다 ({iops:0} IOPS; QD{max_qd}까지 최대 {max_iops:0}, +{gain_pct:0}% 미만)"),
 
+    ROW(MSG_F_QD_FLAT,
+        "QD scaling {workload}: IOPS does not grow past QD{qd} ({iops:0} IOPS; up to QD{max_qd} at most {max_iops:0}, "
+        "< +{gain_pct:0}%)",
+        "QD 스케일링 {workload:op}: QD{qd}보다 깊은 QD에서 IOPS가 늘지 않습니다 ({iops:0} IOPS; QD{max_qd}까지 최대 "
+        "{max_iops:0}, +{gain_pct:0}% 미만)"),
     ROW(MSG_C_THERMAL, "Thermal: sustained write speed and temperature", "발열: 지속 쓰기 속도와 온도"),
     ROW(MSG_C_THERMAL_TITLE, "Sustained sequential write and temperature — {label}", "지속 순차 쓰기와 온도 — {label}"),
     ROW(MSG_C_THERMAL_WRITE_LEG, "Write MB/s (left axis)", "쓰기 속도 (MB/s, 왼쪽 축)"),
@@ -292,6 +297,11 @@ static const struct msg_row rows[MSG_COUNT] = {
         "fill, where the steady-state step needed {needed_gib:2} GiB",
         "{section:sec} 결과는 정상 상태 이전에 측정되었습니다: 마지막 채우기 이후 랜덤 쓰기 {had_gib:2}GiB, 정상 상태 "
         "단계는 {needed_gib:2}GiB가 필요했습니다"),
+    ROW(MSG_F_PRE_STEADY_NONE,
+        "{section:sec} was measured before the drive was steady: no random writes since the last fill, where the "
+        "steady-state step needed {needed_gib:2} GiB",
+        "{section:sec} 결과는 정상 상태 이전에 측정되었습니다: 마지막 채우기 이후 랜덤 쓰기가 없었고, 정상 상태 단계는 "
+        "{needed_gib:2}GiB가 필요했습니다"),
     ROW(MSG_FD_SEC_CDM_FILL, "the CrystalDiskMark profile at {state} filled", "{state} 채움 상태의 CrystalDiskMark 방식"),
     ROW(MSG_FD_SEC_CDM_STATE, "the CrystalDiskMark profile in the {state} state", "{state} 상태의 CrystalDiskMark 방식"),
     ROW(MSG_FD_SEC_TAIL, "the QD1 tail latency", "QD1 꼬리 지연시간"),
@@ -619,6 +629,11 @@ static const struct msg_row rows[MSG_COUNT] = {
         "after {later_idle_s:0} s {later_gib:2} GiB (cache recovery).",
         "{label}: 거의 가득 찬 상태의 수치는 유휴 시간의 한계입니다: {idle_s:0}초 후 {gib:2}GiB, {later_idle_s:0}초 후 "
         "{later_gib:2}GiB가 회복되었습니다 (유휴 후 캐시 회복)."),
+    ROW(MSG_T_NEAR_FULL_IDLE_NONE,
+        "{label}: the near-full figure is limited by its idle: after {idle_s:0} s the cache had recovered nothing, "
+        "after {later_idle_s:0} s {later_gib:2} GiB (cache recovery).",
+        "{label}: 거의 가득 찬 상태의 수치는 유휴 시간의 한계입니다: {idle_s:0}초 후에는 회복된 캐시가 없었고, "
+        "{later_idle_s:0}초 후 {later_gib:2}GiB가 회복되었습니다 (유휴 후 캐시 회복)."),
     ROW(MSG_F_SLOW_RECOVERY,
         "cache recovers slowly: {recovered_gib:2} GiB of {ref_gib:2} GiB ({pct:0}%) after {idle_s:0} s idle (< {min_pct:0}%)",
         "SLC캐시 회복이 느립니다: {idle_s:0}초 유휴 후 {ref_gib:2}GiB 중 {recovered_gib:2}GiB({pct:0}%)만 회복되었습니다 "
@@ -702,6 +717,11 @@ static const struct msg_row rows[MSG_COUNT] = {
         "(the plateau is the first QD that no deeper QD beats by more than 10%).",
         "4K 랜덤 {op:op}는 QD{qd:0}에서 더 늘지 않습니다: 그 지점 {iops:0} IOPS, QD{max_qd:0}까지 최대 {max_iops:0} IOPS "
         "(더 깊은 QD가 10% 넘게 앞서지 못하는 첫 QD를 포화점으로 봅니다)."),
+    ROW(MSG_FD_QD_FLAT,
+        "4K random {op:op} gains little from queue depth: {iops:0} IOPS at QD{qd:0}, at most {max_iops:0} IOPS up to "
+        "QD{max_qd:0} (no deeper QD beats QD{qd:0} by more than 10%).",
+        "4K 랜덤 {op:op}는 QD를 높여도 거의 늘지 않습니다: QD{qd:0}에서 {iops:0} IOPS, QD{max_qd:0}까지 최대 "
+        "{max_iops:0} IOPS (더 깊은 QD가 QD{qd:0}보다 10% 넘게 앞서지 못합니다)."),
     ROW(MSG_FD_QD_FALLS,
         "4K random {op:op} does not gain from queue depth: {iops:0} IOPS at QD{qd:0}, the most, then {lo_iops}–"
         "{hi_iops} IOPS from QD{qd2:0} to QD{max_qd:0}.",
@@ -832,11 +852,25 @@ static const struct msg_row rows[MSG_COUNT] = {
         "저장 스택이 정한 한계라 QD를 높여도 성능이 늘지 않습니다"),
 };
 
-/* flag id (analysis.json flags[].id) -> its finding */
+/* Variants chosen by the flag's numbers: none written since the fill
+ * ("0.00 GiB of random writes"), a QD sweep flat from its first point
+ * ("stops growing at QD1"). */
+static double flag_num(const json_t *nums, const char *k) {
+  const json_t *v = json_object_get(nums, k);
+  return json_is_number(v) ? json_number_value(v) : NAN;
+}
+static int when_none_written(const json_t *nums) { return flag_num(nums, "had_gib") < 0.005; }
+static int when_flat_from_first(const json_t *nums) {
+  return flag_num(nums, "qd") == flag_num(nums, "first_qd");
+}
+
+/* flag id (analysis.json flags[].id) -> its finding; the first row whose
+ * words the numbers fill (and whose `when` holds) */
 static const struct {
   const char *flag;
   enum render_msg_id msg;
   const char *target; /* only for flags whose numbers say this "target" (NULL: any) */
+  int (*when)(const json_t *nums); /* NULL: always */
 } flag_msgs[] = {
     /* the words by what was measured (analyze/flags.c target_word) */
     {"rnd_read_plateau", MSG_F_RND_PLATEAU_FILE, "file"},
@@ -848,10 +882,12 @@ static const struct {
     {"thermal_near_warn", MSG_F_THERMAL_NEAR_OLD}, /* an analysis.json from before gap_c */
     {"thermal_over_warn", MSG_F_THERMAL_OVER_WARN},
     {"link_bound", MSG_F_LINK_BOUND},             {"io_errors", MSG_F_IO_ERRORS},
-    {"log_unreadable", MSG_F_LOG_UNREADABLE},     {"qd_plateau", MSG_F_QD_PLATEAU},
+    {"log_unreadable", MSG_F_LOG_UNREADABLE},
+    {"qd_plateau", MSG_F_QD_FLAT, NULL, when_flat_from_first}, {"qd_plateau", MSG_F_QD_PLATEAU},
     {"thermal_step_throttle", MSG_F_THERMAL_STEP_THROTTLE},
     {"not_steady", MSG_F_NOT_STEADY},             {"not_steady", MSG_F_NOT_STEADY_FEW},
-    {"not_steady", MSG_F_NOT_STEADY_ZERO},        {"pre_steady", MSG_F_PRE_STEADY},
+    {"not_steady", MSG_F_NOT_STEADY_ZERO},
+    {"pre_steady", MSG_F_PRE_STEADY_NONE, NULL, when_none_written}, {"pre_steady", MSG_F_PRE_STEADY},
     {"consistency_drops", MSG_F_CONSISTENCY_DROPS},
     {"slow_cache_recovery", MSG_F_SLOW_RECOVERY},
 };
@@ -932,6 +968,7 @@ int render_msg_flag(const char *flag_id) {
 int render_msg_flag_for(enum render_lang lang, const char *flag_id, const json_t *nums) {
   for (size_t i = 0; flag_id && i < sizeof flag_msgs / sizeof flag_msgs[0]; i++)
     if (!strcmp(flag_msgs[i].flag, flag_id) && render_msg_params_ok(lang, flag_msgs[i].msg, nums) &&
+        (!flag_msgs[i].when || flag_msgs[i].when(nums)) &&
         (!flag_msgs[i].target || !strcmp(flag_msgs[i].target, json_string_value(json_object_get(nums, "target"))
                                                                    ? json_string_value(json_object_get(nums, "target"))
                                                                    : "")))

@@ -162,6 +162,7 @@ enum render_msg_id {
   MSG_F_IO_ERRORS,
   MSG_F_LOG_UNREADABLE,
   MSG_F_QD_PLATEAU,
+  MSG_F_QD_FLAT,       /* the plateau at the sweep's first QD */
   /* ------------------------------------------------ thermal step (chart, table, flag) */
   MSG_C_THERMAL,           /* default caption */
   MSG_C_THERMAL_TITLE,     /* {label} */
@@ -220,6 +221,7 @@ enum render_msg_id {
   MSG_F_NOT_STEADY_FEW,
   MSG_F_NOT_STEADY_ZERO,
   MSG_F_PRE_STEADY,
+  MSG_F_PRE_STEADY_NONE, /* nothing random written since the fill */
   MSG_F_CONSISTENCY_DROPS,
   MSG_C_CONS_LOG_TITLE,
   /* ------------------------------------------------ more missing-data
@@ -408,6 +410,7 @@ enum render_msg_id {
   MSG_T_RECOVERED,
   MSG_T_RECOVERY_NOTE, /* under the table */
   MSG_T_NEAR_FULL_IDLE, /* {label} {idle_s} {gib} {later_idle_s} {later_gib}: the near-full figure is the idle's */
+  MSG_T_NEAR_FULL_IDLE_NONE, /* the first idle recovered nothing */
   MSG_F_SLOW_RECOVERY,
   MSG_T_SECONDS,      /* {v}: an idle time */
   MSG_T_MINUTES,      /* {v} */
@@ -447,6 +450,7 @@ enum render_msg_id {
   MSG_FD_SLC_NONE,
   MSG_FD_QD,
   MSG_FD_QD_FALLS, /* the first QD the most, the deeper ones lower */
+  MSG_FD_QD_FLAT,      /* the plateau at the first QD, no fall after */
   MSG_FD_QD_DEEP_FALL, /* the deepest QD below the plateau's: {iops} {qd} */
   MSG_FD_QD_NONE,
   MSG_FD_CDM_QD,

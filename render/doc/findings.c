@@ -335,7 +335,10 @@ static void f_random(struct fd *f) {
             json_decref(p);
           }
           if (weak) render_buf_puts(&t, weak);
-          item(f, r, MSG_FD_QD, json_pack("{s:s, s:f, s:f, s:f, s:f}", "op", wl, "qd", qd, "iops", iops, "max_iops", mx,
+          /* the plateau at the sweep's first QD: it never scaled ("stops
+           * scaling at QD1" read as if it had) */
+          int flat = num(json_array_get(pts, 0), "qd", &pq) && pq == qd;
+          item(f, r, flat ? MSG_FD_QD_FLAT : MSG_FD_QD, json_pack("{s:s, s:f, s:f, s:f, s:f}", "op", wl, "qd", qd, "iops", iops, "max_iops", mx,
                                           "max_qd", maxqd), t.s);
           render_buf_free(&t);
         }

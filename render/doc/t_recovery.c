@@ -104,6 +104,7 @@ int render_table_recovery(const struct render_run *const *sel, size_t n, const s
       } else render_buf_puts(b, render_msg(lang, MSG_NA));
       if (isfinite(pct)) render_buf_printf(b, " (%.0f%%)", pct);
       if (isfinite(v)) render_buf_printf(b, " | %.0f MB/s |", v);
+      else if (isfinite(g) && g == 0) render_buf_puts(b, " | – |"); /* nothing came back: no write in a cache */
       else render_buf_printf(b, " | %s |", render_msg(lang, MSG_NA));
     }
     render_buf_puts(b, "\n");

@@ -654,7 +654,8 @@ static int t_slc(const struct render_run *const *sel, size_t n, const struct ren
     if (!json_is_object(nr)) continue;
     json_t *params = json_deep_copy(nr);
     json_object_set_new(params, "label", json_string(sel[i]->label));
-    render_msg_put(b, lang_arg(a), MSG_T_NEAR_FULL_IDLE, params);
+    double gib = render_data_num(nr, "gib", NAN);
+    render_msg_put(b, lang_arg(a), isfinite(gib) && gib < 0.005 ? MSG_T_NEAR_FULL_IDLE_NONE : MSG_T_NEAR_FULL_IDLE, params);
     json_decref(params);
     render_buf_puts(b, "\n\n");
   }

@@ -324,6 +324,55 @@ TEST("The thermal table lists the three largest other drops and how many smaller
   render_runs_release(&rs);
 }
 
+TEST("A QD sweep flat from its first point 'gains little from queue depth', not 'stops scaling at QD1'") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  json_t *pts = json_array();
+  /* a QLC model's write: 30,016 at QD1, 31,873 at most, a slight fall at QD128 */
+  const double q[] = {1, 2, 4, 8, 16, 32, 64, 128}, v[] = {30016, 31873, 31859, 31820, 31747, 31596, 31361, 30953};
+  for (int i = 0; i < 8; i++) json_array_append_new(pts, json_pack("{s:f, s:f}", "qd", q[i], "iops", v[i]));
+  json_object_set_new(rs.v[0].analysis, "qd_scaling",
+                      json_pack("[{s:s, s:f, s:f, s:f, s:o}]", "workload", "write", "plateau_qd", 1.0, "plateau_iops",
+                                30016.0, "max_iops", 31873.0, "points", pts));
+  char *md = expand(&rs, "{{findings topic=random drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "4K random write gains little from queue depth: 30,016 IOPS at QD1, at most 31,873 IOPS up to "
+                     "QD128 (no deeper QD beats QD1 by more than 10%).");
+  CHECK(!strstr(md, "stops scaling"));
+  free(md);
+  md = expand(&rs, "{{lang ko}}\n{{findings topic=random drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "4K 랜덤 쓰기는 QD를 높여도 거의 늘지 않습니다: QD1에서 30,016 IOPS, QD128까지 최대 31,873 IOPS");
+  free(md);
+  render_runs_release(&rs);
+}
+
+TEST("A cache that recovered nothing: 'recovered nothing' in the near-full note, a dash for its in-cache speed") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  json_t *slc = json_object_get(json_object_get(rs.v[0].analysis, "fill"), "slc");
+  REQUIRE(json_is_object(slc));
+  json_object_set_new(slc, "near_full_recovery", json_pack("{s:b, s:f, s:f, s:f, s:f}", "recovered", 0, "idle_s", 60.0,
+                                                           "gib", 0.0, "later_idle_s", 120.0, "later_gib", 2.0));
+  json_object_set_new(rs.v[0].analysis, "cache_recovery",
+                      json_loads("{\"points\": [{\"idle_s\": 5, \"recovered_gib\": 0, \"pct\": 0}, {\"idle_s\": 120, "
+                                 "\"recovered_gib\": 2, \"pct\": 100, \"cache_mb_s\": 563}]}", 0, NULL));
+  char *md = expand(&rs, "{{table slc drive=1}}\n{{table cache_recovery drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "after 60 s the cache had recovered nothing, after 120 s 2.00 GiB (cache recovery).");
+  CHECK_CONTAINS(md, "| 5 s | 0 GiB (0%) | – |");
+  CHECK_CONTAINS(md, "| 2 min | 2 GiB (100%) | 563 MB/s |");
+  CHECK(!strstr(md, "0.00 GiB"));
+  free(md);
+  md = expand(&rs, "{{lang ko}}\n{{table slc drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "60초 후에는 회복된 캐시가 없었고, 120초 후 2.00GiB가 회복되었습니다");
+  free(md);
+  render_runs_release(&rs);
+}
+
 TEST("The QD table's legend stands once under the drives' tables, not under each") {
   struct render_runs rs;
   REQUIRE(load(&rs) == 0);

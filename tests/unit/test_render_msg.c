@@ -511,6 +511,42 @@ TEST("A pre-steady finding names its section in words, not by its key ('Cdm 75% 
   }
 }
 
+TEST("Flag findings by their numbers: no random writes said as none, a plateau at the first QD as no growth, °C") {
+  char out[512];
+  json_t *f = json_pack("{s:s, s:s, s:s, s:{s:s, s:s, s:f, s:f, s:b}}", "id", "pre_steady", "severity", "info",
+                        "message", "english", "numbers", "section", "cdm 75%", "test", "x", "had_gib", 0.0,
+                        "needed_gib", 18.1, "reached", 1);
+  render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
+  CHECK_CONTAINS(out, "no random writes since the last fill, where the steady-state step needed 18.10 GiB");
+  CHECK(!strstr(out, "0.00 GiB"));
+  render_flag_text(RENDER_LANG_KO, f, out, sizeof out);
+  CHECK_CONTAINS(out, "마지막 채우기 이후 랜덤 쓰기가 없었고");
+  json_object_set_new(json_object_get(f, "numbers"), "had_gib", json_real(8.35));
+  render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
+  CHECK_CONTAINS(out, "8.35 GiB of random writes since the last fill");
+  json_decref(f);
+  f = json_pack("{s:s, s:s, s:s, s:{s:s, s:i, s:f, s:i, s:f, s:f, s:i}}", "id", "qd_plateau", "severity", "info",
+                "message", "english", "numbers", "workload", "write", "qd", 1, "iops", 30016.0, "max_qd", 128, "max_iops",
+                31873.0, "gain_pct", 10.0, "first_qd", 1);
+  render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
+  CHECK_CONTAINS(out, "QD scaling write: IOPS does not grow past QD1 (30,016 IOPS; up to QD128 at most 31,873, < +10%)");
+  render_flag_text(RENDER_LANG_KO, f, out, sizeof out);
+  CHECK_CONTAINS(out, "QD1보다 깊은 QD에서 IOPS가 늘지 않습니다");
+  json_object_set_new(json_object_get(f, "numbers"), "qd", json_integer(16));
+  render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
+  CHECK_CONTAINS(out, "IOPS stops growing at QD16");
+  json_object_del(json_object_get(f, "numbers"), "first_qd"); /* an analysis.json from before first_qd */
+  json_object_set_new(json_object_get(f, "numbers"), "qd", json_integer(1));
+  render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
+  CHECK_CONTAINS(out, "IOPS stops growing at QD1");
+  json_decref(f);
+  f = json_pack("{s:s, s:s, s:s, s:{s:f, s:f, s:s, s:f}}", "id", "thermal_throttle", "severity", "warn", "message", "x",
+                "numbers", "max_c", 80.0, "warn_c", 70.0, "test", "consistency.write", "drop_ratio", 0.58);
+  render_flag_text(RENDER_LANG_EN, f, out, sizeof out);
+  CHECK_CONTAINS(out, "while the drive reached 80 °C (warning 70 °C)");
+  json_decref(f);
+}
+
 TEST("A Korean particle after a drive label follows the label's last sound: Hangul, digits and letters") {
   CHECK(render_msg_has_final("삼성") == 1);  /* 성: final ㅇ */
   CHECK(render_msg_has_final("하이닉스") == 0);
