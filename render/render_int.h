@@ -62,6 +62,16 @@ json_t *render_data_tail_test(const struct render_run *r, const char *w);
 /* CDM cells of run R in STATE in CrystalDiskMark's order (render_data_cdm_sort;
  * borrowed array items). */
 size_t render_data_cdm_cells(const struct render_run *r, const char *state, json_t **cells, size_t max);
+/* The thermal step's drops that are not its throttle, as the table lists
+ * them and the chart marks them: the RENDER_THERMAL_DROPS_MAX largest by
+ * their share of the speed before, their indices in TH's "points" into
+ * KEEP; returns how many. *LISTED (when not NULL): all such drops. A
+ * GC-bound write has dozens of 10-17% dips: all marked, their labels ran
+ * into one smear. */
+#define RENDER_THERMAL_DROPS_MAX 3
+size_t render_data_thermal_drops(const json_t *th, size_t keep[RENDER_THERMAL_DROPS_MAX], size_t *listed);
+/* Whether point index J of TH is among KEEP[0..NK). */
+int render_data_thermal_kept(const size_t *keep, size_t nk, size_t j);
 /* Sorts cells (objects with a "cell" name) into CrystalDiskMark's order:
  * SEQ before RND, larger blocks first, deeper Q x T first; cells of another
  * form after them, in their order. Stable. */

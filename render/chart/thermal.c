@@ -28,7 +28,10 @@ static size_t th_xy(const json_t *o, const char *kx, const char *ky, double **xs
 }
 
 /* A vertical at t (seconds, already scaled) with a label at its top. */
-static void th_mark(cairo_t *cr, const struct render_plot *p, double t, const char *label, int thermal) {
+/* *END: where the last label of the mark's row ends; a label that would
+ * start before it is left out (the line stays), so two close marks do not
+ * print "dropdrop". */
+static void th_mark(cairo_t *cr, const struct render_plot *p, double t, const char *label, int thermal, double *end) {
   double px = render_canvas_px(p, t);
   if (!(px >= p->x0 && px <= p->x1)) return;
   static const double dash[] = {3, 2}, dot[] = {1, 2};
@@ -43,7 +46,9 @@ static void th_mark(cairo_t *cr, const struct render_plot *p, double t, const ch
   cairo_restore(cr);
   /* throttles labelled at the top, other drops at the bottom: a cliff a
    * few seconds before a throttle would otherwise print over it */
+  if (px + 2 < *end + 3) return;
   render_canvas_text(cr, px + 2, thermal ? p->y0 + 9 : p->y1 - 4, label, 7, thermal, RC_LEFT);
+  *end = px + 2 + render_canvas_text_width(cr, label, 7, thermal);
 }
 
 const json_t *render_chart_thermal_of(const json_t *analysis) {
@@ -133,10 +138,15 @@ void render_chart_thermal_draw(struct render_canvas *c, const json_t *th, enum r
   memcpy(leg[1].rgb, tc_rgb, sizeof tc_rgb);
   leg[1].shape = -1;
   render_canvas_legend_below(cr, &p, leg, ns ? 2 : 1);
+  /* the throttle and the drops the table lists (the largest few): every
+   * dip of a GC-bound write marked ran its labels into one smear */
+  size_t keep[RENDER_THERMAL_DROPS_MAX], nk = render_data_thermal_drops(th, keep, NULL);
+  double end[2] = {-INFINITY, -INFINITY}; /* the rows: drops at the bottom, throttles at the top */
   json_array_foreach(json_object_get(th, "points"), i, pt) {
     int thermal = json_is_true(json_object_get(pt, "thermal"));
+    if (!thermal && !render_data_thermal_kept(keep, nk, i)) continue;
     double t = json_number_value(json_object_get(pt, "t_s")) / scale;
-    th_mark(cr, &p, t, render_msg(lang, thermal ? MSG_C_THROTTLE : MSG_C_DROP), thermal);
+    th_mark(cr, &p, t, render_msg(lang, thermal ? MSG_C_THROTTLE : MSG_C_DROP), thermal, &end[thermal]);
   }
   free(tx), free(tv), free(sx), free(sc);
 }

@@ -376,6 +376,45 @@ void render_data_cdm_sort(json_t **cells, size_t n) {
   }
 }
 
+static double th_num(const json_t *o, const char *k) {
+  const json_t *v = json_object_get(o, k);
+  double d = json_is_number(v) ? json_number_value(v) : NAN;
+  return fabs(d) < 1e12 ? d : NAN;
+}
+
+/* a drop that is not the throttle, with its numbers */
+static int th_drop_listed(const json_t *p) {
+  return !json_is_true(json_object_get(p, "thermal")) && isfinite(th_num(p, "t_s")) && th_num(p, "before_mb_s") > 0 &&
+         isfinite(th_num(p, "after_mb_s"));
+}
+
+int render_data_thermal_kept(const size_t *keep, size_t nk, size_t j) {
+  for (size_t q = 0; q < nk; q++)
+    if (keep[q] == j) return 1;
+  return 0;
+}
+
+size_t render_data_thermal_drops(const json_t *th, size_t keep[RENDER_THERMAL_DROPS_MAX], size_t *listed) {
+  const json_t *pts = json_object_get(th, "points"), *p;
+  size_t j, np = json_array_size(pts), nk = 0;
+  for (size_t pick = 0; pick < RENDER_THERMAL_DROPS_MAX; pick++) {
+    size_t best = np;
+    double bd = -1;
+    json_array_foreach(pts, j, p) {
+      if (render_data_thermal_kept(keep, nk, j) || !th_drop_listed(p)) continue;
+      double d = (th_num(p, "before_mb_s") - th_num(p, "after_mb_s")) / th_num(p, "before_mb_s");
+      if (d > bd) bd = d, best = j;
+    }
+    if (best == np) break;
+    keep[nk++] = best;
+  }
+  if (listed) {
+    *listed = 0;
+    json_array_foreach(pts, j, p) * listed += (size_t)th_drop_listed(p);
+  }
+  return nk;
+}
+
 size_t render_data_cdm_cells(const struct render_run *r, const char *state, json_t **cells, size_t max) {
   size_t n = 0, i;
   json_t *c;

@@ -20,13 +20,6 @@ static double num(const json_t *o, const char *k) {
   return fabs(d) < 1e12 ? d : NAN;
 }
 
-/* a drop the "other drops" row lists: not the throttle, with its numbers */
-#define TH_DROPS_MAX 3
-static int drop_listed(const json_t *p) {
-  return !json_is_true(json_object_get(p, "thermal")) && isfinite(num(p, "t_s")) && num(p, "before_mb_s") > 0 &&
-         isfinite(num(p, "after_mb_s"));
-}
-
 static void cell_num(struct render_buf *b, double v, const char *fmt, enum render_lang l) {
   if (isfinite(v)) render_buf_printf(b, fmt, v);
   else render_buf_printf(b, " %s |", render_msg(l, MSG_NA));
@@ -100,31 +93,14 @@ int render_table_thermal(const struct render_run *const *sel, size_t n, const st
                                                     : isfinite(tmt) && tmt >= 1                        ? MSG_TH_COUNTERS_ONLY
                                                                                                       : MSG_NO));
       } else if (rows[k].head == MSG_T_TH_DROPS) {
-        /* each as "time: before → after MB/s at °C": the TH_DROPS_MAX
-         * largest (by their share of the speed before) in time order, then
-         * how many smaller ones; a GC-bound write lists 21 dips of 10-17% */
-        size_t j, m = 0, np = json_array_size(json_object_get(th, "points")), nk = 0, keep[TH_DROPS_MAX];
+        /* each as "time: before → after MB/s at °C": the largest (by their
+         * share of the speed before) in time order, then how many smaller
+         * ones; a GC-bound write lists 21 dips of 10-17% */
+        size_t j, m = 0, keep[RENDER_THERMAL_DROPS_MAX], listed, nk = render_data_thermal_drops(th, keep, &listed);
         const json_t *p;
-        for (size_t pick = 0; pick < TH_DROPS_MAX; pick++) {
-          size_t best = np;
-          double bd = -1;
-          json_array_foreach(json_object_get(th, "points"), j, p) {
-            int taken = 0;
-            for (size_t q = 0; q < nk; q++) taken |= keep[q] == j;
-            if (taken || !drop_listed(p)) continue;
-            double d = (num(p, "before_mb_s") - num(p, "after_mb_s")) / num(p, "before_mb_s");
-            if (d > bd) bd = d, best = j;
-          }
-          if (best == np) break;
-          keep[nk++] = best;
-        }
-        size_t listed = 0;
-        json_array_foreach(json_object_get(th, "points"), j, p) listed += drop_listed(p);
         render_buf_puts(b, " ");
         json_array_foreach(json_object_get(th, "points"), j, p) {
-          int kept = 0;
-          for (size_t q = 0; q < nk; q++) kept |= keep[q] == j;
-          if (!kept) continue;
+          if (!render_data_thermal_kept(keep, nk, j)) continue;
           render_buf_printf(b, "%s%.1f s: %.0f → %.0f MB/s", m++ ? "; " : "", num(p, "t_s"), num(p, "before_mb_s"),
                             num(p, "after_mb_s"));
           if (isfinite(num(p, "temp_c"))) render_buf_printf(b, ", %.1f °C", num(p, "temp_c"));

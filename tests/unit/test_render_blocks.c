@@ -324,6 +324,22 @@ TEST("The thermal table lists the three largest other drops and how many smaller
   render_runs_release(&rs);
 }
 
+TEST("The thermal chart and table pick the same few largest other drops, the throttle never among them") {
+  json_t *pts = json_array();
+  for (int i = 0; i < 21; i++) {
+    double after = i == 4 ? 70 : i == 9 ? 80 : i == 15 ? 90 : i == 2 ? 10 : 98;
+    json_array_append_new(pts, json_pack("{s:f, s:f, s:f, s:b}", "t_s", 10.0 * i + 3, "before_mb_s", 110.0,
+                                         "after_mb_s", after, "thermal", i == 2)); /* the deepest is the throttle */
+  }
+  json_t *th = json_pack("{s:o}", "points", pts);
+  size_t keep[RENDER_THERMAL_DROPS_MAX], listed = 0, nk = render_data_thermal_drops(th, keep, &listed);
+  CHECK(nk == 3 && listed == 20);
+  CHECK(render_data_thermal_kept(keep, nk, 4) && render_data_thermal_kept(keep, nk, 9) &&
+        render_data_thermal_kept(keep, nk, 15));
+  CHECK(!render_data_thermal_kept(keep, nk, 2) && !render_data_thermal_kept(keep, nk, 0));
+  json_decref(th);
+}
+
 TEST("A QD sweep flat from its first point 'gains little from queue depth', not 'stops scaling at QD1'") {
   struct render_runs rs;
   REQUIRE(load(&rs) == 0);
