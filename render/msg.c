@@ -752,6 +752,11 @@ static const struct msg_row rows[MSG_COUNT] = {
         "{after:0} MB/s (a drop where the temperature stopped rising or sat at the warning threshold).",
         "{dur:0}초 지속 쓰기에서 {t:0}초 후 {temp:0} °C에서 스로틀링이 일어났습니다: {before:0}MB/s에서 {after:0}MB/s로 "
         "떨어졌습니다 (온도 상승이 멈추거나 경고 온도에 머문 상태의 속도 저하를 스로틀링으로 봅니다)."),
+    ROW(MSG_FD_THROTTLE_SMART,
+        "In the {dur:0} s sustained write the drive throttled after {t:0} s at {temp:0} °C: from {before:0} MB/s to "
+        "{after:0} MB/s (the drop the drive's thermal-management counters place: {tmt:0} s throttled).",
+        "{dur:0}초 지속 쓰기에서 {t:0}초 후 {temp:0} °C에서 스로틀링이 일어났습니다: {before:0}MB/s에서 {after:0}MB/s로 "
+        "떨어졌습니다 (드라이브의 온도 관리 카운터가 기록한 {tmt:0}초의 스로틀링에 맞는 속도 저하입니다)."),
     ROW(MSG_FD_NO_THROTTLE,
         "No throttling in the {dur:0} s sustained write: {mean:0} MB/s on average, {start:0} °C rising to a peak of "
         "{peak:0} °C.",

@@ -459,6 +459,7 @@ enum render_msg_id {
   MSG_FD_TAIL_BLOW,
   MSG_FD_MIX70,
   MSG_FD_THROTTLE,
+  MSG_FD_THROTTLE_SMART, /* the counters placed the throttle, not the temperature rule */
   MSG_FD_NO_THROTTLE,
   MSG_FD_NO_THROTTLE_FLAT, /* the peak within 1 °C of the start */
   MSG_FD_THROTTLE_NO_DROP, /* the counters throttled, the speed did not drop for it */

@@ -409,11 +409,16 @@ static void f_thermal(struct fd *f) {
     if (!th || !num(th, "duration_s", &dur)) continue;
     const char *weak = r->short_review ? render_msg(f->lang, MSG_FD_WEAK_SHORT) : NULL;
     if (json_is_true(json_object_get(th, "throttled"))) {
-      double t, temp, before, after;
+      double t, temp, before, after, tmt = 0;
+      /* the rule that placed it: the drive's counters, or the temperature */
+      int smart = !strcmp(render_data_str(th, "throttle_evidence", ""), "smart") && num(th, "smart_throttle_s", &tmt);
       if (num(th, "time_to_throttle_s", &t) && num(th, "throttle_temp_c", &temp) && num(th, "before_mb_s", &before) &&
           num(th, "throttled_mb_s", &after))
-        item(f, r, MSG_FD_THROTTLE,
-             json_pack("{s:f, s:f, s:f, s:f, s:f}", "dur", dur, "t", t, "temp", temp, "before", before, "after", after),
+        item(f, r, smart ? MSG_FD_THROTTLE_SMART : MSG_FD_THROTTLE,
+             smart ? json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "dur", dur, "t", t, "temp", temp, "before", before,
+                               "after", after, "tmt", tmt)
+                   : json_pack("{s:f, s:f, s:f, s:f, s:f}", "dur", dur, "t", t, "temp", temp, "before", before, "after",
+                               after),
              weak);
       continue;
     }

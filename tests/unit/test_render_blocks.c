@@ -321,6 +321,24 @@ TEST("The thermal table lists the three largest other drops and how many smaller
   CHECK_CONTAINS(md, "드라이브의 온도 관리 카운터는 562초의 스로틀링을 기록했지만, 이에 맞는 쓰기 속도 저하는 없었습니다");
   CHECK_CONTAINS(md, "| 발열 스로틀링 | 카운터에만 기록, 속도 저하 없음 |");
   free(md);
+  /* a throttle the counters placed is said as theirs, not by the temperature rule */
+  json_object_set_new(th, "throttled", json_true());
+  json_object_set_new(th, "throttle_evidence", json_string("smart"));
+  json_object_set_new(th, "time_to_throttle_s", json_real(48));
+  json_object_set_new(th, "throttle_temp_c", json_real(70.1));
+  json_object_set_new(th, "before_mb_s", json_real(110));
+  json_object_set_new(th, "throttled_mb_s", json_real(60));
+  md = expand(&rs, "{{findings topic=thermal drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "throttled after 48 s at 70 °C: from 110 MB/s to 60 MB/s (the drop the drive's thermal-management "
+                     "counters place: 562 s throttled).");
+  CHECK(!strstr(md, "stopped rising"));
+  free(md);
+  json_object_set_new(th, "throttle_evidence", json_string("series"));
+  md = expand(&rs, "{{lang ko}}\n{{findings topic=thermal drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "온도 상승이 멈추거나 경고 온도에 머문 상태의 속도 저하를 스로틀링으로 봅니다");
+  free(md);
   render_runs_release(&rs);
 }
 
