@@ -122,8 +122,7 @@ char *analyze_key(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define ANALYZE_THERMAL_HOLD_S 30.0
 #define ANALYZE_THERMAL_HOLD_SHARE 0.5
 /* A drop the TMT counters make the throttle: its time below the drop's
- * threshold within TMT_MISS of their seconds (less the cool-down before the
- * write at the least); a throttle is taken as never
+ * threshold at most TMT_MISS above their seconds; a throttle is taken as never
  * left when the temperature after it stays within LEFT_C of the drop's
  * (a throttle ends only as the drive cools; real drives report whole °C). */
 #define ANALYZE_THERMAL_TMT_MISS 0.25

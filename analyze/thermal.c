@@ -269,19 +269,21 @@ json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *d
     /* the counters' judgment replaces the series' on every point */
     size_t np = json_array_size(points), pick = np;
     double best = INFINITY;
-    /* A drop is the throttle only where the counters allow it: its slow
-     * time within a quarter of their seconds (or the drop's resolution) of
-     * them, or of them less the cool-down before the write (the counters
-     * before are read before it, and a drive still throttled then adds its
-     * idle seconds); and a throttle the temperature never left (it never
-     * fell below the drop's) ran from the drop to the end, so one that would
-     * have begun earlier than the counters' seconds before the end did not
-     * begin there. Without these, a throttle that never slowed the write
-     * (its cap above the post-cache speed) made the nearest of the GC dips
-     * "the throttle": 8 s into the write, at 49 °C, where the counters'
-     * 562 s of a single throttle began at ~48 s and 70 °C (a QLC model). */
-    double eps = ANALYZE_THERMAL_WINDOW_S + dt, cool = analyze_json_num(test, "cool_s", 0);
-    double tol = fmax(eps, ANALYZE_THERMAL_TMT_MISS * tmt_s), lo = fmax(0, tmt_s - (cool > 0 ? cool : 0)) - tol;
+    /* A drop is the throttle only where the counters allow it. Its slow
+     * time is at most their seconds (within a quarter, or the drop's
+     * resolution): a throttle can slow the write for less than its time (a
+     * level whose cap lies above the speed the drive writes at slows
+     * nothing: a Gen5 model's light throttle and its heavy one while GC
+     * held the write under the heavy cap), never for more. A throttle the
+     * temperature never left (it never fell more than LEFT_C below the
+     * drop's) ran from the drop to the end, so one that would have begun
+     * earlier than the counters' seconds before the end did not begin
+     * there; and a drop within the write's own scatter is none. Without
+     * these, a throttle that never slowed the write made the nearest of
+     * the GC dips "the throttle": 8 s into the write, at 49 °C, where the
+     * counters' 562 s of a single throttle began at ~48 s and 70 °C (a QLC
+     * model). */
+    double eps = ANALYZE_THERMAL_WINDOW_S + dt, tol = fmax(eps, ANALYZE_THERMAL_TMT_MISS * tmt_s);
     for (size_t i = 0; i < np && tmt_thr; i++) {
       const json_t *p = json_array_get(points, i);
       double ti = analyze_json_num(p, "t_s", NAN), lim = (1 - ANALYZE_THERMAL_DROP) * analyze_json_num(p, "before_mb_s", 0);
@@ -300,7 +302,7 @@ json_t *analyze_thermal(const json_t *test, const json_t *entry, const json_t *d
       while (kb + 1 < n && t[kb + 1] <= ti) kb++;
       double drop = analyze_json_num(p, "before_mb_s", 0) - analyze_json_num(p, "after_mb_s", 0);
       int scatter = kb >= w && drop < 2 * mad(v, kb - w, kb);
-      if (slow < lo || slow > tmt_s + tol || (never_left && end_s - ti > tmt_s + eps) || scatter) continue;
+      if (slow > tmt_s + tol || (never_left && end_s - ti > tmt_s + eps) || scatter) continue;
       if (miss < best) best = miss, pick = i;
     }
     for (size_t i = 0; i < np; i++) {

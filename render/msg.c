@@ -728,6 +728,8 @@ static const struct msg_row rows[MSG_COUNT] = {
         "4K 랜덤 {op:op}는 QD를 높여도 늘지 않습니다: QD{qd:0}에서 가장 많은 {iops:0} IOPS, QD{qd2:0}부터 QD{max_qd:0}까지는 "
         "{lo_iops}–{hi_iops} IOPS입니다."),
     ROW(MSG_FD_QD_DEEP_FALL, " At QD{qd:0} it falls to {iops:0} IOPS.", " QD{qd:0}에서는 {iops:0} IOPS로 떨어집니다."),
+    ROW(MSG_FD_QD_FALL_FROM, " From QD{qd:0} on it falls: {iops:0} IOPS there, {last:0} IOPS at QD{max_qd:0}.",
+        " QD{qd:0}부터는 떨어집니다: 그 지점 {iops:0} IOPS, QD{max_qd:0}에서 {last:0} IOPS."),
     ROW(MSG_FD_QD_NONE,
         "4K random {op:op} still scales at QD{max_qd:0}, the deepest measured: {max_iops:0} IOPS (no plateau below it).",
         "4K 랜덤 {op:op}는 측정한 가장 깊은 QD{max_qd:0}까지 계속 늘어납니다: {max_iops:0} IOPS (그 아래에는 포화점이 "
@@ -754,9 +756,9 @@ static const struct msg_row rows[MSG_COUNT] = {
         "떨어졌습니다 (온도 상승이 멈추거나 경고 온도에 머문 상태의 속도 저하를 스로틀링으로 봅니다)."),
     ROW(MSG_FD_THROTTLE_SMART,
         "In the {dur:0} s sustained write the drive throttled after {t:0} s at {temp:0} °C: from {before:0} MB/s to "
-        "{after:0} MB/s (the drop the drive's thermal-management counters place: {tmt:0} s throttled).",
+        "{after:0} MB/s (placed by the drive's thermal-management counters: {tmt:0} s throttled over the step).",
         "{dur:0}초 지속 쓰기에서 {t:0}초 후 {temp:0} °C에서 스로틀링이 일어났습니다: {before:0}MB/s에서 {after:0}MB/s로 "
-        "떨어졌습니다 (드라이브의 온도 관리 카운터가 기록한 {tmt:0}초의 스로틀링에 맞는 속도 저하입니다)."),
+        "떨어졌습니다 (드라이브의 온도 관리 카운터 기준: 이 단계에서 {tmt:0}초 스로틀링)."),
     ROW(MSG_FD_NO_THROTTLE,
         "No throttling in the {dur:0} s sustained write: {mean:0} MB/s on average, {start:0} °C rising to a peak of "
         "{peak:0} °C.",

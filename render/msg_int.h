@@ -452,6 +452,7 @@ enum render_msg_id {
   MSG_FD_QD_FALLS, /* the first QD the most, the deeper ones lower */
   MSG_FD_QD_FLAT,      /* the plateau at the first QD, no fall after */
   MSG_FD_QD_DEEP_FALL, /* the deepest QD below the plateau's: {iops} {qd} */
+  MSG_FD_QD_FALL_FROM, /* the first deeper QD below the fall threshold, before the deepest */
   MSG_FD_QD_NONE,
   MSG_FD_CDM_QD,
   MSG_FD_TAIL,

@@ -330,8 +330,21 @@ static void f_random(struct fd *f) {
           double last = 0;
           struct render_buf t = {0};
           if (num(json_array_get(pts, json_array_size(pts) - 1), "iops", &last) && last < FD_QD_FALL * mx) {
-            json_t *p = json_pack("{s:f, s:f}", "iops", last, "qd", maxqd);
-            render_msg_put(&t, f->lang, MSG_FD_QD_DEEP_FALL, p);
+            /* where it fell first: a fall from QD32 on (a Gen5 model's SLC
+             * cache running out mid-sweep: 1,083,838 at QD16, 234,594 at
+             * QD32) was said as "at QD128 it falls" */
+            double fq = maxqd, fv = last;
+            for (size_t j = 0; j < json_array_size(pts); j++) {
+              double v, pqd;
+              if (num(json_array_get(pts, j), "qd", &pqd) && pqd > qd && num(json_array_get(pts, j), "iops", &v) &&
+                  v < FD_QD_FALL * mx) {
+                fq = pqd, fv = v;
+                break;
+              }
+            }
+            json_t *p = fq < maxqd ? json_pack("{s:f, s:f, s:f, s:f}", "iops", fv, "qd", fq, "last", last, "max_qd", maxqd)
+                                   : json_pack("{s:f, s:f}", "iops", last, "qd", maxqd);
+            render_msg_put(&t, f->lang, fq < maxqd ? MSG_FD_QD_FALL_FROM : MSG_FD_QD_DEEP_FALL, p);
             json_decref(p);
           }
           if (weak) render_buf_puts(&t, weak);

@@ -260,6 +260,21 @@ TEST("A QD sweep whose first point is the most says so, not that it 'stops scali
   REQUIRE(md);
   CHECK_CONTAINS(md, "QD128에서는 61,185 IOPS로 떨어집니다.");
   free(md);
+  /* a fall from QD32 on is said from where it began */
+  const double g5[] = {74768, 149503, 298802, 596763, 1083838, 234594, 118107, 122277};
+  for (int i = 0; i < 8; i++) json_object_set_new(json_array_get(pts, i), "iops", json_real(g5[i]));
+  json_object_set_new(w, "plateau_qd", json_real(16));
+  json_object_set_new(w, "plateau_iops", json_real(1083838));
+  json_object_set_new(w, "max_iops", json_real(1083838));
+  md = expand(&rs, "{{findings topic=random drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "From QD32 on it falls: 234,594 IOPS there, 122,277 IOPS at QD128.");
+  CHECK(!strstr(md, "At QD128 it falls"));
+  free(md);
+  md = expand(&rs, "{{lang ko}}\n{{findings topic=random drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "QD32부터는 떨어집니다: 그 지점 234,594 IOPS, QD128에서 122,277 IOPS.");
+  free(md);
   render_runs_release(&rs);
 }
 
@@ -330,8 +345,8 @@ TEST("The thermal table lists the three largest other drops and how many smaller
   json_object_set_new(th, "throttled_mb_s", json_real(60));
   md = expand(&rs, "{{findings topic=thermal drive=1}}\n", &err);
   REQUIRE(md);
-  CHECK_CONTAINS(md, "throttled after 48 s at 70 °C: from 110 MB/s to 60 MB/s (the drop the drive's thermal-management "
-                     "counters place: 562 s throttled).");
+  CHECK_CONTAINS(md, "throttled after 48 s at 70 °C: from 110 MB/s to 60 MB/s (placed by the drive's thermal-management "
+                     "counters: 562 s throttled over the step).");
   CHECK(!strstr(md, "stopped rising"));
   free(md);
   json_object_set_new(th, "throttle_evidence", json_string("series"));

@@ -496,6 +496,20 @@ TEST("Changed TMT counters that no drop matches make none the throttle: not the 
   json_decref(o), json_decref(test), json_decref(entry);
 }
 
+TEST("TMT counters longer than the drop's slow time (a level whose cap never bound) still place the drop") {
+  json_t *test, *entry;
+  /* the drop at 7.25 s slows the write for the ~83 s after it; the counters
+   * say 143 s: a light level before it whose cap lay above the speed (a
+   * Gen5 model's light throttle at 6000 MB/s under a 4400 MB/s write) */
+  synth(&test, &entry, v_cliff, c_rising, 90);
+  set_tmt(test, 1, 83, 1, 60);
+  json_t *o = analyze_thermal(test, entry, NULL);
+  CHECK(json_is_true(json_object_get(o, "throttled")));
+  CHECK_NEAR(analyze_json_num(o, "time_to_throttle_s", 0), 7.25, 0.05);
+  CHECK_NEAR(analyze_json_num(o, "smart_throttle_s", 0), 143, 1e-9);
+  json_decref(o), json_decref(test), json_decref(entry);
+}
+
 TEST("TMT counters that go backwards (a reset, a hostile file) leave the judgment to the series") {
   json_t *test, *entry;
   synth(&test, &entry, v_throttle, c_throttle, 90);
