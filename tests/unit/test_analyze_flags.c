@@ -71,6 +71,19 @@ TEST("Thermal throttling needs both a temperature near the warning threshold and
   CHECK_NEAR(num(x, "max_c"), 80, 1e-9);
   CHECK(num(x, "drop_ratio") <= 0.5 + 1e-9);
   json_decref(f);
+  /* the same drop in a test that drops by design (a prefill's SLC cliff, a
+   * consistency write's GC onset) is no thermal throttle */
+  static const char *const by_design[] = {"prefill", "fill_drive", "cache_recovery", "consistency", "steady_state"};
+  for (size_t k = 0; k < sizeof by_design / sizeof by_design[0]; k++) {
+    json_object_set_new(json_object_get(json_object_get(a, "tests"), "hot"), "kind", json_string(by_design[k]));
+    f = analyze_flags(a);
+    CHECK(find(f, "thermal_throttle") == NULL);
+    json_decref(f);
+  }
+  json_object_set_new(json_object_get(json_object_get(a, "tests"), "hot"), "kind", json_string("cdm"));
+  f = analyze_flags(a);
+  CHECK(find(f, "thermal_throttle") != NULL);
+  json_decref(f);
   /* cooler: nothing */
   json_array_set_new(json_object_get(json_object_get(a, "temperature"), "c"), 2, json_integer(70));
   f = analyze_flags(a);
