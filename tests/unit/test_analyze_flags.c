@@ -2,6 +2,7 @@
  * objects: each fires on its condition, names its numbers, and stays quiet
  * just the other side of its threshold. */
 #include "analyze/analyze.h"
+#include <math.h>
 #include "tests/unit/testlib.h"
 
 static const json_t *find(const json_t *flags, const char *id) {
@@ -37,6 +38,41 @@ TEST("The host-link rule fires at 90% of the PCIe link and not below") {
   CHECK(find(f, "link_bound") == NULL);
   json_decref(f);
   json_decref(a);
+}
+
+TEST("A SATA link is known by the ways DUT strings write it; its 4K reads are not held to NVMe's 600 MB/s") {
+  static const struct { const char *link; double mb_s; } links[] = {
+      {"SATA 6Gb/s", 600}, {"SATA 3.3, 6.0 Gb/s (current: 6.0 Gb/s)", 600}, {"SATA/600", 600}, {"SATA III", 600},
+      {"SATA 3.2, 6.0 Gb/s (current: 3.0 Gb/s)", 300}, {"SATA II", 300}, {"SATA/150", 150}};
+  for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
+    char text[512];
+    snprintf(text, sizeof text, "{\"dut\": {\"link\": \"%s\"}, \"cdm\": [{\"state\": \"FOB\", \"profile\": "
+             "\"default\", \"cell\": \"SEQ1M Q8T1\", \"read\": {\"mb_s\": %.1f}}]}", links[i].link, 0.92 * links[i].mb_s);
+    json_t *a = load(text);
+    REQUIRE(a != NULL);
+    json_t *f = analyze_flags(a);
+    const json_t *x = find(f, "link_bound");
+    CHECK(x != NULL && fabs(num(x, "link_mb_s") - links[i].mb_s) < 1e-9);
+    if (!x) fprintf(stderr, "    %s: no link_bound\n", links[i].link);
+    json_decref(f), json_decref(a);
+  }
+  /* a 64 GB SATA drive's 370 MB/s at RND4K Q32T1 is what SATA allows (its
+   * NCQ stops near 100K IOPS): no low-ceiling flag; the same on NVMe is one */
+  json_t *a = load("{\"dut\": {\"link\": \"SATA 6Gb/s\"}, \"target\": {\"size_bytes\": 64000000000},"
+                   " \"cdm\": [{\"state\": \"FOB\", \"profile\": \"default\", \"cell\": \"RND4K Q32T1\","
+                   " \"read\": {\"mb_s\": 370}}]}");
+  REQUIRE(a != NULL);
+  json_t *f = analyze_flags(a);
+  CHECK(find(f, "rnd_read_plateau") == NULL);
+  json_decref(f);
+  json_object_set_new(json_object_get(a, "dut"), "link", json_string("PCIe 3.0 x4"));
+  f = analyze_flags(a);
+  CHECK(find(f, "rnd_read_plateau") != NULL);
+  json_decref(f);
+  json_object_set_new(json_object_get(a, "dut"), "link", json_string("USB 3.0")); /* not known: the rule as before */
+  f = analyze_flags(a);
+  CHECK(find(f, "rnd_read_plateau") != NULL);
+  json_decref(f), json_decref(a);
 }
 
 TEST("The write-cliff rules report the cliff and flag a post-cache speed under 0.25x") {
