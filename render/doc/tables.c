@@ -618,10 +618,16 @@ static int t_slc(const struct render_run *const *sel, size_t n, const struct ren
         json_t *params = json_pack("{s:f}", "gib", g);
         render_buf_puts(b, " | ");
         render_msg_put(b, lang_arg(a), MSG_T_NO_CACHE_SHORT, params);
-        render_buf_puts(b, " | | | | |\n");
+        render_buf_puts(b, " | – | – | – | – |\n");
         json_decref(params);
-      } else
-        render_buf_printf(b, " | %s%s | | | | |\n", M(MSG_T_NO_CACHE), sel[i]->short_review ? " †" : "");
+      } else {
+        /* no cache: its cells a dash, the fill's one speed the speed
+         * without it (blank cells read as a table cut short) */
+        double fm = render_data_num(s, "fill_mb_s", NAN);
+        render_buf_printf(b, " | %s%s | – | – |", M(MSG_T_NO_CACHE), sel[i]->short_review ? " †" : "");
+        if (isfinite(fm)) render_buf_printf(b, " %.0f MB/s | – |\n", fm);
+        else render_buf_puts(b, " – | – |\n");
+      }
       continue;
     }
     double v[5] = {render_data_num(s, "max_gib", NAN), render_data_num(s, "min_gib", NAN), render_data_num(s, "cache_mb_s", NAN),

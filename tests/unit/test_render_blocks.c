@@ -373,6 +373,19 @@ TEST("The thermal chart and table pick the same few largest other drops, the thr
   json_decref(th);
 }
 
+TEST("A fill without a cache fills its row: dashes for the cache's cells, the fill's speed after them") {
+  struct render_runs rs;
+  REQUIRE(load(&rs) == 0);
+  struct ssdrev_err err = {{0}};
+  json_object_set_new(json_object_get(rs.v[0].analysis, "fill"), "slc",
+                      json_pack("{s:b, s:n, s:f, s:f}", "found", 0, "max_gib", "fill_mb_s", 263.7, "confidence", 0.0));
+  char *md = expand(&rs, "{{table slc drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, " | no cache detected | – | – | 264 MB/s | – |");
+  free(md);
+  render_runs_release(&rs);
+}
+
 TEST("A QD sweep flat from its first point 'gains little from queue depth', not 'stops scaling at QD1'") {
   struct render_runs rs;
   REQUIRE(load(&rs) == 0);
