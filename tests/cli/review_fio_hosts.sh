@@ -147,7 +147,13 @@ h1="127.0.0.1_$P-t1.img"; h2="127.0.0.2_$((P + 1))-t2.img"
 printf '127.0.0.1:%s %s/t1.img\n127.0.0.2:%s %s/t2.img\n' "$P" "$D" "$((P + 1))" "$D" > hosts2.txt
 cp "camp/$h1/manifest.json" before1.json; cp "camp/$h2/manifest.json" before2.json
 sleep 1.1   # the rerun's start times differ from the first run's (seconds)
-"$S" review --engine fio --hosts hosts2.txt --out camp --profile m.json --step tail --quiet > o9 2> e9 || fail "--step campaign: $(cat o9 e9)"
+# a failure names each host's status and error and the end of its fio output
+# (two of many runs saw one host's job never finish: the evidence for next time)
+camp_why() {
+  /usr/bin/python3 -c 'import json,sys; [print(h.get("address"), h.get("status"), h.get("error", "")) for h in json.load(open(sys.argv[1]))["hosts"]]' camp/campaign.json 2>&1
+  for f in $(ls -t camp/*/fio/tail/*.out 2>/dev/null | head -n 4); do echo "--- $f"; tail -n 5 "$f"; done
+}
+"$S" review --engine fio --hosts hosts2.txt --out camp --profile m.json --step tail --quiet > o9 2> e9 || fail "--step campaign: $(cat o9 e9; camp_why)"
 grep -q '2 complete, 0 failed' o9 || fail "--step campaign summary: $(cat o9)"
 /usr/bin/python3 - "$D" "$h1" "$h2" <<'PY' || exit 1
 import json, sys
