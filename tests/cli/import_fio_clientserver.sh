@@ -6,7 +6,7 @@ T=$(mktemp -d /tmp/ssdrev-cli.XXXXXX)
 S1=; S2=
 # each server leads a process group of its own (setsid): the group goes,
 # with what the listener forked for a client
-cleanup() { for p in $S1 $S2; do kill -9 "-$p" "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }
+cleanup() { for p in $S1 $S2; do kill -9 "-$p" "$p" 2>/dev/null; done; fio_kill_in "$T"; wait 2>/dev/null; rm -rf "$T"; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; fio_server_logs "$T"/s?.log; exit 1; }
 . "$(dirname "$0")/lib/fio_servers.sh"

@@ -22,6 +22,7 @@ cleanup() {
   # with what the listener forked for a client (a plain kill of the
   # listener left those serving, and hung ones listening, after the test)
   for p in $S1 $S2 $S3 $S4 $K3; do kill -9 "-$p" "$p" 2>/dev/null; done
+  fio_kill_in "$D" # fio's job processes leave their server's group
   wait 2>/dev/null
   rm -rf "$D"
 }

@@ -21,6 +21,7 @@ cleanup() {
   # each server leads a process group of its own (setsid): the group goes,
   # stopped members too
   for p in $S1 $S2; do kill -9 "-$p" 2>/dev/null; done
+  fio_kill_in "$D" # fio's job processes leave their server's group
   wait 2>/dev/null
   rm -rf "$D"
 }

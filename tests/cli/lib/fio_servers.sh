@@ -53,3 +53,14 @@ fio_server_logs() {
   done
   return 0
 }
+
+# Kills every process whose working directory is DIR but this shell: fio's
+# job processes leave their server's process group (setsid in thread_main),
+# so a job fio stalled (fio before 3.42, review_fio_retry.sh) outlived the
+# test's kill of the group.
+fio_kill_in() {
+  for p in /proc/[0-9]*; do
+    [ "${p#/proc/}" != $$ ] && [ "$(readlink "$p/cwd" 2>/dev/null)" = "$1" ] && kill -9 "${p#/proc/}" 2>/dev/null
+  done
+  return 0
+}
