@@ -402,11 +402,32 @@ static void ring_push(struct sim *s, uint64_t end_ns, uint64_t bytes) {
 }
 
 /* Frees the buffer space of the program unit that ends first; returns when
- * it is free. */
+ * it is free. Bottom-up: the hole at the top goes down to a leaf along the
+ * earlier child (picked without a branch: which program ends first is
+ * data the predictor cannot guess), and the last entry rises from there
+ * over every parent not later than it, which leaves the same heap as a
+ * sift-down from the top, ties included (the order of equal ends decides
+ * how much space a full buffer frees). */
 static uint64_t ring_pop(struct sim *s) {
   struct sim_flush *h = s->ring, f = h[0];
-  h[0] = h[--s->st.ring_count];
-  ring_sift_down(h, s->st.ring_count, 0);
+  uint64_t n = --s->st.ring_count, i = 0;
+  if (n) {
+    struct sim_flush last = h[n];
+    for (;;) {
+      uint64_t c = 2 * i + 1;
+      if (c + 1 < n) c += (uint64_t)(h[c + 1].end_ns < h[c].end_ns);
+      else if (c >= n) break;
+      h[i] = h[c];
+      i = c;
+    }
+    while (i) {
+      uint64_t p = (i - 1) / 2;
+      if (last.end_ns > h[p].end_ns) break;
+      h[i] = h[p];
+      i = p;
+    }
+    h[i] = last;
+  }
   s->st.buf_used_bytes -= f.bytes;
   return f.end_ns;
 }
