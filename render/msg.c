@@ -673,6 +673,11 @@ static const struct msg_row rows[MSG_COUNT] = {
         "passes' spread of {spread:1}%.",
         "{cell} {op:op}: 75% 채움에서 {full_mb_s:0}MB/s, FOB에서 {fob_mb_s:0}MB/s로 {diff}% 차이이며, 패스 간 편차 "
         "{spread:1}%를 넘습니다."),
+    ROW(MSG_FD_FOB_DIFF_TIGHT,
+        "{cell} {op:op}: {full_mb_s:0} MB/s at 75% filled against {fob_mb_s:0} MB/s at FOB ({diff}%), beyond the "
+        "passes' spread (under 0.1%).",
+        "{cell} {op:op}: 75% 채움에서 {full_mb_s:0}MB/s, FOB에서 {fob_mb_s:0}MB/s로 {diff}% 차이이며, 패스 간 편차"
+        "(0.1% 미만)를 넘습니다."),
     ROW(MSG_FD_FOB_DIFF_NOSPREAD,
         "{cell} {op:op}: {full_mb_s:0} MB/s at 75% filled against {fob_mb_s:0} MB/s at FOB ({diff}%), more than "
         "5% (with fewer than two measured passes per cell there is no spread of passes).",

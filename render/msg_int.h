@@ -433,6 +433,7 @@ enum render_msg_id {
   MSG_FD_CDM_LEAD_BARE, /* the lead after the first: the list stated the rule once */
   MSG_FD_CDM_EVEN,
   MSG_FD_FOB_DIFF,
+  MSG_FD_FOB_DIFF_TIGHT, /* the spread rounds to 0.0%: said as under 0.1% */
   MSG_FD_FOB_DIFF_NOSPREAD,
   MSG_FD_FOB_SAME,
   MSG_FD_FOB_SHORT,

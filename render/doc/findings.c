@@ -197,7 +197,9 @@ static void f_fob(struct fd *f) {
           json_t *p = json_pack("{s:s, s:s, s:f, s:f, s:s, s:f}", "cell", mc, "op", ops[o], "fob_mb_s", vf,
                                 "full_mb_s", vl, "diff", d, "spread", spread);
           free(mc);
-          item(f, r, spread >= 0 ? MSG_FD_FOB_DIFF : MSG_FD_FOB_DIFF_NOSPREAD, p,
+          /* a spread that rounds to 0.0% is said as under 0.1% ("beyond the
+           * passes' spread of 0.0%" on a drive whose passes agreed) */
+          item(f, r, spread < 0 ? MSG_FD_FOB_DIFF_NOSPREAD : spread < 0.05 ? MSG_FD_FOB_DIFF_TIGHT : MSG_FD_FOB_DIFF, p,
                r->short_review ? render_msg(f->lang, MSG_FD_FOB_SHORT) : NULL);
           said++;
         }

@@ -168,6 +168,29 @@ TEST("A 75% figure beyond the passes' spread is a finding, one within it is not"
   CHECK(strstr(md, "beyond the passes' spread") || strstr(md, "more than 5%"));
   CHECK(!strstr(md, "differ by no more than"));
   free(md);
+  /* passes that agree to the last digit: "(under 0.1%)", not "of 0.0%" */
+  const char *cell = json_string_value(json_object_get(cells[0], "cell"));
+  REQUIRE(cell);
+  char stem[64];
+  size_t k = 0;
+  for (const char *c = cell; *c && k + 1 < sizeof stem; c++) stem[k++] = *c == ' ' ? '_' : *c;
+  stem[k] = 0;
+  json_t *tests = json_object_get(rs.v[0].analysis, "tests");
+  for (int st = 0; st < 2; st++)
+    for (int pass = 1; pass <= 2; pass++) {
+      char name[128];
+      snprintf(name, sizeof name, "%s.%s.write.p%d", st ? "cdm_75" : "cdm_fob", stem, pass);
+      json_object_set_new(tests, name, json_pack("{s:{s:{s:f}}}", "ops", "all", "mb_s", st ? fob_w / 2 : fob_w));
+    }
+  md = expand(&rs, "{{findings topic=fob drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "beyond the passes' spread (under 0.1%).");
+  CHECK(!strstr(md, "spread of 0.0%"));
+  free(md);
+  md = expand(&rs, "{{lang ko}}\n{{findings topic=fob drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "패스 간 편차(0.1% 미만)를 넘습니다.");
+  free(md);
   render_runs_release(&rs);
 }
 
