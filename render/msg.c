@@ -733,8 +733,8 @@ static const struct msg_row rows[MSG_COUNT] = {
         "4K 랜덤 {op:op}는 QD를 높여도 늘지 않습니다: QD{qd:0}에서 가장 많은 {iops:0} IOPS, QD{qd2:0}부터 QD{max_qd:0}까지는 "
         "{lo_iops}–{hi_iops} IOPS입니다."),
     ROW(MSG_FD_QD_DEEP_FALL, " At QD{qd:0} it falls to {iops:0} IOPS.", " QD{qd:0}에서는 {iops:0} IOPS로 떨어집니다."),
-    ROW(MSG_FD_QD_FALL_FROM, " From QD{qd:0} on it falls: {iops:0} IOPS there, {last:0} IOPS at QD{max_qd:0}.",
-        " QD{qd:0}부터는 떨어집니다: 그 지점 {iops:0} IOPS, QD{max_qd:0}에서 {last:0} IOPS."),
+    ROW(MSG_FD_QD_FALL_FROM, " From QD{qd:0} on it falls: {iops} IOPS there, {last} IOPS at QD{max_qd:0}.",
+        " QD{qd:0}부터는 떨어집니다: 그 지점 {iops} IOPS, QD{max_qd:0}에서 {last} IOPS."),
     ROW(MSG_FD_QD_NONE,
         "4K random {op:op} still scales at QD{max_qd:0}, the deepest measured: {max_iops:0} IOPS (no plateau below it).",
         "4K 랜덤 {op:op}는 측정한 가장 깊은 QD{max_qd:0}까지 계속 늘어납니다: {max_iops:0} IOPS (그 아래에는 포화점이 "

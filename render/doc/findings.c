@@ -344,7 +344,12 @@ static void f_random(struct fd *f) {
                 break;
               }
             }
-            json_t *p = fq < maxqd ? json_pack("{s:f, s:f, s:f, s:f}", "iops", fv, "qd", fq, "last", last, "max_qd", maxqd)
+            /* both figures grouped alike ("40,868 ... 4,388", not "4388") */
+            char a1[32], a2[32], g1[48], g2[48];
+            snprintf(a1, sizeof a1, "%.0f", fv), snprintf(a2, sizeof a2, "%.0f", last);
+            render_group_digits(a1, g1, sizeof g1, fmax(fv, last) >= 10000 ? 4 : 5);
+            render_group_digits(a2, g2, sizeof g2, fmax(fv, last) >= 10000 ? 4 : 5);
+            json_t *p = fq < maxqd ? json_pack("{s:s, s:f, s:s, s:f}", "iops", g1, "qd", fq, "last", g2, "max_qd", maxqd)
                                    : json_pack("{s:f, s:f}", "iops", last, "qd", maxqd);
             render_msg_put(&t, f->lang, fq < maxqd ? MSG_FD_QD_FALL_FROM : MSG_FD_QD_DEEP_FALL, p);
             json_decref(p);

@@ -298,6 +298,16 @@ TEST("A QD sweep whose first point is the most says so, not that it 'stops scali
   REQUIRE(md);
   CHECK_CONTAINS(md, "QD32부터는 떨어집니다: 그 지점 234,594 IOPS, QD128에서 122,277 IOPS.");
   free(md);
+  /* the two figures grouped alike when one is past 10,000 */
+  const double sa[] = {25033, 49968, 57667, 40868, 7846, 4378, 4370, 4388};
+  for (int i = 0; i < 8; i++) json_object_set_new(json_array_get(pts, i), "iops", json_real(sa[i]));
+  json_object_set_new(w, "plateau_qd", json_real(4));
+  json_object_set_new(w, "plateau_iops", json_real(57667));
+  json_object_set_new(w, "max_iops", json_real(57667));
+  md = expand(&rs, "{{findings topic=random drive=1}}\n", &err);
+  REQUIRE(md);
+  CHECK_CONTAINS(md, "From QD8 on it falls: 40,868 IOPS there, 4,388 IOPS at QD128.");
+  free(md);
   render_runs_release(&rs);
 }
 
