@@ -180,4 +180,13 @@ cmp -s "camp/$h1/manifest.json" "$D/after1.json" || fail "a refused --step touch
 for h in "127.0.0.1_$P-t1.img" "127.0.0.2_$((P + 1))-t2.img"; do
   grep -q "^\"$h\"" cmp/runs.csv || fail "compare lacks the run of $h: $(cat cmp/runs.csv)"
 done
+# what fio's start-up stall cost (fio before 3.42; review_fio_retry.sh): the
+# jobs run again, for the record of a slow run
+/usr/bin/python3 - "$D" <<'PY'
+import json, sys, glob
+for m in sorted(glob.glob(sys.argv[1] + "/camp/*/manifest.json")):
+    for t in json.load(open(m))["tests"]:
+        if "fio_retry" in t.get("params", {}):
+            print("review_fio_hosts: %s: %s run again: %s" % (m.split("/")[-2], t["name"], t["params"]["fio_retry"]))
+PY
 exit 0
