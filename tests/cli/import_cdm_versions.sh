@@ -131,4 +131,32 @@ for v in nvme-cdm7 pm981-fob-cdm8 pm981a-fob-cdm9-nvme; do
     [ ! -e "$T/cut" ] || fail "$v: a refused file left a run"
   done
 done
+# CrystalDiskMark 7 and before saved the text file as UTF-16LE with a BOM
+# (`_wfopen_s(..., L"wb,ccs=UNICODE")`, FF FE written ahead: CDM 8 writes
+# UTF-8), as Notepad's "Unicode" does: such files import as their UTF-8
+# form does, with a doubled BOM and as big-endian without a BOM too; a cut
+# or broken one is refused naming the file
+command -v iconv >/dev/null 2>&1 || { echo "ok (no iconv: UTF-16 inputs not checked)"; exit 0; }
+for f in sata-cdm6 nvme-cdm7; do
+  { printf '\377\376'; iconv -f UTF-8 -t UTF-16LE "$C/$f.txt"; } > "$T/$f-u16.txt"
+  { printf '\377\376\377\376'; iconv -f UTF-8 -t UTF-16LE "$C/$f.txt"; } > "$T/$f-u16bom2.txt"
+  iconv -f UTF-8 -t UTF-16BE "$C/$f.txt" > "$T/$f-u16be.txt"
+  for v in u16 u16bom2 u16be; do
+    rm -rf "$T/$f-$v"
+    "$SSDREV" import cdm "$T/$f-$v.txt" --out "$T/$f-$v" >/dev/null 2>"$T/e" || fail "$f as $v: $(cat "$T/e")"
+    /usr/bin/python3 - "$T/$f/manifest.json" "$T/$f-$v/manifest.json" <<'PY' || fail "$f as $v differs from its UTF-8 import"
+import json, sys
+a, b = (json.load(open(x)) for x in sys.argv[1:3])
+key = lambda m: [(t["name"], t.get("params"), t.get("result")) for t in m["tests"]]
+if key(a) != key(b) or a.get("label") != b.get("label") or a.get("state") != b.get("state"): sys.exit(1)
+PY
+  done
+done
+head -c 101 "$T/nvme-cdm7-u16.txt" > "$T/odd.txt"
+"$SSDREV" import cdm "$T/odd.txt" --out "$T/odd" 2>"$T/e" && fail "a cut UTF-16 file imported"
+grep -q "odd.txt' is UTF-16 text of an odd length (101 bytes)" "$T/e" || fail "odd UTF-16 message: $(cat "$T/e")"
+printf '\377\376S\000E\000Q\000\000\330A\000' > "$T/lone.txt" # a lone high surrogate
+"$SSDREV" import cdm "$T/lone.txt" --out "$T/lone" 2>"$T/e" && fail "broken UTF-16 imported"
+grep -q "lone.txt' is UTF-16LE text with an invalid sequence at byte 8" "$T/e" || fail "broken UTF-16 message: $(cat "$T/e")"
+[ ! -e "$T/odd" ] && [ ! -e "$T/lone" ] || fail "a refused file left a run"
 echo ok
