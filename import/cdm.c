@@ -3,7 +3,6 @@
  * keys and one entry per result cell. */
 #include <ctype.h>
 #include <errno.h>
-#include <iconv.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -553,46 +552,6 @@ static json_t *kdm_target_model(const char *target) {
   return json_stringn(b + 1, (size_t)(target + n - 1 - (b + 1)));
 }
 
-/* A report saved as UTF-16 as UTF-8, in place: CrystalDiskMark 7 and
- * before wrote its text file as UTF-16LE with a BOM (`_wfopen_s(..., L"wb,
- * ccs=UNICODE")` and FF FE written ahead; CDM 8 writes UTF-8), and Windows'
- * Notepad saves "Unicode" so. Known by a BOM (FF FE, FE FF) or, without one,
- * by the NULs of ASCII text in every second byte. 0 when it is not UTF-16
- * (left as it is) or was converted; an error names the file. */
-static int utf16_to_utf8(char **text, size_t *len, const char *name, struct ssdrev_err *err) {
-  const unsigned char *b = (const unsigned char *)*text;
-  size_t n = *len;
-  const char *from = NULL;
-  if (n >= 2 && b[0] == 0xFF && b[1] == 0xFE) from = "UTF-16LE";
-  else if (n >= 2 && b[0] == 0xFE && b[1] == 0xFF) from = "UTF-16BE";
-  else if (n >= 4 && b[0] && !b[1] && b[2] && !b[3]) from = "UTF-16LE";
-  else if (n >= 4 && !b[0] && b[1] && !b[2] && b[3]) from = "UTF-16BE";
-  if (!from) return 0;
-  size_t skip = (b[0] == 0xFF || b[0] == 0xFE) ? 2 : 0;
-  if ((n - skip) % 2) return ssdrev_fail(err, -EINVAL, "'%s' is UTF-16 text of an odd length (%zu bytes): cut short?", name, n);
-  iconv_t cd = iconv_open("UTF-8", from);
-  if (cd == (iconv_t)-1) return ssdrev_fail(err, -EINVAL, "'%s' is %s text and this system cannot convert it", name, from);
-  size_t cap = (n - skip) / 2 * 3 + 1; /* a UTF-16 unit is at most 3 UTF-8 bytes; pairs 4 for 2 units */
-  char *out = malloc(cap), *op = out, *ip = *text + skip;
-  size_t il = n - skip, ol = cap - 1;
-  if (!out) {
-    iconv_close(cd);
-    return ssdrev_fail(err, -ENOMEM, "out of memory reading '%s'", name);
-  }
-  size_t r = iconv(cd, &ip, &il, &op, &ol);
-  iconv_close(cd);
-  if (r == (size_t)-1 || il) {
-    size_t at = (size_t)(ip - *text);
-    free(out);
-    return ssdrev_fail(err, -EINVAL, "'%s' is %s text with an invalid sequence at byte %zu", name, from, at);
-  }
-  *op = 0;
-  free(*text);
-  *text = out;
-  *len = (size_t)(op - out);
-  return 0;
-}
-
 /* Both importers: CrystalDiskMark and KDiskMark write the same report (cells,
  * sections, footer keys), so one parser and one cell model serve both;
  * `kdm` is the importer the user chose, the header says which tool wrote it. */
@@ -603,7 +562,7 @@ static int cdm_import(struct archive *run, const struct import_input *in, int mu
   size_t len;
   int rc = ssdrev_read_file(input, &text, &len, 16u << 20, err);
   if (rc) return rc;
-  if ((rc = utf16_to_utf8(&text, &len, input, err))) {
+  if ((rc = import_text_utf8(&text, &len, input, err))) {
     free(text);
     return rc;
   }

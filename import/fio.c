@@ -45,6 +45,10 @@ json_t *import_fio_json_load_all(const char *path, struct ssdrev_err *err) {
   char *text;
   size_t len;
   if (ssdrev_read_file(path, &text, &len, 0, err)) return NULL;
+  if (import_text_utf8(&text, &len, path, err)) { /* fio > out.json in Windows PowerShell 5: UTF-16LE */
+    free(text);
+    return NULL;
+  }
   /* fio prints warnings (and "<host>" lines in client mode) before the JSON;
    * a log of several runs (a script's output) holds several documents with
    * shell text between them: every one is read */

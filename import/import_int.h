@@ -45,6 +45,14 @@ void import_warn(struct archive *run, struct import_result *res, const char *fmt
 void import_test_times(json_t *test, uint64_t start_unix_ns, uint64_t end_unix_ns);
 
 /* The importers of the table in import/import.c (import/fio.c, import/cdm.c). */
+/* TEXT (LEN bytes, NUL-terminated, malloc'd) as UTF-8, in place: UTF-16
+ * (LE or BE, by its BOM or, without one, by the NULs of ASCII text in every
+ * second byte) converted with iconv -- CrystalDiskMark 7 and before saved
+ * its text as UTF-16LE with a BOM (`_wfopen_s(..., L"wb,ccs=UNICODE")`, FF
+ * FE written ahead; CDM 8 writes UTF-8), as Notepad's "Unicode" and
+ * Windows PowerShell 5's `>` do -- and leading UTF-8 BOMs dropped. 0, or an
+ * error naming NAME (a cut or broken UTF-16 file: its byte). */
+int import_text_utf8(char **text, size_t *len, const char *name, struct ssdrev_err *err);
 int import_fio_add(struct archive *run, const struct import_input *in, int multi, const struct import_opts *o,
                    struct import_result *res, struct ssdrev_err *err);
 int import_fio_check_option(const char *name, const char *value, struct ssdrev_err *err);

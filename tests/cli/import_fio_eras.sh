@@ -219,4 +219,22 @@ for c in "huge:clat_ns.max is not a latency" "neg:io_bytes = -5 is negative" "bi
   grep -q "$msg" "$T/imp.err" || fail "$f: $(cat "$T/imp.err")"
   [ ! -e "$T/r" ] || fail "$f: a run was left"
 done
+# a JSON as Windows writes it: with a UTF-8 BOM (Notepad), as UTF-16LE with a
+# BOM (`fio ... > out.json` in Windows PowerShell 5): the same tests as the
+# file itself
+if command -v iconv >/dev/null 2>&1; then
+  src=$D/fio-3.1.json
+  "$SSDREV" import fio "$src" --out "$T/plain" >/dev/null 2>&1 || fail "fio-3.1.json: $(cat "$T/imp.err")"
+  { printf '\357\273\277'; cat "$src"; } > "$T/bom.json"
+  { printf '\377\376'; iconv -f UTF-8 -t UTF-16LE "$src"; } > "$T/ps5.json"
+  for v in bom ps5; do
+    "$SSDREV" import fio "$T/$v.json" --out "$T/$v" >/dev/null 2>"$T/imp.err" || fail "$v.json: $(cat "$T/imp.err")"
+    /usr/bin/python3 - "$T/plain/manifest.json" "$T/$v/manifest.json" <<'PY' || fail "$v.json imports otherwise than its UTF-8 form"
+import json, sys
+a, b = (json.load(open(x)) for x in sys.argv[1:3])
+key = lambda m: [(t["name"], t.get("params"), t.get("result"), t.get("fio")) for t in m["tests"]]
+if not a["tests"] or key(a) != key(b): sys.exit(1)
+PY
+  done
+fi
 echo ok
