@@ -152,13 +152,23 @@ static void print_summary(FILE *f, const json_t *a) {
               analyze_json_num(nr, "later_idle_s", 0));
   }
   const json_t *rec = json_object_get(json_object_get(a, "cache_recovery"), "points");
-  if (json_array_size(rec)) {
+  const json_t *exh = json_object_get(json_object_get(a, "cache_recovery"), "exhaust");
+  size_t known = 0;
+  json_array_foreach(rec, i, e) known += json_is_number(json_object_get(e, "recovered_gib")) ||
+                                         json_is_number(json_object_get(e, "at_least_gib"));
+  if (json_array_size(rec) && !known) {
+    /* no write of the series found a cache, none a bound in one: a drive
+     * without an SLC cache (">= 0.00 GiB" at every idle was printed) */
+    fprintf(f, "\nCache recovery after idle: no SLC cache seen in any of its writes");
+    if (exh) fprintf(f, " (the exhausting write ran at %.0f MB/s to its bound)", analyze_json_num(exh, "speed_mb_s", 0));
+    fprintf(f, "\n");
+  } else if (json_array_size(rec)) {
     fprintf(f, "\nCache recovery after idle (recovered SLC cache):");
     json_array_foreach(rec, i, e) {
-      double g = analyze_json_num(e, "recovered_gib", -1);
+      double g = analyze_json_num(e, "recovered_gib", -1), lb = analyze_json_num(e, "at_least_gib", -1);
       if (g >= 0) fprintf(f, "%s %g s %.2f GiB", i ? "," : "", analyze_json_num(e, "idle_s", 0), g);
-      else fprintf(f, "%s %g s >= %.2f GiB", i ? "," : "", analyze_json_num(e, "idle_s", 0),
-                   analyze_json_num(e, "at_least_gib", 0));
+      else if (lb >= 0) fprintf(f, "%s %g s >= %.2f GiB", i ? "," : "", analyze_json_num(e, "idle_s", 0), lb);
+      else fprintf(f, "%s %g s not known", i ? "," : "", analyze_json_num(e, "idle_s", 0));
     }
     fprintf(f, "\n");
   }

@@ -248,12 +248,15 @@ void analyze_flag_pre_steady(const json_t *a, json_t *flags) {
     json_object_set_new(seen, sec, json_true()); /* a section's first test: the least written */
     double had = analyze_json_num(v, "before_bytes", 0) / GIB;
     if (had >= need) continue;
+    char hw[48]; /* "no random writes", not "0.00 GiB of random writes" */
+    if (had < 0.005) snprintf(hw, sizeof hw, "no random writes");
+    else snprintf(hw, sizeof hw, "%.2f GiB of random writes", had);
     analyze_flag_add(flags, "pre_steady", "info",
                      json_pack("{s:s, s:s, s:f, s:f, s:b}", "section", sec, "test", name, "had_gib",
                                analyze_json_round(had, 3), "needed_gib", need, "reached", reached),
-                     "%s was measured before the drive was in steady state: %.2f GiB of random writes since the "
-                     "last fill, where steady state %s %.2f GiB",
-                     sec, had, reached ? "took" : "was not reached after", need);
+                     "%s was measured before the drive was in steady state: %s since the last fill, where steady "
+                     "state %s %.2f GiB",
+                     sec, hw, reached ? "took" : "was not reached after", need);
   }
   json_decref(seen);
 }

@@ -308,6 +308,31 @@ TEST("The table and CSV outputs carry every test and op") {
   free(buf);
 }
 
+TEST("The table says a drive without an SLC cache has none to recover, not '>= 0.00 GiB' at every idle") {
+  json_t *a = json_loads("{\"cache_recovery\": {\"points\": [{\"idle_s\": 5, \"found\": false, \"recovered_gib\": null},"
+                         " {\"idle_s\": 30, \"found\": false, \"recovered_gib\": null}],"
+                         " \"exhaust\": {\"found\": false, \"speed_mb_s\": 112.8}}}", 0, NULL);
+  REQUIRE(a != NULL);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  CHECK(analyze_print_table(f, a, 0) == 0);
+  fclose(f);
+  CHECK_CONTAINS(buf, "Cache recovery after idle: no SLC cache seen in any of its writes (the exhausting write ran at "
+                      "113 MB/s to its bound)");
+  CHECK(!strstr(buf, ">= 0.00"));
+  free(buf);
+  /* one idle gave a cache back: the series as it is */
+  json_object_set_new(json_array_get(json_object_get(json_object_get(a, "cache_recovery"), "points"), 1), "recovered_gib",
+                      json_real(2));
+  f = open_memstream(&buf, &len);
+  CHECK(analyze_print_table(f, a, 0) == 0);
+  fclose(f);
+  CHECK_CONTAINS(buf, "5 s not known, 30 s 2.00 GiB");
+  free(buf);
+  json_decref(a);
+}
+
 TEST("A run whose log is missing still analyzes, with the error in its entry") {
   const char *dir = test_path("run3");
   struct archive *run;

@@ -251,6 +251,9 @@ TEST("pre_steady judges each section by its first test, and says nothing when th
   analyze_flag_pre_steady(a, flags);
   REQUIRE(json_array_size(flags) == 1); /* cdm 75% (its first test had 0 GiB); the tail had 3 > 2 */
   CHECK_STR(json_string_value(json_object_get(json_object_get(json_array_get(flags, 0), "numbers"), "section")), "cdm 75%");
+  /* its message says none was written, not "0.00 GiB of random writes" */
+  CHECK(strstr(json_string_value(json_object_get(json_array_get(flags, 0), "message")),
+               "no random writes since the last fill") != NULL);
   json_object_set_new(json_object_get(a, "steady_state"), "needed_known", json_false());
   json_array_clear(flags);
   analyze_flag_pre_steady(a, flags);
