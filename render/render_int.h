@@ -138,6 +138,8 @@ struct render_imgcache *render_imgcache_new(void);
 void render_imgcache_free(struct render_imgcache *c);
 int render_imgcache_put(struct render_imgcache *c, const char *path, cairo_surface_t *s);
 unsigned char *render_imgcache_take(struct render_imgcache *c, const char *path, int *w, int *h);
+/* The size of PATH's pixels when C holds them (1), else 0; nothing taken. */
+int render_imgcache_size(struct render_imgcache *c, const char *path, int *w, int *h);
 /* The PNG files of the charts whose pixels C holds are written by worker Q
  * (may be NULL). render_imgcache_settle (C may be NULL) waits for it, so that a
  * reader falling back to a chart's file (a second link to it, after its

@@ -98,6 +98,16 @@ void render_imgcache_settle(struct render_imgcache *c) {
   if (c) render_pngq_drain(c->writer);
 }
 
+int render_imgcache_size(struct render_imgcache *c, const char *path, int *w, int *h) {
+  if (!c) return 0;
+  int found = 0;
+  pthread_mutex_lock(&c->lock);
+  for (struct rimg *i = c->head; i && !found; i = i->next)
+    if (!strcmp(i->path, path)) *w = i->w, *h = i->h, found = 1;
+  pthread_mutex_unlock(&c->lock);
+  return found;
+}
+
 unsigned char *render_imgcache_take(struct render_imgcache *c, const char *path, int *w, int *h) {
   if (!c) return NULL;
   unsigned char *rgb = NULL;

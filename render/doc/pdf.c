@@ -390,6 +390,35 @@ static cmark_node *sole_image(cmark_node *para) {
   return img;
 }
 
+static void image_path(const struct pdf *p, const char *url, char *path, size_t len) {
+  if (url[0] == '/' || !p->base_dir) snprintf(path, len, "%s", url);
+  else snprintf(path, len, "%s/%s", p->base_dir, url);
+}
+
+/* The page height an image takes with its caption (block_image's need()),
+ * from its pixels' size: a chart this report drew (in memory), else its PNG
+ * file's IHDR; 0 when neither is known. */
+static double image_need_pt(struct pdf *p, cmark_node *img) {
+  const char *url = cmark_node_get_url(img);
+  char path[8300];
+  image_path(p, url, path, sizeof path);
+  int iw = 0, ih = 0;
+  if (!render_imgcache_size(p->imgs, path, &iw, &ih)) {
+    render_imgcache_settle(p->imgs);
+    FILE *f = fopen(path, "rb");
+    unsigned char h[24];
+    int ok = f && fread(h, 1, sizeof h, f) == sizeof h && !memcmp(h, "\x89PNG\r\n\x1a\n", 8) && !memcmp(h + 12, "IHDR", 4);
+    if (f) fclose(f);
+    if (!ok) return 0;
+    iw = (int)((unsigned)h[16] << 24 | (unsigned)h[17] << 16 | (unsigned)h[18] << 8 | h[19]);
+    ih = (int)((unsigned)h[20] << 24 | (unsigned)h[21] << 16 | (unsigned)h[22] << 8 | h[23]);
+  }
+  if (iw <= 0 || ih <= 0) return 0;
+  double w = iw * 72.0 / (p->image_dpi > 0 ? p->image_dpi : 300.0);
+  if (w > content_w(p)) w = content_w(p);
+  return ih * w / iw + 22;
+}
+
 static void block_heading(struct pdf *p, cmark_node *n) {
   int level = cmark_node_get_heading_level(n);
   int title = level == 1 && !p->seen_title;
@@ -401,9 +430,17 @@ static void block_heading(struct pdf *p, cmark_node *n) {
   double follow = 3 * BODY_PT * 1.45;
   /* a heading right under this one (## A then ### B) must come along too */
   for (; next && cmark_node_get_type(next) == CMARK_NODE_HEADING; next = cmark_node_next(next)) follow += 30;
-  if (next && cmark_node_get_type(next) == CMARK_NODE_PARAGRAPH && sole_image(next))
-    follow += 260 - 3 * BODY_PT * 1.45;
-  need(p, before + size * 1.4 + follow);
+  /* the figure as tall as it will be drawn (a 260 pt guess left "Fill drive"
+   * alone at the foot of a page, its 1950 x 1020 chart needing 257 + 22) */
+  cmark_node *fig = next && cmark_node_get_type(next) == CMARK_NODE_PARAGRAPH ? sole_image(next) : NULL;
+  if (fig) {
+    double ih = image_need_pt(p, fig);
+    follow += (ih > 0 ? ih : 260) - 3 * BODY_PT * 1.45;
+  }
+  /* the heading itself as drawn below: its space before, its line (1.3 x
+   * its size), the rule and space after (10 under a ## heading, else 5);
+   * size x 1.4 fell 8.6 pt short, and the chart then went to the next page */
+  need(p, before + size * 1.3 + (level <= 2 ? 10 : 5) + follow);
   if (p->y < PAGE_H - MARGIN_T - 1) p->y -= before;
   struct gvec g = {.size = size};
   add_inlines(p, &g, n, ST_BOLD, 0);
@@ -452,8 +489,7 @@ static void block_heading(struct pdf *p, cmark_node *n) {
 static void block_image(struct pdf *p, cmark_node *img) {
   const char *url = cmark_node_get_url(img);
   char path[8300];
-  if (url[0] == '/' || !p->base_dir) snprintf(path, sizeof path, "%s", url);
-  else snprintf(path, sizeof path, "%s/%s", p->base_dir, url);
+  image_path(p, url, path, sizeof path);
   size_t ul = strlen(url);
   HPDF_Image im = NULL;
   int iw = 0, ih = 0;
