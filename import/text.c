@@ -48,4 +48,3 @@ int import_text_utf8(char **text, size_t *len, const char *name, struct ssdrev_e
   *len = (size_t)(op - out);
   return strip_bom(*text, len);
 }
-

@@ -289,6 +289,17 @@ static void f_slc(struct fd *f) {
 
 /* ---------------------------------------------------- random reads */
 
+/* A and B as integers grouped alike ("8,355–12,713", "40,868 ... 4,388":
+ * from 10,000 up a sentence groups, so a pair with one figure past it
+ * groups both). */
+static void group_pair(double a, double b, char ga[48], char gb[48]) {
+  char a1[32], b1[32];
+  snprintf(a1, sizeof a1, "%.0f", a), snprintf(b1, sizeof b1, "%.0f", b);
+  size_t min = fmax(a, b) >= 10000 ? 4 : 5;
+  render_group_digits(a1, ga, 48, min);
+  render_group_digits(b1, gb, 48, min);
+}
+
 static void f_random(struct fd *f) {
   for (size_t i = 0; i < f->n; i++) {
     const struct render_run *r = f->sel[i];
@@ -315,12 +326,11 @@ static void f_random(struct fd *f) {
           if (!q2) q2 = pqd;
           lo = fmin(lo, v), hi = fmax(hi, v);
         }
-        if (qd < maxqd && q2 > 0 && hi < FD_QD_FALL * iops && num(json_array_get(pts, 0), "qd", &pq) && pq == qd) {
-          /* the range's two ends grouped alike ("8,355–12,713", not "8355–12,713") */
-          char a1[32], a2[32], g1[48], g2[48];
-          snprintf(a1, sizeof a1, "%.0f", lo), snprintf(a2, sizeof a2, "%.0f", hi);
-          render_group_digits(a1, g1, sizeof g1, hi >= 10000 ? 4 : 5);
-          render_group_digits(a2, g2, sizeof g2, hi >= 10000 ? 4 : 5);
+        /* the plateau at the sweep's first QD: it never scaled */
+        int flat = num(json_array_get(pts, 0), "qd", &pq) && pq == qd;
+        if (qd < maxqd && q2 > 0 && hi < FD_QD_FALL * iops && flat) {
+          char g1[48], g2[48];
+          group_pair(lo, hi, g1, g2);
           item(f, r, MSG_FD_QD_FALLS,
                json_pack("{s:s, s:f, s:f, s:s, s:s, s:f, s:f}", "op", wl, "qd", qd, "iops", iops, "lo_iops", g1,
                          "hi_iops", g2, "qd2", q2, "max_qd", maxqd),
@@ -344,20 +354,15 @@ static void f_random(struct fd *f) {
                 break;
               }
             }
-            /* both figures grouped alike ("40,868 ... 4,388", not "4388") */
-            char a1[32], a2[32], g1[48], g2[48];
-            snprintf(a1, sizeof a1, "%.0f", fv), snprintf(a2, sizeof a2, "%.0f", last);
-            render_group_digits(a1, g1, sizeof g1, fmax(fv, last) >= 10000 ? 4 : 5);
-            render_group_digits(a2, g2, sizeof g2, fmax(fv, last) >= 10000 ? 4 : 5);
+            char g1[48], g2[48];
+            group_pair(fv, last, g1, g2);
             json_t *p = fq < maxqd ? json_pack("{s:s, s:f, s:s, s:f}", "iops", g1, "qd", fq, "last", g2, "max_qd", maxqd)
                                    : json_pack("{s:f, s:f}", "iops", last, "qd", maxqd);
             render_msg_put(&t, f->lang, fq < maxqd ? MSG_FD_QD_FALL_FROM : MSG_FD_QD_DEEP_FALL, p);
             json_decref(p);
           }
           if (weak) render_buf_puts(&t, weak);
-          /* the plateau at the sweep's first QD: it never scaled ("stops
-           * scaling at QD1" read as if it had) */
-          int flat = num(json_array_get(pts, 0), "qd", &pq) && pq == qd;
+          /* flat from the first QD: "stops scaling at QD1" read as if it had scaled */
           item(f, r, flat ? MSG_FD_QD_FLAT : MSG_FD_QD, json_pack("{s:s, s:f, s:f, s:f, s:f}", "op", wl, "qd", qd, "iops", iops, "max_iops", mx,
                                           "max_qd", maxqd), t.s);
           render_buf_free(&t);
@@ -435,10 +440,8 @@ static void f_thermal(struct fd *f) {
       if (num(th, "time_to_throttle_s", &t) && num(th, "throttle_temp_c", &temp) && num(th, "before_mb_s", &before) &&
           num(th, "throttled_mb_s", &after))
         item(f, r, smart ? MSG_FD_THROTTLE_SMART : MSG_FD_THROTTLE,
-             smart ? json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "dur", dur, "t", t, "temp", temp, "before", before,
-                               "after", after, "tmt", tmt)
-                   : json_pack("{s:f, s:f, s:f, s:f, s:f}", "dur", dur, "t", t, "temp", temp, "before", before, "after",
-                               after),
+             json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "dur", dur, "t", t, "temp", temp, "before", before, "after",
+                       after, "tmt", tmt),
              weak);
       continue;
     }

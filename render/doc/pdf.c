@@ -395,6 +395,16 @@ static void image_path(const struct pdf *p, const char *url, char *path, size_t 
   else snprintf(path, len, "%s/%s", p->base_dir, url);
 }
 
+/* An image of IW x IH pixels as drawn: at the resolution it was drawn at
+ * (--dpi 60 printed them at a fifth of their size, taken as 300 dpi), at
+ * most the text's width. */
+#define IMAGE_NEED_EXTRA 22.0 /* the room kept under an image: its gap and a caption line */
+static void image_size_pt(const struct pdf *p, double iw, double ih, double *w, double *h) {
+  *w = iw * 72.0 / (p->image_dpi > 0 ? p->image_dpi : 300.0);
+  if (*w > content_w(p)) *w = content_w(p);
+  *h = ih * *w / iw;
+}
+
 /* The page height an image takes with its caption (block_image's need()),
  * from its pixels' size: a chart this report drew (in memory), else its PNG
  * file's IHDR; 0 when neither is known. */
@@ -414,9 +424,9 @@ static double image_need_pt(struct pdf *p, cmark_node *img) {
     ih = (int)((unsigned)h[20] << 24 | (unsigned)h[21] << 16 | (unsigned)h[22] << 8 | h[23]);
   }
   if (iw <= 0 || ih <= 0) return 0;
-  double w = iw * 72.0 / (p->image_dpi > 0 ? p->image_dpi : 300.0);
-  if (w > content_w(p)) w = content_w(p);
-  return ih * w / iw + 22;
+  double w, h;
+  image_size_pt(p, iw, ih, &w, &h);
+  return h + IMAGE_NEED_EXTRA;
 }
 
 static void block_heading(struct pdf *p, cmark_node *n) {
@@ -510,13 +520,9 @@ static void block_image(struct pdf *p, cmark_node *img) {
     }
     return;
   }
-  double pw = HPDF_Image_GetWidth(im), ph = HPDF_Image_GetHeight(im);
-  /* at the resolution they were drawn at (--dpi 60 printed them at a fifth
-   * of their size, taken as 300 dpi) */
-  double w = pw * 72.0 / (p->image_dpi > 0 ? p->image_dpi : 300.0);
-  if (w > content_w(p)) w = content_w(p);
-  double h = ph * w / pw;
-  need(p, h + 22);
+  double w, h;
+  image_size_pt(p, HPDF_Image_GetWidth(im), HPDF_Image_GetHeight(im), &w, &h);
+  need(p, h + IMAGE_NEED_EXTRA);
   p->y -= h + 4;
   HPDF_Page_DrawImage(p->page, im, (HPDF_REAL)(MARGIN_L + p->indent + (content_w(p) - w) / 2), (HPDF_REAL)p->y,
                       (HPDF_REAL)w, (HPDF_REAL)h);
